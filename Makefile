@@ -1,0 +1,41 @@
+# Two commands on a fresh machine: `make run` and `make test`. Each builds .venv itself.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit demo bench clean sync
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+sync: $(STAMP)
+	$(BIN)/python -m bot sync
+
+demo: $(STAMP)
+	$(BIN)/python -m bot demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/hadolint Dockerfile
+
+typecheck: $(STAMP)
+	$(BIN)/mypy bot cogs
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m bot bench
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Sequences: a Discord bot for sequence games at the table."""

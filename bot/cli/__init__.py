@@ -1,0 +1,9 @@
+"""Subcommands of ``python -m bot``: each module has ``add_arguments(parser)`` and ``run(args)``.
+
+Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here.
+"""
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, one-line help)
+    "run": ("bot.cli.run", "run the bot (the default)"),
+}

@@ -1,0 +1,139 @@
+"""The database: opening, migrating, and transactions.
+
+Schema changes are numbered ``NNN_name.sql`` files in ``migrations/``; ``PRAGMA user_version``
+records the last one applied. Every multi-step change runs in ``Database.transaction()``,
+which serialises writers on the one connection (aiosqlite runs every call on one thread, so
+two tasks sharing a connection would otherwise interleave inside each other's transaction).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was written by a newer version of the bot than this one."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, file name, SQL) for every migration shipped with the code, in order."""
+    found = []
+    for entry in resources.files("bot.store.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [number for number, _, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 001, 002, ... without gaps: {numbers}")
+    return found
+
+
+class Database:
+    """One aiosqlite connection with migrations applied and a writer lock."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            db = cls(conn, path)
+            await db._check_integrity()
+            await db._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _check_integrity(self) -> None:
+        row = await (await self.conn.execute("PRAGMA quick_check")).fetchone()
+        if row is None or row[0] != "ok":
+            raise RuntimeError(
+                f"database {self.path} failed its integrity check ({row[0] if row else '?'}); "
+                "restore a backup (python -m bot backup makes one)"
+            )
+
+    async def schema_version(self) -> int:
+        row = await (await self.conn.execute("PRAGMA user_version")).fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        shipped = migrations()
+        current = await self.schema_version()
+        if current > len(shipped):
+            raise DatabaseTooNew(
+                f"database {self.path} has schema version {current}, but this bot only knows "
+                f"{len(shipped)}: it was written by a newer version; upgrade the bot"
+            )
+        for number, name, sql in shipped[current:]:
+            log.info("applying migration %s", name)
+            # executescript commits any open transaction first; the script carries its own
+            # BEGIN/COMMIT so a failed migration leaves the previous version in place.
+            await self.conn.executescript(
+                f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+            )
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (cancellation included)."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def backup_to(self, target: str | Path) -> None:
+        """A consistent online copy of the database (SQLite's backup API)."""
+        async with self._write_lock:
+            dest = await aiosqlite.connect(str(target))
+            try:
+                await self.conn.backup(dest)
+            finally:
+                await dest.close()
