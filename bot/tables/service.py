@@ -167,6 +167,7 @@ class TableService:
         settings: dict[str, Any],
         stake: int = 0,
         turn_timeout: int | None = None,
+        seat_host: bool = True,
     ) -> Table:
         game = kind_for(kind)
         game.check_settings(settings)
@@ -213,7 +214,7 @@ class TableService:
             ),
             kind=kind,
             settings=settings,
-            seats=[host],
+            seats=[host] if seat_host else [],
         )
         table.row.state = table.to_state()
         async with self.db.transaction() as conn:
@@ -227,7 +228,8 @@ class TableService:
                 "open",
                 {"kind": kind, "settings": settings, "stake": stake},
             )
-            await self.hooks.on_join(conn, table, host)
+            if seat_host:
+                await self.hooks.on_join(conn, table, host)
         self._last_start[(guild_id, host_id)] = now
         return table
 
@@ -296,8 +298,7 @@ class TableService:
                 raise UserError(f"Bot level must be one of: {', '.join(levels)}.")
             taken = {s.name for s in table.seats}
             name = next(
-                (f"{n} (bot, {level})" for n in BOT_NAMES if f"{n} (bot, {level})" not in taken),
-                f"Bot {bots + 1}",
+                (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
             )
             table.seats.append(Seat(None, name, bot_level=level))
             await self._save(table, user_id, "add_bot", {"level": level})
