@@ -20,8 +20,14 @@ def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD")}
     clean.update(env)
     clean["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=clean,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_no_token_is_one_clear_line(tmp_path: Path) -> None:
@@ -54,14 +60,16 @@ def test_token_read_from_dotenv(tmp_path: Path) -> None:
     assert "abc" not in repr(settings)  # the token never shows in logs or errors
 
 
-def test_wrong_token_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       caplog: pytest.LogCaptureFixture) -> None:
+def test_wrong_token_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     async def refuse(self: object, token: str) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)
-    settings = Settings(_env_file=None, discord_token="wrong",
-                        database_path=tmp_path / "bot.sqlite3")
+    settings = Settings(
+        _env_file=None, discord_token="wrong", database_path=tmp_path / "bot.sqlite3"
+    )
     assert app.run_bot(settings) == 2
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert any("refused the token" in e for e in errors)
