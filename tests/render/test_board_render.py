@@ -228,3 +228,19 @@ def test_bench_command_reports_each_position(capsys: pytest.CaptureFixture[str])
     assert "base draw" in out
     for name in SAMPLES:
         assert name in out
+
+
+def test_card_index_stays_on_top_of_a_sequence_line() -> None:
+    cells = tuple((r, 0) for r in range(3, 8))  # A4-A8: the line crosses the "0" of 10♣
+    chips = dict.fromkeys(cells, 0)
+    empty = _image(BoardPicture(chips={}))
+    outlined = _image(BoardPicture(chips=chips, locked=frozenset(cells), sequences=((0, cells),)))
+    x, y = cell_origin(*cells[2])
+    ink = [
+        (px, py)
+        for px in range(x + INSET + 2, x + CELL - INSET - 2)
+        for py in range(y + INSET + 2, y + CELL // 3)
+        if not _close(_pixel(empty, (px, py)), CARD, tolerance=100)
+    ]
+    assert ink, "the card index should have ink"
+    assert all(_pixel(outlined, p) == _pixel(empty, p) for p in ink)
