@@ -20,7 +20,7 @@ import functools
 import io
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 
@@ -35,6 +35,7 @@ LABEL = 40  # band for the A-J / 1-10 coordinates
 PAD = 8  # right and bottom margin
 BOARD_PX = LABEL + SIZE * CELL + PAD
 LEGEND_H = 58
+MAX_NAME = 64  # characters of a legend name considered; a third of the width holds ~20
 INSET = 3  # gap between a card and its cell edge: the felt shows between cards
 SS = 4  # supersampling factor for anti-aliased shapes
 
@@ -59,7 +60,6 @@ WILD_CARD: RGB = (40, 40, 44)
 WILD_STAR: RGB = (240, 228, 66)
 DARK: RGB = (20, 20, 20)
 WHITE: RGB = (255, 255, 255)
-# Okabe-Ito colours: told apart with every common colour-vision deficiency.
 HIGHLIGHT_BG: RGB = (244, 200, 225)
 HIGHLIGHT_EDGE: RGB = (204, 121, 167)  # reddish purple: unlike any chip colour
 LAST_MOVE: RGB = (240, 228, 66)  # yellow, framed in black so it shows on white cards too
@@ -68,15 +68,18 @@ LAST_MOVE: RGB = (240, 228, 66)  # yellow, framed in black so it shows on white 
 @dataclass(frozen=True)
 class _SideStyle:
     colour_name: str
-    symbol: str  # how text (embeds, buttons) shows the mark; Discord renders these
+    symbol: str  # how text (embeds, buttons) shows the mark; Discord's fonts have these
+    mark: str  # the shape drawn on the chip, matching the symbol
     colour: RGB
-    mark_ink: RGB  # white on dark chips, black on the light orange one, for contrast
+    mark_ink: RGB  # white on the darker chips, black on the light orange one, for contrast
 
 
+# Okabe-Ito colours, told apart with every common colour-vision deficiency; the marks tell the
+# sides apart without colour at all (greyscale screenshots, total colour blindness).
 SIDES: tuple[_SideStyle, ...] = (
-    _SideStyle("Blue", "●", (0, 114, 178), WHITE),
-    _SideStyle("Orange", "▲", (230, 159, 0), DARK),
-    _SideStyle("Green", "■", (0, 158, 115), WHITE),
+    _SideStyle("Blue", "●", "circle", (0, 114, 178), WHITE),
+    _SideStyle("Orange", "▲", "triangle", (230, 159, 0), DARK),
+    _SideStyle("Green", "■", "square", (0, 158, 115), WHITE),
 )
 
 RED_SUITS = frozenset("HD")
@@ -135,7 +138,7 @@ def chip_centre(row: int, col: int) -> tuple[int, int]:
 Draw = Callable[[ImageDraw.ImageDraw, float], None]
 
 
-def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: int = 255) -> None:
+def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: int | RGB = 255) -> None:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
 
 
@@ -237,10 +240,10 @@ def _draw_card(img: Image.Image, row: int, col: int, code: str, highlighted: boo
 
 
 def _draw_tight(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, ink: RGB) -> None:
-    """Bold text, left edge of the ink at x, glyphs set by their ink 3 px apart.
+    """Bold text whose ink starts at x, each glyph's ink 3 px after the previous one's.
 
-    The font's own spacing makes "10" as wide as the card's index strip allows no suit beside it;
-    set tight, every rank fits next to its suit at the same large size.
+    With the font's own spacing "10" is too wide to share the index strip with its suit; set
+    this tight, every rank fits beside its suit at the same large size.
     """
     font = _font(RANK_SIZE)
     x, y = xy
@@ -287,14 +290,15 @@ def _chip_rgba(side: int, locked: bool, diameter: int = CHIP_D) -> Image.Image:
     ring = (0.16 if locked else 0.05) * n
     d.ellipse((ring, ring, n - 1 - ring, n - 1 - ring), fill=style.colour)
     if locked:
-        # A thin light line inside the dark ring keeps the ring visible on the blue chip.
+        # A thin light line between the dark ring and the colour: on the darker blue chip the
+        # ring would otherwise read as a slightly bigger chip rather than a ring.
         lr = ring - 0.03 * n
         d.ellipse((lr, lr, n - 1 - lr, n - 1 - lr), outline=WHITE, width=max(1, int(0.025 * n)))
     c = n / 2
-    m = 0.2 * n  # mark half-size
-    if side == 0:
-        d.ellipse((c - m, c - m, c + m, c + m), fill=style.mark_ink)
-    elif side == 1:
+    m = 0.2 * n  # mark half-size; the three shapes are sized to look equally heavy
+    if style.mark == "circle":
+        _circle(d, c, c, m, style.mark_ink)
+    elif style.mark == "triangle":
         d.regular_polygon((c, c + 0.05 * n, m * 1.3), 3, fill=style.mark_ink)
     else:
         s = m * 0.85
@@ -312,21 +316,12 @@ def _removed_rgba() -> Image.Image:
     for k in range(12):
         d.arc((cx - r, cy - r, cx + r, cy + r), k * 30, k * 30 + 18, fill=DARK, width=width)
     arm = r * 0.75
+    dashes = 3
     for sx in (-1, 1):
-        x0, y0, x1, y1 = cx - sx * arm, cy - arm, cx + sx * arm, cy + arm
-        dashes = 3
+        dx, dy = 2 * sx * arm / dashes, 2 * arm / dashes  # one dash plus its gap
         for k in range(dashes):
-            t0, t1 = k / dashes, (k + 0.6) / dashes
-            d.line(
-                (
-                    x0 + (x1 - x0) * t0,
-                    y0 + (y1 - y0) * t0,
-                    x0 + (x1 - x0) * t1,
-                    y0 + (y1 - y0) * t1,
-                ),
-                fill=DARK,
-                width=width,
-            )
+            x, y = cx - sx * arm + k * dx, cy - arm + k * dy
+            d.line((x, y, x + 0.6 * dx, y + 0.6 * dy), fill=DARK, width=width)
     return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
 
 
@@ -362,8 +357,7 @@ def _sequence_rgba(direction: Cell) -> Image.Image:
     for colour, width in ((WHITE, 16), (DARK, 9)):
         d.line((x0, y0, x1, y1), fill=colour, width=width * SS)
         for px, py in ((x0, y0), (x1, y1)):
-            r = width * SS / 2
-            d.ellipse((px - r, py - r, px + r, py + r), fill=colour)
+            _circle(d, px, py, width * SS / 2, colour)
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -411,8 +405,8 @@ def _over(sprite: Image.Image, background: RGB) -> Image.Image:
     return flat
 
 
-def _make_palette(samples: Iterable[Image.Image]) -> Image.Image:
-    samples = list(samples)
+def _make_palette(samples: list[Image.Image]) -> Image.Image:
+    """The key colours exactly, then the colours median cut finds in everything drawn."""
     width = max(s.width for s in samples)
     collage = Image.new("RGB", (width, sum(s.height for s in samples)))
     y = 0
@@ -442,7 +436,7 @@ def _sprite(rgba: Image.Image, background: RGB, palette: Image.Image) -> _Sprite
 
 
 def _build_assets() -> _Assets:
-    """Draw everything position-independent. Slow (tens of ms); called once per process."""
+    """Draw everything position-independent. Slow (~0.25 s); called once per process."""
     base = _draw_base(highlighted=False)
     highlighted = _draw_base(highlighted=True)
     chips = {(side, lk): _chip_rgba(side, lk) for side in range(len(SIDES)) for lk in (False, True)}
@@ -451,7 +445,8 @@ def _build_assets() -> _Assets:
     sequences = {d: _sequence_rgba(d) for d in DIRECTIONS}
     rgba_sprites = [*chips.values(), removed, last_move, *sequences.values()]
     palette = _make_palette([base, highlighted, *(_over(s, CARD) for s in rgba_sprites)])
-    # Chip and line edges blend towards the card face they nearly always sit on.
+    # Chip, mark and line edges blend towards the card face they nearly always sit on; the
+    # last-move frame sits mostly on the felt between cards.
     return _Assets(
         base=_to_palette(base, palette),
         index_ink=_index_ink(base),
@@ -509,7 +504,9 @@ def _has_glyph(ch: str) -> bool:
 
 
 def _legend_text(side: int, name: str, max_width: int) -> str:
-    text = " ".join("".join(ch for ch in name if _has_glyph(ch)).split())
+    """The name as the font can draw it, cut with "…" to fit; the colour name if nothing is left."""
+    # A name is user input: only its start can ever fit, so look at no more than that.
+    text = " ".join("".join(ch for ch in name[:MAX_NAME] if _has_glyph(ch)).split())
     if not text:
         text = SIDES[side].colour_name
     font = _font(28)
@@ -564,8 +561,8 @@ def _paste(frame: Image.Image, sprite: _Sprite, xy: tuple[int, int]) -> None:
     frame.paste(sprite.image, xy, sprite.mask)
 
 
-def render_frame(picture: BoardPicture) -> Image.Image:
-    """The picture as a "P" mode image (render_board encodes it; tests can inspect it)."""
+def _render_frame(picture: BoardPicture) -> Image.Image:
+    """The picture as a "P" mode image on the shared palette."""
     if not 1 <= picture.n_sides <= len(SIDES):
         raise ValueError(f"n_sides must be 1..{len(SIDES)}, got {picture.n_sides}")
     assets = _assets()
@@ -605,8 +602,8 @@ def render_frame(picture: BoardPicture) -> Image.Image:
         _paste(frame, assets.last_move, cell_origin(*picture.last_move))
 
     if picture.side_names:
-        if len(picture.side_names) > len(SIDES):
-            raise ValueError(f"at most {len(SIDES)} side names, got {len(picture.side_names)}")
+        if len(picture.side_names) > picture.n_sides:
+            raise ValueError(f"{len(picture.side_names)} side names for {picture.n_sides} sides")
         legend = _legend(picture.side_names)
         tall = Image.new("P", (BOARD_PX, BOARD_PX + LEGEND_H))
         tall.putpalette(assets.palette.getpalette() or [])
@@ -621,5 +618,5 @@ def render_board(picture: BoardPicture) -> bytes:
     out = io.BytesIO()
     # compress_level 6 with no "optimize" pass: palette data compresses well already and
     # optimize costs more time than it saves bytes here.
-    render_frame(picture).save(out, format="PNG", compress_level=6)
+    _render_frame(picture).save(out, format="PNG", compress_level=6)
     return out.getvalue()

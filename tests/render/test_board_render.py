@@ -244,3 +244,12 @@ def test_card_index_stays_on_top_of_a_sequence_line() -> None:
     ]
     assert ink, "the card index should have ink"
     assert all(_pixel(outlined, p) == _pixel(empty, p) for p in ink)
+
+
+def test_legend_falls_back_to_colour_and_cuts_long_names() -> None:
+    undrawable = _image(BoardPicture(chips={}, side_names=("🙂🙂", "Ben")))
+    colour = _image(BoardPicture(chips={}, side_names=("Blue", "Ben")))
+    assert undrawable.tobytes() == colour.tobytes()
+    long = _image(BoardPicture(chips={}, side_names=("W" * 10_000, "Ben")))
+    short = _image(BoardPicture(chips={}, side_names=("W" * 200, "Ben")))
+    assert long.tobytes() == short.tobytes()  # both cut to the same width, the second name intact
