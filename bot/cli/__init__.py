@@ -6,5 +6,7 @@ Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here.
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "run": ("bot.cli.run", "run the bot (the default)"),
+    "sync": ("bot.cli.sync", "register the slash commands with Discord"),
+    "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
     "bench-render": ("bot.cli.bench_render", "time board image rendering"),
 }
