@@ -56,6 +56,7 @@ INK_RED: RGB = (200, 20, 45)
 INK_BLACK: RGB = (28, 28, 28)
 PIP_RED: RGB = (246, 205, 211)  # the big faded pip: shows the suit, but a chip dominates it
 PIP_BLACK: RGB = (214, 214, 210)
+GHOST: RGB = (200, 200, 196)  # a cleared space: the grey of an empty hole
 WILD_CARD: RGB = (40, 40, 44)
 WILD_STAR: RGB = (240, 228, 66)
 DARK: RGB = (20, 20, 20)
@@ -307,21 +308,20 @@ def _chip_rgba(side: int, locked: bool, diameter: int = CHIP_D) -> Image.Image:
 
 
 def _removed_rgba() -> Image.Image:
-    """A dashed ring where the chip was, crossed by a dashed X; the card's index stays clear."""
+    """Where a chip was: a grey ghost with a dashed rim, crossed out; the index stays clear."""
     n = CELL * SS
     img = Image.new("RGBA", (n, n), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
+    cx, cy, r = CHIP_CX * SS, CHIP_CY * SS, (CHIP_D // 2) * SS
+    _circle(d, cx, cy, r, GHOST)
     width = 5 * SS
-    cx, cy, r = CHIP_CX * SS, CHIP_CY * SS, (CHIP_D // 2 - 1) * SS
+    inner = r - width / 2
     for k in range(12):
-        d.arc((cx - r, cy - r, cx + r, cy + r), k * 30, k * 30 + 18, fill=DARK, width=width)
-    arm = r * 0.75
-    dashes = 3
-    for sx in (-1, 1):
-        dx, dy = 2 * sx * arm / dashes, 2 * arm / dashes  # one dash plus its gap
-        for k in range(dashes):
-            x, y = cx - sx * arm + k * dx, cy - arm + k * dy
-            d.line((x, y, x + 0.6 * dx, y + 0.6 * dy), fill=DARK, width=width)
+        d.arc((cx - inner, cy - inner, cx + inner, cy + inner), k * 30, k * 30 + 18, DARK, width)
+    # The dashed rim says "a chip was here"; a plain X reads better than a dashed one at this size.
+    arm = r * 0.5
+    d.line((cx - arm, cy - arm, cx + arm, cy + arm), fill=DARK, width=width)
+    d.line((cx - arm, cy + arm, cx + arm, cy - arm), fill=DARK, width=width)
     return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
 
 
@@ -390,6 +390,7 @@ _KEY_COLOURS: tuple[RGB, ...] = (
     INK_BLACK,
     DARK,
     WHITE,
+    GHOST,
     LAST_MOVE,
     HIGHLIGHT_BG,
     HIGHLIGHT_EDGE,
