@@ -42,6 +42,7 @@ SS = 4  # supersampling factor for anti-aliased shapes
 # Geometry inside a cell. The card's index (rank + suit) sits in a strip along the top that a
 # chip never covers, so the card under a chip stays readable; the chip takes the lower part.
 RANK_SIZE = 36
+TEXT_SIZE = 28  # coordinates and legend names
 INDEX_SUIT = 26
 STRIP_H = 36
 CHIP_D = 48
@@ -267,7 +268,7 @@ def _draw_base(highlighted: bool) -> Image.Image:
     """The whole board without chips, every card plain or every card highlighted (RGB)."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), FELT)
     d = ImageDraw.Draw(img)
-    label_font = _font(28)
+    label_font = _font(TEXT_SIZE)
     for i in range(SIZE):
         cx, cy = cell_centre(i, i)
         d.text((cx, LABEL // 2 + 1), "ABCDEFGHIJ"[i], font=label_font, fill=FELT_TEXT, anchor="mm")
@@ -500,7 +501,7 @@ def clear_cache() -> None:
 @functools.lru_cache(maxsize=64)
 def _has_glyph(ch: str) -> bool:
     # The built-in font draws every missing character as the same box; compare against one.
-    font = _font(28)
+    font = _font(TEXT_SIZE)
     return ch.isspace() or bytes(font.getmask(ch)) != bytes(font.getmask("\ue000"))
 
 
@@ -510,7 +511,7 @@ def _legend_text(side: int, name: str, max_width: int) -> str:
     text = " ".join("".join(ch for ch in name[:MAX_NAME] if _has_glyph(ch)).split())
     if not text:
         text = SIDES[side].colour_name
-    font = _font(28)
+    font = _font(TEXT_SIZE)
     if font.getlength(text) <= max_width:
         return text
     while text and font.getlength(text + "…") > max_width:
@@ -531,7 +532,13 @@ def _legend(names: tuple[str, ...]) -> Image.Image:
         chip = _chip_rgba(side, locked=False, diameter=swatch)
         strip.paste(chip, (x, (LEGEND_H - swatch) // 2), chip)
         text = _legend_text(side, name, slot - swatch - 20)
-        d.text((x + swatch + 10, LEGEND_H // 2), text, font=_font(28), fill=FELT_TEXT, anchor="lm")
+        d.text(
+            (x + swatch + 10, LEGEND_H // 2),
+            text,
+            font=_font(TEXT_SIZE),
+            fill=FELT_TEXT,
+            anchor="lm",
+        )
     return _to_palette(strip, assets.palette)
 
 
