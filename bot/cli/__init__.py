@@ -8,4 +8,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.cli.run", "run the bot (the default)"),
     "sync": ("bot.cli.sync", "register the slash commands with Discord"),
     "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
+    "bench-render": ("bot.cli.bench_render", "time board image rendering"),
 }
