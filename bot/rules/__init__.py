@@ -1,0 +1,1 @@
+"""The rules core: pure Python game engines (no Discord, no database, no images, no asyncio)."""
