@@ -6,4 +6,5 @@ Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here.
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "run": ("bot.cli.run", "run the bot (the default)"),
+    "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
 }

@@ -44,7 +44,10 @@ def is_jack(code: str) -> bool:
 
 
 def card_label(code: str) -> str:
-    """Human label of a card code: ``"7H"`` -> ``"7♥"``, ``"TS"`` -> ``"10♠"``, ``"JD"`` -> ``"J♦"``."""
+    """Label of a card for players.
+
+    ``"7H"`` -> ``"7♥"``, ``"TS"`` -> ``"10♠"``, ``"JD"`` -> ``"J♦"``.
+    """
     check_card(code)
     rank = "10" if code[0] == "T" else code[0]
     return rank + _SUIT_SYMBOLS[code[1]]

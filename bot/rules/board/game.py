@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from bot.errors import IllegalAction
@@ -474,7 +474,11 @@ def _window_cells(line: tuple[int, ...], start: int) -> frozenset[int]:
 
 
 def _new_sequences(
-    masks: tuple[int, ...], chips: tuple[int, ...], side: int, cell: int, existing: list[frozenset[int]]
+    masks: tuple[int, ...],
+    chips: tuple[int, ...],
+    side: int,
+    cell: int,
+    existing: list[frozenset[int]],
 ) -> list[frozenset[int]]:
     """The windows the chip just placed on ``cell`` completes and that may be locked."""
     own = masks[side] | CORNER_MASK
@@ -513,7 +517,7 @@ def _best_windows(
     for size in range(len(candidates), 0, -1):
         for combo in combinations(candidates, size):
             # Windows of one line share at most one space when their starts are 4+ apart.
-            if any(b - a < RUN - 1 for a, b in zip(combo, combo[1:], strict=False)):
+            if any(b - a < RUN - 1 for a, b in pairwise(combo)):
                 continue
             taken = on_line + [_window_cells(line, start) for start in combo]
             clean = total = 0
@@ -614,7 +618,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             raise IllegalAction(f"The chip on {where} is your own: remove an opponent's chip.")
         if state.locked >> cell & 1:
             raise IllegalAction(f"The chip on {where} is part of a sequence and can't be removed.")
-        chips = chips[:cell] + (EMPTY,) + chips[cell + 1 :]
+        chips = (*chips[:cell], EMPTY, *chips[cell + 1 :])
         masks = tuple(m & ~(1 << cell) for m in masks)
     else:
         if card in ONE_EYED_JACKS:
@@ -627,9 +631,11 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             raise IllegalAction(f"{where} shows {shown}, not {card_label(card)}.")
         if chips[cell] != EMPTY:
             raise IllegalAction(f"{where} already holds a chip.")
-        chips = chips[:cell] + (side,) + chips[cell + 1 :]
+        chips = (*chips[:cell], side, *chips[cell + 1 :])
         masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
-        existing = [frozenset(r * SIZE + c for r, c in s.cells) for s in sequences if s.side == side]
+        existing = [
+            frozenset(r * SIZE + c for r, c in seq.cells) for seq in sequences if seq.side == side
+        ]
         fresh = _new_sequences(masks, chips, side, cell, existing)
         if fresh:
             added = tuple(_sequence_value(side, cells) for cells in fresh)
@@ -682,7 +688,7 @@ def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
     drawn, pile, discards, reshuffled = _draw(state.draw_pile, (*state.discards, card), rng)
     if drawn is not None:
         hand = (*hand, drawn)
-    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
     return replace(
         state,
         hands=hands,

@@ -117,7 +117,11 @@ def test_dump_load_round_trip(table: tuple[int, int | None], seed: int) -> None:
 
 
 def test_load_action_refuses_garbage() -> None:
-    for bad in ({}, {"type": "play", "card": "ZZ", "row": 1, "col": 1}, {"type": "fly", "card": "2S"}):
+    for bad in (
+        {},
+        {"type": "play", "card": "ZZ", "row": 1, "col": 1},
+        {"type": "fly", "card": "2S"},
+    ):
         try:
             load_action(bad)
         except IllegalAction:
