@@ -9,4 +9,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sync": ("bot.cli.sync", "register the slash commands with Discord"),
     "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
     "bench-render": ("bot.cli.bench_render", "time board image rendering"),
+    "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
 }
