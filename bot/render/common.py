@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.tables.kinds import kind_for
+from bot.tables.registry import kind_for
 from bot.tables.model import Table
 
 COLOUR = discord.Colour(0x2B6CB0)
