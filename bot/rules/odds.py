@@ -24,16 +24,17 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import Literal, get_args
+from typing import Literal, Protocol
 
-from bot.rules import oneroll
+from bot.errors import IllegalAction
+from bot.rules import oneroll, pushluck
 
-PushVariant = Literal["standard", "reverse", "team", "sudden", "extended"]
-PUSH_VARIANTS: tuple[PushVariant, ...] = get_args(PushVariant)
-SUDDEN_GOAL = 21
+PushVariant = pushluck.Variant
+PUSH_VARIANTS: tuple[PushVariant, ...] = pushluck.VARIANTS
+SUDDEN_GOAL = pushluck.SUDDEN_TARGET
 ONE = Fraction(1)
 ZERO = Fraction(0)
 
@@ -84,11 +85,13 @@ class TurnRules:
 
 @cache
 def turn_rules(variant: PushVariant, soft_last_die: bool = False) -> TurnRules:
+    """The payouts, read from the rules core so the odds cannot drift from the game."""
     if variant not in PUSH_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
-    if variant == "extended":
-        return TurnRules(variant, soft_last_die, 6, (0, 1, 2, 3, 4, 5, 15), None)
-    return TurnRules(variant, soft_last_die, 5, (0, 1, 2, 3, 4, 5), 10)
+    config = pushluck.PushConfig(variant=variant, soft_last_die=soft_last_die)
+    bank = tuple(pushluck.bank_value(config, run) for run in range(config.n_dice + 1))
+    bonus = pushluck.BONUS_POINTS if config.has_bonus else None
+    return TurnRules(variant, soft_last_die, config.n_dice, bank, bonus)
 
 
 # --- expected score of a turn (every variant but Sudden) -----------------------------------
@@ -190,30 +193,139 @@ def optimal_turn_ev(variant: PushVariant, soft_last_die: bool = False) -> Fracti
     return push_table(variant, soft_last_die)[0].value
 
 
-@cache
-def threshold_turn_ev(variant: PushVariant, soft_last_die: bool, bank_at: int) -> Fraction:
-    """Expected score of the fixed policy "lock everything, bank once the run is >= bank_at".
+# --- any fixed policy, evaluated exactly ---------------------------------------------------
 
-    ``bank_at = n_dice + 1`` also takes the bonus throw (never banks by choice).
+
+class TurnPolicy(Protocol):
+    """A way to play a push-your-luck turn, for exact evaluation.
+
+    ``total`` is the player's total (it matters only in Sudden), ``run`` the run locked so
+    far and ``extend`` how many dice of the latest throw extend it.
     """
+
+    def lock(self, total: int, run: int, extend: int) -> int: ...
+
+    def bank(self, total: int, run: int) -> bool:
+        """True to bank; False to push (at a full run: to take the bonus throw)."""
+        ...
+
+
+def turn_score_distribution(
+    variant: PushVariant, soft_last_die: bool, policy: TurnPolicy, total: int = 0
+) -> dict[int, Fraction]:
+    """Exact distribution of the points a turn scores under ``policy``, before Sudden's
+    overshoot rule (the caller applies it: it depends only on the score)."""
     rules = turn_rules(variant, soft_last_die)
     n = rules.n_dice
-    values: dict[int, Fraction] = {}
-    for run in range(n, -1, -1):
+    memo: dict[int, dict[int, Fraction]] = {}
+
+    def add(into: dict[int, Fraction], dist: Mapping[int, Fraction], p: Fraction) -> None:
+        for score, q in dist.items():
+            into[score] = into.get(score, ZERO) + p * q
+
+    def decide(run: int) -> dict[int, Fraction]:
+        if run not in memo:
+            if (run == n and rules.bonus is None) or policy.bank(total, run):
+                memo[run] = {rules.bank[run]: ONE}
+            else:
+                memo[run] = push(run)
+        return memo[run]
+
+    def push(run: int) -> dict[int, Fraction]:
         outcomes = _push_outcomes(rules, run)
-        if run == n and rules.bonus is None:
-            values[run] = Fraction(rules.bank[n])
-            continue
-        if run >= 1 and run >= bank_at:
-            values[run] = Fraction(rules.bank[run])
-            continue
-        ev = outcomes[0] * rules.bust_score(run)
+        dist = {rules.bust_score(run): outcomes[0]}
         if run == n:
-            ev += outcomes[1] * (rules.bonus or 0)
-        else:
-            ev += sum((outcomes[j] * values[run + j] for j in range(1, len(outcomes))), start=ZERO)
-        values[run] = ev
-    return values[0]
+            add(dist, {rules.bonus or 0: ONE}, outcomes[1])
+            return dist
+        for extend in range(1, len(outcomes)):
+            k = policy.lock(total, run, extend)
+            if not 1 <= k <= extend:
+                raise ValueError(f"policy locks {k} of {extend} extending dice")
+            add(dist, decide(run + k), outcomes[extend])
+        return dist
+
+    return push(0)
+
+
+def policy_turn_ev(variant: PushVariant, soft_last_die: bool, policy: TurnPolicy) -> Fraction:
+    """Expected score of a turn played by ``policy``."""
+    dist = turn_score_distribution(variant, soft_last_die, policy)
+    return sum((score * p for score, p in dist.items()), start=ZERO)
+
+
+def policy_turns_to_21(soft_last_die: bool, policy: TurnPolicy, total: int = 0) -> Fraction:
+    """Expected number of Sudden turns from ``total`` to exactly 21 under ``policy``.
+
+    Totals never fall, so ``E(t) = (1 + sum P(s) E(t + s)) / (1 - P(stay))`` from 20 down,
+    the sum over scores that land on 21 or below. A policy that can never leave some total
+    it can reach has no finite expectation: ``ValueError``.
+    """
+    expected: dict[int, Fraction] = {SUDDEN_GOAL: ZERO}
+    for t in range(SUDDEN_GOAL - 1, total - 1, -1):
+        dist = turn_score_distribution("sudden", soft_last_die, policy, t)
+        moves = {s: p for s, p in dist.items() if s > 0 and t + s <= SUDDEN_GOAL}
+        p_stay = ONE - sum(moves.values(), start=ZERO)
+        if p_stay == ONE:
+            raise ValueError(f"the policy never leaves a total of {t}")
+        fixed = ONE + sum((p * expected[t + s] for s, p in moves.items()), start=ZERO)
+        expected[t] = fixed / (ONE - p_stay)
+    return expected[total]
+
+
+@dataclass(frozen=True)
+class ThresholdPolicy:
+    """Lock every extending die (in Sudden: no more than the total has room for) and bank
+    once the run reaches ``bank_at`` (in Sudden: or exactly fills 21).
+
+    ``bank_at = n_dice + 1`` never banks by choice, so it takes the bonus throw.
+    """
+
+    bank_at: int
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        room = SUDDEN_GOAL - total - run
+        return min(extend, room) if room >= 1 else extend
+
+    def bank(self, total: int, run: int) -> bool:
+        need = SUDDEN_GOAL - total
+        return run >= 1 and (run >= self.bank_at or run >= need)
+
+
+@cache
+def threshold_turn_ev(variant: PushVariant, soft_last_die: bool, bank_at: int) -> Fraction:
+    """Expected score of "lock everything, bank once the run is >= bank_at"."""
+    return policy_turn_ev(variant, soft_last_die, _FullLockThreshold(bank_at))
+
+
+@dataclass(frozen=True)
+class _FullLockThreshold:
+    """``ThresholdPolicy`` outside Sudden: always lock every extending die."""
+
+    bank_at: int
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        return extend
+
+    def bank(self, total: int, run: int) -> bool:
+        return run >= self.bank_at
+
+
+@dataclass(frozen=True)
+class OptimalPolicy:
+    """The exact tables as a ``TurnPolicy``: used to check them by independent evaluation."""
+
+    variant: PushVariant
+    soft_last_die: bool = False
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        if self.variant == "sudden":
+            return sudden_table(self.soft_last_die)[total][run].lock[extend]
+        return push_table(self.variant, self.soft_last_die)[run].lock[extend]
+
+    def bank(self, total: int, run: int) -> bool:
+        if self.variant == "sudden":
+            return sudden_table(self.soft_last_die)[total][run].best == "bank"
+        return push_table(self.variant, self.soft_last_die)[run].best == "bank"
 
 
 # --- Sudden: expected turns to exactly 21 --------------------------------------------------
@@ -480,3 +592,132 @@ def p_reach_within(ruleset: oneroll.Ruleset, turns: int, target: int = 100) -> F
                     nxt[total + s] = nxt.get(total + s, ZERO) + p * q
         dist = nxt
     return reached
+
+
+# --- advice for the Odds button --------------------------------------------------------------
+
+Move = Literal["throw", "lock", "bank", "push", "bonus"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the Odds button shows for a push-your-luck state.
+
+    ``p_extend`` / ``p_bust`` are the chances of the throw the player faces: the opening
+    throw in the "throw" phase, else a push (at a full run: the bonus throw) from the run
+    they have, or in the "lock" phase from the run after the advised lock. ``ev_push`` /
+    ``ev_bank`` are expected points of this turn (Sudden: None); ``turns_push`` /
+    ``turns_bank`` are Sudden's expected further turns to exactly 21 after this one.
+    ``lock`` is the advised count to lock in the "lock" phase. ``best`` is the advised move.
+    """
+
+    p_extend: Fraction
+    p_bust: Fraction
+    ev_push: Fraction | None
+    ev_bank: Fraction | None
+    best: Move
+    text: str
+    lock: int | None = None
+    turns_push: Fraction | None = None
+    turns_bank: Fraction | None = None
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+
+def advice(state: pushluck.PushState) -> Advice:
+    """The odds and the best move for the seat to move (exact tables, cached).
+
+    Outside Sudden the advice maximises this turn's expected score; in Sudden it minimises
+    the expected number of turns to reach exactly 21. A finished game raises
+    ``IllegalAction``.
+    """
+    if state.phase == "over" or state.outcome is not None:
+        raise IllegalAction("This game is over: there are no odds to show.")
+    config = state.config
+    total = state.totals[state.current] if config.variant == "sudden" else 0
+    extend = len(state.extending) if state.phase == "lock" else 0
+    return _advice(config.variant, config.soft_last_die, state.phase, len(state.run), extend, total)
+
+
+@cache
+def _advice(
+    variant: PushVariant, soft: bool, phase: str, run: int, extend: int, total: int
+) -> Advice:
+    rules = turn_rules(variant, soft)
+    first = rules.n_dice  # the opening throw uses every die
+    if phase == "throw":
+        p_bust = extension_distribution(first)[0]
+        start = f"Throw: {_pct(1 - p_bust)} to start a run, {_pct(p_bust)} to bust"
+        if variant == "sudden":
+            turns = expected_turns_to_21(total, soft)
+            text = (
+                f"{start}; from {total}, best play needs {_num(turns)} turns on average "
+                f"to reach exactly {SUDDEN_GOAL}."
+            )
+            return Advice(1 - p_bust, p_bust, None, None, "throw", text)
+        ev = optimal_turn_ev(variant, soft)
+        text = f"{start}; best play makes this turn worth {_num(ev)} points on average."
+        return Advice(1 - p_bust, p_bust, ev, None, "throw", text)
+    if phase == "lock":
+        if variant == "sudden":
+            k = sudden_table(soft)[total][run].lock[extend]
+        else:
+            k = push_table(variant, soft)[run].lock[extend]
+        what = f"Lock all {k}" if k == extend else f"Lock {k} of the {extend} extending dice"
+        if run + k == rules.n_dice and rules.bonus is None:
+            text = f"{what}: the full run ends the turn with {rules.bank[run + k]} points."
+            return Advice(ZERO, ZERO, None, None, "lock", text, lock=k)
+        then = _advice(variant, soft, "decide", run + k, 0, total)
+        return replace(then, best="lock", lock=k, text=f"{what}, then {then.best}. {then.text}")
+    if phase != "decide":
+        raise IllegalAction("There is nothing to decide now.")
+    bonus = run == rules.n_dice
+    label = "Bonus throw" if bonus else "Push"
+    if bonus:
+        face = pushluck.PushConfig(variant=variant).bonus_face
+        odds = f"{label}: {_pct(Fraction(1, 6))} to throw the {face} for {rules.bonus} points, "
+    else:
+        odds = f"{label}: "
+    if variant == "sudden":
+        row = sudden_table(soft)[total][run]
+        assert row.turns_push is not None and row.turns_bank is not None
+        best: Move = "bank" if row.best == "bank" else ("bonus" if bonus else "push")
+        after = "after the bonus throw" if bonus else "after pushing"
+        bank_words = f"after banking {_num(row.turns_bank)}"
+        if total + rules.bank[run] > SUDDEN_GOAL:
+            bank_words = (
+                f"banking would pass {SUDDEN_GOAL} and score nothing ({_num(row.turns_bank)})"
+            )
+        elif total + rules.bank[run] == SUDDEN_GOAL:
+            bank_words = f"banking reaches {SUDDEN_GOAL} and wins"
+        text = (
+            f"{_extend_words(odds, bonus, row.p_extend, row.p_bust)}; {after} you need "
+            f"{_num(row.turns_push)} more turns on average to reach exactly {SUDDEN_GOAL}, "
+            f"{bank_words}: {best}."
+        )
+        return Advice(
+            row.p_extend, row.p_bust, None, None, best, text,
+            turns_push=row.turns_push, turns_bank=row.turns_bank,
+        )  # fmt: skip
+    entry = push_table(variant, soft)[run]
+    assert entry.ev_push is not None and entry.ev_bank is not None
+    best = "bank" if entry.best == "bank" else ("bonus" if bonus else "push")
+    doing = "the bonus throw is" if bonus else "pushing is"
+    text = (
+        f"{_extend_words(odds, bonus, entry.p_extend, entry.p_bust)}; {doing} worth "
+        f"{_num(entry.ev_push)} points on average, banking is worth {_num(entry.ev_bank)}: "
+        f"{best}."
+    )
+    return Advice(entry.p_extend, entry.p_bust, entry.ev_push, entry.ev_bank, best, text)
+
+
+def _extend_words(prefix: str, bonus: bool, p_extend: Fraction, p_bust: Fraction) -> str:
+    if bonus:
+        return f"{prefix}{_pct(p_bust)} to bust"
+    return f"{prefix}{_pct(p_extend)} to extend, {_pct(p_bust)} to bust"
