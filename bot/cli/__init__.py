@@ -6,4 +6,6 @@ Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here.
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "run": ("bot.cli.run", "run the bot (the default)"),
+    "score": ("bot.cli.score", "score one throw of one-roll Sequences or Hearts Due"),
+    "odds": ("bot.cli.odds", "print the exact odds of every dice game"),
 }

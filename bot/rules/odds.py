@@ -669,7 +669,10 @@ def _advice(
             k = sudden_table(soft)[total][run].lock[extend]
         else:
             k = push_table(variant, soft)[run].lock[extend]
-        what = f"Lock all {k}" if k == extend else f"Lock {k} of the {extend} extending dice"
+        if k == extend:
+            what = "Lock the extending die" if k == 1 else f"Lock all {k} extending dice"
+        else:
+            what = f"Lock {k} of the {extend} extending dice"
         if run + k == rules.n_dice and rules.bonus is None:
             text = f"{what}: the full run ends the turn with {rules.bank[run + k]} points."
             return Advice(ZERO, ZERO, None, None, "lock", text, lock=k)
@@ -721,3 +724,22 @@ def _extend_words(prefix: str, bonus: bool, p_extend: Fraction, p_bust: Fraction
     if bonus:
         return f"{prefix}{_pct(p_bust)} to bust"
     return f"{prefix}{_pct(p_extend)} to extend, {_pct(p_bust)} to bust"
+
+
+def decision_states(config: pushluck.PushConfig, total: int = 0) -> list[pushluck.PushState]:
+    """One state for every decision point of a turn (seat 0, ``total`` in Sudden): the
+    opening throw, every lock choice and every bank-or-push. For tables and benchmarks."""
+    base = pushluck.new_game(config, config.seats_range[0])
+    if config.variant == "sudden":
+        base = replace(base, totals=(total, *base.totals[1:]))
+    faces = config.faces
+    states = [base]
+    for run in range(config.n_dice):
+        for extend in range(1, config.n_dice - run + 1):
+            # Spare dice repeat the first extending face: duplicates never extend further.
+            throw = faces[run : run + extend] + (faces[run],) * (config.n_dice - run - extend)
+            states.append(replace(base, phase="lock", run=faces[:run], throw=throw))
+    last = config.n_dice if config.has_bonus else config.n_dice - 1
+    for run in range(1, last + 1):
+        states.append(replace(base, phase="decide", run=faces[:run]))
+    return states
