@@ -8,4 +8,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.cli.run", "run the bot (the default)"),
     "score": ("bot.cli.score", "score one throw of one-roll Sequences or Hearts Due"),
     "odds": ("bot.cli.odds", "print the exact odds of every dice game"),
+    "simulate": ("bot.cli.simulate", "play dice turns with the real rules, beside the exact odds"),
+    "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
 }
