@@ -12,30 +12,9 @@ from collections.abc import Callable
 from bot.rules import odds, oneroll
 from bot.rules import pushluck as pl
 
-# Every cache in bot.rules.odds, cleared for cold timings.
-_CACHES: tuple[Callable[..., object], ...] = (
-    odds.p_faces_all_show,
-    odds.extension_distribution,
-    odds.turn_rules,
-    odds.push_table,
-    odds.threshold_turn_ev,
-    odds.sudden_table,
-    odds.oneroll_odds,
-    odds.expected_turns_to_target,
-    odds.p_reach_within,
-    odds._advice,
-)
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=200, help="cached calls per state")
-
-
-def clear_caches() -> None:
-    for cached in _CACHES:
-        clear = getattr(cached, "cache_clear", None)
-        if clear is not None:
-            clear()
 
 
 def _ms(seconds: float) -> str:
@@ -61,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         builds.append((f"oneroll_odds({ruleset})", _bind_oneroll(ruleset)))
         builds.append((f"expected_turns_to_target({ruleset})", _bind_turns(ruleset)))
     for name, fn in builds:
-        clear_caches()
+        odds.clear_caches()
         print(f"  {name:40} {_ms(_time(fn))}")
 
     print(f"advice(state) for every decision point, cold and cached (mean of {repeat}):")
@@ -70,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         config = pl.PushConfig(variant=variant)
         totals = range(odds.SUDDEN_GOAL) if variant == "sudden" else range(1)
         states = [s for t in totals for s in odds.decision_states(config, t)]
-        clear_caches()
+        odds.clear_caches()
         cold = [_time(_bind_advice(s)) for s in states]
         start = time.perf_counter()
         for _ in range(repeat):
@@ -83,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             f"  {variant:9} {len(states):4} states: first call {_ms(cold[0])}, "
             f"slowest cold {_ms(max(cold))}, cached {cached * 1e6:7.2f} µs"
         )
-    clear_caches()
+    odds.clear_caches()
     everything = _time(_build_everything)
     print(f"everything (all tables, both soft settings, one-roll figures): {_ms(everything)}")
     print(f"worst single advice call: cold {_ms(worst_cold)}, cached {worst_cached * 1e6:.2f} µs")

@@ -743,3 +743,20 @@ def decision_states(config: pushluck.PushConfig, total: int = 0) -> list[pushluc
     for run in range(1, last + 1):
         states.append(replace(base, phase="decide", run=faces[:run]))
     return states
+
+
+def clear_caches() -> None:
+    """Forget every cached figure (for cold benchmarks)."""
+    for cached in (
+        p_faces_all_show,
+        extension_distribution,
+        turn_rules,
+        push_table,
+        threshold_turn_ev,
+        sudden_table,
+        oneroll_odds,
+        expected_turns_to_target,
+        p_reach_within,
+        _advice,
+    ):
+        cached.cache_clear()
