@@ -145,9 +145,11 @@ class OneRollConfig:
     target: int = 100
 
     def __post_init__(self) -> None:
-        _check_ruleset(self.ruleset)
+        # IllegalAction, like PushConfig: these come from a player's choices at the lobby.
+        if self.ruleset not in RULESETS:
+            raise IllegalAction(f"Unknown game {self.ruleset!r}: classic or heartsdue.")
         if isinstance(self.target, bool) or not 1 <= self.target <= MAX_TARGET:
-            raise ValueError(f"the target is 1 to {MAX_TARGET}, got {self.target!r}")
+            raise IllegalAction(f"The target score must be between 1 and {MAX_TARGET}.")
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ class OneRollState:
 def new_game(config: OneRollConfig, n_seats: int) -> OneRollState:
     """A game at the opening; a table of one seat skips the opening."""
     if isinstance(n_seats, bool) or not 1 <= n_seats <= MAX_SEATS:
-        raise ValueError(f"a one-roll table has 1 to {MAX_SEATS} seats, got {n_seats!r}")
+        raise IllegalAction(f"This game needs 1 to {MAX_SEATS} players.")
     zeros = (0,) * n_seats
     if n_seats == 1:
         return OneRollState(config, 1, "play", 0, zeros, zeros, starter=0)
@@ -387,7 +389,10 @@ def load(data: Mapping[str, Any]) -> OneRollState:
     try:
         if data.get("v") != DUMP_VERSION:
             raise ValueError(f"unknown one-roll state version {data.get('v')!r}")
-        config = OneRollConfig(_check_ruleset(data["ruleset"]), _int(data["target"]))
+        try:
+            config = OneRollConfig(_check_ruleset(data["ruleset"]), _int(data["target"]))
+        except IllegalAction as error:
+            raise ValueError(str(error)) from error
         n_seats = _int(data["n_seats"])
         totals, turns = _ints(data["totals"]), _ints(data["turns"])
         if not 1 <= n_seats <= MAX_SEATS or len(totals) != n_seats or len(turns) != n_seats:

@@ -82,7 +82,7 @@ def core_optimal_ev(config: pl.PushConfig) -> Fraction:
         total = F(0)
         for faces, ways in throws(n):
             total += ways * value_after(pl.apply(state, action, ScriptedDice([faces])))
-        return total / 6**n
+        return total / F(6**n)
 
     @cache
     def decide(run: int) -> Fraction:
@@ -265,7 +265,7 @@ def test_advice_text_for_a_push_or_bank() -> None:
         "Push: 42.1 % to extend, 57.9 % to bust; pushing is worth 1.43 points on average, "
         "banking is worth 2: bank."
     )
-    assert (advice.p_extend, advice.best, advice.ev_bank) == (F(91, 216), "bank", 2)
+    assert (advice.p_extend, advice.best, advice.ev_bank) == (F(91, 216), "bank", F(2))
 
 
 def test_advice_for_the_opening_throw_and_the_bonus() -> None:

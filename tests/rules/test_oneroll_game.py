@@ -124,14 +124,14 @@ def test_one_seat_skips_the_opening() -> None:
 
 @pytest.mark.parametrize("seats", [0, 11, True])
 def test_seat_count_is_capped(seats: int) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction):
         oneroll.new_game(OneRollConfig("classic"), seats)
 
 
 def test_bad_config_is_refused() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction):
         OneRollConfig("classic", target=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction):
         OneRollConfig("craps")  # type: ignore[arg-type]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from functools import cache
 
@@ -75,10 +76,10 @@ def test_runs_are_a_real_split_that_adds_up(dice: list[int], ruleset: oneroll.Ru
 
 @given(dice6, st.sampled_from(oneroll.RULESETS), st.randoms())
 def test_order_of_the_dice_does_not_matter(
-    dice: list[int], ruleset: oneroll.Ruleset, rnd: object
+    dice: list[int], ruleset: oneroll.Ruleset, rnd: random.Random
 ) -> None:
     shuffled = list(dice)
-    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    rnd.shuffle(shuffled)
     assert score_throw(ruleset, dice) == score_throw(ruleset, shuffled)
 
 
