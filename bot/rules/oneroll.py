@@ -176,9 +176,18 @@ class ThrowRecord:
 
 @dataclass(frozen=True)
 class OneRollOutcome:
+    """How the game ended: ``reason`` is "target" when a completed round had one leader,
+    "tiebreak" when tie-break throws decided it. ``rounds`` counts the rounds of play."""
+
     winner: int
     totals: tuple[int, ...]
     rounds: int
+    reason: Literal["target", "tiebreak"] = "target"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats, shaped like ``pushluck.Outcome.winners``."""
+        return (self.winner,)
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,11 @@ def new_game(config: OneRollConfig, n_seats: int) -> OneRollState:
 
 def legal_actions(state: OneRollState) -> list[Throw]:
     return [] if state.phase == "over" else [Throw()]
+
+
+def current_seat(state: OneRollState) -> int | None:
+    """The seat to throw, or None once the game is over."""
+    return None if state.phase == "over" else state.current
 
 
 def _seating_from(state: OneRollState, start: int, seats: Sequence[int]) -> tuple[int, ...]:
@@ -283,7 +297,8 @@ def _after_play_throw(
 
 def _finish(state: OneRollState, winner: int, record: ThrowRecord) -> OneRollState:
     rounds = state.turns[0 if state.starter is None else state.starter]
-    outcome = OneRollOutcome(winner, state.totals, rounds)
+    reason: Literal["target", "tiebreak"] = "tiebreak" if state.phase == "tiebreak" else "target"
+    outcome = OneRollOutcome(winner, state.totals, rounds, reason)
     return replace(
         state,
         phase="over",
@@ -310,7 +325,8 @@ def _dump_score(score: ThrowScore) -> dict[str, Any]:
     }
 
 
-def _dump_record(record: ThrowRecord) -> dict[str, Any]:
+def dump_record(record: ThrowRecord) -> dict[str, Any]:
+    """A throw as a JSON-safe dict, for the game log."""
     return {
         "seat": record.seat,
         "phase": record.phase,
@@ -337,10 +353,15 @@ def dump(state: OneRollState) -> dict[str, Any]:
         "starter": state.starter,
         "contenders": list(state.contenders),
         "pass_values": list(state.pass_values),
-        "last": None if state.last is None else _dump_record(state.last),
+        "last": None if state.last is None else dump_record(state.last),
         "outcome": None
         if outcome is None
-        else {"winner": outcome.winner, "totals": list(outcome.totals), "rounds": outcome.rounds},
+        else {
+            "winner": outcome.winner,
+            "totals": list(outcome.totals),
+            "rounds": outcome.rounds,
+            "reason": outcome.reason,
+        },
     }
 
 
@@ -404,10 +425,14 @@ def load(data: Mapping[str, Any]) -> OneRollState:
         raw_outcome = data["outcome"]
         outcome = None
         if raw_outcome is not None:
+            reason = raw_outcome["reason"]
+            if reason not in ("target", "tiebreak"):
+                raise ValueError(f"unknown outcome reason {reason!r}")
             outcome = OneRollOutcome(
                 _int(raw_outcome["winner"]),
                 _ints(raw_outcome["totals"]),
                 _int(raw_outcome["rounds"]),
+                "tiebreak" if reason == "tiebreak" else "target",
             )
         return OneRollState(
             config=config,

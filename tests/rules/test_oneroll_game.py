@@ -75,7 +75,8 @@ def test_round_is_finished_after_the_target_and_highest_wins() -> None:
     state = throw_all(state, FIVE, FIFTEEN)
     assert state.phase == "over" and state.outcome is not None
     assert state.outcome.winner == 0 and state.outcome.totals == (20, 20, 15)
-    assert state.outcome.rounds == 1
+    assert state.outcome.rounds == 1 and state.outcome.reason == "tiebreak"
+    assert oneroll.current_seat(state) is None
     assert oneroll.legal_actions(state) == []
     with pytest.raises(IllegalAction):
         oneroll.apply(state, Throw(), ScriptedDice([FIVE]))
@@ -84,7 +85,8 @@ def test_round_is_finished_after_the_target_and_highest_wins() -> None:
 def test_round_winner_without_tie() -> None:
     state = opened(2, target=20)
     state = throw_all(state, TWENTY, FIFTEEN)
-    assert state.phase == "over" and state.outcome is not None and state.outcome.winner == 0
+    assert state.phase == "over" and state.outcome is not None
+    assert state.outcome.winners == (0,) and state.outcome.reason == "target"
 
 
 def test_last_seat_can_overtake_in_the_final_round() -> None:
