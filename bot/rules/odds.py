@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from types import MappingProxyType
 from typing import Literal, Protocol
 
 from bot.errors import IllegalAction
@@ -160,7 +161,9 @@ def push_table(variant: PushVariant, soft_last_die: bool = False) -> tuple[State
         p_bust = outcomes[0]
         if run == n and rules.bonus is None:
             value = Fraction(rules.bank[n])
-            table[run] = StateOdds(run, 0, ZERO, ZERO, None, value, "end", value, {})
+            table[run] = StateOdds(
+                run, 0, ZERO, ZERO, None, value, "end", value, MappingProxyType({})
+            )
             values[run] = value
             continue
         lock: dict[int, int] = {}
@@ -183,7 +186,15 @@ def push_table(variant: PushVariant, soft_last_die: bool = False) -> tuple[State
             best, value = "bank", ev_bank
         values[run] = value
         table[run] = StateOdds(
-            run, _push_dice(rules, run), ONE - p_bust, p_bust, ev_push, ev_bank, best, value, lock
+            run,
+            _push_dice(rules, run),
+            ONE - p_bust,
+            p_bust,
+            ev_push,
+            ev_bank,
+            best,
+            value,
+            MappingProxyType(lock),
         )
     return tuple(table[run] for run in range(n + 1))
 
@@ -488,7 +499,8 @@ def sudden_table(soft_last_die: bool = False) -> tuple[tuple[SuddenStateOdds, ..
                     turns_bank=bank_turns,
                     best=best,
                     turns=best_cost[run].at(lam),
-                    lock=locks[run],
+                    # Read-only: the tables are cached and shared.
+                    lock=MappingProxyType(locks[run]),
                 )
             )
         rows[total] = tuple(row)
