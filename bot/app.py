@@ -8,6 +8,7 @@ import random
 import time
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -138,6 +139,9 @@ async def _main(settings: Settings) -> int:
                 "Discord refused the token: check DISCORD_TOKEN in .env "
                 "(Developer Portal > your app > Bot > Reset Token)"
             )
+            return 2
+        except (aiohttp.ClientConnectionError, OSError) as exc:
+            log.error("cannot reach Discord (%s): check the network", type(exc).__name__)
             return 2
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the intents this bot asked for")

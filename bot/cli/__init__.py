@@ -10,4 +10,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("bot.cli.odds", "print the exact odds of every dice game"),
     "simulate": ("bot.cli.simulate", "play dice turns with the real rules, beside the exact odds"),
     "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
+    "sync": ("bot.cli.sync", "register the slash commands with Discord"),
+    "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
 }

@@ -28,7 +28,7 @@ def relative_time(unix: float | None) -> str:
 def seat_lines(table: Table) -> list[str]:
     lines = []
     for i, seat in enumerate(table.seats, 1):
-        who = seat.name if seat.is_bot else f"<@{seat.user_id}>"
+        who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
         host = " (host)" if seat.user_id == table.row.host_id else ""
         team = f" · team {'AB'[seat.team]}" if seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
@@ -95,3 +95,17 @@ def score_table(names: list[str], scores: list[int], marks: list[str] | None = N
         mark = marks[i] if marks else ""
         rows.append(f"{mark:<2}{name[:width]:<{width}} {score:>4}")
     return "```\n" + "\n".join(rows) + "\n```"
+
+
+def embed_as_text(embed: discord.Embed) -> str:
+    """An embed as plain text, for the terminal demo and logs."""
+    parts = []
+    if embed.title:
+        parts.append(f"== {embed.title} ==")
+    if embed.description:
+        parts.append(embed.description)
+    for field in embed.fields:
+        parts.append(f"-- {field.name} --\n{field.value}")
+    if embed.footer and embed.footer.text:
+        parts.append(f"({embed.footer.text})")
+    return "\n".join(parts).replace("```\n", "").replace("\n```", "").replace("```", "")
