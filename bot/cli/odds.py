@@ -63,7 +63,12 @@ def _sudden_figures(soft: bool) -> dict[str, Any]:
         level: exact(odds.policy_turns_to_21(soft, dice_bots.level_policy(level, "sudden")))
         for level in dice_bots.LEVELS
     }
+    first_turn = odds.policy_turn_ev("sudden", soft, odds.OptimalPolicy("sudden", soft))
     return {
+        # From 0 the Sudden policy is the five-dice one, so its first turn scores like it.
+        "optimal_turn_ev": exact(first_turn),
+        "optimal_turn_ev_note": "expected points of a turn from a total of 0 under the "
+        "policy that minimises the expected number of turns to exactly 21",
         "expected_turns_to_21": exact(odds.expected_turns_to_21(0, soft)),
         "expected_turns_to_21_from": {
             str(t): exact(odds.expected_turns_to_21(t, soft)) for t in range(odds.SUDDEN_GOAL)

@@ -52,6 +52,9 @@ def test_odds_json_has_every_ruleset_with_exact_values(capsys: pytest.CaptureFix
     ev = data["standard"]["optimal_turn_ev"]
     assert ev["exact"] == "264847/209952" and ev["float"] == pytest.approx(1.26146, abs=1e-5)
     assert len(data["extended"]["policy"]) == 7
+    for variant in ("standard", "reverse", "extended", "sudden"):
+        assert data[variant]["optimal_turn_ev"]["exact"]
+        assert data[variant]["policy"]
     turns = data["sudden"]["expected_turns_to_21"]
     assert float(Fraction(turns["exact"])) == pytest.approx(turns["float"])
     for ruleset in ("classic", "heartsdue"):

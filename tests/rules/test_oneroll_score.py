@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from fractions import Fraction
 from functools import cache
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules import oneroll
+from bot.rules import odds, oneroll
 from bot.rules.oneroll import describe, score_throw
 
 dice6 = st.lists(st.integers(1, 6), min_size=6, max_size=6)
@@ -149,3 +150,18 @@ def test_describe(ruleset: oneroll.Ruleset, dice: tuple[int, ...], text: str) ->
 def test_bad_input_is_a_value_error(ruleset: str, dice: tuple[int, ...]) -> None:
     with pytest.raises(ValueError):
         score_throw(ruleset, dice)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ruleset", oneroll.RULESETS)
+def test_exact_distribution_counts_every_ordered_throw(ruleset: oneroll.Ruleset) -> None:
+    counts: Counter[int] = Counter()
+    penalties = 0
+    for throw in itertools.product(range(1, 7), repeat=6):
+        score = score_throw(ruleset, throw)
+        if score.penalty:
+            penalties += 1
+        else:
+            counts[score.points] += 1
+    exact = odds.oneroll_odds(ruleset)
+    assert exact.points == {p: Fraction(c, 46656) for p, c in sorted(counts.items())}
+    assert exact.p_penalty == Fraction(penalties, 46656)
