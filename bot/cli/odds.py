@@ -140,10 +140,12 @@ def run(args: argparse.Namespace) -> int:
     for name in chosen:
         if name == "sudden":
             blocks.append(_sudden_text())
-        elif name in oneroll.RULESETS:
-            blocks.append(_oneroll_text(name))
-        else:
-            blocks.append(_push_text(name))
+        for variant in PUSH_RULESETS:
+            if name == variant != "sudden":
+                blocks.append(_push_text(variant))
+        for ruleset in oneroll.RULESETS:
+            if name == ruleset:
+                blocks.append(_oneroll_text(ruleset))
     print("\n\n".join(blocks))
     return 0
 
@@ -156,14 +158,11 @@ def _pct(x: Fraction) -> str:
     return f"{float(x) * 100:5.1f} %"
 
 
-def _push_text(variant: str) -> str:
+def _push_text(v: pl.Variant) -> str:
     lines = []
     for soft in (False, True):
-        v: pl.Variant = "extended" if variant == "extended" else "standard"
-        if variant == "reverse":
-            v = "reverse"
         table = odds.push_table(v, soft)
-        title = f"{variant}{' (team plays the same per turn)' if variant == 'standard' else ''}"
+        title = f"{v}{' (team plays the same per turn)' if v == 'standard' else ''}"
         ev = odds.optimal_turn_ev(v, soft)
         lines.append(
             f"{title}, soft last die {'on' if soft else 'off'}: optimal turn EV {_f(ev, 4)} "
