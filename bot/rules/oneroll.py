@@ -325,6 +325,17 @@ def _dump_score(score: ThrowScore) -> dict[str, Any]:
     }
 
 
+def dump_action(action: Throw) -> dict[str, Any]:
+    """An action as a JSON-safe dict, shaped like ``pushluck.dump_action``."""
+    return {"type": "throw"}
+
+
+def load_action(data: Mapping[str, Any]) -> Throw:
+    if data.get("type") != "throw":
+        raise IllegalAction(f"Unknown action {data.get('type')!r}.")
+    return Throw()
+
+
 def dump_record(record: ThrowRecord) -> dict[str, Any]:
     """A throw as a JSON-safe dict, for the game log."""
     return {

@@ -180,3 +180,9 @@ def test_load_refuses_inconsistent_seats() -> None:
     data["totals"] = [0, 0, 0]
     with pytest.raises(ValueError):
         oneroll.load(data)
+
+
+def test_actions_round_trip() -> None:
+    assert oneroll.load_action(oneroll.dump_action(Throw())) == Throw()
+    with pytest.raises(IllegalAction):
+        oneroll.load_action({"type": "bank"})
