@@ -177,7 +177,7 @@ def test_no_single_change_of_the_sudden_policy_needs_fewer_turns() -> None:
     base = odds.OptimalPolicy("sudden")
     best = odds.expected_turns_to_21(0)
     n = 5
-    for total in range(15, 21):  # where the choices differ from one total to the next
+    for total in range(odds.SUDDEN_GOAL):
         for run in range(n + 1):
             candidates = [] if run == 0 else [Deviate(base, total, run, None, 0)]
             for extend in range(1, n - run + 1):
