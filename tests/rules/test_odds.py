@@ -173,9 +173,10 @@ class Deviate:
         return self.base.bank(total, run)
 
 
-def test_no_single_change_of_the_sudden_policy_needs_fewer_turns() -> None:
-    base = odds.OptimalPolicy("sudden")
-    best = odds.expected_turns_to_21(0)
+@pytest.mark.parametrize("soft", [False, True])
+def test_no_single_change_of_the_sudden_policy_needs_fewer_turns(soft: bool) -> None:
+    base = odds.OptimalPolicy("sudden", soft)
+    best = odds.expected_turns_to_21(0, soft)
     n = 5
     for total in range(odds.SUDDEN_GOAL):
         for run in range(n + 1):
@@ -186,11 +187,11 @@ def test_no_single_change_of_the_sudden_policy_needs_fewer_turns() -> None:
                         candidates.append(Deviate(base, total, run, extend, k))
             for policy in candidates:
                 try:
-                    turns = odds.policy_turns_to_21(False, policy, total)
+                    turns = odds.policy_turns_to_21(soft, policy, total)
                 except ValueError:
                     continue  # that change never reaches 21
-                assert turns >= odds.expected_turns_to_21(total)
-    assert best == odds.policy_turns_to_21(False, base)
+                assert turns >= odds.expected_turns_to_21(total, soft)
+    assert best == odds.policy_turns_to_21(soft, base)
 
 
 def test_sudden_beats_every_threshold_policy() -> None:
