@@ -362,7 +362,8 @@ class SuddenStateOdds:
     """Odds at one decision point of a Sudden turn from ``total`` with ``run`` locked.
 
     ``turns_push`` / ``turns_bank`` are the expected numbers of further turns (after this
-    one) to reach exactly 21 if the player pushes (then plays on optimally) or banks now.
+    one) to reach exactly 21 if the player pushes (then plays on optimally) or banks now;
+    ``turns`` is the better of the two (at run 0: the value of the turn's forced throw).
     ``lock`` maps the extension a throw offers to the best count to lock.
     """
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -112,3 +114,13 @@ def test_bots_refuse_a_finished_game() -> None:
     assert dice_bots.choose_oneroll_action(game) == oneroll.Throw()
     with pytest.raises(IllegalAction):
         dice_bots.choose_oneroll_action(replace(game, phase="over"))
+
+
+def test_the_dice_math_imports_nothing_of_the_shell() -> None:
+    code = (
+        "import sys, bot.rules.odds, bot.rules.oneroll, bot.rules.dice_bots; "
+        "print(sorted(m for m in ('discord', 'aiosqlite', 'PIL', 'asyncio', 'sqlite3') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
