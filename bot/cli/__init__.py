@@ -12,4 +12,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
     "sync": ("bot.cli.sync", "register the slash commands with Discord"),
     "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
+    "bench-render": ("bot.cli.bench_render", "time board image rendering"),
+    "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
 }

@@ -251,6 +251,28 @@ class Player:
         data = P.component_data(comp["custom_id"], component_type=P.BUTTON)
         return await self.h._interact(self, P.MESSAGE_COMPONENT, data, msg.channel_id, message=msg)
 
+    async def click_stale(self, message: Message | Reply, custom_id: str, /) -> Reply:
+        """Click ``custom_id`` on the latest earlier version of ``message`` that showed it:
+        what a client holding an old copy of the message sends (Discord includes the message
+        as that client saw it)."""
+        msg = self._target(message)
+        versions = [*msg.history, msg.payload]
+        for version in reversed(versions):
+            shown = P.walk_components(version.get("components", []))
+            if any(c.get("custom_id") == custom_id for c in shown):
+                break
+        else:
+            raise HarnessError(f"{msg} never showed a button {custom_id!r}")
+        snapshot = _Snapshot(msg.id, msg.channel_id, {**msg.payload, **version})
+        data = P.component_data(custom_id, component_type=P.BUTTON)
+        return await self.h._interact(
+            self,
+            P.MESSAGE_COMPONENT,
+            data,
+            msg.channel_id,
+            message=snapshot,  # type: ignore[arg-type]
+        )
+
     async def select(
         self,
         message: Message | Reply,
@@ -329,6 +351,15 @@ class Player:
         if not msg.visible_for(self.id):
             raise HarnessError(f"{self.name} cannot see the ephemeral message {msg}")
         return msg
+
+
+class _Snapshot:
+    """An earlier version of a message, as a stale client would send it."""
+
+    def __init__(self, message_id: int, channel_id: int, payload: JsonDict) -> None:
+        self.id = message_id
+        self.channel_id = channel_id
+        self.payload = payload
 
 
 class Harness:
