@@ -24,6 +24,8 @@ log = logging.getLogger("bot")
 
 EXTENSIONS = (
     "cogs.sequences",
+    "cogs.heartsdue",
+    "cogs.board",
     "cogs.leaderboard",
     "cogs.help",
     "cogs.admin",

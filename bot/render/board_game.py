@@ -26,12 +26,15 @@ def side_label(side: int) -> str:
 def side_names(table: Table, state: b.BoardState) -> list[str]:
     """Per side, who plays it: "Ana" or "Ana & Cy"."""
     sides = state.config.sides
-    return [" & ".join(table.seats[s].name for s in range(len(table.seats)) if s % sides == side)
-            for side in range(sides)]
+    return [
+        " & ".join(table.seats[s].name for s in range(len(table.seats)) if s % sides == side)
+        for side in range(sides)
+    ]
 
 
-def picture(state: b.BoardState | b.SeatView, names: Iterable[str] = (),
-            highlight: Iterable[Cell] = ()) -> BoardPicture:
+def picture(
+    state: b.BoardState | b.SeatView, names: Iterable[str] = (), highlight: Iterable[Cell] = ()
+) -> BoardPicture:
     chips = {divmod(i, 10): side for i, side in enumerate(state.chips) if side != b.EMPTY}
     locked = frozenset(divmod(i, 10) for i in range(100) if state.locked >> i & 1)
     last_move = last_removed = None
@@ -41,19 +44,26 @@ def picture(state: b.BoardState | b.SeatView, names: Iterable[str] = (),
     elif move is not None and isinstance(move.action, b.RemoveChip):
         last_removed = (move.action.row, move.action.col)
     return BoardPicture(
-        chips=chips, locked=locked,
+        chips=chips,
+        locked=locked,
         sequences=tuple((seq.side, tuple(seq.cells)) for seq in state.sequences),
-        last_move=last_move, last_removed=last_removed, n_sides=state.config.sides,
-        highlight=frozenset(highlight), side_names=tuple(names),
+        last_move=last_move,
+        last_removed=last_removed,
+        n_sides=state.config.sides,
+        highlight=frozenset(highlight),
+        side_names=tuple(names),
     )
 
 
-def board_file(state: b.BoardState | b.SeatView, names: Iterable[str] = (),
-               highlight: Iterable[Cell] = (), name: str = "board.png") -> discord.File:
+def board_file(
+    state: b.BoardState | b.SeatView,
+    names: Iterable[str] = (),
+    highlight: Iterable[Cell] = (),
+    name: str = "board.png",
+) -> discord.File:
     import io
 
-    return discord.File(io.BytesIO(render_board(picture(state, names, highlight))),
-                        filename=name)
+    return discord.File(io.BytesIO(render_board(picture(state, names, highlight))), filename=name)
 
 
 def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
@@ -78,8 +88,7 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
         colour = COLOUR_DONE
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
-    score = " · ".join(
-        f"{side_label(s)} {names[s]}: **{counts[s]}**/{need}" for s in range(sides))
+    score = " · ".join(f"{side_label(s)} {names[s]}: **{counts[s]}**/{need}" for s in range(sides))
     lines.append(f"Sequences: {score}")
     lines.append(f"Draw pile: {len(state.draw_pile)} cards · discards: {len(state.discards)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)

@@ -47,9 +47,11 @@ class BoardKind:
 
     def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
         teams = settings.get("teams") if n_seats >= 4 else None
-        return b.BoardConfig(seats=n_seats,
-                             first_sequence_wins=bool(settings.get("first_sequence_wins")),
-                             teams=teams)
+        return b.BoardConfig(
+            seats=n_seats,
+            first_sequence_wins=bool(settings.get("first_sequence_wins")),
+            teams=teams,
+        )
 
     def check_settings(self, settings: dict[str, Any]) -> None:
         if settings.get("teams") not in (None, 2, 3):
@@ -84,16 +86,20 @@ class BoardKind:
         return "Sequence (board game)"
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
-        parts = ["first sequence wins" if settings.get("first_sequence_wins")
-                 else "2 sequences win (1 with 3 sides)"]
+        parts = [
+            "first sequence wins"
+            if settings.get("first_sequence_wins")
+            else "2 sequences win (1 with 3 sides)"
+        ]
         if settings.get("teams"):
             parts.append(f"{settings['teams']} teams")
         if settings.get("seats"):
             parts.append(f"up to {settings['seats']} players")
         return " · ".join(parts)
 
-    def start(self, settings: dict[str, Any], seats: list[Seat],
-              rng: random.Random) -> dict[str, Any]:
+    def start(
+        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+    ) -> dict[str, Any]:
         config = self.config(settings, len(seats))
         return b.dump(b.new_game(config, rng))
 
@@ -123,8 +129,9 @@ class BoardKind:
             return [b.TradeDeadCard(match["card"].upper())]
         raise IllegalAction("That button does not belong to this game.")
 
-    def apply(self, rules: dict[str, Any], action: Any, rng: random.Random,
-              seats: list[Seat]) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+    def apply(
+        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
         state = b.apply(b.load(rules), action, rng)
         move = state.last_move
         assert move is not None
@@ -148,9 +155,13 @@ class BoardKind:
         team_game = len(seats) >= 4
         return [
             SeatResult(
-                seat=i, user_id=seat.user_id, name=seat.name,
-                team=i % sides if team_game else None, score=counts[i % sides],
-                place=1 if (i in winners or not winners) else 2, won=i in winners,
+                seat=i,
+                user_id=seat.user_id,
+                name=seat.name,
+                team=i % sides if team_game else None,
+                score=counts[i % sides],
+                place=1 if (i in winners or not winners) else 2,
+                won=i in winners,
                 best_turn=0,
             )
             for i, seat in enumerate(seats)

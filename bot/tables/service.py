@@ -26,8 +26,8 @@ from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.store import games
 from bot.store.db import Database
 from bot.store.games import GameRow, SeatResult
-from bot.tables.registry import kind_for
 from bot.tables.model import MAX_NAME, Seat, Table
+from bot.tables.registry import kind_for
 from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
@@ -430,9 +430,16 @@ class TableService:
             return await self._play(table, steps, user_id, "action")
 
     def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
+        """Apply one click's (or one bot move's) steps; a step that ends the turn (a lock
+        reaching the full run in Extended) drops the steps after it, which were meant for
+        the same turn."""
         game = kind_for(table.kind)
+        assert table.rules is not None
+        turn = game.turn_index(table.rules)
         for step in steps:
             assert table.rules is not None
+            if game.turn_index(table.rules) != turn:
+                break
             table.rules, detail, line = game.apply(table.rules, step, self.rng, table.seats)
             details.append(detail)
             if line:

@@ -39,8 +39,9 @@ class BoardHands:
     def __init__(self, presenter: Presenter) -> None:
         self.presenter = presenter
 
-    async def on_click(self, interaction: discord.Interaction[Any], table: Table,
-                       version: int, action: str) -> None:
+    async def on_click(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+    ) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You're not playing in this game, so you have no hand.")
@@ -60,8 +61,9 @@ class BoardHands:
         if action.startswith(("c_", "r_")):
             await interaction.response.edit_message(**self.hand_payload(table, seat, action))
             return
-        change = await self.presenter.tables.act(table.id, interaction.user.id, version, action,
-                                                 stale_text=STALE)
+        change = await self.presenter.tables.act(
+            table.id, interaction.user.id, version, action, stale_text=STALE
+        )
         await interaction.response.edit_message(**self.hand_payload(change.table, seat))
         await self.presenter.publish(change)
 
@@ -88,22 +90,30 @@ class BoardHands:
             buttons, highlight, note = self._space_buttons(legal, stage)
             lines.append(note)
             buttons.append(Button("hand", "Back", "secondary", row=4, emoji="↩️"))
-        buttons.append(Button("hand", "Refresh", "secondary", row=4, emoji="🔄")) \
-            if stage is None else None
-        embed = discord.Embed(title=f"Your hand · {side_label(seat % sides)}",
-                              description="\n".join(lines), colour=COLOUR)
+        buttons.append(
+            Button("hand", "Refresh", "secondary", row=4, emoji="🔄")
+        ) if stage is None else None
+        embed = discord.Embed(
+            title=f"Your hand · {side_label(seat % sides)}",
+            description="\n".join(lines),
+            colour=COLOUR,
+        )
         attachments = []
         if highlight:
             name = "choices.png"
             attachments.append(board_file(state, side_names(table, state), highlight, name))
             embed.set_image(url=f"attachment://{name}")
-        return {"embed": embed, "view": build_view(table.id, table.version, buttons),
-                "attachments": attachments}
+        return {
+            "embed": embed,
+            "view": build_view(table.id, table.version, buttons),
+            "attachments": attachments,
+        }
 
     def _card_buttons(self, legal: list[b.Action], view: b.SeatView) -> tuple[list[Button], str]:
         if legal == [b.Pass()]:
-            return [Button("pass", "Pass (no playable card)", "danger")], \
-                "None of your cards can be played: you must pass."
+            return [
+                Button("pass", "Pass (no playable card)", "danger")
+            ], "None of your cards can be played: you must pass."
         buttons: list[Button] = []
         seen: set[str] = set()
         for card in sorted(view.hand):
@@ -112,22 +122,30 @@ class BoardHands:
             seen.add(card)
             label = b.card_label(card)
             if b.TradeDeadCard(card) in legal:
-                buttons.append(Button(f"t_{card.lower()}", f"Trade {label} (dead)", "danger",
-                                      row=2))
-            elif any(isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card
-                     for a in legal):
-                suffix = " · wild" if card in b.TWO_EYED_JACKS else (
-                    " · remove" if card in b.ONE_EYED_JACKS else "")
-                buttons.append(Button(f"c_{card.lower()}", label + suffix, "primary",
-                                      row=len(buttons) // 5))
+                buttons.append(
+                    Button(f"t_{card.lower()}", f"Trade {label} (dead)", "danger", row=2)
+                )
+            elif any(isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card for a in legal):
+                suffix = (
+                    " · wild"
+                    if card in b.TWO_EYED_JACKS
+                    else (" · remove" if card in b.ONE_EYED_JACKS else "")
+                )
+                buttons.append(
+                    Button(f"c_{card.lower()}", label + suffix, "primary", row=len(buttons) // 5)
+                )
         return buttons, "Your turn: choose a card."
 
-    def _space_buttons(self, legal: list[b.Action], stage: str
-                       ) -> tuple[list[Button], list[tuple[int, int]], str]:
+    def _space_buttons(
+        self, legal: list[b.Action], stage: str
+    ) -> tuple[list[Button], list[tuple[int, int]], str]:
         parts = stage.split("_")
         card = parts[1].upper() if len(parts) > 1 else ""
-        row_filter = int(parts[2]) if stage.startswith("r_") and len(parts) > 2 and \
-            parts[2].isdigit() else None
+        row_filter = (
+            int(parts[2])
+            if stage.startswith("r_") and len(parts) > 2 and parts[2].isdigit()
+            else None
+        )
         moves = [a for a in legal if isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card]
         if not moves:
             raise StaleAction("That card can't be played now: press My hand.")
@@ -136,18 +154,29 @@ class BoardHands:
         cells = [(a.row, a.col) for a in moves]
         if row_filter is None and len(moves) > MAX_SPACE_BUTTONS:
             rows = sorted({a.row for a in moves})
-            buttons = [Button(f"r_{card.lower()}_{r}", f"Row {r + 1}", "primary", row=i // 5)
-                       for i, r in enumerate(rows)]
+            buttons = [
+                Button(f"r_{card.lower()}_{r}", f"Row {r + 1}", "primary", row=i // 5)
+                for i, r in enumerate(rows)
+            ]
             what = "a chip to remove" if verb == "remove" else "an open space"
             return buttons, cells, f"{label}: choose the row of {what} (highlighted)."
         if row_filter is not None:
             moves = [a for a in moves if a.row == row_filter]
             cells = [(a.row, a.col) for a in moves]
-        buttons = [Button(move_action(a), b.coord_label(a.row, a.col),
-                          "danger" if verb == "remove" else "success", row=i // 5)
-                   for i, a in enumerate(moves[:MAX_SPACE_BUTTONS])]
-        text = f"{label}: choose the chip to remove." if verb == "remove" else \
-            f"{label}: choose where to put your chip."
+        buttons = [
+            Button(
+                move_action(a),
+                b.coord_label(a.row, a.col),
+                "danger" if verb == "remove" else "success",
+                row=i // 5,
+            )
+            for i, a in enumerate(moves[:MAX_SPACE_BUTTONS])
+        ]
+        text = (
+            f"{label}: choose the chip to remove."
+            if verb == "remove"
+            else f"{label}: choose where to put your chip."
+        )
         return buttons, cells, text
 
 

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Forbidden, StaleAction, UserError
+from bot.render import oneroll as oneroll_render
 from bot.render import sequences as seq_render
 from bot.render.board_game import board_embed
 from bot.render.common import lobby_embed
 from bot.tables.kinds import Button
-from bot.tables.registry import kind_for
 from bot.tables.model import Table
+from bot.tables.registry import kind_for
 from bot.tables.service import Change, TableService
 from bot.ui.board_hand import BoardHands
 from bot.ui.buttons import LOBBY, build_view
@@ -79,6 +80,8 @@ class Presenter:
         file = None
         if table.kind == "board":
             embed, file = board_embed(table)
+        elif table.kind == "oneroll":
+            embed = oneroll_render.turn_embed(table)
         else:
             embed = seq_render.turn_embed(table)
         view = None
@@ -95,8 +98,12 @@ class Presenter:
                 )
         if table.notice:
             content = f"{table.notice}\n{content or ''}".strip()
-        payload: dict[str, Any] = {"content": content, "embed": embed, "view": view,
-                                   "allowed_mentions": mentions}
+        payload: dict[str, Any] = {
+            "content": content,
+            "embed": embed,
+            "view": view,
+            "allowed_mentions": mentions,
+        }
         if file is not None:
             payload["file"] = file
         return payload
@@ -109,8 +116,12 @@ class Presenter:
             seat = int(table.rules["last"].get("seat", 0))
         if table.rules is not None and table.rules.get("last_move") is not None:
             seat = int(table.rules["last_move"].get("seat", 0))
-        return {"embed": seq_render.turn_summary_embed(table, seat, line), "view": None,
-                "content": None, "attachments": []}
+        return {
+            "embed": seq_render.turn_summary_embed(table, seat, line),
+            "view": None,
+            "content": None,
+            "attachments": [],
+        }
 
     # --- lobby -----------------------------------------------------------------------
 
