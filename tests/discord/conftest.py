@@ -76,7 +76,7 @@ MakeEnv = Callable[..., Awaitable[Env]]
 async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
     opened: list[Env] = []
 
-    async def make(seed: int = 1, **overrides: Any) -> Env:
+    async def make(seed: int = 1, rng: random.Random | None = None, **overrides: Any) -> Env:
         db_path = tmp_path / f"bot{len(opened)}.sqlite3"
         values: dict[str, Any] = {
             "start_cooldown_seconds": 0,
@@ -87,7 +87,8 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         settings = Settings(_env_file=None, **values)
         db = await Database.open(db_path)
         clock = FakeClock()
-        bot = SequencesBot(settings, db, clock=clock, rng=random.Random(seed), run_timers=False)
+        bot = SequencesBot(settings, db, clock=clock, rng=rng or random.Random(seed),
+                           run_timers=False)
         h = await make_harness(bot)
         env = Env(h, bot, clock, db_path, settings, seed)
         opened.append(env)
