@@ -78,12 +78,12 @@ def http_error(status: int, code: int | None = None, message: str | None = None)
         body["retry_after"] = 0.0
     response = FakeResponse(status, _REASONS.get(status, "Error"))
     if status == 403:
-        return discord.Forbidden(response, body)  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)
     if status == 404:
-        return discord.NotFound(response, body)  # type: ignore[arg-type]
+        return discord.NotFound(response, body)
     if status >= 500:
-        return discord.DiscordServerError(response, body)  # type: ignore[arg-type]
-    return discord.HTTPException(response, body)  # type: ignore[arg-type]
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)
 
 
 @dataclass
@@ -286,7 +286,8 @@ class FakeDiscord:
         for part in form or ():
             if part.get("name") == "payload_json":
                 value = part["value"]
-                return json.loads(value) if isinstance(value, str | bytes) else value
+                parsed: JsonDict = json.loads(value) if isinstance(value, str | bytes) else value
+                return parsed
         return None
 
     def _apply(
@@ -540,7 +541,7 @@ class FakeDiscord:
         )
         self.threads[thread_id] = data
         self.thread_members[thread_id] = {self.bot_user_id}
-        member = {"id": str(thread_id), "user_id": str(self.bot_user_id)}
+        member: JsonDict = {"id": str(thread_id), "user_id": str(self.bot_user_id)}
         member |= {"join_timestamp": P.iso_now(), "flags": 0}
         self._event("thread", thread_id)
         self._echo("parse_thread_create", data | {"newly_created": True, "member": member})
@@ -804,26 +805,29 @@ class HarnessHttp(dpytest_backend.FakeHttp):
 
     fake: FakeDiscord
 
-    async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
         return await self.fake.handle_rest(route, route_method=route.method, **kwargs)
 
     async def get_from_cdn(self, url: str) -> bytes:
         return self.fake.cdn(url)
 
-    # Put the real HTTPClient implementations back (dpytest replaces them with fakes that read
-    # their caller's frame) so that these calls reach request() and the fake Discord.
-    _H = discord.http.HTTPClient
-    send_message = _H.send_message  # type: ignore[assignment]
-    edit_message = _H.edit_message  # type: ignore[assignment]
-    delete_message = _H.delete_message  # type: ignore[assignment]
-    get_message = _H.get_message  # type: ignore[assignment]
-    logs_from = _H.logs_from  # type: ignore[assignment]
-    get_channel = _H.get_channel  # type: ignore[assignment]
-    delete_channel = _H.delete_channel  # type: ignore[assignment]
-    send_typing = _H.send_typing  # type: ignore[assignment]
-    start_private_message = _H.start_private_message  # type: ignore[assignment]
-    pin_message = _H.pin_message  # type: ignore[assignment]
-    unpin_message = _H.unpin_message  # type: ignore[assignment]
-    add_reaction = _H.add_reaction  # type: ignore[assignment]
-    remove_own_reaction = _H.remove_own_reaction  # type: ignore[assignment]
-    del _H
+
+# Put the real HTTPClient implementations back (dpytest replaces them with fakes that read their
+# caller's frame) so that these calls reach request() and the fake Discord.
+RESTORED_HTTP_METHODS = (
+    "send_message",
+    "edit_message",
+    "delete_message",
+    "get_message",
+    "logs_from",
+    "get_channel",
+    "delete_channel",
+    "send_typing",
+    "start_private_message",
+    "pin_message",
+    "unpin_message",
+    "add_reaction",
+    "remove_own_reaction",
+)
+for _name in RESTORED_HTTP_METHODS:
+    setattr(HarnessHttp, _name, getattr(discord.http.HTTPClient, _name))

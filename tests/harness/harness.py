@@ -138,8 +138,9 @@ class TaskTracker:
         previous = self._previous
 
         def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+            task: asyncio.Task[Any]
             if previous is not None:
-                task = previous(loop, coro, **kwargs)
+                task = previous(loop, coro, **kwargs)  # type: ignore[assignment]
             else:
                 task = asyncio.Task(coro, loop=loop, **kwargs)
             self.tasks.add(task)
@@ -426,7 +427,7 @@ class Harness:
                 route, payload=payload, multipart=multipart, files=files, params=params
             )
 
-        cls.request = request  # type: ignore[method-assign]
+        cls.request = request  # type: ignore[method-assign,assignment]
 
     async def stop(self) -> None:
         """Settle, close the bot, cancel leftover tasks, undo every patch. Raises
@@ -477,11 +478,11 @@ class Harness:
         loop = asyncio.get_running_loop()
         http = dpytest_backend.FakeHttp(loop=loop)
         new_bot.http = http  # private-ish: the client's HTTPClient
-        new_bot.ws = dpytest_websocket.FakeWebSocket(None, loop=loop)  # type: ignore[assignment]
+        new_bot.ws = dpytest_websocket.FakeWebSocket(None, loop=loop)
         state = dpytest_state.FakeState(new_bot, http=http, loop=loop)
         state.user = discord.ClientUser(state=state, data=user_data)  # type: ignore[arg-type]
         http.state = state
-        new_bot._connection = state  # private: what dpytest.configure does
+        new_bot._connection = state  # type: ignore[assignment]  # private: as dpytest.configure
         old_config = dpytest_backend._cur_config  # private: dpytest's global backend state
         assert old_config is not None
         dpytest_backend._cur_config = dpytest_backend.BackendState(old_config.messages, state)
@@ -640,7 +641,8 @@ class Harness:
                 "avatar": None, "pending": False, "premium_since": None,
                 "communication_disabled_until": None}  # fmt: skip
         self._member_data[uid] = data
-        self.bot._connection.parse_guild_member_add(data | {"guild_id": str(guild.id)})  # private
+        event: Any = data | {"guild_id": str(guild.id)}
+        self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
         player = Player(self, uid, name)
         self.players[name] = player
         await self.settle()

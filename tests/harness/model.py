@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,7 @@ class Button:
     row: int
 
     @classmethod
-    def from_dict(cls, data: JsonDict, row: int) -> Button:
+    def from_dict(cls, data: Mapping[str, Any], row: int) -> Button:
         emoji = data.get("emoji")
         return cls(
             label=data.get("label"),
@@ -95,7 +95,7 @@ def embed_text(embeds: list[JsonDict]) -> str:
     return "\n".join(lines)
 
 
-def _rows(components: list[JsonDict]) -> Iterator[tuple[int, JsonDict]]:
+def _rows(components: list[JsonDict]) -> Iterator[tuple[int, Mapping[str, Any]]]:
     row = 0
     for top in components:
         if top.get("type") == P.ACTION_ROW:

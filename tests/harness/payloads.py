@@ -470,7 +470,8 @@ class Resolver:
         self.data: JsonDict = {}
 
     def _section(self, name: str) -> JsonDict:
-        return self.data.setdefault(name, {})
+        section: JsonDict = self.data.setdefault(name, {})
+        return section
 
     def user(self, value: Any) -> str:
         user = _unwrap(value)
