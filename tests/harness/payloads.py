@@ -608,7 +608,8 @@ def command_data(
     for param in command.parameters:
         key = next((k for k in (param.name, param.display_name) if k in remaining), None)
         if key is None:
-            if param.required and param.display_name != focused and param.name != focused:
+            # While autocompleting, Discord sends only the options filled in so far.
+            if param.required and focused is None:
                 raise TypeError(f"/{command.qualified_name} requires option {param.display_name!r}")
             continue
         raw = remaining.pop(key)
