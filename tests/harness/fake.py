@@ -20,6 +20,7 @@ in pyproject). Each use of a private name carries a ``# private:`` comment.
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import json
 import mimetypes
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 JsonDict = dict[str, Any]
 
 API_BASE = discord.http.Route.BASE
+
+# Token of the interaction being dispatched; set by the harness around the gateway parser so
+# every task discord.py (or the bot) creates while handling it inherits it.
+CURRENT_INTERACTION: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "CURRENT_INTERACTION", default=None
+)
 
 
 class FakeResponse:
@@ -193,6 +200,8 @@ class FakeDiscord:
         self.threads: dict[int, JsonDict] = {}
         self.thread_members: dict[int, set[int]] = {}
         self.dm_channels: dict[int, int] = {}
+        self.dm_blocked: set[int] = set()
+        self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.events: list[Event] = []
@@ -265,7 +274,9 @@ class FakeDiscord:
                 raise http_error(fault.status, fault.code, fault.message)
 
     def _event(self, kind: str, id: int | None, token: str | None = None) -> None:
-        self.events.append(Event(kind, id, token))
+        # Without an explicit token, attribute the event to the interaction whose handling
+        # caused it: dispatch tasks (and tasks they spawn) inherit CURRENT_INTERACTION.
+        self.events.append(Event(kind, id, token or CURRENT_INTERACTION.get()))
 
     def _echo(self, parser: str, data: JsonDict) -> None:
         if self.gateway_echo:
@@ -471,6 +482,8 @@ class FakeDiscord:
 
     async def _rest_send(self, cid: str, *, body: JsonDict, files: Any, **_: Any) -> JsonDict:
         channel = self._channel(int(cid))
+        if self.dm_channels.get(int(cid)) in self.dm_blocked:
+            raise http_error(403, 50007)
         self._require(channel, "send_messages", *(["attach_files"] if files else []))
         if isinstance(channel, dict) and channel.get("thread_metadata", {}).get("archived"):
             meta = channel["thread_metadata"]
@@ -634,9 +647,9 @@ class FakeDiscord:
 
     async def _create_dm(self, *, body: JsonDict, **_: Any) -> JsonDict:
         user_id = int(body["recipient_id"])
-        member = self.guild.get_member(user_id)
+        member = self.members.get(user_id)
         if member is None:
-            raise http_error(400, 50007)
+            raise http_error(400, 50033, "Invalid Recipient(s)")
         cid = next((c for c, u in self.dm_channels.items() if u == user_id), None)
         if cid is None:
             cid = P.next_id()
@@ -645,7 +658,7 @@ class FakeDiscord:
             "id": str(cid),
             "type": 1,
             "last_message_id": None,
-            "recipients": [P.user_payload(member)],
+            "recipients": [member["user"]],
         }
 
     # ------------------------------------------------------------------ webhooks

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -35,7 +35,7 @@ from discord.ext.test import state as dpytest_state
 from discord.ext.test import websocket as dpytest_websocket
 
 from . import payloads as P
-from .fake import FakeDiscord, HarnessHttp, InteractionRecord, RecordedRequest
+from .fake import CURRENT_INTERACTION, FakeDiscord, HarnessHttp, InteractionRecord, RecordedRequest
 from .model import HarnessError, Message, Modal, Reply
 
 JsonDict = dict[str, Any]
@@ -313,12 +313,22 @@ class Player:
         cid = self.h._channel(channel)
         stored = self.h.fake.create_message(
             channel_id=cid,
-            author=self.h._member_data[self.id]["user"],
+            author=self.h.fake.members[self.id]["user"],
             fields={"content": content},
             files=[],
         )
         await self.h.settle()
         return Message(self.h, stored)
+
+    @property
+    def dms(self) -> list[Message]:
+        """Direct messages the bot sent this member, in order."""
+        fake = self.h.fake
+        return [
+            Message(self.h, m)
+            for m in fake.messages.values()
+            if fake.dm_channels.get(m.channel_id) == self.id and not m.deleted
+        ]
 
     def visible_messages(self, channel: Any = None) -> list[Message]:
         return [m for m in self.h.messages(channel) if m.visible_for(self.id)]
@@ -344,11 +354,11 @@ class Harness:
         self.guild_id = 0
         self.channel_id = 0
         self.players: dict[str, Player] = {}
-        self._member_data: dict[int, JsonDict] = {}
         self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
         self._ignored: list[Callable[[asyncio.Task[Any]], bool]] = []
         self._saved_adapter_request: Any = None
         self._stopped = False
+        self._batch: list[tuple[Player, Reply]] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -453,7 +463,11 @@ class Harness:
 
     async def _cancel_leftovers(self) -> None:
         current = asyncio.current_task()
-        leftovers = [t for t in self.tracker.tasks if t is not current and not t.done()]
+        leftovers = [
+            t
+            for t in self.tracker.tasks
+            if t is not current and not t.done() and not _is_framework_task(t)
+        ]
         for t in leftovers:
             t.cancel()
         if leftovers:
@@ -471,7 +485,7 @@ class Harness:
         threads = [t for t in self.fake.threads.values() if not t["thread_metadata"]["archived"]]
         guild_data = P.guild_create_payload(guild, threads=threads, owner_id=guild.owner_id)
         known = {int(m["user"]["id"]) for m in guild_data["members"]}
-        guild_data["members"] += [d for uid, d in self._member_data.items() if uid not in known]
+        guild_data["members"] += [d for uid, d in self.fake.members.items() if uid not in known]
         await _close_bot(old)
         await self._cancel_leftovers()
 
@@ -640,7 +654,7 @@ class Harness:
                 "joined_at": P.iso_now(), "deaf": False, "mute": False, "flags": 0,
                 "avatar": None, "pending": False, "premium_since": None,
                 "communication_disabled_until": None}  # fmt: skip
-        self._member_data[uid] = data
+        self.fake.members[uid] = data
         event: Any = data | {"guild_id": str(guild.id)}
         self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
         player = Player(self, uid, name)
@@ -648,12 +662,23 @@ class Harness:
         await self.settle()
         return player
 
+    async def role(self, name: str, **permissions: bool) -> discord.Role:
+        """Create a role with these permissions (pass it to ``member(roles=[...])``)."""
+        value = discord.Permissions(**permissions).value
+        role = dpytest_backend.make_role(name, self.guild, permissions=value)
+        await self.settle()
+        return role
+
+    def block_dms(self, player: Player) -> None:
+        """``player`` does not accept DMs: sending them one fails with 403/50007."""
+        self.fake.dm_blocked.add(player.id)
+
     def _member_object(self, user_id: int) -> discord.Member:
         guild = self.guild
         member = guild.get_member(user_id)
         if member is None:  # not cached (no members intent): build it as Interaction would
             state = self.bot._connection  # private
-            member = discord.Member(data=self._member_data[user_id], guild=guild, state=state)  # type: ignore[arg-type]
+            member = discord.Member(data=self.fake.members[user_id], guild=guild, state=state)  # type: ignore[arg-type]
         return member
 
     async def set_permissions(self, target: Any, channel: Any = None, **perms: bool | None) -> None:
@@ -741,12 +766,43 @@ class Harness:
             source_message_id=message.id if message is not None else None,
         )
         self.fake.interactions[record.token] = record
-        start = len(self.fake.events)
-        self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
+        reply = Reply(self, record, len(self.fake.events))
+        token = CURRENT_INTERACTION.set(record.token)
+        try:
+            self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
+        finally:
+            CURRENT_INTERACTION.reset(token)
+        if self._batch is not None:
+            self._batch.append((player, reply))
+            return reply
         await self.settle()
+        self._finish(player, reply)
+        return reply
+
+    def _finish(self, player: Player, reply: Reply) -> None:
+        reply._close(len(self.fake.events))
+        record = reply._rec
         if record.modal is not None:
-            self._modals[player.id] = (record.modal, channel_id, record.source_message_id)
-        return Reply(self, record, start, len(self.fake.events))
+            self._modals[player.id] = (record.modal, record.channel_id, record.source_message_id)
+
+    async def together(self, *actions: Awaitable[Reply]) -> list[Reply]:
+        """Deliver several interactions back to back before any handler runs, as when two
+        people press the same button within milliseconds; then settle once.
+
+            r1, r2 = await h.together(alice.click(msg, "Join"), bob.click(msg, "Join"))
+        """
+        if self._batch is not None:
+            raise HarnessError("h.together() cannot be nested")
+        self._batch = []
+        try:
+            replies = list(await asyncio.gather(*actions))
+            batch = self._batch
+        finally:
+            self._batch = None
+        await self.settle()
+        for player, reply in batch:
+            self._finish(player, reply)
+        return replies
 
     def expire_interactions(self) -> None:
         """Age every interaction token past 15 minutes: followups and edits through them

@@ -161,6 +161,30 @@ class Toy(commands.Cog):
         await asyncio.sleep(0.01)
         await interaction.edit_original_response(content="Done thinking.")
 
+    @toy.command(description="Think, then answer with a followup")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        await interaction.followup.send("You rolled 4.")
+        await interaction.followup.send("Roll again?")
+
+    @toy.command(description="Send your hand by DM")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your hand: 3 7 9")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"Open your DMs ({exc.code}).", ephemeral=True)
+            return
+        await interaction.response.send_message("Sent you your hand.", ephemeral=True)
+
+    @toy.command(description="Close this game thread")
+    async def close(self, interaction: discord.Interaction) -> None:
+        thread = interaction.channel
+        if not isinstance(thread, discord.Thread):
+            await interaction.response.send_message("Not a thread.", ephemeral=True)
+            return
+        await interaction.response.send_message("Closing.")
+        await thread.edit(archived=True, locked=True)
+
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
         assert isinstance(interaction.channel, discord.abc.Messageable)
@@ -262,6 +286,11 @@ class Toy(commands.Cog):
             raise RuntimeError(f"boom in game {game}")
 
 
+@app_commands.context_menu(name="Toy profile")
+async def toy_profile(interaction: discord.Interaction, member: discord.Member) -> None:
+    await interaction.response.send_message(f"Profile of {member.display_name}", ephemeral=True)
+
+
 class ToyBot(commands.Bot):
     def __init__(self, store: dict[str, Any] | None = None, *, instance: int = 1) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default())
@@ -282,6 +311,7 @@ class ToyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.add_cog(Toy(self))
+        self.tree.add_command(toy_profile)
         self.add_dynamic_items(ToyButton)
 
 
@@ -447,7 +477,9 @@ async def test_view_wait_in_command_does_not_block_and_resumes_on_click(h: Harne
     reply = await alice.click(asked.message, "Yes")
 
     assert reply.content == "Confirmed." and reply.buttons == []
-    assert [m.content for m in reply.created] == ["Answer: True"]
+    # The command resumed after view.wait() and answered through its own interaction.
+    assert [m.content for m in asked.followups] == ["Answer: True"]
+    assert reply.created == []  # attributed to the slash command, not to the click
 
 
 async def test_settle_waits_for_background_tasks_the_bot_spawns(h: Harness) -> None:
@@ -663,3 +695,78 @@ async def test_ordinary_rest_edit_fetch_delete(h: Harness) -> None:
         await h.channel.fetch_message(sent.id)
     assert h.messages(h.channel) == []
     assert h.messages(h.channel, include_deleted=True)[0].deleted
+
+
+async def test_thinking_defer_then_followups(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy roll")
+
+    assert reply.response_type == 5
+    # The first followup replaces the "thinking" message and keeps its ephemerality.
+    assert reply.content == "You rolled 4." and reply.ephemeral
+    assert [m.content for m in reply.followups] == ["You rolled 4.", "Roll again?"]
+    assert not reply.followups[1].ephemeral
+    assert len(h.messages()) == 2
+
+
+async def test_simultaneous_clicks(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    game = (await alice.slash("toy start", rounds=2)).message
+
+    r1, r2 = await h.together(alice.click(game, "Join"), bob.click(game, "Peek"))
+
+    assert r1.response_type == 7 and r1.edited == [game]
+    assert r2.content == "Secret for Bob" and r2.created == [r2.message]
+    assert "Players: Alice" in game.embed_text()
+
+
+async def test_dm_and_blocked_dms(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    assert (await alice.slash("toy hand")).content == "Sent you your hand."
+    assert [m.content for m in alice.dms] == ["Your hand: 3 7 9"]
+
+    h.block_dms(bob)
+    assert (await bob.slash("toy hand")).content == "Open your DMs (50007)."
+    assert bob.dms == []
+
+
+async def test_user_context_menu(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    reply = await alice.context_menu("Toy profile", bob)
+    assert reply.content == "Profile of Bob" and reply.ephemeral
+
+
+async def test_role_and_permission_overwrite_for_members(h: Harness) -> None:
+    mods = await h.role("Mods", manage_guild=True)
+    carol = await h.member("Carol", roles=[mods])
+    assert (await carol.slash("toy admin reset", confirm=False)).content == "Reset (confirm=False)."
+    await h.set_permissions(mods, manage_guild=False)
+    assert (
+        await carol.slash("toy admin reset", confirm=False)
+    ).content == "You need Manage Server."
+
+
+async def test_slash_in_a_thread_and_archiving(h: Harness) -> None:
+    alice = await h.member("Alice")
+    await alice.slash("toy lobby", name="Table 1")
+    thread = h.thread("Table 1")
+
+    reply = await alice.slash("toy close", _channel=thread)
+
+    assert reply.content == "Closing." and reply.message.channel_id == thread.id
+    closed = h.thread("Table 1")
+    assert closed.archived and closed.locked
+    with pytest.raises(discord.Forbidden):
+        await closed.send("too late")
+
+
+async def test_restart_loses_non_persistent_views(make_harness: MakeHarness) -> None:
+    store: dict[str, Any] = {}
+    h = await make_harness(ToyBot(store))
+    alice = await h.member("Alice")
+    menu = (await alice.slash("toy pick")).message
+
+    await h.restart(ToyBot(store, instance=2))
+
+    reply = await alice.select(menu, ["red"])
+    assert reply.failed  # the View lived in the old process: "This interaction failed"
