@@ -202,6 +202,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}
         self.dm_blocked: set[int] = set()
         self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
+        self.commands: dict[int | None, list[JsonDict]] = {}  # synced, by guild id (None: global)
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.events: list[Event] = []
@@ -229,6 +230,10 @@ class FakeDiscord:
             R("PUT", "/channels/{c}/messages/{m}/reactions/{e}/@me", self._react),
             R("DELETE", "/channels/{c}/messages/{m}/reactions/{e}/@me", self._react),
             R("POST", "/users/@me/channels", self._create_dm),
+            R("PUT", "/applications/{a}/commands", self._sync_commands),
+            R("GET", "/applications/{a}/commands", self._get_commands),
+            R("PUT", "/applications/{a}/guilds/{g}/commands", self._sync_commands),
+            R("GET", "/applications/{a}/guilds/{g}/commands", self._get_commands),
         ]
 
     # ------------------------------------------------------------------ plumbing
@@ -661,6 +666,23 @@ class FakeDiscord:
             "recipients": [member["user"]],
         }
 
+    async def _sync_commands(self, app: str, guild: str | None = None, **kw: Any) -> Any:
+        body = kw["body"]
+        problems = [p for cmd in body for p in command_schema_problems(cmd)]
+        if problems:
+            raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+        synced = [
+            {"description": ""}  # Discord returns "" for context menus
+            | dict(cmd, id=str(P.next_id()), application_id=app, version="1")
+            | ({"guild_id": guild} if guild else {})
+            for cmd in body
+        ]
+        self.commands[int(guild) if guild else None] = synced
+        return copy.deepcopy(synced)
+
+    async def _get_commands(self, app: str, guild: str | None = None, **_: Any) -> Any:
+        return copy.deepcopy(self.commands.get(int(guild) if guild else None, []))
+
     # ------------------------------------------------------------------ webhooks
 
     async def handle_webhook(
@@ -807,6 +829,31 @@ class FakeDiscord:
             return self.files_by_url[url]
         except KeyError:
             raise http_error(404, 0, "Not Found") from None
+
+
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def command_schema_problems(cmd: JsonDict, where: str = "") -> list[str]:
+    """What Discord's command schema validation would reject in one synced command."""
+    name = str(cmd.get("name", ""))
+    here = f"{where}{name}"
+    problems = []
+    chat_input = cmd.get("type", 1) == 1
+    if chat_input and (not _NAME.match(name) or name != name.lower()):
+        problems.append(f"{here}: invalid name")
+    desc = cmd.get("description", "")
+    if chat_input and not 1 <= len(desc) <= 100:
+        problems.append(f"{here}: description must be 1-100 characters (is {len(desc)})")
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        problems.append(f"{here}: more than 25 options")
+    for choice_list in [o.get("choices") or [] for o in options]:
+        if len(choice_list) > 25:
+            problems.append(f"{here}: more than 25 choices")
+    for option in options:
+        problems += command_schema_problems(option | {"type": 1}, f"{here} ")
+    return problems
 
 
 class HarnessHttp(dpytest_backend.FakeHttp):

@@ -402,6 +402,9 @@ class Harness:
         bot.http.fake = self.fake  # type: ignore[attr-defined]
         state = bot._connection  # private: the ConnectionState dpytest installed
         state._command_tree = bot.tree  # private: dpytest's state has none, slash would drop
+        # private: the tree captured the client's original http/state at construction
+        bot.tree._http = bot.http
+        bot.tree._state = state
         assert bot.user is not None
         state.application_id = bot.user.id  # private-ish: normally set by READY
         guild = bot.get_guild(self.guild_id)

@@ -770,3 +770,17 @@ async def test_restart_loses_non_persistent_views(make_harness: MakeHarness) -> 
 
     reply = await alice.select(menu, ["red"])
     assert reply.failed  # the View lived in the old process: "This interaction failed"
+
+
+async def test_tree_sync_is_accepted_and_schema_checked(h: Harness) -> None:
+    synced = await h.bot.tree.sync()
+    assert sorted(c.name for c in synced) == ["Toy profile", "toy"]
+
+    @app_commands.command(name="bad", description="x" * 101)
+    async def bad(interaction: discord.Interaction) -> None: ...
+
+    h.bot.tree.add_command(bad)
+    with pytest.raises(discord.HTTPException) as err:
+        await h.bot.tree.sync()
+    assert (err.value.status, err.value.code) == (400, 50035)
+    assert "bad: description must be 1-100 characters" in str(err.value.__cause__ or err.value.text)
