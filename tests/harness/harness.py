@@ -398,7 +398,8 @@ class Harness:
         """Common wiring after a bot got its (dpytest) connection state."""
         self.bot = bot
         self.fake.client = bot
-        bot.http.__class__ = HarnessHttp  # route REST through the fake Discord
+        # dpytest's FakeHttp instance gets our subclass: REST goes to the fake Discord
+        bot.http.__class__ = HarnessHttp
         bot.http.fake = self.fake  # type: ignore[attr-defined]
         state = bot._connection  # private: the ConnectionState dpytest installed
         state._command_tree = bot.tree  # private: dpytest's state has none, slash would drop
@@ -440,6 +441,8 @@ class Harness:
                 route, payload=payload, multipart=multipart, files=files, params=params
             )
 
+        # private: AsyncWebhookAdapter is discord.py's internal webhook transport; every
+        # interaction callback, followup and original-response call goes through request()
         cls.request = request  # type: ignore[method-assign,assignment]
 
     async def stop(self) -> None:
@@ -533,6 +536,7 @@ class Harness:
             return True
         coro = task.get_coro()
         qualname = getattr(coro, "__qualname__", "")
+        # private: discord.py's view timeout watcher and discord.ext.tasks' loop coroutine
         if qualname.endswith("__timeout_task_impl") or qualname == "Loop._loop":
             return True
         if _is_framework_task(task):

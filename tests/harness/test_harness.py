@@ -784,3 +784,20 @@ async def test_tree_sync_is_accepted_and_schema_checked(h: Harness) -> None:
         await h.bot.tree.sync()
     assert (err.value.status, err.value.code) == (400, 50035)
     assert "bad: description must be 1-100 characters" in str(err.value.__cause__ or err.value.text)
+
+
+def test_error_collector_used_by_fail_on_error_logs() -> None:
+    from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
+
+    collector = ErrorCollector(DEFAULT_ERROR_LOGGERS)
+    collector.install()
+    try:
+        logging.getLogger("discord.ui.view").error("ignored exception")
+        logging.getLogger("bot.games").warning("only a warning")
+        logging.getLogger("unrelated").error("not ours")
+    finally:
+        collector.uninstall()
+    records = collector.take()
+    assert [r.getMessage() for r in records] == ["ignored exception"]
+    with pytest.raises(BotErrorLogged, match="ignored exception"):
+        raise BotErrorLogged(records)
