@@ -185,6 +185,18 @@ class Toy(commands.Cog):
         await interaction.response.send_message("Closing.")
         await thread.edit(archived=True, locked=True)
 
+    @toy.command(description="Invite someone")
+    async def invite(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        where: discord.TextChannel | None = None,
+        role: discord.Role | None = None,
+    ) -> None:
+        place = where.mention if where else "here"
+        extra = f" as {role.name}" if role else ""
+        await interaction.response.send_message(f"Invited {player.display_name} {place}{extra}")
+
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
         assert isinstance(interaction.channel, discord.abc.Messageable)
@@ -801,3 +813,10 @@ def test_error_collector_used_by_fail_on_error_logs() -> None:
     assert [r.getMessage() for r in records] == ["ignored exception"]
     with pytest.raises(BotErrorLogged, match="ignored exception"):
         raise BotErrorLogged(records)
+
+
+async def test_member_channel_and_role_options_are_resolved(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob", nick="Bobby")
+    mods = await h.role("Mods")
+    reply = await alice.slash("toy invite", player=bob, where=h.channel, role=mods)
+    assert reply.content == f"Invited Bobby <#{h.channel.id}> as Mods"
