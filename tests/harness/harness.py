@@ -345,9 +345,17 @@ class Player:
 class Harness:
     """A fake Discord guild around one (or, after :meth:`restart`, successive) bot(s)."""
 
-    def __init__(self, bot: commands.Bot, *, settle_timeout: float, error_loggers: Sequence[str]):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        *,
+        settle_timeout: float,
+        long_sleep: float,
+        error_loggers: Sequence[str],
+    ) -> None:
         self.bot = bot
         self.settle_timeout = settle_timeout
+        self.long_sleep = long_sleep
         self.errors = ErrorCollector(error_loggers)
         self.tracker = TaskTracker(asyncio.get_running_loop())
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
@@ -370,12 +378,22 @@ class Harness:
         channels: Sequence[str] = ("general",),
         guild_name: str = "Test Guild",
         settle_timeout: float = 2.0,
+        long_sleep: float = 0.5,
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
         gateway_echo: bool = True,
     ) -> Harness:
-        """Configure dpytest around ``bot``, wire the fakes, run ``setup_hook`` and mark the
-        bot ready. ``error_loggers``: logger prefixes whose ERROR records fail the test."""
-        h = cls(bot, settle_timeout=settle_timeout, error_loggers=error_loggers)
+        """Configure dpytest around ``bot`` (one guild with ``channels``), wire the fakes, run
+        ``setup_hook`` and mark the bot ready.
+
+        ``settle_timeout``: how long :meth:`settle` waits for busy tasks before failing.
+        ``long_sleep``: sleeps (and ``asyncio.wait_for`` timeouts) longer than this count as
+        idle, e.g. ``delete_after`` or "wait 60 s for players"; keep bot delays configurable.
+        ``error_loggers``: logger prefixes whose ERROR records fail the test.
+        ``gateway_echo``: echo MESSAGE_*/THREAD_* gateway events for the bot's own changes.
+        """
+        h = cls(
+            bot, settle_timeout=settle_timeout, long_sleep=long_sleep, error_loggers=error_loggers
+        )
         h.tracker.install()
         h.errors.install()
         try:
@@ -544,10 +562,15 @@ class Harness:
         for frame in _awaiting_frames(task):
             name = frame.f_code.co_name
             filename = frame.f_code.co_filename
-            if name == "sleep" and filename.endswith("tasks.py"):
-                delay = frame.f_locals.get("delay", 0) or 0
-                if delay > self.settle_timeout:
+            if filename.endswith(("asyncio/tasks.py", "asyncio/timeouts.py")):
+                # A long sleep or a long bounded wait (asyncio.wait_for(..., timeout=60)) is
+                # waiting for time to pass or for players: the test cannot advance it.
+                if name == "sleep" and frame.f_locals.get("delay", 0) > self.long_sleep:
                     return True
+                if name == "wait_for":
+                    timeout = frame.f_locals.get("timeout")
+                    if timeout is None or timeout > self.long_sleep:
+                        return True
             if "discord" in filename and (
                 (name == "wait" and filename.endswith(("view.py", "modal.py")))
                 or name == "wait_for"

@@ -375,7 +375,7 @@ def interaction_payload(
 
 
 def component_data(
-    custom_id: str, *, component_type: int = BUTTON, values: Sequence[str] | None = None
+    custom_id: str, *, component_type: int = BUTTON, values: Sequence[object] | None = None
 ) -> JsonDict:
     data: JsonDict = {"custom_id": custom_id, "component_type": component_type}
     if component_type in SELECT_TYPES:

@@ -197,6 +197,10 @@ class Toy(commands.Cog):
         extra = f" as {role.name}" if role else ""
         await interaction.response.send_message(f"Invited {player.display_name} {place}{extra}")
 
+    @toy.command(description="A notice that deletes itself")
+    async def notice(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Short-lived notice.", delete_after=30)
+
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
         assert isinstance(interaction.channel, discord.abc.Messageable)
@@ -820,3 +824,12 @@ async def test_member_channel_and_role_options_are_resolved(h: Harness) -> None:
     mods = await h.role("Mods")
     reply = await alice.slash("toy invite", player=bob, where=h.channel, role=mods)
     assert reply.content == f"Invited Bobby <#{h.channel.id}> as Mods"
+
+
+async def test_long_sleeps_such_as_delete_after_do_not_block_settle(h: Harness) -> None:
+    alice = await h.member("Alice")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    reply = await alice.slash("toy notice")
+    assert loop.time() - started < 0.5
+    assert reply.content == "Short-lived notice." and not reply.message.deleted
