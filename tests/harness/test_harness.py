@@ -201,6 +201,10 @@ class Toy(commands.Cog):
     async def notice(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Short-lived notice.", delete_after=30)
 
+    @toy.command(description="Rename via a modal")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
         assert isinstance(interaction.channel, discord.abc.Messageable)
@@ -833,3 +837,41 @@ async def test_long_sleeps_such_as_delete_after_do_not_block_settle(h: Harness) 
     reply = await alice.slash("toy notice")
     assert loop.time() - started < 0.5
     assert reply.content == "Short-lived notice." and not reply.message.deleted
+
+
+async def test_modal_from_slash_command(h: Harness) -> None:
+    alice = await h.member("Alice")
+    opened = await alice.slash("toy rename")
+    reply = await alice.submit_modal({"team": "Larks", "Motto": "sing"}, modal=opened)
+    assert reply.response_type == 4 and reply.content == "Team Larks (sing)"
+    with pytest.raises(HarnessError, match="has not shown"):
+        await alice.submit_modal({"team": "again"})
+
+
+async def test_rest_history_fetch_channel_and_bulk_delete(h: Harness) -> None:
+    alice = await h.member("Alice")
+    await alice.slash("toy lobby", name="T")
+    thread = h.thread("T")
+    fetched = await h.bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.name == "T"
+
+    for text in ("one", "two", "three"):
+        await h.channel.send(text)
+    history = [m.content async for m in h.channel.history(limit=2)]
+    assert history == ["three", "two"]  # newest first, ephemeral replies excluded
+
+    ids = [m.id for m in h.messages(h.channel) if m.content in ("one", "two")]
+    with pytest.raises(discord.Forbidden):  # needs Manage Messages
+        await h.channel.delete_messages([discord.Object(i) for i in ids])
+    await h.set_bot_permissions(manage_messages=True)
+    await h.channel.delete_messages([discord.Object(i) for i in ids])
+    assert [m.content for m in h.messages(h.channel) if not m.ephemeral] == ["three"]
+
+
+async def test_bot_cannot_edit_a_members_message(h: Harness) -> None:
+    alice = await h.member("Alice")
+    said = await alice.send("my message")
+    message = await h.channel.fetch_message(said.id)
+    with pytest.raises(discord.Forbidden) as err:
+        await message.edit(content="changed")
+    assert err.value.code == 50005
