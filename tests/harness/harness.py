@@ -834,6 +834,23 @@ class Harness:
             self._finish(player, reply)
         return replies
 
+    async def expire_views(self) -> int:
+        """Time out every live ``View`` with a timeout (as if its timeout elapsed): their
+        ``on_timeout`` runs, and their buttons stop answering. Returns how many expired."""
+        store = self.bot._connection._view_store  # private: the ConnectionState's ViewStore
+        views: dict[int, Any] = {}
+        for items in list(store._views.values()):  # private: {message_id: {key: item}}
+            for item in items.values():
+                if item.view is not None:
+                    views[id(item.view)] = item.view
+        for view in list(store._synced_message_views.values()):  # private
+            views[id(view)] = view
+        expiring = [v for v in views.values() if v.timeout is not None and not v.is_finished()]
+        for view in expiring:
+            view._dispatch_timeout()  # private: what the view's timeout task calls
+        await self.settle()
+        return len(expiring)
+
     def expire_interactions(self) -> None:
         """Age every interaction token past 15 minutes: followups and edits through them
         now fail with 401 (50027 Invalid Webhook Token), as on Discord."""

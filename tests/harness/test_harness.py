@@ -120,6 +120,20 @@ class PickView(discord.ui.View):
         await interaction.response.edit_message(content=f"Picked {', '.join(select.values)}")
 
 
+class ExpiringView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=300)
+        self.message: discord.InteractionMessage | None = None
+
+    @discord.ui.button(label="Sit down")
+    async def sit(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("Seated.", ephemeral=True)
+
+    async def on_timeout(self) -> None:
+        if self.message is not None:
+            await self.message.edit(content="The table closed.", view=None)
+
+
 class Toy(commands.Cog):
     toy = app_commands.Group(name="toy", description="A toy game")
     admin = app_commands.Group(name="admin", description="Toy admin", parent=toy)
@@ -204,6 +218,12 @@ class Toy(commands.Cog):
     @toy.command(description="Rename via a modal")
     async def rename(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
+
+    @toy.command(description="A table that closes after 5 minutes")
+    async def table(self, interaction: discord.Interaction) -> None:
+        view = ExpiringView()
+        await interaction.response.send_message("Table open.", view=view)
+        view.message = await interaction.original_response()
 
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
@@ -875,3 +895,14 @@ async def test_bot_cannot_edit_a_members_message(h: Harness) -> None:
     with pytest.raises(discord.Forbidden) as err:
         await message.edit(content="changed")
     assert err.value.code == 50005
+
+
+async def test_expire_views_runs_on_timeout(h: Harness) -> None:
+    alice = await h.member("Alice")
+    table = (await alice.slash("toy table")).message
+    assert (await alice.click(table, "Sit down")).content == "Seated."
+
+    assert await h.expire_views() == 1
+
+    assert table.content == "The table closed." and table.buttons == []
+    assert table.history[-1]["components"]  # the buttons were there before
