@@ -386,6 +386,8 @@ class FakeDiscord:
         webhook_id: int | None = None,
     ) -> StoredMessage:
         mid = P.next_id()
+        if channel_id in self.dm_channels:
+            visible_to = self.dm_channels[channel_id]  # a DM is seen by its recipient only
         payload = P.message_payload(
             message_id=mid,
             channel_id=channel_id,

@@ -885,17 +885,26 @@ class Harness:
     def message(self, message_id: int) -> Message:
         return Message(self, self.fake.messages[message_id])
 
-    def messages(self, channel: Any = None, *, include_deleted: bool = False) -> list[Message]:
-        """Messages in creation order; in ``channel`` (object, id or name) if given."""
+    def messages(
+        self,
+        channel: Any = None,
+        *,
+        ephemeral: bool | None = None,
+        include_deleted: bool = False,
+    ) -> list[Message]:
+        """Messages in creation order; in ``channel`` (object, id or name) if given;
+        ``ephemeral=False``: public ones only, ``True``: ephemeral ones only."""
         cid = None if channel is None else self._channel(channel)
         return [
             Message(self, m)
             for m in self.fake.messages.values()
-            if (cid is None or m.channel_id == cid) and (include_deleted or not m.deleted)
+            if (cid is None or m.channel_id == cid)
+            and (include_deleted or not m.deleted)
+            and (ephemeral is None or m.ephemeral == ephemeral)
         ]
 
-    def last_message(self, channel: Any = None) -> Message:
-        msgs = self.messages(channel)
+    def last_message(self, channel: Any = None, *, ephemeral: bool | None = None) -> Message:
+        msgs = self.messages(channel, ephemeral=ephemeral)
         if not msgs:
             raise HarnessError(f"no messages in {channel or 'any channel'}")
         return msgs[-1]

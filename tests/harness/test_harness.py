@@ -331,9 +331,20 @@ async def toy_profile(interaction: discord.Interaction, member: discord.Member) 
     await interaction.response.send_message(f"Profile of {member.display_name}", ephemeral=True)
 
 
+@app_commands.context_menu(name="Toy quote")
+async def toy_quote(interaction: discord.Interaction, message: discord.Message) -> None:
+    await interaction.response.send_message(f"> {message.content}")
+
+
 class ToyBot(commands.Bot):
-    def __init__(self, store: dict[str, Any] | None = None, *, instance: int = 1) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default())
+    def __init__(
+        self,
+        store: dict[str, Any] | None = None,
+        *,
+        instance: int = 1,
+        intents: discord.Intents | None = None,
+    ) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
         self.store: dict[str, Any] = {} if store is None else store
         self.store["instance"] = instance
         self.background: set[asyncio.Task[None]] = set()
@@ -352,6 +363,7 @@ class ToyBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cog(Toy(self))
         self.tree.add_command(toy_profile)
+        self.tree.add_command(toy_quote)
         self.add_dynamic_items(ToyButton)
 
 
@@ -764,16 +776,21 @@ async def test_dm_and_blocked_dms(h: Harness) -> None:
     alice, bob = await h.member("Alice"), await h.member("Bob")
     assert (await alice.slash("toy hand")).content == "Sent you your hand."
     assert [m.content for m in alice.dms] == ["Your hand: 3 7 9"]
+    assert alice.dms[0] in h.visible_to(alice) and alice.dms[0] not in h.visible_to(bob)
 
     h.block_dms(bob)
     assert (await bob.slash("toy hand")).content == "Open your DMs (50007)."
     assert bob.dms == []
 
 
-async def test_user_context_menu(h: Harness) -> None:
+async def test_user_and_message_context_menus(h: Harness) -> None:
     alice, bob = await h.member("Alice"), await h.member("Bob")
     reply = await alice.context_menu("Toy profile", bob)
     assert reply.content == "Profile of Bob" and reply.ephemeral
+
+    said = await bob.send("sequences are fun")
+    quoted = await alice.context_menu("Toy quote", said)
+    assert quoted.content == "> sequences are fun"
 
 
 async def test_role_and_permission_overwrite_for_members(h: Harness) -> None:
@@ -814,7 +831,7 @@ async def test_restart_loses_non_persistent_views(make_harness: MakeHarness) -> 
 
 async def test_tree_sync_is_accepted_and_schema_checked(h: Harness) -> None:
     synced = await h.bot.tree.sync()
-    assert sorted(c.name for c in synced) == ["Toy profile", "toy"]
+    assert sorted(c.name for c in synced) == ["Toy profile", "Toy quote", "toy"]
 
     @app_commands.command(name="bad", description="x" * 101)
     async def bad(interaction: discord.Interaction) -> None: ...
@@ -885,7 +902,7 @@ async def test_rest_history_fetch_channel_and_bulk_delete(h: Harness) -> None:
         await h.channel.delete_messages([discord.Object(i) for i in ids])
     await h.set_bot_permissions(manage_messages=True)
     await h.channel.delete_messages([discord.Object(i) for i in ids])
-    assert [m.content for m in h.messages(h.channel) if not m.ephemeral] == ["three"]
+    assert [m.content for m in h.messages(h.channel, ephemeral=False)] == ["three"]
 
 
 async def test_bot_cannot_edit_a_members_message(h: Harness) -> None:
@@ -906,3 +923,15 @@ async def test_expire_views_runs_on_timeout(h: Harness) -> None:
 
     assert table.content == "The table closed." and table.buttons == []
     assert table.history[-1]["components"]  # the buttons were there before
+
+
+async def test_with_privileged_intents_members_are_cached(make_harness: MakeHarness) -> None:
+    h = await make_harness(ToyBot(intents=discord.Intents.all()), channels=("lobby", "games"))
+    alice = await h.member("Alice", nick="Al")
+    assert h.guild.get_member(alice.id) is alice.member
+    assert [c.name for c in h.guild.text_channels] == ["lobby", "games"]
+    reply = await alice.slash("toy say", text="hi", _channel="games")
+    assert reply.content == "Posted."
+    assert h.last_message("games").content == "Posted."  # ephemeral messages are stored too
+    assert h.last_message("games", ephemeral=False).content == "hi"
+    assert h.messages("lobby") == []
