@@ -87,8 +87,9 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         settings = Settings(_env_file=None, **values)
         db = await Database.open(db_path)
         clock = FakeClock()
-        bot = SequencesBot(settings, db, clock=clock, rng=rng or random.Random(seed),
-                           run_timers=False)
+        bot = SequencesBot(
+            settings, db, clock=clock, rng=rng or random.Random(seed), run_timers=False
+        )
         h = await make_harness(bot)
         env = Env(h, bot, clock, db_path, settings, seed)
         opened.append(env)
