@@ -524,6 +524,11 @@ class TableService:
             except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
                 log.warning("timer for game %s refused: %s", table_id, exc)
                 continue
+            except Exception:
+                # One broken table (a bug, a full disk) must not stop every other table's
+                # timers: the due list is ordered by deadline, so it would come first forever.
+                log.exception("timer for game %s failed; the others still fire", table_id)
+                continue
             if change is not None:
                 changes.append(change)
         return changes

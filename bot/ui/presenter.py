@@ -108,6 +108,14 @@ class Presenter:
             payload["file"] = file
         return payload
 
+    def turn_edit(self, table: Table) -> dict[str, Any]:
+        """``turn_message`` as an edit of the message already showing this turn."""
+        payload = self.turn_message(table)
+        payload.pop("allowed_mentions")
+        if "file" in payload:  # an edit replaces the attachments
+            payload["attachments"] = [payload.pop("file")]
+        return payload
+
     def turn_summary(self, table: Table) -> dict[str, Any]:
         """What the message of a finished turn becomes: one line, no buttons, no picture."""
         line = table.events[-1] if table.events else "Turn over."
@@ -273,10 +281,7 @@ class Presenter:
             if change.finished:
                 await self._finished(table)
             return
-        payload = self.turn_message(table)
-        payload.pop("allowed_mentions")
-        if "file" in payload:  # an edit replaces the attachments
-            payload["attachments"] = [payload.pop("file")]
+        payload = self.turn_edit(table)
         if interaction is not None:
             payload["content"] = payload["content"] if payload["content"] else None
             await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
@@ -394,21 +399,28 @@ class Presenter:
         return Table.from_row((mine or rows)[0])
 
     async def restore(self) -> int:
-        """After a start: make sure every running game has a message to click on."""
+        """After a start: redraw every live table from the database. The process may have
+        died between a commit and its Discord update, so a message can show an older
+        version whose buttons are refused as stale; redrawing puts the current buttons up."""
         tables = await self.tables.live_tables()
         for table in tables:
-            if table.status == "running" and table.row.message_id is None:
-                channel = await self._game_channel(table)
-                if channel is not None:
-                    try:
-                        message = await channel.send(**self.turn_message(table))
-                    except discord.HTTPException as exc:
-                        log.warning("game %s: could not repost (%s)", table.id, exc.status)
-                        continue
-                    await self.tables.set_game_message(
-                        table.id, thread_id=None, message_id=message.id
-                    )
+            try:
+                if table.status == "lobby":
+                    await self._edit_lobby(table)
+                elif table.row.message_id is None:
+                    await self._repost(table)
+                else:
+                    await self._edit_game_message(table, self.turn_edit(table))
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
         return len(tables)
+
+    async def _repost(self, table: Table) -> None:
+        channel = await self._game_channel(table)
+        if channel is None:
+            return
+        message = await channel.send(**self.turn_message(table))
+        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
 
 
 __all__ = ["Forbidden", "Presenter"]
