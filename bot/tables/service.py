@@ -510,6 +510,14 @@ class TableService:
                 raise Forbidden("Only the host or a member with Manage Server can end this game.")
             return await self._close(table, "ended", user_id, "The game was ended early.")
 
+    async def close_unseen(self, table_id: int, line: str) -> Change | None:
+        """End a table Discord can no longer show (its message or thread is gone, or the
+        bot may not post): stakes refunded, no result. None if it was already over."""
+        async with self._locked(table_id) as table:
+            if table.status not in ("lobby", "running"):
+                return None
+            return await self._close(table, "ended", None, line)
+
     # --- timers ----------------------------------------------------------------------
 
     async def next_deadline(self) -> float | None:
