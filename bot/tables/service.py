@@ -96,6 +96,15 @@ def clean_name(name: str) -> str:
     return name or "Player"
 
 
+MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
+
+
+def _check_id(table_id: int) -> None:
+    """Ids come from custom_ids and command options a client can forge."""
+    if not 0 < table_id <= MAX_TABLE_ID:
+        raise StaleAction("That game no longer exists.")
+
+
 class TableService:
     def __init__(
         self,
@@ -120,6 +129,7 @@ class TableService:
 
     @asynccontextmanager
     async def _locked(self, table_id: int) -> AsyncIterator[Table]:
+        _check_id(table_id)
         async with self._lock(table_id):
             row = await games.get(self.db, table_id)
             if row is None:
@@ -127,6 +137,7 @@ class TableService:
             yield Table.from_row(row)
 
     async def get(self, table_id: int) -> Table:
+        _check_id(table_id)
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")

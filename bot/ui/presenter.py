@@ -153,6 +153,17 @@ class Presenter:
             "attachments": [],
         }
 
+    async def check_place(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """A click must come from the table's own server and channel (or its thread): a
+        custom_id copied from elsewhere, or forged, changes nothing."""
+        table = await self.tables.get(table_id)
+        row = table.row
+        if interaction.guild_id != row.guild_id or interaction.channel_id not in (
+            row.channel_id,
+            row.thread_id,
+        ):
+            raise StaleAction("That button belongs to a game somewhere else.")
+
     # --- lobby -----------------------------------------------------------------------
 
     async def open_lobby(
@@ -186,7 +197,7 @@ class Presenter:
             # the host's stake) rather than leave it counting against the channel's limit.
             log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
             await self.tables.close_unseen(table.id, "The lobby message could not be posted.")
-            raise
+            return table  # the interaction is dead: there is nobody to answer
         await self.tables.set_lobby_message(table.id, message_id)
         return table
 
