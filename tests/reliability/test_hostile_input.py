@@ -226,3 +226,51 @@ async def test_hostile_names_are_cleaned_and_nothing_pings_everyone(make_env: Ma
             "parse", []
         )
         assert not mentions.get("roles")
+
+
+_ints = st.one_of(st.none(), st.integers(min_value=-(2**70), max_value=2**70))
+_texts = st.text(max_size=300)
+COMMANDS = {
+    "sequences start": st.fixed_dictionaries(
+        {},
+        optional={
+            "variant": _texts,
+            "rounds": _ints,
+            "target": _ints,
+            "soft_last_die": st.booleans(),
+            "rules": st.one_of(_texts, st.sampled_from(["classic", "pushluck"])),
+        },
+    ),
+    "heartsdue start": st.fixed_dictionaries({}, optional={"target": _ints}),
+    "board start": st.fixed_dictionaries(
+        {}, optional={"seats": _ints, "teams": _ints, "first_sequence_wins": st.booleans()}
+    ),
+    "sequences end": st.fixed_dictionaries({}, optional={"game": _ints}),
+    "board end": st.fixed_dictionaries({}, optional={"game": _ints}),
+    "settings turn-timer": st.fixed_dictionaries(
+        {"seconds": _ints.filter(lambda x: x is not None)}
+    ),
+}
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+async def test_fuzzed_commands_never_crash(make_env: MakeEnv, data: st.DataObject) -> None:
+    shared = await shared_env(make_env)
+    env = shared.env
+    command = data.draw(st.sampled_from(sorted(COMMANDS)))
+    options = {k: v for k, v in data.draw(COMMANDS[command]).items() if v is not None}
+    player = shared.players[data.draw(st.integers(0, 1))]
+    before = await snapshot(env.bot.db)
+    reply = await player.slash(command, _validate=False, **options)
+    assert not reply.failed and "went wrong" not in reply.text, (command, options, reply.text)
+    if reply.ephemeral:
+        assert one_private_line(reply), (command, options, reply.text)
+        changed = await snapshot(env.bot.db) != before
+        # A refused command changes nothing (the turn timer is the one private success).
+        assert not changed or command == "settings turn-timer", (command, options)
