@@ -5,15 +5,33 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pydantic import ValidationError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     pass
 
 
+def load_settings() -> object:
+    """Settings, or one readable line on stderr and None if they are wrong."""
+    from bot.config import Settings
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        print(f"error: bad setting in .env or the environment: {problems}", file=sys.stderr)
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     from bot.config import Settings
 
-    settings = Settings()
+    settings = load_settings()
+    if not isinstance(settings, Settings):
+        return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(
             "error: DISCORD_TOKEN is not set: put DISCORD_TOKEN=... in .env "

@@ -1,0 +1,1 @@
+"""Presentation: embeds and images. State in, picture out; no side effects."""

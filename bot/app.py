@@ -1,0 +1,157 @@
+"""The bot: settings, database, table service and Discord client wired together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.store.db import Database, DatabaseTooNew
+from bot.tables.service import Clock, TableHooks, TableService
+from bot.ui.buttons import GameButton
+from bot.ui.errors import handle_error
+from bot.ui.presenter import Presenter
+
+log = logging.getLogger("bot")
+
+EXTENSIONS = (
+    "cogs.sequences",
+    "cogs.leaderboard",
+    "cogs.help",
+    "cogs.admin",
+)
+
+
+class SequencesBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        *,
+        clock: Clock = time.time,
+        rng: random.Random | None = None,
+        run_timers: bool = True,
+        hooks: TableHooks | None = None,
+    ) -> None:
+        intents = discord.Intents.default()  # slash commands and buttons need no privileged intent
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            # Nothing a user types can ping @everyone or a role through the bot.
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=True, replied_user=False
+            ),
+        )
+        self.settings = settings
+        self.db = db
+        self.clock = clock
+        # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
+        self.tables = TableService(db, settings, clock, rng or random.SystemRandom(), hooks)
+        self.presenter = Presenter(self)
+        self.run_timers = run_timers
+        self._timer_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(GameButton)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.error(self.on_tree_error)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to dev guild %s", self.settings.dev_guild_id)
+        if self.run_timers:
+            self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await handle_error(interaction, error, f"in /{command}")
+
+    async def on_ready(self) -> None:
+        restored = await self.presenter.restore()
+        log.info(
+            "ready as %s in %d guilds; %d live tables; database %s",
+            self.user,
+            len(self.guilds),
+            restored,
+            self.db.path,
+        )
+
+    async def tick(self) -> int:
+        """Fire due timers once and show what they changed; returns how many fired."""
+        changes = await self.tables.run_due()
+        for change in changes:
+            try:
+                await self.presenter.publish(change)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "game %s: could not show a timer change (%s)", change.table.id, exc.status
+                )
+        return len(changes)
+
+    async def _timer_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("timer loop failed; retrying")
+            upcoming = await self.tables.next_deadline()
+            delay = 1.0 if upcoming is None else min(1.0, max(0.05, upcoming - self.clock()))
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+        await super().close()
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+    )
+
+
+async def _main(settings: Settings) -> int:
+    assert settings.discord_token is not None
+    try:
+        db = await Database.open(settings.database_path)
+    except DatabaseTooNew as exc:
+        log.error("%s", exc)
+        return 2
+    async with db, SequencesBot(settings, db) as bot:
+        try:
+            await bot.start(settings.discord_token.get_secret_value())
+        except discord.LoginFailure:
+            log.error(
+                "Discord refused the token: check DISCORD_TOKEN in .env "
+                "(Developer Portal > your app > Bot > Reset Token)"
+            )
+            return 2
+        except (aiohttp.ClientConnectionError, OSError) as exc:
+            log.error("cannot reach Discord (%s): check the network", type(exc).__name__)
+            return 2
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused the intents this bot asked for")
+            return 2
+    return 0
+
+
+def run_bot(settings: Settings) -> int:
+    configure_logging(settings.log_level)
+    try:
+        return asyncio.run(_main(settings))
+    except KeyboardInterrupt:
+        return 0

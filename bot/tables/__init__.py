@@ -1,0 +1,1 @@
+"""Tables: lobbies, seats, turns, timers, and saving/restoring live games. No Discord here."""

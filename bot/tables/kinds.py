@@ -1,0 +1,294 @@
+"""Game kinds: how the table layer drives each rules module.
+
+A kind translates between the table (seats, button actions, timers, bot players, results)
+and one pure rules module. Adding a game means adding a kind here and a renderer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from bot.errors import IllegalAction, UserError
+from bot.rules import pushluck as pl
+from bot.rules.dice import RandomDice
+from bot.store.games import SeatResult
+from bot.tables.model import Seat
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Button:
+    """A turn button: ``action`` goes into the custom_id; the kind resolves it later."""
+
+    action: str
+    label: str
+    style: Style = "secondary"
+    row: int = 0
+    private: bool = False  # answered privately, changes nothing (e.g. Odds)
+    emoji: str | None = None
+
+
+class GameKind(Protocol):
+    name: str
+    bot_levels: dict[str, str]  # level -> one-line description
+
+    def check_settings(self, settings: dict[str, Any]) -> None: ...
+    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]: ...
+    def check_seats(self, settings: dict[str, Any], seats: list[Seat]) -> None: ...
+    def game_key(self, settings: dict[str, Any]) -> str: ...
+    def title(self, settings: dict[str, Any]) -> str: ...
+    def describe_settings(self, settings: dict[str, Any]) -> str: ...
+    def start(
+        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+    ) -> dict[str, Any]: ...
+    def current_seat(self, rules: dict[str, Any]) -> int | None: ...
+    def turn_index(self, rules: dict[str, Any]) -> int: ...
+    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]: ...
+    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]: ...
+    def apply(
+        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None]: ...
+    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]: ...
+    def timeout_step(self, rules: dict[str, Any]) -> list[Any]: ...
+    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None: ...
+
+
+# --- push-your-luck Sequences -------------------------------------------------------------
+
+
+def seat_name(seats: list[Seat], index: int) -> str:
+    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
+
+
+def dice_text(faces: tuple[int, ...] | list[int]) -> str:
+    return "-".join(str(f) for f in faces)
+
+
+class SequencesKind:
+    """Push-your-luck Sequences and its variants (RULINGS §1)."""
+
+    name = "sequences"
+    bot_levels = {
+        "cautious": "banks as soon as the run reaches 3",
+        "bold": "pushes until the run reaches 5, then takes the bonus throw",
+        "optimal": "plays the exact expected-value policy",
+    }
+
+    def config(self, settings: dict[str, Any]) -> pl.PushConfig:
+        return pl.PushConfig(
+            variant=settings.get("variant", "standard"),
+            rounds=settings.get("rounds"),
+            target=settings.get("target"),
+            soft_last_die=bool(settings.get("soft_last_die", False)),
+        )
+
+    def check_settings(self, settings: dict[str, Any]) -> None:
+        self.config(settings)
+
+    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+        return self.config(settings).seats_range
+
+    def check_seats(self, settings: dict[str, Any], seats: list[Seat]) -> None:
+        low, high = self.seat_limits(settings)
+        if not low <= len(seats) <= high:
+            need = f"exactly {low}" if low == high else f"{low} to {high}"
+            raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+
+    def game_key(self, settings: dict[str, Any]) -> str:
+        return f"sequences:{settings.get('variant', 'standard')}"
+
+    def title(self, settings: dict[str, Any]) -> str:
+        variant = settings.get("variant", "standard")
+        return "Sequences" if variant == "standard" else f"Sequences ({variant.title()})"
+
+    def describe_settings(self, settings: dict[str, Any]) -> str:
+        config = self.config(settings)
+        parts = [config.describe(), f"{config.n_dice} dice"]
+        if config.soft_last_die:
+            parts.append("soft last die")
+        return " · ".join(parts)
+
+    def start(
+        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+    ) -> dict[str, Any]:
+        return pl.dump(pl.new_game(self.config(settings), len(seats)))
+
+    def current_seat(self, rules: dict[str, Any]) -> int | None:
+        return pl.current_seat(pl.load(rules))
+
+    def turn_index(self, rules: dict[str, Any]) -> int:
+        return len(rules.get("history", ()))
+
+    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
+        state = pl.load(rules)
+        buttons: list[Button] = []
+        if state.phase == "throw":
+            buttons.append(
+                Button("throw", f"Throw {state.config.n_dice} dice", "primary", emoji="🎲")
+            )
+        elif state.phase == "lock":
+            ext = state.extending
+            run = len(state.run) + len(ext)
+            buttons.append(Button("bank", f"Bank {_bank_label(state.config, run)}", "success"))
+            left = state.config.n_dice - run
+            if left > 0:
+                buttons.append(
+                    Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
+                )
+            elif state.config.has_bonus:
+                buttons.append(Button("bonus", "Bonus throw", "danger", emoji="🎯"))
+            for count in range(1, len(ext)):
+                locked = state.run + ext[:count]
+                buttons.append(
+                    Button(f"lock{count}", f"Lock only {dice_text(locked)}", "secondary", row=1)
+                )
+        elif state.phase == "decide":
+            buttons.append(
+                Button("bank", f"Bank {_bank_label(state.config, len(state.run))}", "success")
+            )
+            if state.dice_left > 0:
+                left = state.dice_left
+                buttons.append(
+                    Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
+                )
+            elif state.config.has_bonus:
+                buttons.append(Button("bonus", "Bonus throw", "danger", emoji="🎯"))
+        if state.phase in ("lock", "decide"):
+            buttons.append(Button("odds", "Odds", "secondary", private=True, emoji="📊"))
+        return buttons
+
+    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
+        state = pl.load(rules)
+        if action == "throw":
+            return [pl.Throw()]
+        lock_all: list[Any] = [pl.Lock(len(state.extending))] if state.phase == "lock" else []
+        if action == "bank":
+            return [*lock_all, pl.Bank()]
+        if action == "push":
+            return [*lock_all, pl.Push()]
+        if action == "bonus":
+            return [*lock_all, pl.BonusThrow()]
+        if action.startswith("lock") and action[4:].isdigit():
+            return [pl.Lock(int(action[4:]))]
+        raise IllegalAction("That button does not belong to this game.")
+
+    def apply(
+        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+        before = pl.load(rules)
+        after = pl.apply(before, action, RandomDice(rng))
+        detail = {"seat": before.current, "action": pl.dump_action(action)}
+        event = after.last
+        line = None
+        if event is not None and event is not before.last:
+            detail["event"] = {
+                "kind": event.kind,
+                "dice": list(event.dice),
+                "points": event.points,
+                "run": list(event.run),
+            }
+            line = _event_line(after, event, seats)
+        return pl.dump(after), detail, line
+
+    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]:
+        from bot.rules.dice_bots import choose_push_action
+
+        state = pl.load(rules)
+        first = choose_push_action(state, level, rng)  # type: ignore[arg-type]
+        if isinstance(first, pl.Lock):
+            # Lock and decide in one visible step, as a person pressing Bank/Push would.
+            locked = pl.apply(state, first, _NoDice())
+            return [first, choose_push_action(locked, level, rng)]  # type: ignore[arg-type]
+        return [first]
+
+    def timeout_step(self, rules: dict[str, Any]) -> list[Any]:
+        # RULINGS §4: bank if possible, else throw; the rest of the turn is played at once.
+        state = pl.load(rules)
+        if state.phase == "throw":
+            return [pl.Throw()]
+        if state.phase == "lock":
+            return [pl.Lock(len(state.extending)), pl.Bank()]
+        return [pl.Bank()]
+
+    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None:
+        state = pl.load(rules)
+        if state.outcome is None:
+            return None
+        team_game = state.config.variant == "team"
+        side_totals = state.side_totals()
+        winners = set(state.outcome.winners)
+
+        def side(seat: int) -> int:
+            return seat % 2 if team_game else seat
+
+        def score(seat: int) -> int:
+            return side_totals[side(seat)]
+
+        out = []
+        for index, seat in enumerate(seats):
+            won = index in winners
+            # Losers rank below every winner, then by how many losing sides scored more.
+            higher = {
+                score(s)
+                for s in range(state.n_seats)
+                if s not in winners and score(s) > score(index)
+            }
+            out.append(
+                SeatResult(
+                    seat=index,
+                    user_id=seat.user_id,
+                    name=seat.name,
+                    team=side(index) if team_game else None,
+                    score=state.totals[index],
+                    place=1 if won else 2 + len(higher),
+                    won=won,
+                    best_turn=state.best_turn[index],
+                )
+            )
+        return out
+
+
+def _bank_label(config: pl.PushConfig, run_length: int) -> str:
+    points = pl.bank_value(config, run_length)
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+class _NoDice:
+    """Dice for a step that throws none (Lock); throwing would be a bug."""
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        raise AssertionError("a lock throws no dice")
+
+
+def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
+    who = seat_name(seats, event.seat)
+    faces = dice_text(event.dice)
+    if event.kind == "throw":
+        return None  # shown live on the turn message, not worth a log line
+    if event.kind == "lock":
+        return None
+    if event.kind == "bank":
+        return f"{who} banked **{event.points}** (run {dice_text(event.run)})"
+    if event.kind == "full_run":
+        return f"{who} reached 6 with six dice: **{event.points}** points!"
+    if event.kind == "bonus":
+        return f"{who} hit the bonus throw ({faces}): **{event.points}** points!"
+    if event.kind == "overshoot":
+        return f"{who} would pass 21 with that bank: no points"
+    # bust
+    if event.points:
+        return f"{who} bust on {faces} (soft last die keeps **{event.points}**)"
+    return f"{who} bust on {faces}: no points"
+
+
+KINDS: dict[str, GameKind] = {"sequences": SequencesKind()}
+
+
+def kind_for(name: str) -> GameKind:
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise UserError(f"Unknown game {name!r}.") from None

@@ -1,0 +1,100 @@
+"""A table as the session layer sees it: seats, settings, rules state, recent events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store.games import GameRow
+
+MAX_EVENTS = 6
+MAX_NAME = 32
+
+
+@dataclass
+class Seat:
+    user_id: int | None  # None for a bot player
+    name: str
+    bot_level: str | None = None
+    team: int | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "name": self.name,
+            "bot_level": self.bot_level,
+            "team": self.team,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["user_id"], data["name"], data.get("bot_level"), data.get("team"))
+
+
+@dataclass
+class Table:
+    """The live state of one game table, loaded from and saved to its ``games`` row."""
+
+    row: GameRow
+    kind: str
+    settings: dict[str, Any]
+    seats: list[Seat]
+    rules: dict[str, Any] | None = None  # the rules state, dumped
+    events: list[str] = field(default_factory=list)
+    expiries: list[int] = field(default_factory=list)
+    turn_started_at: float | None = None
+    notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def game_channel_id(self) -> int:
+        return self.row.thread_id or self.row.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def add_event(self, line: str) -> None:
+        self.events = [*self.events, line][-MAX_EVENTS:]
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "settings": self.settings,
+            "seats": [s.dump() for s in self.seats],
+            "rules": self.rules,
+            "events": self.events,
+            "expiries": self.expiries,
+            "turn_started_at": self.turn_started_at,
+        }
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> Table:
+        s = row.state
+        return cls(
+            row=row,
+            kind=s["kind"],
+            settings=s["settings"],
+            seats=[Seat.load(x) for x in s["seats"]],
+            rules=s.get("rules"),
+            events=list(s.get("events", [])),
+            expiries=list(s.get("expiries", [])),
+            turn_started_at=s.get("turn_started_at"),
+        )

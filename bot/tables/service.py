@@ -1,0 +1,537 @@
+"""The table service: every change to a lobby or game goes through here.
+
+Each operation takes the table's lock, reads the table from the database, checks who may do
+what, changes it, and saves it with a log entry in one transaction, bumping its version.
+Clicks carry the version their message was drawn at, so a stale or doubled click changes
+nothing. Timers are deadlines stored on the row; ``run_due`` fires those that have passed,
+reading the injected clock, so tests move time without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.config import Settings
+from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
+from bot.store import games
+from bot.store.db import Database
+from bot.store.games import GameRow, SeatResult
+from bot.tables.kinds import kind_for
+from bot.tables.model import MAX_NAME, Seat, Table
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+MAX_EXPIRIES = 3
+BOT_NAMES = (
+    "Ada",
+    "Babbage",
+    "Curie",
+    "Dijkstra",
+    "Euler",
+    "Fermat",
+    "Gauss",
+    "Hopper",
+    "Iverson",
+    "Jacobi",
+    "Knuth",
+    "Lovelace",
+)
+
+
+class TableHooks:
+    """Extension points called inside the table's transactions (money, ratings).
+
+    The base class moves no chips and records no ratings; the wallet layer subclasses it.
+    """
+
+    async def on_join(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+        return None
+
+    async def on_leave(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+        return None
+
+    async def on_refund_all(self, conn: aiosqlite.Connection, table: Table, why: str) -> None:
+        return None
+
+    async def on_finish(
+        self, conn: aiosqlite.Connection, table: Table, results: list[SeatResult]
+    ) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an operation did, so the Discord layer knows what to redraw."""
+
+    table: Table
+    turn_changed: bool = False
+    finished: bool = False
+    closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
+
+
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show: no zero-width or control characters, no markdown
+    or mentions, at most MAX_NAME characters."""
+    name = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    name = re.sub(r"[\\*_`~|>#\[\]()<@!&:]", "", name).strip()
+    name = name.replace("@", "")
+    if len(name) > MAX_NAME:
+        name = name[: MAX_NAME - 1] + "…"
+    return name or "Player"
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        rng: random.Random,
+        hooks: TableHooks | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.rng = rng
+        self.hooks = hooks or TableHooks()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._last_start: dict[tuple[int, int], float] = {}
+
+    # --- plumbing --------------------------------------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def _locked(self, table_id: int) -> AsyncIterator[Table]:
+        async with self._lock(table_id):
+            row = await games.get(self.db, table_id)
+            if row is None:
+                raise StaleAction("That game no longer exists.")
+            yield Table.from_row(row)
+
+    async def get(self, table_id: int) -> Table:
+        row = await games.get(self.db, table_id)
+        if row is None:
+            raise StaleAction("That game no longer exists.")
+        return Table.from_row(row)
+
+    async def _save(
+        self,
+        table: Table,
+        actor_id: int | None,
+        kind: str,
+        detail: dict[str, Any],
+        extra: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None,
+    ) -> None:
+        now = self.clock()
+        expected = table.row.version
+        table.row.version = expected + 1
+        table.row.state = table.to_state()
+        table.row.updated_at = now
+        try:
+            async with self.db.transaction() as conn:
+                await games.update(conn, table.row, expected)
+                await games.append_log(conn, table.id, now, actor_id, kind, detail)
+                if extra is not None:
+                    await extra(conn)
+        except BaseException:
+            table.row.version = expected
+            raise
+
+    # --- lobby -----------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        kind: str,
+        settings: dict[str, Any],
+        stake: int = 0,
+        turn_timeout: int | None = None,
+        seat_host: bool = True,
+    ) -> Table:
+        game = kind_for(kind)
+        game.check_settings(settings)
+        if stake < 0 or stake > self.settings.max_stake:
+            raise UserError(f"The stake must be between 0 and {self.settings.max_stake:,} chips.")
+        now = self.clock()
+        last = self._last_start.get((guild_id, host_id))
+        cooldown = self.settings.start_cooldown_seconds
+        if last is not None and now - last < cooldown:
+            wait = int(cooldown - (now - last)) + 1
+            raise UserError(f"You just opened a table; try again in {wait} s.")
+        if (
+            await games.count_live(self.db, channel_id=channel_id, status="lobby")
+            >= self.settings.max_lobbies_per_channel
+        ):
+            raise UserError("This channel has too many open lobbies; join one of them instead.")
+        if await games.count_live(self.db, guild_id=guild_id) >= self.settings.max_games_per_guild:
+            raise UserError("This server has too many games running; try again later.")
+        timeout = (
+            turn_timeout
+            or await games.guild_turn_timeout(self.db, guild_id)
+            or self.settings.turn_timeout_seconds
+        )
+        settings = {**settings, "turn_timeout": timeout}
+        host = Seat(host_id, clean_name(host_name))
+        table = Table(
+            row=GameRow(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=None,
+                lobby_message_id=None,
+                message_id=None,
+                game_key=game.game_key(settings),
+                status="lobby",
+                host_id=host_id,
+                stake=stake,
+                state={},
+                version=0,
+                deadline=now + self.settings.lobby_timeout_seconds,
+                created_at=now,
+                updated_at=now,
+                finished_at=None,
+            ),
+            kind=kind,
+            settings=settings,
+            seats=[host] if seat_host else [],
+        )
+        table.row.state = table.to_state()
+        async with self.db.transaction() as conn:
+            table.row.id = await games.insert(conn, table.row)
+            await games.upsert_member(conn, guild_id, host_id, host.name, now)
+            await games.append_log(
+                conn,
+                table.id,
+                now,
+                host_id,
+                "open",
+                {"kind": kind, "settings": settings, "stake": stake},
+            )
+            if seat_host:
+                await self.hooks.on_join(conn, table, host)
+        self._last_start[(guild_id, host_id)] = now
+        return table
+
+    async def set_lobby_message(self, table_id: int, message_id: int) -> None:
+        async with self._locked(table_id) as table:
+            table.row.lobby_message_id = message_id
+            await self._save(table, None, "lobby_message", {"message_id": message_id})
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise UserError("You're already at this table.")
+            _, high = kind_for(table.kind).seat_limits(table.settings)
+            if len(table.seats) >= high:
+                raise UserError(f"This table is full ({high} seats).")
+            seat = Seat(user_id, clean_name(name))
+            table.seats.append(seat)
+
+            async def money(conn: aiosqlite.Connection) -> None:
+                await games.upsert_member(
+                    conn, table.row.guild_id, user_id, seat.name, self.clock()
+                )
+                await self.hooks.on_join(conn, table, seat)
+
+            await self._save(table, user_id, "join", {"name": seat.name}, money)
+            return Change(table)
+
+    async def leave(self, table_id: int, user_id: int) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            index = table.seat_of(user_id)
+            if index is None:
+                raise UserError("You're not at this table.")
+            if user_id == table.row.host_id:
+                return await self._close(
+                    table, "cancelled", user_id, "The host left, so the table is closed."
+                )
+            seat = table.seats.pop(index)
+
+            async def money(conn: aiosqlite.Connection) -> None:
+                await self.hooks.on_leave(conn, table, seat)
+
+            await self._save(table, user_id, "leave", {"seat": index}, money)
+            return Change(table)
+
+    async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            game = kind_for(table.kind)
+            if user_id != table.row.host_id:
+                raise Forbidden("Only the host can add bot players.")
+            if table.row.stake > 0:
+                raise UserError("Staked games have human seats only.")
+            bots = sum(1 for s in table.seats if s.is_bot)
+            if bots >= self.settings.max_bot_players:
+                raise UserError(
+                    f"A table can have at most {self.settings.max_bot_players} bot players."
+                )
+            _, high = game.seat_limits(table.settings)
+            if len(table.seats) >= high:
+                raise UserError(f"This table is full ({high} seats).")
+            levels = list(game.bot_levels)
+            level = level or ("optimal" if "optimal" in levels else levels[-1])
+            if level not in game.bot_levels:
+                raise UserError(f"Bot level must be one of: {', '.join(levels)}.")
+            taken = {s.name for s in table.seats}
+            name = next(
+                (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
+            )
+            table.seats.append(Seat(None, name, bot_level=level))
+            await self._save(table, user_id, "add_bot", {"level": level})
+            return Change(table)
+
+    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            if user_id != table.row.host_id and not is_admin:
+                raise Forbidden("Only the host or a member with Manage Server can cancel.")
+            return await self._close(table, "cancelled", user_id, "Cancelled by the host.")
+
+    async def start(self, table_id: int, user_id: int, is_admin: bool = False) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            if user_id != table.row.host_id and not is_admin:
+                raise Forbidden("Only the host can start the game.")
+            game = kind_for(table.kind)
+            game.check_seats(table.settings, table.seats)
+            table.rules = game.start(table.settings, table.seats, self.rng)
+            table.row.status = "running"
+            table.expiries = [0] * len(table.seats)
+            table.add_event(f"Game started with {len(table.seats)} players.")
+            self._set_turn_deadline(table, turn_changed=True)
+            await self._save(
+                table,
+                user_id,
+                "start",
+                {"seats": [s.dump() for s in table.seats], "rules": table.rules},
+            )
+            return Change(table, turn_changed=True)
+
+    def _require_lobby(self, table: Table) -> None:
+        if table.status != "lobby":
+            raise StaleAction(
+                "That lobby is closed."
+                if table.status != "running"
+                else "That game has already started."
+            )
+
+    async def _close(self, table: Table, status: str, actor_id: int | None, line: str) -> Change:
+        table.row.status = status
+        table.row.deadline = None
+        table.row.finished_at = self.clock()
+        table.add_event(line)
+
+        async def money(conn: aiosqlite.Connection) -> None:
+            await self.hooks.on_refund_all(conn, table, status)
+
+        await self._save(table, actor_id, status, {"reason": line}, money)
+        return Change(table, closed=True)
+
+    # --- play ------------------------------------------------------------------------
+
+    async def set_game_message(
+        self, table_id: int, *, thread_id: int | None, message_id: int | None
+    ) -> None:
+        """Where the game is shown; not a game change, so the version stays."""
+        async with self._lock(table_id), self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?",
+                (thread_id, message_id, table_id),
+            )
+
+    def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
+        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
+        if table.status != "running":
+            raise StaleAction(
+                "This game is over." if table.status == "finished" else "This game is not running."
+            )
+        game = kind_for(table.kind)
+        assert table.rules is not None
+        current = game.current_seat(table.rules)
+        seat = table.seat_of(user_id)
+        if current is None:
+            raise StaleAction("This game is over.")
+        if seat != current:
+            who = table.seats[current].name
+            if seat is None:
+                raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
+            raise NotYourTurn(f"It's {who}'s turn, not yours.")
+        if version != table.version:
+            raise StaleAction(stale_text)
+        return seat
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        version: int,
+        action: str,
+        stale_text: str = "That throw is over.",
+    ) -> Change:
+        async with self._locked(table_id) as table:
+            seat = self.check_turn(table, user_id, version, stale_text)
+            game = kind_for(table.kind)
+            assert table.rules is not None
+            steps = game.resolve(table.rules, action)
+            table.expiries[seat] = 0
+            return await self._play(table, steps, user_id, "action")
+
+    def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
+        game = kind_for(table.kind)
+        for step in steps:
+            assert table.rules is not None
+            table.rules, detail, line = game.apply(table.rules, step, self.rng, table.seats)
+            details.append(detail)
+            if line:
+                table.add_event(line)
+
+    async def _play(
+        self, table: Table, steps: list[Any], actor_id: int | None, log_kind: str
+    ) -> Change:
+        game = kind_for(table.kind)
+        assert table.rules is not None
+        before_turn = game.turn_index(table.rules)
+        details: list[dict[str, Any]] = []
+        self._apply(table, steps, details)
+        return await self._commit(table, before_turn, details, actor_id, log_kind)
+
+    async def _commit(
+        self,
+        table: Table,
+        before_turn: int,
+        details: list[dict[str, Any]],
+        actor_id: int | None,
+        log_kind: str,
+    ) -> Change:
+        game = kind_for(table.kind)
+        assert table.rules is not None
+        turn_changed = game.turn_index(table.rules) != before_turn
+        results = game.results(table.rules, table.seats)
+        if results is not None:
+            table.row.status = "finished"
+            table.row.deadline = None
+            table.row.finished_at = self.clock()
+            winners = [r.name for r in results if r.won]
+            table.add_event(f"🏆 {' & '.join(winners)} won!")
+
+            async def finish(conn: aiosqlite.Connection) -> None:
+                await games.insert_results(
+                    conn, table.id, table.row.guild_id, table.row.game_key, results, self.clock()
+                )
+                await self.hooks.on_finish(conn, table, results)
+
+            await self._save(table, actor_id, log_kind, {"steps": details}, finish)
+            return Change(table, turn_changed=True, finished=True)
+        self._set_turn_deadline(table, turn_changed)
+        await self._save(table, actor_id, log_kind, {"steps": details})
+        return Change(table, turn_changed=turn_changed)
+
+    def _set_turn_deadline(self, table: Table, turn_changed: bool) -> None:
+        now = self.clock()
+        game = kind_for(table.kind)
+        assert table.rules is not None
+        current = game.current_seat(table.rules)
+        if turn_changed:
+            table.turn_started_at = now
+        if current is None:
+            table.row.deadline = None
+        elif table.seats[current].is_bot:
+            table.row.deadline = now + self.settings.bot_turn_delay_seconds
+        else:
+            table.row.deadline = now + int(
+                table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
+            )
+
+    async def end(self, table_id: int, user_id: int, is_admin: bool) -> Change:
+        async with self._locked(table_id) as table:
+            if table.status not in ("lobby", "running"):
+                raise StaleAction("That game is already over.")
+            if user_id != table.row.host_id and not is_admin:
+                raise Forbidden("Only the host or a member with Manage Server can end this game.")
+            return await self._close(table, "ended", user_id, "The game was ended early.")
+
+    # --- timers ----------------------------------------------------------------------
+
+    async def next_deadline(self) -> float | None:
+        return await games.next_deadline(self.db)
+
+    async def run_due(self) -> list[Change]:
+        """Fire every timer whose deadline has passed: lobby expiry, bot moves, timeouts."""
+        changes = []
+        for table_id in await games.due(self.db, self.clock()):
+            try:
+                change = await self.fire(table_id)
+            except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
+                log.warning("timer for game %s refused: %s", table_id, exc)
+                continue
+            if change is not None:
+                changes.append(change)
+        return changes
+
+    async def fire(self, table_id: int) -> Change | None:
+        async with self._locked(table_id) as table:
+            now = self.clock()
+            if table.row.deadline is None or table.row.deadline > now:
+                return None  # someone acted in the meantime
+            if table.status == "lobby":
+                return await self._close(
+                    table, "expired", None, "Nobody started this table in time."
+                )
+            if table.status != "running":
+                return None
+            game = kind_for(table.kind)
+            assert table.rules is not None
+            current = game.current_seat(table.rules)
+            if current is None:
+                return None
+            seat = table.seats[current]
+            if seat.is_bot:
+                steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
+                return await self._play(table, steps, None, "bot")
+            table.expiries[current] += 1
+            if table.expiries[current] >= MAX_EXPIRIES:
+                return await self._close(
+                    table,
+                    "abandoned",
+                    None,
+                    f"{seat.name} missed {MAX_EXPIRIES} turns in a row: game abandoned.",
+                )
+            table.add_event(f"⏰ {seat.name} ran out of time; the bot played that turn.")
+            # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
+            # the real dice, since what comes next depends on how they fall.
+            turn = game.turn_index(table.rules)
+            details: list[dict[str, Any]] = []
+            while (
+                game.current_seat(table.rules) == current and game.turn_index(table.rules) == turn
+            ):
+                self._apply(table, game.timeout_step(table.rules), details)
+            return await self._commit(table, turn, details, None, "timeout")
+
+    # --- restore ---------------------------------------------------------------------
+
+    async def live_tables(self) -> list[Table]:
+        return [Table.from_row(row) for row in await games.live(self.db)]

@@ -1,0 +1,384 @@
+"""Shows tables in Discord: lobby messages, one message per turn in the game's thread,
+results in the parent channel. Every click and every timer change ends up in ``publish``.
+
+The public turn message is edited in place while a turn lasts; when the turn passes, it is
+turned into a one-line summary and a new message mentions the next player (an edit cannot
+notify anyone, a new message does).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import Forbidden, StaleAction, UserError
+from bot.render import sequences as seq_render
+from bot.render.common import lobby_embed
+from bot.tables.kinds import Button, kind_for
+from bot.tables.model import Table
+from bot.tables.service import Change, TableService
+from bot.ui.buttons import LOBBY, build_view
+from bot.ui.errors import reply_private
+
+if TYPE_CHECKING:
+    from bot.app import SequencesBot
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+def lobby_buttons(table: Table) -> list[Button]:
+    game = kind_for(table.kind)
+    buttons = [
+        Button("join", "Join", "success"),
+        Button("leave", "Leave", "secondary"),
+        Button("start", "Start", "primary"),
+        Button("cancel", "Cancel", "danger"),
+    ]
+    if table.row.stake == 0:
+        buttons += [
+            Button(f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖")
+            for level in game.bot_levels
+        ]
+    return buttons
+
+
+class Presenter:
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+
+    @property
+    def tables(self) -> TableService:
+        return self.bot.tables
+
+    # --- rendering -------------------------------------------------------------------
+
+    def lobby_message(self, table: Table) -> dict[str, Any]:
+        view = (
+            build_view(table.id, LOBBY, lobby_buttons(table)) if table.status == "lobby" else None
+        )
+        return {"embed": lobby_embed(table), "view": view}
+
+    def turn_message(self, table: Table) -> dict[str, Any]:
+        game = kind_for(table.kind)
+        embed = self.render_turn(table)
+        view = None
+        content = None
+        mentions = NO_PINGS
+        if table.status == "running" and table.rules is not None:
+            current = game.current_seat(table.rules)
+            view = build_view(table.id, table.version, game.turn_buttons(table.rules))
+            if current is not None and not table.seats[current].is_bot:
+                user_id = table.seats[current].user_id
+                content = f"<@{user_id}>, your turn."
+                mentions = discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(user_id or 0)]
+                )
+        if table.notice:
+            content = f"{table.notice}\n{content or ''}".strip()
+        return {"content": content, "embed": embed, "view": view, "allowed_mentions": mentions}
+
+    def render_turn(self, table: Table) -> discord.Embed:
+        return seq_render.turn_embed(table)
+
+    def turn_summary(self, table: Table) -> discord.Embed:
+        """The finished turn, for the message that showed it."""
+        line = table.events[-1] if table.events else "Turn over."
+        seat = 0
+        if table.rules is not None and table.rules.get("last"):
+            seat = int(table.rules["last"].get("seat", 0))
+        return seq_render.turn_summary_embed(table, seat, line)
+
+    # --- lobby -----------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        kind: str,
+        settings: dict[str, Any],
+        stake: int = 0,
+    ) -> Table:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        self.check_permissions(interaction)
+        table = await self.tables.open_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            kind=kind,
+            settings=settings,
+            stake=stake,
+        )
+        callback = await interaction.response.send_message(
+            **self.lobby_message(table), allowed_mentions=NO_PINGS
+        )
+        message_id = getattr(callback, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.tables.set_lobby_message(table.id, message_id)
+        return table
+
+    def check_permissions(self, interaction: discord.Interaction[Any]) -> None:
+        perms = interaction.app_permissions
+        needed = {
+            "view_channel": "View Channel",
+            "send_messages": "Send Messages",
+            "embed_links": "Embed Links",
+            "attach_files": "Attach Files",
+        }
+        missing = [label for attr, label in needed.items() if not getattr(perms, attr, False)]
+        if missing:
+            raise UserError(
+                "I can't run a game here: I'm missing " + ", ".join(missing) + " in this channel."
+            )
+
+    async def on_lobby_click(
+        self, interaction: discord.Interaction[Any], table_id: int, action: str
+    ) -> None:
+        user = interaction.user
+        if action == "join":
+            change = await self.tables.join(table_id, user.id, user.display_name)
+        elif action == "leave":
+            change = await self.tables.leave(table_id, user.id)
+        elif action.startswith("bot_"):
+            change = await self.tables.add_bot(table_id, user.id, action[4:])
+        elif action == "cancel":
+            change = await self.tables.cancel(table_id, user.id, is_admin(interaction))
+        elif action == "start":
+            await self.start_game(interaction, table_id)
+            return
+        else:
+            raise StaleAction("That button is not part of this lobby.")
+        await interaction.response.edit_message(
+            **self.lobby_message(change.table), allowed_mentions=NO_PINGS
+        )
+
+    async def start_game(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        change = await self.tables.start(table_id, interaction.user.id, is_admin(interaction))
+        table = change.table
+        await interaction.response.edit_message(
+            **self.lobby_message(table), allowed_mentions=NO_PINGS
+        )
+        channel: Any = interaction.channel
+        thread = None
+        notice = None
+        if isinstance(interaction.message, discord.Message) and isinstance(
+            channel, discord.TextChannel
+        ):
+            try:
+                thread = await interaction.message.create_thread(
+                    name=f"{kind_for(table.kind).title(table.settings)} #{table.id}"[:100],
+                    auto_archive_duration=1440,
+                )
+            except discord.Forbidden:
+                notice = (
+                    "I can't create threads here (Create Public Threads is missing), "
+                    "so the game runs in this channel."
+                )
+            except discord.HTTPException as exc:
+                notice = f"I couldn't open a thread ({exc.status}), so the game runs here."
+        elif not isinstance(channel, discord.TextChannel):
+            notice = None  # already in a thread or another channel type: play right here
+        target = thread or channel
+        table.notice = notice
+        if thread is not None:
+            table.row.thread_id = thread.id
+        message = await target.send(**self.turn_message(table))
+        await self.tables.set_game_message(
+            table.id, thread_id=thread.id if thread else None, message_id=message.id
+        )
+
+    # --- turns -----------------------------------------------------------------------
+
+    async def on_turn_click(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None:
+        table = await self.tables.get(table_id)
+        game = kind_for(table.kind)
+        if table.rules is not None and table.status == "running":
+            private = {b.action: b for b in game.turn_buttons(table.rules) if b.private}
+            if action in private or action in ("odds", "hand"):
+                if version != table.version:
+                    raise StaleAction("That throw is over.")
+                await reply_private(
+                    interaction, self.private_answer(table, action, interaction.user.id)
+                )
+                return
+        change = await self.tables.act(table_id, interaction.user.id, version, action)
+        await self.publish(change, interaction)
+
+    def private_answer(self, table: Table, action: str, user_id: int) -> str:
+        raise UserError("That button has nothing to show yet.")
+
+    async def publish(
+        self, change: Change, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """Redraw what a change touched, via the interaction if there is one, else REST."""
+        table = change.table
+        if change.closed:
+            await self._closed(table, interaction)
+            return
+        if change.turn_changed:
+            summary: dict[str, Any] = {
+                "embed": self.turn_summary(table),
+                "view": None,
+                "content": None,
+            }
+            if interaction is not None:
+                await interaction.response.edit_message(**summary, allowed_mentions=NO_PINGS)
+            else:
+                await self._edit_game_message(table, summary)
+            channel = await self._game_channel(table)
+            if channel is None:
+                return
+            message = await channel.send(**self.turn_message(table))
+            await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
+            if change.finished:
+                await self._finished(table)
+            return
+        payload = self.turn_message(table)
+        payload.pop("allowed_mentions")
+        if interaction is not None:
+            payload["content"] = payload["content"] if payload["content"] else None
+            await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
+        else:
+            await self._edit_game_message(table, payload)
+
+    async def _game_channel(self, table: Table) -> Any:
+        channel = self.bot.get_channel(table.game_channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(table.game_channel_id)
+            except discord.HTTPException:
+                log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
+                return None
+        return channel
+
+    async def _edit_game_message(self, table: Table, payload: dict[str, Any]) -> None:
+        channel = await self._game_channel(table)
+        if channel is None or table.row.message_id is None:
+            return
+        try:
+            await channel.get_partial_message(table.row.message_id).edit(
+                **payload, allowed_mentions=NO_PINGS
+            )
+        except discord.NotFound:
+            # Someone deleted the game message: post the current state again.
+            message = await channel.send(**self.turn_message(table))
+            await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
+
+    async def _edit_lobby(self, table: Table) -> None:
+        if table.row.lobby_message_id is None:
+            return
+        channel = self.bot.get_channel(table.row.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
+                **self.lobby_message(table), allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: lobby message not updated (%s)", table.id, exc.status)
+
+    async def _finished(self, table: Table) -> None:
+        await self._edit_lobby(table)
+        if table.row.thread_id is None:
+            return
+        parent = self.bot.get_channel(table.row.channel_id)
+        if parent is None:
+            return
+        game = kind_for(table.kind)
+        results = game.results(table.rules or {}, table.seats) or []
+        ranked = sorted(results, key=lambda r: (r.place, -r.score))
+        winners = " & ".join(r.name for r in results if r.won)
+        scores = ", ".join(f"{r.name} {r.score}" for r in ranked)
+        try:
+            await parent.send(  # type: ignore[union-attr]
+                f"🏆 **{winners}** won {game.title(table.settings)} #{table.id} "
+                f"({scores}). <#{table.row.thread_id}>",
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: summary not posted (%s)", table.id, exc.status)
+
+    async def _closed(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
+        if (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == table.row.lobby_message_id
+        ):
+            await interaction.response.edit_message(
+                **self.lobby_message(table), allowed_mentions=NO_PINGS
+            )
+        else:
+            await self._edit_lobby(table)
+        if table.row.message_id is not None:
+            line = table.events[-1] if table.events else "Game over."
+            await self._edit_game_message(
+                table,
+                {
+                    "content": None,
+                    "view": None,
+                    "embed": discord.Embed(title="Game closed", description=line),
+                },
+            )
+
+    # --- commands --------------------------------------------------------------------
+
+    async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        table = await self.find_table(interaction, table_id)
+        change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+        await interaction.response.send_message(
+            f"Game #{table.id} ended: no result is recorded and any stakes are refunded.",
+            allowed_mentions=NO_PINGS,
+        )
+        await self._closed(change.table, None)
+
+    async def find_table(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> Table:
+        from bot.store import games
+
+        if table_id is not None:
+            table = await self.tables.get(table_id)
+            if table.row.guild_id != interaction.guild_id:
+                raise UserError("There is no such game on this server.")
+            return table
+        assert interaction.channel_id is not None
+        rows = await games.live_in_channel(self.bot.db, interaction.channel_id)
+        if not rows:
+            raise UserError("There is no game in this channel.")
+        mine = [r for r in rows if r.host_id == interaction.user.id]
+        if len(rows) > 1 and len(mine) != 1:
+            ids = ", ".join(f"#{r.id}" for r in rows)
+            raise UserError(f"Several games are here ({ids}); say which with the game option.")
+        return Table.from_row((mine or rows)[0])
+
+    async def restore(self) -> int:
+        """After a start: make sure every running game has a message to click on."""
+        tables = await self.tables.live_tables()
+        for table in tables:
+            if table.status == "running" and table.row.message_id is None:
+                channel = await self._game_channel(table)
+                if channel is not None:
+                    try:
+                        message = await channel.send(**self.turn_message(table))
+                    except discord.HTTPException as exc:
+                        log.warning("game %s: could not repost (%s)", table.id, exc.status)
+                        continue
+                    await self.tables.set_game_message(
+                        table.id, thread_id=None, message_id=message.id
+                    )
+        return len(tables)
+
+
+__all__ = ["Forbidden", "Presenter"]

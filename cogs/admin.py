@@ -1,0 +1,48 @@
+"""Server settings (Manage Server) and owner-only operations."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SequencesBot
+from bot.errors import Forbidden
+from bot.store import games
+
+
+class Admin(
+    commands.GroupCog,
+    group_name="settings",
+    group_description="Server settings for games (Manage Server)",
+):
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="turn-timer", description="Seconds a player has for each turn")
+    @app_commands.describe(seconds="15 to 3600 (default 180)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def turn_timer(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        seconds: app_commands.Range[int, 15, 3600],
+    ) -> None:
+        # default_permissions only hides the command; the check in code is what counts.
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.manage_guild):
+            raise Forbidden("You need Manage Server to change game settings.")
+        if not 15 <= seconds <= 3600:
+            raise Forbidden("The turn timer must be between 15 and 3600 seconds.")
+        assert interaction.guild_id is not None
+        await games.set_guild_turn_timeout(
+            self.bot.db, interaction.guild_id, seconds, interaction.user.id, self.bot.clock()
+        )
+        await interaction.response.send_message(
+            f"New games here give each turn {seconds} seconds.", ephemeral=True
+        )
+
+
+async def setup(bot: SequencesBot) -> None:
+    await bot.add_cog(Admin(bot))

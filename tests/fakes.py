@@ -1,0 +1,14 @@
+"""Small fakes shared by tests: a clock that moves only when told."""
+
+from __future__ import annotations
+
+
+class FakeClock:
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

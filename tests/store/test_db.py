@@ -1,0 +1,58 @@
+"""The database opens in WAL mode, migrates once, and refuses a newer schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.store.db import Database, DatabaseTooNew, migrations
+
+
+async def test_migrations_apply_once_and_wal_is_on(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    assert await db.schema_version() == len(migrations())
+    row = await db.fetchone("PRAGMA journal_mode")
+    assert row is not None and row[0] == "wal"
+    await db.close()
+    db = await Database.open(path)  # reopening applies nothing new and keeps the data
+    assert await db.schema_version() == len(migrations())
+    await db.close()
+
+
+async def test_a_database_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    await db.conn.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
+    await db.close()
+    with pytest.raises(DatabaseTooNew, match="newer version"):
+        await Database.open(path)
+
+
+async def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO members (guild_id, user_id, display_name, updated_at) "
+                "VALUES (1, 2, 'x', 0)"
+            )
+            raise RuntimeError("boom")
+    assert await db.fetchone("SELECT * FROM members") is None
+    await db.close()
+
+
+async def test_backup_is_a_consistent_copy(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO members (guild_id, user_id, display_name, updated_at) "
+            "VALUES (1, 2, 'Ana', 0)"
+        )
+    await db.backup_to(tmp_path / "copy.sqlite3")
+    await db.close()
+    copy = await Database.open(tmp_path / "copy.sqlite3")
+    row = await copy.fetchone("SELECT display_name FROM members")
+    assert row is not None and row[0] == "Ana"
+    await copy.close()

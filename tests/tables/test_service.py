@@ -1,0 +1,237 @@
+"""The table service without Discord: lobbies, turns, stale clicks, timers, restarts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
+from bot.rules import pushluck as pl
+from bot.store import games
+from bot.store.db import Database
+from bot.tables.service import TableService, clean_name
+from tests.fakes import FakeClock
+
+GUILD, CHANNEL = 10, 20
+ANA, BO, CY = 1, 2, 3
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def make_service(db: Database, clock: FakeClock, seed: int = 1) -> TableService:
+    settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
+    return TableService(db, settings, clock, random.Random(seed))
+
+
+async def open_two(service: TableService, **settings: object) -> int:
+    base = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
+    table = await service.open_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        kind="sequences",
+        settings={**base, **settings},
+    )
+    await service.join(table.id, BO, "Bo")
+    return table.id
+
+
+async def test_lobby_join_leave_and_refusals(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    with pytest.raises(UserError, match="already at this table"):
+        await service.join(table_id, BO, "Bo")
+    change = await service.leave(table_id, BO)
+    assert [s.name for s in change.table.seats] == ["Ana"]
+    with pytest.raises(UserError, match="not at this table"):
+        await service.leave(table_id, BO)
+    with pytest.raises(Forbidden):
+        await service.add_bot(table_id, BO, "optimal")
+    with pytest.raises(UserError, match="needs 2 to 4"):
+        await service.start(table_id, ANA)
+    for _ in range(3):
+        await service.add_bot(table_id, ANA, "cautious")
+    with pytest.raises(UserError, match="full"):
+        await service.join(table_id, CY, "Cy")
+
+
+async def test_host_leaving_or_cancelling_closes_the_lobby(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    with pytest.raises(Forbidden):
+        await service.cancel(table_id, BO, is_admin=False)
+    change = await service.cancel(table_id, BO, is_admin=True)
+    assert change.closed and change.table.status == "cancelled"
+    with pytest.raises(StaleAction, match="closed"):
+        await service.join(table_id, CY, "Cy")
+    other = await open_two(service)
+    change = await service.leave(other, ANA)
+    assert change.table.status == "cancelled"
+
+
+async def test_lobby_expires_after_its_deadline(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    clock.advance(14 * 60)
+    assert await service.run_due() == []
+    clock.advance(61)
+    [change] = await service.run_due()
+    assert change.table.id == table_id and change.table.status == "expired"
+
+
+async def test_turns_only_for_the_seat_to_move_and_stale_clicks_change_nothing(
+    db: Database, clock: FakeClock
+) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    change = await service.start(table_id, ANA)
+    version = change.table.version
+    with pytest.raises(NotYourTurn, match="Ana's turn"):
+        await service.act(table_id, BO, version, "throw")
+    with pytest.raises(NotYourTurn, match="not playing"):
+        await service.act(table_id, CY, version, "throw")
+    change = await service.act(table_id, ANA, version, "throw")
+    assert change.table.version == version + 1
+    # The same click again (a double click): refused, nothing applied.
+    with pytest.raises(StaleAction, match="That throw is over"):
+        await service.act(table_id, ANA, version, "throw")
+    log = await games.log_entries(db, table_id)
+    assert [e["kind"] for e in log].count("action") == 1
+
+
+async def test_a_whole_game_is_recorded_with_results(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock, seed=7)
+    table_id = await open_two(service)
+    change = await service.start(table_id, ANA)
+    for _ in range(200):
+        table = change.table
+        if table.status != "running":
+            break
+        state = pl.load(table.rules or {})
+        user = [ANA, BO][state.current]
+        action = "throw" if state.phase == "throw" else "bank"
+        change = await service.act(table_id, user, table.version, action)
+    assert change.finished and change.table.status == "finished"
+    rows = await db.fetchall(
+        "SELECT user_id, won, place, score FROM game_results WHERE game_id = ? ORDER BY seat",
+        (table_id,),
+    )
+    assert len(rows) == 2
+    state = pl.load(change.table.rules or {})
+    assert state.outcome is not None
+    assert [bool(r["won"]) for r in rows] == [s in state.outcome.winners for s in (0, 1)]
+    assert [r["score"] for r in rows] == list(state.totals)
+
+
+async def test_timeouts_play_for_the_absent_seat_and_three_abandon(
+    db: Database, clock: FakeClock
+) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service, rounds=10)
+    change = await service.start(table_id, ANA)
+    assert change.table.row.deadline == clock.now + 180
+    statuses = []
+    for _ in range(6):
+        clock.advance(181)
+        fired = await service.run_due()
+        assert len(fired) == 1
+        statuses.append(fired[0].table.status)
+        if fired[0].table.status != "running":
+            break
+    # Ana and Bo both miss turns alternately; Ana's third miss comes on the fifth timeout.
+    assert statuses == ["running", "running", "running", "running", "abandoned"]
+    log = await games.log_entries(db, table_id)
+    assert [e["kind"] for e in log].count("timeout") == 4
+
+
+async def test_acting_resets_the_expiry_count(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service, rounds=10)
+    await service.start(table_id, ANA)
+    for _ in range(2):
+        clock.advance(181)
+        await service.run_due()  # Ana times out, then Bo times out
+    table = await service.get(table_id)
+    assert table.expiries == [1, 1]
+    change = await service.act(table_id, ANA, table.version, "throw")
+    assert change.table.expiries[0] == 0
+
+
+async def test_bot_players_move_on_their_timer(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table = await service.open_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        kind="sequences",
+        seat_host=False,
+        settings={"variant": "standard", "rounds": 2, "target": None, "soft_last_die": False},
+    )
+    await service.add_bot(table.id, ANA, "cautious")
+    await service.add_bot(table.id, ANA, "bold")
+    change = await service.start(table.id, ANA)
+    for _ in range(500):
+        if change.table.status != "running":
+            break
+        clock.now = (change.table.row.deadline or clock.now) + 0.001
+        [change] = await service.run_due()
+    assert change.table.status == "finished"
+
+
+async def test_restart_continues_from_the_database(clock: FakeClock, tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    first = await Database.open(path)
+    service = make_service(first, clock)
+    table_id = await open_two(service)
+    change = await service.start(table_id, ANA)
+    change = await service.act(table_id, ANA, change.table.version, "throw")
+    await first.close()  # the bot stops
+
+    second = await Database.open(path)
+    try:
+        fresh = make_service(second, clock)
+        [live] = await fresh.live_tables()
+        assert live.id == table_id and live.version == change.table.version
+        assert live.rules == change.table.rules
+        state = pl.load(live.rules or {})
+        action = "bank" if state.phase == "lock" else "throw"
+        after = await fresh.act(table_id, [ANA, BO][state.current], live.version, action)
+        assert after.table.version == live.version + 1
+    finally:
+        await second.close()
+
+
+async def test_end_needs_the_host_or_manage_server(db: Database, clock: FakeClock) -> None:
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    await service.start(table_id, ANA)
+    with pytest.raises(Forbidden):
+        await service.end(table_id, BO, is_admin=False)
+    change = await service.end(table_id, BO, is_admin=True)
+    assert change.table.status == "ended"
+    with pytest.raises(StaleAction):
+        await service.end(table_id, ANA, is_admin=False)
+
+
+def test_names_are_cleaned() -> None:
+    assert clean_name("**Ana**") == "Ana"
+    assert clean_name("@everyone") == "everyone"
+    assert clean_name("A\u200bn\u200ba") == "Ana"
+    assert len(clean_name("x" * 500)) == 32
+    assert clean_name("\u200b\u200b") == "Player"
