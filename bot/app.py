@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.store.db import Database, DatabaseTooNew
 from bot.tables.service import Clock, TableHooks, TableService
+from bot.tables.wallet_hooks import WalletHooks
 from bot.ui.buttons import GameButton
 from bot.ui.errors import handle_error
 from bot.ui.presenter import Presenter
@@ -24,7 +25,8 @@ log = logging.getLogger("bot")
 
 EXTENSIONS = (
     "cogs.sequences",
-    "cogs.leaderboard",
+    "cogs.stats",
+    "cogs.economy",
     "cogs.help",
     "cogs.admin",
 )
@@ -55,7 +57,9 @@ class SequencesBot(commands.Bot):
         self.db = db
         self.clock = clock
         # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
-        self.tables = TableService(db, settings, clock, rng or random.SystemRandom(), hooks)
+        self.tables = TableService(
+            db, settings, clock, rng or random.SystemRandom(), hooks or WalletHooks(clock)
+        )
         self.presenter = Presenter(self)
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None

@@ -386,3 +386,12 @@ async def remember_member(
             " WHERE members.display_name <> excluded.display_name",
             (guild_id, user_id, display_name[:100], now),
         )
+
+
+async def game_keys(db: Database, scope_id: int) -> list[str]:
+    """Game keys with at least one stat line in the scope (for command autocomplete)."""
+    rows = await db.fetchall(
+        "SELECT DISTINCT game_key FROM player_stats WHERE scope = ? ORDER BY game_key",
+        (scope_id,),
+    )
+    return [row[0] for row in rows]
