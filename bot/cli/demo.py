@@ -54,7 +54,7 @@ async def _demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     clock = _Clock()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None)
+        settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None)  # type: ignore[call-arg]
         db = await Database.open(settings.database_path)
         try:
             service = TableService(db, settings, clock, rng)

@@ -15,6 +15,7 @@ from bot.rules import pushluck as pl
 from bot.rules.dice import RandomDice
 from bot.store.games import SeatResult
 from bot.tables.model import Seat
+from bot.tables.teams import arrange_teams
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -37,7 +38,8 @@ class GameKind(Protocol):
 
     def check_settings(self, settings: dict[str, Any]) -> None: ...
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]: ...
-    def check_seats(self, settings: dict[str, Any], seats: list[Seat]) -> None: ...
+    def team_count(self, settings: dict[str, Any], n_seats: int) -> int: ...
+    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]: ...
     def game_key(self, settings: dict[str, Any]) -> str: ...
     def title(self, settings: dict[str, Any]) -> str: ...
     def describe_settings(self, settings: dict[str, Any]) -> str: ...
@@ -54,6 +56,13 @@ class GameKind(Protocol):
     def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]: ...
     def timeout_step(self, rules: dict[str, Any]) -> list[Any]: ...
     def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None: ...
+
+
+def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
+    low, high = limits
+    if not low <= len(seats) <= high:
+        need = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
 
 
 # --- push-your-luck Sequences -------------------------------------------------------------
@@ -91,11 +100,13 @@ class SequencesKind:
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return self.config(settings).seats_range
 
-    def check_seats(self, settings: dict[str, Any], seats: list[Seat]) -> None:
-        low, high = self.seat_limits(settings)
-        if not low <= len(seats) <= high:
-            need = f"exactly {low}" if low == high else f"{low} to {high}"
-            raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+        return 2 if settings.get("variant") == "team" else 0
+
+    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+        check_seat_count(self.seat_limits(settings), seats)
+        # Team games: partners alternate, A1 B1 A2 B2, matching the rules' seat % 2.
+        return arrange_teams(seats, self.team_count(settings, len(seats)))
 
     def game_key(self, settings: dict[str, Any]) -> str:
         return f"sequences:{settings.get('variant', 'standard')}"

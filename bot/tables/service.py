@@ -28,6 +28,7 @@ from bot.store.db import Database
 from bot.store.games import GameRow, SeatResult
 from bot.tables.kinds import kind_for
 from bot.tables.model import MAX_NAME, Seat, Table
+from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +217,10 @@ class TableService:
             settings=settings,
             seats=[host] if seat_host else [],
         )
+        if seat_host:
+            table.seats = []
+            self._auto_team(table, host)
+            table.seats = [host]
         table.row.state = table.to_state()
         async with self.db.transaction() as conn:
             table.row.id = await games.insert(conn, table.row)
@@ -247,6 +252,7 @@ class TableService:
             if len(table.seats) >= high:
                 raise UserError(f"This table is full ({high} seats).")
             seat = Seat(user_id, clean_name(name))
+            self._auto_team(table, seat)
             table.seats.append(seat)
 
             async def money(conn: aiosqlite.Connection) -> None:
@@ -300,8 +306,26 @@ class TableService:
             name = next(
                 (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
             )
-            table.seats.append(Seat(None, name, bot_level=level))
+            bot_seat = Seat(None, name, bot_level=level)
+            self._auto_team(table, bot_seat)
+            table.seats.append(bot_seat)
             await self._save(table, user_id, "add_bot", {"level": level})
+            return Change(table)
+
+    async def switch_team(self, table_id: int, user_id: int) -> Change:
+        async with self._locked(table_id) as table:
+            self._require_lobby(table)
+            game = kind_for(table.kind)
+            _, high = game.seat_limits(table.settings)
+            n_teams = game.team_count(table.settings, max(len(table.seats), high))
+            if n_teams < 2:
+                raise UserError("This game has no teams.")
+            index = table.seat_of(user_id)
+            if index is None:
+                raise UserError("Join the table first.")
+            seat = table.seats[index]
+            seat.team = next_team(seat.team, n_teams)
+            await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 
     async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Change:
@@ -317,7 +341,7 @@ class TableService:
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host can start the game.")
             game = kind_for(table.kind)
-            game.check_seats(table.settings, table.seats)
+            table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"
             table.expiries = [0] * len(table.seats)
@@ -330,6 +354,15 @@ class TableService:
                 {"seats": [s.dump() for s in table.seats], "rules": table.rules},
             )
             return Change(table, turn_changed=True)
+
+    def _auto_team(self, table: Table, seat: Seat) -> None:
+        """New seats go to the smallest team, so the lobby shows balanced teams."""
+        game = kind_for(table.kind)
+        _, high = game.seat_limits(table.settings)
+        n_teams = game.team_count(table.settings, high)
+        if n_teams >= 2:
+            sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
+            seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
 
     def _require_lobby(self, table: Table) -> None:
         if table.status != "lobby":

@@ -43,6 +43,9 @@ def lobby_buttons(table: Table) -> list[Button]:
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
+    _, high = game.seat_limits(table.settings)
+    if game.team_count(table.settings, high) >= 2:
+        buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
             Button(f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖")
@@ -149,6 +152,8 @@ class Presenter:
             change = await self.tables.join(table_id, user.id, user.display_name)
         elif action == "leave":
             change = await self.tables.leave(table_id, user.id)
+        elif action == "team":
+            change = await self.tables.switch_team(table_id, user.id)
         elif action.startswith("bot_"):
             change = await self.tables.add_bot(table_id, user.id, action[4:])
         elif action == "cancel":

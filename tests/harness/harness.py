@@ -1,0 +1,828 @@
+"""Drive a real ``commands.Bot`` through discord.py's own interaction dispatch, offline.
+
+    h = await Harness.start(bot)              # dpytest guild + channel, fakes wired
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy start", rounds=3, variant="team")
+    reply = await alice.click(reply.message, "Join")
+    assert "Alice" in reply.message.text
+    await h.stop()
+
+Inbound: payloads from :mod:`.payloads` are fed to the gateway parser
+(``ConnectionState.parsers["INTERACTION_CREATE"]``), so the ``CommandTree`` and the
+``ViewStore`` (views, ``DynamicItem``\\ s, modals) run exactly as in production.
+Outbound: see :mod:`.fake`.
+
+discord.py internals are private; this module targets discord.py 2.7.x (pinned in
+pyproject). Each use of a private name carries a ``# private:`` comment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import discord
+import discord.ext.test as dpytest
+import discord.webhook.async_ as webhook_async
+from discord.ext import commands
+from discord.ext.test import backend as dpytest_backend
+from discord.ext.test import runner as dpytest_runner
+from discord.ext.test import state as dpytest_state
+from discord.ext.test import websocket as dpytest_websocket
+
+from . import payloads as P
+from .fake import FakeDiscord, HarnessHttp, InteractionRecord, RecordedRequest
+from .model import HarnessError, Message, Modal, Reply
+
+JsonDict = dict[str, Any]
+
+DEFAULT_ERROR_LOGGERS = ("discord", "bot", "cogs", "tests")
+TASK_LOGGER = "tests.harness.tasks"  # name of records made for tasks that died with an exception
+
+# What @everyone may do in the fake guild: dpytest's default role permissions plus threads.
+EVERYONE_PERMISSIONS = discord.Permissions(104324161) | discord.Permissions(
+    create_public_threads=True,
+    create_private_threads=True,
+    send_messages_in_threads=True,
+    use_application_commands=True,
+)
+
+
+class BotErrorLogged(AssertionError):
+    """The bot (or discord.py on its behalf) logged an ERROR while handling something."""
+
+    def __init__(self, records: Sequence[logging.LogRecord]) -> None:
+        self.records = list(records)
+        fmt = logging.Formatter("%(name)s: %(message)s")
+        text = "\n\n".join(
+            fmt.format(r) + ("\n" + fmt.formatException(r.exc_info) if r.exc_info else "")
+            for r in self.records
+        )
+        super().__init__(f"{len(self.records)} error(s) logged while handling:\n{text}")
+
+
+class SettleTimeout(AssertionError):
+    """Dispatch or bot tasks did not finish within the settle timeout."""
+
+
+class ErrorCollector(logging.Handler):
+    """Collects ERROR records from the given logger prefixes."""
+
+    def __init__(self, prefixes: Sequence[str]) -> None:
+        super().__init__(level=logging.ERROR)
+        self.prefixes = tuple(prefixes)
+        self.records: list[logging.LogRecord] = []
+        self.expecting: list[tuple[re.Pattern[str] | None, list[logging.LogRecord]]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        prefixes = (*self.prefixes, TASK_LOGGER)
+        if not any(record.name == p or record.name.startswith(p + ".") for p in prefixes):
+            return
+        for pattern, sink in self.expecting:
+            if pattern is None or pattern.search(_record_text(record)):
+                sink.append(record)
+                return
+        self.records.append(record)
+
+    def install(self) -> None:
+        for name in self.prefixes:
+            logging.getLogger(name).addHandler(self)
+
+    def uninstall(self) -> None:
+        for name in self.prefixes:
+            logging.getLogger(name).removeHandler(self)
+
+    def take(self) -> list[logging.LogRecord]:
+        records, self.records = self.records, []
+        return records
+
+
+def _record_text(record: logging.LogRecord) -> str:
+    text = record.getMessage()
+    if record.exc_info and record.exc_info[1] is not None:
+        text += f"\n{type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+    return text
+
+
+def _awaiting_frames(task: asyncio.Task[Any]) -> Iterator[Any]:
+    """The chain of coroutine frames a task is suspended in, outermost first."""
+    coro: Any = task.get_coro()
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            yield frame
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+
+
+def _is_framework_task(task: asyncio.Task[Any]) -> bool:
+    code = getattr(task.get_coro(), "cr_code", None)
+    return code is not None and (
+        "_pytest" in code.co_filename or "pytest_asyncio" in code.co_filename
+    )
+
+
+class TaskTracker:
+    """Records every task created on the loop while installed (via the task factory)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.finished: list[asyncio.Task[Any]] = []
+        self._previous = loop.get_task_factory()
+
+    def install(self) -> None:
+        previous = self._previous
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+            if previous is not None:
+                task = previous(loop, coro, **kwargs)
+            else:
+                task = asyncio.Task(coro, loop=loop, **kwargs)
+            self.tasks.add(task)
+            task.add_done_callback(self._done)
+            return task
+
+        self.loop.set_task_factory(factory)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        self.finished.append(task)
+
+    def unretrieved_failures(self) -> list[asyncio.Task[Any]]:
+        """Finished tasks whose exception nobody retrieved (asyncio would later log "Task
+        exception was never retrieved"); marks them retrieved."""
+        failed = []
+        for task in self.finished:
+            # private: asyncio sets _log_traceback until someone retrieves the exception
+            if not task.cancelled() and getattr(task, "_log_traceback", False):
+                task.exception()
+                failed.append(task)
+        self.finished.clear()
+        return failed
+
+    def uninstall(self) -> None:
+        self.loop.set_task_factory(self._previous)
+
+
+async def _close_bot(bot: commands.Bot) -> None:
+    # dpytest's FakeWebSocket has no socket; Client.close() would trip over ``ws.open``.
+    bot.ws = None  # type: ignore[assignment]
+    await bot.close()
+
+
+class Player:
+    """A guild member acting through the Discord client: slash commands, clicks, modals."""
+
+    def __init__(self, harness: Harness, user_id: int, name: str) -> None:
+        self.h = harness
+        self.id = user_id
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name} {self.id}>"
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def member(self) -> discord.Member:
+        """This member as the current bot instance sees it."""
+        return self.h._member_object(self.id)
+
+    async def slash(
+        self,
+        command: str,
+        /,
+        *,
+        _channel: Any = None,
+        _validate: bool = True,
+        **options: Any,
+    ) -> Reply:
+        """Run ``/command`` (``"group sub"`` for subcommands) with ``options`` as keywords.
+
+        Options are checked against the command's signature; with ``_validate`` (default)
+        values outside choices/min/max raise as Discord would never send them.
+        """
+        channel = self.h._channel(_channel)
+        data = P.command_data(
+            self.h.bot.tree, command, options, guild=self.h.guild, validate=_validate
+        )
+        return await self.h._interact(self, P.APPLICATION_COMMAND, data, channel)
+
+    async def autocomplete(
+        self, command: str, option: str, value: str, /, *, _channel: Any = None, **options: Any
+    ) -> list[JsonDict]:
+        """Type ``value`` into ``option`` of ``/command``; returns the offered choices."""
+        channel = self.h._channel(_channel)
+        data = P.command_data(
+            self.h.bot.tree, command, {**options, option: value}, guild=self.h.guild, focused=option
+        )
+        reply = await self.h._interact(self, P.AUTOCOMPLETE, data, channel)
+        if reply.choices is None:
+            raise HarnessError(f"/{command} answered no autocomplete choices for {option!r}")
+        return reply.choices
+
+    async def context_menu(self, name: str, target: Any, /, *, _channel: Any = None) -> Reply:
+        """Use a user (target: Player/Member) or message (target: Message) context menu."""
+        channel = self.h._channel(_channel)
+        msg_payload = target.payload if isinstance(target, Message) else None
+        data = P.context_menu_data(
+            self.h.bot.tree, name, target, guild=self.h.guild, message=msg_payload
+        )
+        return await self.h._interact(self, P.APPLICATION_COMMAND, data, channel)
+
+    async def click(
+        self, message: Message | Reply, label: str | None = None, /, *, custom_id: str | None = None
+    ) -> Reply:
+        """Click the button with this ``label`` (or ``custom_id``) on ``message``."""
+        msg = self._target(message)
+        comp = P.find_component(msg.components, label=label, custom_id=custom_id)
+        if comp.get("disabled"):
+            raise HarnessError(f"button {label or custom_id!r} is disabled on {msg}")
+        if "custom_id" not in comp:
+            raise HarnessError(
+                f"button {label!r} is a link button; clicking it opens {comp.get('url')}"
+            )
+        data = P.component_data(comp["custom_id"], component_type=P.BUTTON)
+        return await self.h._interact(self, P.MESSAGE_COMPONENT, data, msg.channel_id, message=msg)
+
+    async def select(
+        self,
+        message: Message | Reply,
+        values: Sequence[str],
+        /,
+        *,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+    ) -> Reply:
+        """Pick ``values`` in a select menu (the only one, or by custom_id/placeholder)."""
+        msg = self._target(message)
+        selects = msg.selects
+        if custom_id is not None or placeholder is not None:
+            comp = P.find_component(
+                msg.components, label=placeholder, custom_id=custom_id, types=P.SELECT_TYPES
+            )
+            select = next(s for s in selects if s.custom_id == comp["custom_id"])
+        elif len(selects) == 1:
+            select = selects[0]
+        else:
+            raise HarnessError(f"{msg} has {len(selects)} selects; pass custom_id=")
+        if select.disabled:
+            raise HarnessError(f"select {select.custom_id!r} is disabled")
+        values = [str(v) for v in values]
+        if select.type == P.STRING_SELECT:
+            unknown = [v for v in values if v not in select.values]
+            if unknown:
+                raise HarnessError(f"{unknown} are not options of {select.custom_id!r}")
+        if not select.min_values <= len(values) <= select.max_values:
+            raise HarnessError(
+                f"select {select.custom_id!r} takes {select.min_values}..{select.max_values} values"
+            )
+        data = P.component_data(select.custom_id, component_type=select.type, values=values)
+        return await self.h._interact(self, P.MESSAGE_COMPONENT, data, msg.channel_id, message=msg)
+
+    async def submit_modal(
+        self, values: dict[str, Any] | None = None, /, *, modal: Modal | Reply | None = None
+    ) -> Reply:
+        """Submit the last modal the bot showed this member (or ``modal``), with ``values``
+        keyed by each field's custom_id or label."""
+        if isinstance(modal, Reply):
+            modal = modal.modal
+        opened = self.h._modals.get(self.id)
+        if modal is None:
+            if opened is None:
+                raise HarnessError(f"the bot has not shown {self.name} a modal")
+            raw, channel_id, message_id = opened
+        else:
+            raw = modal.raw
+            channel_id = opened[1] if opened else self.h.channel.id
+            message_id = opened[2] if opened else None
+        data = P.modal_submit_data(raw, values or {})
+        self.h._modals.pop(self.id, None)
+        msg = Message(self.h, self.h.fake.messages[message_id]) if message_id else None
+        return await self.h._interact(self, P.MODAL_SUBMIT, data, channel_id, message=msg)
+
+    async def send(self, content: str, /, *, channel: Any = None) -> Message:
+        """Post an ordinary message as this member (dispatches ``on_message``)."""
+        cid = self.h._channel(channel)
+        stored = self.h.fake.create_message(
+            channel_id=cid,
+            author=self.h._member_data[self.id]["user"],
+            fields={"content": content},
+            files=[],
+        )
+        await self.h.settle()
+        return Message(self.h, stored)
+
+    def visible_messages(self, channel: Any = None) -> list[Message]:
+        return [m for m in self.h.messages(channel) if m.visible_for(self.id)]
+
+    def _target(self, message: Message | Reply) -> Message:
+        msg = message.message if isinstance(message, Reply) else message
+        if msg.deleted:
+            raise HarnessError(f"{msg} was deleted")
+        if not msg.visible_for(self.id):
+            raise HarnessError(f"{self.name} cannot see the ephemeral message {msg}")
+        return msg
+
+
+class Harness:
+    """A fake Discord guild around one (or, after :meth:`restart`, successive) bot(s)."""
+
+    def __init__(self, bot: commands.Bot, *, settle_timeout: float, error_loggers: Sequence[str]):
+        self.bot = bot
+        self.settle_timeout = settle_timeout
+        self.errors = ErrorCollector(error_loggers)
+        self.tracker = TaskTracker(asyncio.get_running_loop())
+        self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
+        self.guild_id = 0
+        self.channel_id = 0
+        self.players: dict[str, Player] = {}
+        self._member_data: dict[int, JsonDict] = {}
+        self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
+        self._ignored: list[Callable[[asyncio.Task[Any]], bool]] = []
+        self._saved_adapter_request: Any = None
+        self._stopped = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def start(
+        cls,
+        bot: commands.Bot,
+        *,
+        channels: Sequence[str] = ("general",),
+        guild_name: str = "Test Guild",
+        settle_timeout: float = 2.0,
+        error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
+        gateway_echo: bool = True,
+    ) -> Harness:
+        """Configure dpytest around ``bot``, wire the fakes, run ``setup_hook`` and mark the
+        bot ready. ``error_loggers``: logger prefixes whose ERROR records fail the test."""
+        h = cls(bot, settle_timeout=settle_timeout, error_loggers=error_loggers)
+        h.tracker.install()
+        h.errors.install()
+        try:
+            dpytest.configure(bot, guilds=[guild_name], text_channels=list(channels),
+                              voice_channels=0, members=0)  # fmt: skip
+            guild = bot.guilds[0]
+            h.guild_id = guild.id
+            h.channel_id = guild.text_channels[0].id
+            h.fake = FakeDiscord(guild.id)
+            h.fake.gateway_echo = gateway_echo
+            dpytest_backend.update_role(guild.default_role, permissions=EVERYONE_PERMISSIONS.value)
+            h._patch_webhooks()
+            await h._wire(bot)
+        except BaseException:
+            await h._teardown()
+            raise
+        return h
+
+    async def _wire(self, bot: commands.Bot) -> None:
+        """Common wiring after a bot got its (dpytest) connection state."""
+        self.bot = bot
+        self.fake.client = bot
+        bot.http.__class__ = HarnessHttp  # route REST through the fake Discord
+        bot.http.fake = self.fake  # type: ignore[attr-defined]
+        state = bot._connection  # private: the ConnectionState dpytest installed
+        state._command_tree = bot.tree  # private: dpytest's state has none, slash would drop
+        assert bot.user is not None
+        state.application_id = bot.user.id  # private-ish: normally set by READY
+        guild = bot.get_guild(self.guild_id)
+        assert guild is not None
+        if guild.me is None:  # without the members intent dpytest's bot member is not cached
+            me = discord.Member._from_client_user(
+                user=bot.user, guild=guild, state=state
+            )  # private
+            guild._add_member(me)  # private
+        await bot._async_setup_hook()  # private: creates bot._ready, binds the loop
+        await bot.setup_hook()  # cogs, DynamicItems, persistent views on the *new* view store
+        bot._ready.set()  # private: what READY does
+        bot.dispatch("ready")
+        await self.settle()
+
+    def _patch_webhooks(self) -> None:
+        harness = self
+        cls = webhook_async.AsyncWebhookAdapter
+        self._saved_adapter_request = cls.__dict__["request"]
+
+        async def request(
+            adapter: Any,
+            route: Any,
+            session: Any = None,
+            *,
+            payload: JsonDict | None = None,
+            multipart: Any = None,
+            files: Any = None,
+            params: JsonDict | None = None,
+            **_: Any,
+        ) -> Any:
+            return await harness.fake.handle_webhook(
+                route, payload=payload, multipart=multipart, files=files, params=params
+            )
+
+        cls.request = request  # type: ignore[method-assign]
+
+    async def stop(self) -> None:
+        """Settle, close the bot, cancel leftover tasks, undo every patch. Raises
+        :class:`BotErrorLogged` if errors were logged since the last check."""
+        if self._stopped:
+            return
+        try:
+            await self.settle()
+        finally:
+            await self._teardown()
+        self._raise_logged_errors()
+
+    async def _teardown(self) -> None:
+        self._stopped = True
+        with contextlib.suppress(Exception):
+            await _close_bot(self.bot)
+        await self._cancel_leftovers()
+        if self._saved_adapter_request is not None:
+            webhook_async.AsyncWebhookAdapter.request = self._saved_adapter_request  # type: ignore[method-assign]
+            self._saved_adapter_request = None
+        self.tracker.uninstall()
+        self.errors.uninstall()
+
+    async def _cancel_leftovers(self) -> None:
+        current = asyncio.current_task()
+        leftovers = [t for t in self.tracker.tasks if t is not current and not t.done()]
+        for t in leftovers:
+            t.cancel()
+        if leftovers:
+            await asyncio.gather(*leftovers, return_exceptions=True)
+
+    async def restart(self, new_bot: commands.Bot) -> Harness:
+        """Replace the bot with ``new_bot`` (a fresh instance, as after a process restart):
+        same guild, channels, threads, members and messages; the old bot is closed and its
+        in-memory views die with it. Returns ``self``."""
+        await self.settle()
+        old = self.bot
+        guild = self.guild
+        assert old.user is not None
+        user_data = P.user_payload(old.user)
+        threads = [t for t in self.fake.threads.values() if not t["thread_metadata"]["archived"]]
+        guild_data = P.guild_create_payload(guild, threads=threads, owner_id=guild.owner_id)
+        known = {int(m["user"]["id"]) for m in guild_data["members"]}
+        guild_data["members"] += [d for uid, d in self._member_data.items() if uid not in known]
+        await _close_bot(old)
+        await self._cancel_leftovers()
+
+        loop = asyncio.get_running_loop()
+        http = dpytest_backend.FakeHttp(loop=loop)
+        new_bot.http = http  # private-ish: the client's HTTPClient
+        new_bot.ws = dpytest_websocket.FakeWebSocket(None, loop=loop)  # type: ignore[assignment]
+        state = dpytest_state.FakeState(new_bot, http=http, loop=loop)
+        state.user = discord.ClientUser(state=state, data=user_data)  # type: ignore[arg-type]
+        http.state = state
+        new_bot._connection = state  # private: what dpytest.configure does
+        old_config = dpytest_backend._cur_config  # private: dpytest's global backend state
+        assert old_config is not None
+        dpytest_backend._cur_config = dpytest_backend.BackendState(old_config.messages, state)
+        state.parse_guild_create(guild_data)
+        new_guild = new_bot.get_guild(self.guild_id)
+        assert new_guild is not None
+        dpytest_runner._cur_config = dpytest_runner.RunnerConfig(  # private: dpytest runner state
+            new_bot, [new_guild], list(new_guild.channels), list(new_guild.members)
+        )
+        await self._wire(new_bot)
+        return self
+
+    swap_bot = restart
+
+    # ------------------------------------------------------------------ settle & errors
+
+    def ignore_tasks(self, match: str | Callable[[asyncio.Task[Any]], bool]) -> None:
+        """Do not wait for tasks whose name starts with ``match`` (or matching a predicate),
+        e.g. a bot's own endless background loop."""
+        if isinstance(match, str):
+            prefix = match
+            self._ignored.append(lambda t: t.get_name().startswith(prefix))
+        else:
+            self._ignored.append(match)
+
+    def _is_idle(self, task: asyncio.Task[Any]) -> bool:
+        """Tasks that wait for something a test cannot advance: view timeouts, ext.tasks
+        loops, long sleeps (``delete_after``), waits for user input (``View.wait``,
+        ``Client.wait_for``), and the test framework's own tasks."""
+        if any(pred(task) for pred in self._ignored):
+            return True
+        coro = task.get_coro()
+        qualname = getattr(coro, "__qualname__", "")
+        if qualname.endswith("__timeout_task_impl") or qualname == "Loop._loop":
+            return True
+        if _is_framework_task(task):
+            return True
+        for frame in _awaiting_frames(task):
+            name = frame.f_code.co_name
+            filename = frame.f_code.co_filename
+            if name == "sleep" and filename.endswith("tasks.py"):
+                delay = frame.f_locals.get("delay", 0) or 0
+                if delay > self.settle_timeout:
+                    return True
+            if "discord" in filename and (
+                (name == "wait" and filename.endswith(("view.py", "modal.py")))
+                or name == "wait_for"
+            ):
+                return True
+        return False
+
+    async def settle(self, timeout: float | None = None) -> None:
+        """Wait until every dispatch task and every task the bot spawned has finished (or is
+        idle, see :meth:`_is_idle`), then raise :class:`BotErrorLogged` if anything was
+        logged at ERROR. Fails with :class:`SettleTimeout` after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.settle_timeout if timeout is None else timeout)
+        current = asyncio.current_task()
+        while True:
+            for _ in range(3):
+                await asyncio.sleep(0)
+            busy = [
+                t
+                for t in list(self.tracker.tasks)
+                if t is not current and not t.done() and not self._is_idle(t)
+            ]
+            if not busy:
+                break
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                names = ", ".join(f"{t.get_name()} ({t.get_coro()!r})" for t in busy)
+                raise SettleTimeout(
+                    f"tasks still running after the settle timeout: {names}. If this is an "
+                    "endless background task, call h.ignore_tasks(name)."
+                )
+            await asyncio.wait(busy, timeout=min(remaining, 0.02))
+        self._raise_logged_errors()
+
+    def _raise_logged_errors(self) -> None:
+        for task in self.tracker.unretrieved_failures():
+            if _is_framework_task(task):
+                continue
+            exc = task.exception()
+            assert exc is not None
+            record = logging.LogRecord(
+                TASK_LOGGER, logging.ERROR, __file__, 0,
+                "Task %r raised and nobody retrieved the exception", (task.get_name(),),
+                (type(exc), exc, exc.__traceback__),
+            )  # fmt: skip
+            self.errors.handle(record)
+        records = self.errors.take()
+        if records:
+            raise BotErrorLogged(records)
+
+    @contextlib.contextmanager
+    def expect_errors(self, match: str | None = None) -> Iterator[list[logging.LogRecord]]:
+        """Allow ERROR logs (matching ``match``) inside the block; yields the records and
+        fails if none was logged."""
+        sink: list[logging.LogRecord] = []
+        entry = (re.compile(match) if match else None, sink)
+        self.errors.expecting.append(entry)
+        try:
+            yield sink
+        finally:
+            self.errors.expecting.remove(entry)
+        if not sink:
+            raise HarnessError(f"expected an error log matching {match!r}, none was logged")
+
+    # ------------------------------------------------------------------ members & guild
+
+    @property
+    def guild(self) -> discord.Guild:
+        guild = self.bot.get_guild(self.guild_id)
+        assert guild is not None
+        return guild
+
+    @property
+    def channel(self) -> discord.TextChannel:
+        """The default text channel."""
+        channel = self.guild.get_channel(self.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        return channel
+
+    def text_channel(self, name: str) -> discord.TextChannel:
+        channel = discord.utils.get(self.guild.text_channels, name=name)
+        if channel is None:
+            raise HarnessError(f"no text channel {name!r}")
+        return channel
+
+    async def member(
+        self,
+        name: str,
+        *,
+        roles: Sequence[discord.Role] = (),
+        nick: str | None = None,
+        **permissions: bool,
+    ) -> Player:
+        """Add a member. Keyword permissions (``manage_guild=True``) give them a role with
+        those permissions; ``False`` values are accepted and ignored (the default)."""
+        if name in self.players:
+            raise HarnessError(f"member {name!r} exists already")
+        guild = self.guild
+        role_ids = [r.id for r in roles]
+        granted = {k: v for k, v in permissions.items() if v}
+        if granted:
+            role = dpytest_backend.make_role(
+                f"{name}-perms", guild, permissions=discord.Permissions(**granted).value
+            )
+            role_ids.append(role.id)
+        uid = P.next_id()
+        discrim = f"{len(self.players) + 1:04}"
+        user = {"id": str(uid), "username": name, "discriminator": discrim,
+                "global_name": name, "avatar": None, "bot": False}  # fmt: skip
+        data = {"user": user, "roles": [str(r) for r in role_ids], "nick": nick,
+                "joined_at": P.iso_now(), "deaf": False, "mute": False, "flags": 0,
+                "avatar": None, "pending": False, "premium_since": None,
+                "communication_disabled_until": None}  # fmt: skip
+        self._member_data[uid] = data
+        self.bot._connection.parse_guild_member_add(data | {"guild_id": str(guild.id)})  # private
+        player = Player(self, uid, name)
+        self.players[name] = player
+        await self.settle()
+        return player
+
+    def _member_object(self, user_id: int) -> discord.Member:
+        guild = self.guild
+        member = guild.get_member(user_id)
+        if member is None:  # not cached (no members intent): build it as Interaction would
+            state = self.bot._connection  # private
+            member = discord.Member(data=self._member_data[user_id], guild=guild, state=state)  # type: ignore[arg-type]
+        return member
+
+    async def set_permissions(self, target: Any, channel: Any = None, **perms: bool | None) -> None:
+        """Channel permission overwrite for ``target`` (a Player, Member or Role) in
+        ``channel`` (default channel): ``True`` allows, ``False`` denies, ``None`` resets."""
+        guild = self.guild
+        chan = guild.get_channel(self._channel(channel))
+        if not isinstance(chan, discord.abc.GuildChannel):
+            raise HarnessError("permission overwrites apply to guild channels (threads inherit)")
+        obj = target.member if isinstance(target, Player) else target
+        overwrite = chan.overwrites_for(obj)
+        overwrite.update(**perms)
+        allow, deny = overwrite.pair()
+        data = P.channel_payload(chan)
+        data["permission_overwrites"] = [
+            o for o in data["permission_overwrites"] if o["id"] != str(obj.id)
+        ] + [{"id": str(obj.id), "type": 0 if isinstance(obj, discord.Role) else 1,
+              "allow": str(allow.value), "deny": str(deny.value)}]  # fmt: skip
+        self.bot._connection.parse_channel_update(data)  # private: gateway CHANNEL_UPDATE
+        await self.settle()
+
+    async def set_bot_permissions(self, channel: Any = None, **perms: bool | None) -> None:
+        """Overwrite the bot's own permissions in ``channel``, e.g. ``send_messages=False``
+        to make the bot unable to post there (REST calls then fail with 403/50013)."""
+        await self.set_permissions(self.guild.me, channel, **perms)
+
+    # ------------------------------------------------------------------ interactions
+
+    def _channel(self, channel: Any) -> int:
+        if channel is None:
+            return self.channel_id
+        if isinstance(channel, int):
+            return channel
+        if isinstance(channel, str):
+            return self.text_channel(channel).id
+        return int(channel.id)
+
+    def _channel_payload(
+        self, channel_id: int, member: discord.Member
+    ) -> tuple[JsonDict, int, int]:
+        record = self.fake.threads.get(channel_id)
+        guild = self.guild
+        if record is not None:
+            parent = guild.get_channel(int(record["parent_id"]))
+            assert parent is not None
+            perms_member = parent.permissions_for(member).value
+            perms_bot = parent.permissions_for(guild.me).value
+            return dict(record), perms_member, perms_bot
+        channel = guild.get_channel(channel_id)
+        if channel is None:
+            raise HarnessError(f"no channel {channel_id} in the fake guild")
+        perms_member = channel.permissions_for(member).value
+        perms_bot = channel.permissions_for(guild.me).value
+        return P.channel_payload(channel, permissions=perms_member), perms_member, perms_bot
+
+    async def _interact(
+        self,
+        player: Player,
+        kind: int,
+        data: JsonDict,
+        channel_id: int,
+        *,
+        message: Message | None = None,
+    ) -> Reply:
+        member = player.member
+        channel, perms, app_perms = self._channel_payload(channel_id, member)
+        channel["permissions"] = str(perms)
+        payload = P.interaction_payload(
+            type=kind,
+            application_id=self.bot.application_id or 0,
+            guild_id=self.guild_id,
+            channel=channel,
+            member=P.member_payload(member, permissions=perms),
+            data=data,
+            message=message.payload if message is not None else None,
+            app_permissions=app_perms,
+        )
+        record = InteractionRecord(
+            id=int(payload["id"]),
+            token=payload["token"],
+            type=kind,
+            channel_id=channel_id,
+            guild_id=self.guild_id,
+            user_id=player.id,
+            source_message_id=message.id if message is not None else None,
+        )
+        self.fake.interactions[record.token] = record
+        start = len(self.fake.events)
+        self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
+        await self.settle()
+        if record.modal is not None:
+            self._modals[player.id] = (record.modal, channel_id, record.source_message_id)
+        return Reply(self, record, start, len(self.fake.events))
+
+    def expire_interactions(self) -> None:
+        """Age every interaction token past 15 minutes: followups and edits through them
+        now fail with 401 (50027 Invalid Webhook Token), as on Discord."""
+        for record in self.fake.interactions.values():
+            record.expired = True
+
+    # ------------------------------------------------------------------ faults
+
+    def fail_next(
+        self,
+        method: str | None,
+        path_regex: str,
+        status: int,
+        code: int | None = None,
+        *,
+        message: str | None = None,
+        times: int = 1,
+    ) -> None:
+        """Make the next ``times`` REST or webhook calls matching ``method`` (None/"*": any)
+        and ``path_regex`` (searched in e.g. ``/channels/123/messages``) raise the
+        ``discord.HTTPException`` for ``status`` (403 -> Forbidden, 404 -> NotFound, ...)
+        with Discord error ``code`` (default 50013 for 403, 10008 for 404)."""
+        self.fake.add_fault(method, path_regex, status, code, message, times)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every outbound REST/webhook call, in order (including failed ones)."""
+        return self.fake.requests
+
+    def message(self, message_id: int) -> Message:
+        return Message(self, self.fake.messages[message_id])
+
+    def messages(self, channel: Any = None, *, include_deleted: bool = False) -> list[Message]:
+        """Messages in creation order; in ``channel`` (object, id or name) if given."""
+        cid = None if channel is None else self._channel(channel)
+        return [
+            Message(self, m)
+            for m in self.fake.messages.values()
+            if (cid is None or m.channel_id == cid) and (include_deleted or not m.deleted)
+        ]
+
+    def last_message(self, channel: Any = None) -> Message:
+        msgs = self.messages(channel)
+        if not msgs:
+            raise HarnessError(f"no messages in {channel or 'any channel'}")
+        return msgs[-1]
+
+    def visible_to(self, member: Any, channel: Any = None) -> list[Message]:
+        """Messages ``member`` (Player, Member or id) can see: public ones and their own
+        ephemeral ones."""
+        uid = getattr(member, "id", member)
+        return [m for m in self.messages(channel) if m.visible_for(uid)]
+
+    @property
+    def threads(self) -> list[discord.Thread]:
+        """Threads created in the fake guild (and not deleted), as the bot sees them."""
+        out = []
+        for tid in self.fake.threads:
+            thread = self.guild.get_thread(tid)
+            if thread is None:  # archived threads leave discord.py's cache
+                state = self.bot._connection  # private
+                thread = discord.Thread(guild=self.guild, state=state, data=self.fake.threads[tid])  # type: ignore[arg-type]
+            out.append(thread)
+        return out
+
+    def thread(self, name: str) -> discord.Thread:
+        for t in self.threads:
+            if t.name == name:
+                return t
+        raise HarnessError(f"no thread {name!r}; threads: {[t.name for t in self.threads]}")
+
+
+__all__ = [
+    "BotErrorLogged",
+    "Harness",
+    "Player",
+    "SettleTimeout",
+]

@@ -1,0 +1,688 @@
+"""Builders for the raw gateway/REST payloads Discord would send.
+
+Everything here is plain data (dicts of JSON-compatible values) so it can be unit tested
+without a bot. Application-command options are derived from the command's own
+``app_commands`` parameters found in the bot's ``CommandTree``: a test that passes an option
+the command does not declare, or a value of the wrong type, fails here instead of silently
+sending a payload real Discord never would.
+
+Shapes follow the Discord API v10 as read by discord.py 2.7 (``discord/interactions.py``,
+``discord/message.py``, ``discord/threads.py``, ``discord/app_commands/namespace.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType
+
+JsonDict = dict[str, Any]
+
+EPHEMERAL = 1 << 6  # MessageFlags.ephemeral
+LOADING = 1 << 7  # MessageFlags.loading ("Bot is thinking...")
+HAS_THREAD = 1 << 5  # MessageFlags.has_thread
+
+# Interaction types (gateway INTERACTION_CREATE "type").
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+# Component types.
+ACTION_ROW = 1
+BUTTON = 2
+STRING_SELECT = 3
+TEXT_INPUT = 4
+SELECT_TYPES = (3, 5, 6, 7, 8)
+TEXT_DISPLAY = 10
+LABEL = 18
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+_counter = itertools.count(1)
+
+
+def next_id() -> int:
+    """A fresh snowflake: current time plus a process-wide counter (unique, increasing)."""
+    base = discord.utils.time_snowflake(dt.datetime.now(dt.UTC))
+    return base + next(_counter) % 4096
+
+
+def iso_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+# --------------------------------------------------------------------------- users & members
+
+
+def user_payload(user: discord.abc.User) -> JsonDict:
+    return {
+        "id": str(user.id),
+        "username": user.name,
+        "discriminator": getattr(user, "discriminator", "0") or "0",
+        "global_name": getattr(user, "global_name", None),
+        "avatar": None,
+        "bot": bool(getattr(user, "bot", False)),
+    }
+
+
+def member_payload(member: discord.Member, *, permissions: int | None = None) -> JsonDict:
+    """A guild member as Discord sends it (with ``user``). ``permissions`` is set on
+    interaction payloads: the member's computed permissions in the channel."""
+    data: JsonDict = {
+        "user": user_payload(member),
+        "roles": [str(r.id) for r in member.roles if not r.is_default()],
+        "nick": member.nick,
+        "avatar": None,
+        "joined_at": (member.joined_at or dt.datetime.now(dt.UTC)).isoformat(),
+        "premium_since": None,
+        "deaf": False,
+        "mute": False,
+        "pending": False,
+        "flags": 0,
+        "communication_disabled_until": None,
+    }
+    if permissions is not None:
+        data["permissions"] = str(permissions)
+    return data
+
+
+def role_payload(role: discord.Role) -> JsonDict:
+    return {
+        "id": str(role.id),
+        "name": role.name,
+        "color": role.colour.value,
+        "hoist": role.hoist,
+        "position": role.position,
+        "permissions": str(role.permissions.value),
+        "managed": role.managed,
+        "mentionable": role.mentionable,
+    }
+
+
+# --------------------------------------------------------------------------- channels
+
+
+def thread_payload(
+    *,
+    thread_id: int,
+    guild_id: int,
+    parent_id: int,
+    owner_id: int,
+    name: str,
+    type: int = 11,
+    auto_archive_duration: int = 1440,
+    archived: bool = False,
+    locked: bool = False,
+    invitable: bool = True,
+    rate_limit_per_user: int = 0,
+) -> JsonDict:
+    now = iso_now()
+    return {
+        "id": str(thread_id),
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(owner_id),
+        "name": name,
+        "type": type,
+        "last_message_id": None,
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "rate_limit_per_user": rate_limit_per_user or 0,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": archived,
+            "auto_archive_duration": auto_archive_duration,
+            "archive_timestamp": now,
+            "locked": locked,
+            "invitable": invitable,
+            "create_timestamp": now,
+        },
+    }
+
+
+def channel_payload(channel: Any, *, permissions: int | None = None) -> JsonDict:
+    """A guild channel or thread (as in GUILD_CREATE, or an interaction's ``channel``)."""
+    if isinstance(channel, discord.Thread):
+        data = thread_payload(
+            thread_id=channel.id,
+            guild_id=channel.guild.id,
+            parent_id=channel.parent_id,
+            owner_id=channel.owner_id or 0,
+            name=channel.name,
+            type=channel.type.value,
+            auto_archive_duration=channel.auto_archive_duration,
+            archived=channel.archived,
+            locked=channel.locked,
+        )
+    else:
+        data = {
+            "id": str(channel.id),
+            "type": channel.type.value,
+            "name": getattr(channel, "name", None),
+            "position": getattr(channel, "position", 0),
+            "permission_overwrites": [
+                {
+                    "id": str(target.id),
+                    "type": 0 if isinstance(target, discord.Role) else 1,
+                    "allow": str(ow.pair()[0].value),
+                    "deny": str(ow.pair()[1].value),
+                }
+                for target, ow in getattr(channel, "overwrites", {}).items()
+            ],
+            "nsfw": False,
+            "parent_id": str(channel.category_id)
+            if getattr(channel, "category_id", None)
+            else None,
+        }
+        if getattr(channel, "guild", None) is not None:
+            data["guild_id"] = str(channel.guild.id)
+    if permissions is not None:
+        data["permissions"] = str(permissions)
+    return data
+
+
+def guild_create_payload(
+    guild: discord.Guild, *, threads: Iterable[JsonDict] = (), owner_id: int | None = None
+) -> JsonDict:
+    """GUILD_CREATE for ``guild`` (roles, members, channels and active threads), used to
+    rebuild the same guild inside a second bot instance."""
+    channels = [channel_payload(c) for c in guild.channels if not isinstance(c, discord.Thread)]
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "splash": None,
+        "owner_id": str(owner_id if owner_id is not None else guild.owner_id or 0),
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [role_payload(r) for r in guild.roles],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": None,
+        "system_channel_id": None,
+        "member_count": len(guild.members),
+        "members": [member_payload(m) for m in guild.members],
+        "channels": channels,
+        "threads": list(threads),
+        "large": False,
+        "unavailable": False,
+    }
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def message_payload(
+    *,
+    message_id: int,
+    channel_id: int,
+    guild_id: int | None,
+    author: JsonDict,
+    content: str | None = "",
+    embeds: Sequence[JsonDict] = (),
+    components: Sequence[JsonDict] = (),
+    attachments: Sequence[JsonDict] = (),
+    flags: int = 0,
+    type: int = 0,
+    webhook_id: int | None = None,
+    application_id: int | None = None,
+    interaction_metadata: JsonDict | None = None,
+) -> JsonDict:
+    data: JsonDict = {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
+        "author": author,
+        "content": content or "",
+        "timestamp": discord.utils.snowflake_time(message_id).isoformat(),
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": list(attachments),
+        "embeds": list(embeds),
+        "components": list(components),
+        "pinned": False,
+        "type": type,
+        "flags": flags,
+    }
+    if guild_id is not None:
+        data["guild_id"] = str(guild_id)
+    if webhook_id is not None:
+        data["webhook_id"] = str(webhook_id)
+    if application_id is not None:
+        data["application_id"] = str(application_id)
+    if interaction_metadata is not None:
+        data["interaction_metadata"] = interaction_metadata
+    return data
+
+
+def attachment_payload(
+    *, attachment_id: int, channel_id: int, filename: str, size: int, content_type: str | None
+) -> JsonDict:
+    url = f"https://cdn.discordapp.com/attachments/{channel_id}/{attachment_id}/{filename}"
+    data: JsonDict = {
+        "id": str(attachment_id),
+        "filename": filename,
+        "size": size,
+        "url": url,
+        "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+    }
+    if content_type:
+        data["content_type"] = content_type
+    return data
+
+
+# --------------------------------------------------------------------------- components
+
+
+def walk_components(components: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """Every component, depth first (action rows, containers, sections, labels included)."""
+    for comp in components:
+        yield comp
+        children = list(comp.get("components", ()))
+        if "component" in comp:  # Label (18) wraps one component
+            children.append(comp["component"])
+        if "accessory" in comp:  # Section (9) accessory
+            children.append(comp["accessory"])
+        yield from walk_components(children)
+
+
+def find_component(
+    components: Iterable[Mapping[str, Any]],
+    *,
+    label: str | None = None,
+    custom_id: str | None = None,
+    types: Sequence[int] = (BUTTON,),
+) -> Mapping[str, Any]:
+    """The component of one of ``types`` with that ``label`` or ``custom_id``.
+
+    Raises ``LookupError`` listing what the message does have, so a failing test says why.
+    """
+    if label is None and custom_id is None:
+        raise ValueError("give label= or custom_id=")
+    candidates = [c for c in walk_components(components) if c.get("type") in types]
+    for comp in candidates:
+        if custom_id is not None and comp.get("custom_id") != custom_id:
+            continue
+        if label is not None and comp.get("label") != label and comp.get("placeholder") != label:
+            continue
+        return comp
+    have = [(c.get("label") or c.get("placeholder"), c.get("custom_id")) for c in candidates]
+    raise LookupError(
+        f"no component with label={label!r} custom_id={custom_id!r} of types {tuple(types)}; "
+        f"the message has {have}"
+    )
+
+
+# --------------------------------------------------------------------------- interactions
+
+
+def interaction_payload(
+    *,
+    type: int,
+    application_id: int,
+    guild_id: int,
+    channel: JsonDict,
+    member: JsonDict,
+    data: JsonDict | None = None,
+    message: JsonDict | None = None,
+    app_permissions: int = 0,
+    locale: str = "en-US",
+    interaction_id: int | None = None,
+    token: str | None = None,
+) -> JsonDict:
+    """A complete INTERACTION_CREATE payload (``id``, ``token``, ``version`` and
+    ``attachment_size_limit`` are read with ``data[...]`` by discord.py)."""
+    iid = interaction_id if interaction_id is not None else next_id()
+    payload: JsonDict = {
+        "id": str(iid),
+        "application_id": str(application_id),
+        "type": type,
+        "token": token or f"token-{iid}",
+        "version": 1,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "guild_id": str(guild_id),
+        "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
+        "channel_id": channel["id"],
+        "channel": channel,
+        "member": member,
+        "app_permissions": str(app_permissions),
+        "locale": locale,
+        "guild_locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild_id)},
+        "context": 0,
+    }
+    if data is not None:
+        payload["data"] = data
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+def component_data(
+    custom_id: str, *, component_type: int = BUTTON, values: Sequence[str] | None = None
+) -> JsonDict:
+    data: JsonDict = {"custom_id": custom_id, "component_type": component_type}
+    if component_type in SELECT_TYPES:
+        data["values"] = [str(v) for v in (values or [])]
+    return data
+
+
+def modal_submit_data(modal: Mapping[str, Any], values: Mapping[str, Any]) -> JsonDict:
+    """What Discord sends back when a modal is submitted.
+
+    ``modal`` is the modal as the bot sent it (callback type 9 ``data``); ``values`` maps a
+    text input's ``custom_id`` or ``label`` to its value (a list for selects inside labels).
+    The structure (action rows or labels) mirrors the modal's own.
+    """
+    remaining = dict(values)
+
+    def value_for(comp: Mapping[str, Any], label: str | None) -> Any:
+        for key in (comp.get("custom_id"), label, comp.get("label")):
+            if key is not None and key in remaining:
+                return remaining.pop(key)
+        return None
+
+    def submitted(comp: Mapping[str, Any], label: str | None) -> JsonDict | None:
+        if comp.get("type") == TEXT_INPUT:
+            value = value_for(comp, label)
+            if value is None:
+                if comp.get("required", True):
+                    raise ValueError(
+                        f"modal field {label or comp.get('label') or comp['custom_id']!r} is "
+                        "required (Discord would not let the user submit without it)"
+                    )
+                value = ""
+            return {"type": TEXT_INPUT, "custom_id": comp["custom_id"], "value": str(value)}
+        if comp.get("type") in SELECT_TYPES:
+            value = value_for(comp, label)
+            vals = [] if value is None else value if isinstance(value, list) else [value]
+            return {"type": comp["type"], "custom_id": comp["custom_id"], "values": vals}
+        return None
+
+    out: list[JsonDict] = []
+    for top in modal.get("components", []):
+        if top.get("type") == ACTION_ROW:
+            inner = [s for c in top.get("components", []) if (s := submitted(c, None))]
+            out.append({"type": ACTION_ROW, "components": inner})
+        elif top.get("type") == LABEL:
+            sub = submitted(top["component"], top.get("label"))
+            if sub is not None:
+                out.append({"type": LABEL, "component": sub})
+    if remaining:
+        raise KeyError(f"modal {modal.get('custom_id')!r} has no fields {sorted(remaining)}")
+    return {"custom_id": modal["custom_id"], "components": out}
+
+
+# --------------------------------------------------------------------------- app commands
+
+AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+
+
+def find_command(
+    tree: app_commands.CommandTree[Any], path: str, *, guild: discord.abc.Snowflake | None = None
+) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
+    """Resolve ``"group sub command"`` in ``tree`` (global commands, then ``guild``'s)."""
+    parts = path.split()
+    if not parts:
+        raise ValueError("empty command path")
+    root: AnyCommand | None = tree.get_command(parts[0])
+    if root is None and guild is not None:
+        root = tree.get_command(parts[0], guild=guild)
+    if root is None:
+        names = sorted(c.name for c in tree.get_commands())
+        raise LookupError(f"no slash command {parts[0]!r} in the tree; it has {names}")
+    node: AnyCommand = root
+    for part in parts[1:]:
+        if not isinstance(node, app_commands.Group):
+            raise LookupError(f"{node.qualified_name!r} has no subcommands (asked for {path!r})")
+        child = node.get_command(part)
+        if child is None:
+            names = sorted(c.name for c in node.commands)
+            raise LookupError(f"group {node.qualified_name!r} has no {part!r}; it has {names}")
+        node = child
+    if isinstance(node, app_commands.Group):
+        names = sorted(c.name for c in node.commands)
+        raise LookupError(f"{path!r} is a group; pick one of {names}")
+    return parts, node
+
+
+class Resolver:
+    """Collects ``resolved`` data for user/member/role/channel/attachment options."""
+
+    def __init__(self, guild: discord.Guild | None) -> None:
+        self.guild = guild
+        self.data: JsonDict = {}
+
+    def _section(self, name: str) -> JsonDict:
+        return self.data.setdefault(name, {})
+
+    def user(self, value: Any) -> str:
+        user = _unwrap(value)
+        if isinstance(user, int):
+            found = self.guild.get_member(user) if self.guild else None
+            if found is None:
+                raise LookupError(f"no member with id {user}")
+            user = found
+        self._section("users")[str(user.id)] = user_payload(user)
+        if isinstance(user, discord.Member):
+            member = member_payload(user, permissions=user.guild_permissions.value)
+            member.pop("user")
+            self._section("members")[str(user.id)] = member
+        return str(user.id)
+
+    def role(self, value: Any) -> str:
+        role = _unwrap(value)
+        if isinstance(role, int) and self.guild is not None:
+            role = self.guild.get_role(role)
+        if not isinstance(role, discord.Role):
+            raise TypeError(f"expected a role, got {value!r}")
+        self._section("roles")[str(role.id)] = role_payload(role)
+        return str(role.id)
+
+    def channel(self, value: Any) -> str:
+        channel = _unwrap(value)
+        if isinstance(channel, int) and self.guild is not None:
+            channel = self.guild.get_channel_or_thread(channel)
+        if channel is None or not hasattr(channel, "type"):
+            raise TypeError(f"expected a channel, got {value!r}")
+        data = channel_payload(channel, permissions=0)
+        if self.guild is not None:
+            data["permissions"] = str(channel.permissions_for(self.guild.me).value)
+        self._section("channels")[str(channel.id)] = data
+        return str(channel.id)
+
+    def attachment(self, value: Any) -> str:
+        att = _unwrap(value)
+        if not isinstance(att, Mapping) or "id" not in att:
+            raise TypeError(f"expected an attachment payload dict, got {value!r}")
+        self._section("attachments")[str(att["id"])] = dict(att)
+        return str(att["id"])
+
+
+def _unwrap(value: Any) -> Any:
+    # Harness objects (a Player) expose the discord object as ``.member``.
+    member = getattr(value, "member", None)
+    if isinstance(member, discord.Member):
+        return member
+    return value
+
+
+def _choice_value(param: app_commands.Parameter, value: Any) -> Any:
+    if isinstance(value, app_commands.Choice):
+        return value.value
+    if isinstance(value, enum.Enum):
+        for choice in param.choices:
+            if choice.name == value.name:
+                return choice.value
+        return value.value
+    return value
+
+
+def option_value(
+    param: app_commands.Parameter, value: Any, resolver: Resolver, *, validate: bool = True
+) -> Any:
+    """Convert a Python test value into the wire value for ``param``'s option type."""
+    t = param.type
+    value = _choice_value(param, value)
+    where = f"option {param.display_name!r} of /{param.command.qualified_name}"
+    if t is AppCommandOptionType.string:
+        if not isinstance(value, str):
+            raise TypeError(f"{where} is a string, got {value!r}")
+        # For string options discord.py reports min_length/max_length as min/max_value.
+        if validate:
+            if param.min_value is not None and len(value) < param.min_value:
+                raise ValueError(f"{where}: shorter than min_length {param.min_value}")
+            if param.max_value is not None and len(value) > param.max_value:
+                raise ValueError(f"{where}: longer than max_length {param.max_value}")
+    elif t is AppCommandOptionType.integer:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{where} is an integer, got {value!r}")
+    elif t is AppCommandOptionType.number:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise TypeError(f"{where} is a number, got {value!r}")
+    elif t is AppCommandOptionType.boolean:
+        if not isinstance(value, bool):
+            raise TypeError(f"{where} is a boolean, got {value!r}")
+    elif t is AppCommandOptionType.user:
+        return resolver.user(value)
+    elif t is AppCommandOptionType.role:
+        return resolver.role(value)
+    elif t is AppCommandOptionType.mentionable:
+        inner = _unwrap(value)
+        return resolver.role(inner) if isinstance(inner, discord.Role) else resolver.user(inner)
+    elif t is AppCommandOptionType.channel:
+        return resolver.channel(value)
+    elif t is AppCommandOptionType.attachment:
+        return resolver.attachment(value)
+    else:  # pragma: no cover - subcommand types never reach here
+        raise TypeError(f"{where}: unsupported option type {t}")
+    if validate and t in (AppCommandOptionType.integer, AppCommandOptionType.number):
+        if param.min_value is not None and value < param.min_value:
+            raise ValueError(f"{where}: {value} is below min_value {param.min_value}")
+        if param.max_value is not None and value > param.max_value:
+            raise ValueError(f"{where}: {value} is above max_value {param.max_value}")
+    if validate and param.choices and not param.autocomplete:
+        allowed = [c.value for c in param.choices]
+        if value not in allowed:
+            raise ValueError(f"{where}: {value!r} is not one of the choices {allowed}")
+    return value
+
+
+def command_data(
+    tree: app_commands.CommandTree[Any],
+    path: str,
+    options: Mapping[str, Any],
+    *,
+    guild: discord.Guild | None = None,
+    validate: bool = True,
+    focused: str | None = None,
+) -> JsonDict:
+    """The ``data`` of a chat-input APPLICATION_COMMAND (or AUTOCOMPLETE with ``focused``).
+
+    ``options`` are keyed by the Python parameter name or the Discord (display) name.
+    Unknown options, missing required options and values of the wrong type raise; with
+    ``validate`` (the default) values outside choices / min / max also raise, as real Discord
+    would never send them. Pass ``validate=False`` to test the command's own checks.
+    """
+    parts, command = find_command(tree, path, guild=guild)
+    resolver = Resolver(guild)
+    remaining = dict(options)
+    wire: list[JsonDict] = []
+    for param in command.parameters:
+        key = next((k for k in (param.name, param.display_name) if k in remaining), None)
+        if key is None:
+            if param.required and param.display_name != focused and param.name != focused:
+                raise TypeError(f"/{command.qualified_name} requires option {param.display_name!r}")
+            continue
+        raw = remaining.pop(key)
+        is_focused = focused in (param.name, param.display_name)
+        if is_focused:
+            opt: JsonDict = {
+                "name": param.display_name,
+                "type": param.type.value,
+                "value": raw if isinstance(raw, str) else str(raw),
+                "focused": True,
+            }
+        else:
+            value = option_value(param, raw, resolver, validate=validate and focused is None)
+            opt = {"name": param.display_name, "type": param.type.value, "value": value}
+        wire.append(opt)
+    if remaining:
+        names = [p.display_name for p in command.parameters]
+        raise TypeError(
+            f"/{command.qualified_name} has no option(s) {sorted(remaining)}; it has {names}"
+        )
+    if focused is not None and not any(o.get("focused") for o in wire):
+        raise TypeError(f"focused option {focused!r} must be given a (partial) value")
+
+    # Nest: /a b c -> data{name a, options[{name b, type 2, options[{name c, type 1, ...}]}]}
+    nested: list[JsonDict] = wire
+    for depth in range(len(parts) - 1, 0, -1):
+        kind = 1 if depth == len(parts) - 1 else 2  # SUB_COMMAND, SUB_COMMAND_GROUP
+        nested = [{"name": parts[depth], "type": kind, "options": nested}]
+    root = tree.get_command(parts[0]) or tree.get_command(parts[0], guild=guild)
+    data: JsonDict = {
+        "id": str(_command_id(root)),
+        "name": parts[0],
+        "type": 1,  # CHAT_INPUT
+        "options": nested,
+    }
+    if guild is not None:
+        data["guild_id"] = str(guild.id)
+    if resolver.data:
+        data["resolved"] = resolver.data
+    return data
+
+
+_command_ids: dict[int, int] = {}
+
+
+def _command_id(command: Any) -> int:
+    # A stable fake id per command object (real ids come from syncing, which we never do).
+    return _command_ids.setdefault(id(command), next_id())
+
+
+def context_menu_data(
+    tree: app_commands.CommandTree[Any],
+    name: str,
+    target: Any,
+    *,
+    guild: discord.Guild | None = None,
+    message: JsonDict | None = None,
+) -> JsonDict:
+    """``data`` of a USER (2) or MESSAGE (3) context-menu command invocation."""
+    for kind in (discord.AppCommandType.user, discord.AppCommandType.message):
+        cmd = tree.get_command(name, type=kind) or tree.get_command(name, guild=guild, type=kind)
+        if cmd is not None:
+            break
+    else:
+        raise LookupError(f"no context menu {name!r}")
+    data: JsonDict = {"id": str(_command_id(cmd)), "name": name, "type": kind.value}
+    if kind is discord.AppCommandType.user:
+        resolver = Resolver(guild)
+        data["target_id"] = resolver.user(target)
+        data["resolved"] = resolver.data
+    else:
+        if message is None:
+            raise ValueError("a message context menu needs the target message payload")
+        data["target_id"] = message["id"]
+        data["resolved"] = {"messages": {message["id"]: message}}
+    if guild is not None:
+        data["guild_id"] = str(guild.id)
+    return data

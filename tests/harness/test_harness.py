@@ -1,0 +1,665 @@
+"""Tests of the harness itself, against a small toy bot, all through real dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import struct
+import zlib
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.conftest import MakeHarness
+from tests.harness import BotErrorLogged, Harness, HarnessError, NoResponse, SettleTimeout
+
+log = logging.getLogger("tests.toy")
+
+
+def tiny_png() -> bytes:
+    """A valid 1x1 PNG."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\x00\xff\x00\x00")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+PNG = tiny_png()
+
+
+# --------------------------------------------------------------------------- the toy bot
+
+
+class ToyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"toy:(?P<game>\d+):(?P<action>[a-z]+)",
+):
+    """Persistent button: all state needed to answer is in the custom_id (and the store)."""
+
+    def __init__(self, game: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action.title(),
+                custom_id=f"toy:{game}:{action}",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+        self.game = game
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ToyButton:
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
+        assert isinstance(bot, ToyBot)
+        await bot.toy.on_button(interaction, self.game, self.action)
+
+
+def game_view(game: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "peek", "thread", "name", "board", "boom"):
+        view.add_item(ToyButton(game, action))
+    return view
+
+
+def game_embed(game: int, store: dict[str, Any]) -> discord.Embed:
+    state = store[f"game:{game}"]
+    embed = discord.Embed(
+        title=f"Game {game}", description=f"{state['rounds']} rounds, {state['variant']}"
+    )
+    embed.add_field(name="Players", value=", ".join(state["players"]) or "nobody yet")
+    embed.set_footer(text=f"served by bot #{store.get('instance', 1)}")
+    return embed
+
+
+class NameModal(discord.ui.Modal, title="Name your team"):
+    team = discord.ui.TextInput(label="Team name", custom_id="team", max_length=20)
+    motto = discord.ui.TextInput(label="Motto", required=False)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"Team {self.team.value} ({self.motto.value or 'no motto'})"
+        )
+
+
+class ConfirmView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.answer: bool | None = None
+
+    @discord.ui.button(label="Yes", style=discord.ButtonStyle.success)
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.answer = True
+        await interaction.response.edit_message(content="Confirmed.", view=None)
+        self.stop()
+
+
+class PickView(discord.ui.View):
+    @discord.ui.select(
+        custom_id="toy-pick",
+        placeholder="Pick a colour",
+        options=[discord.SelectOption(label=c, value=c.lower()) for c in ("Red", "Blue", "Green")],
+        max_values=2,
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.edit_message(content=f"Picked {', '.join(select.values)}")
+
+
+class Toy(commands.Cog):
+    toy = app_commands.Group(name="toy", description="A toy game")
+    admin = app_commands.Group(name="admin", description="Toy admin", parent=toy)
+
+    def __init__(self, bot: ToyBot) -> None:
+        self.bot = bot
+        self.store = bot.store
+
+    @toy.command(description="Start a game")
+    @app_commands.describe(rounds="How many rounds")
+    @app_commands.choices(
+        variant=[
+            app_commands.Choice(name="Solo", value="solo"),
+            app_commands.Choice(name="Team", value="team"),
+        ]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, 10],
+        variant: str = "solo",
+    ) -> None:
+        game = self.store["next_game"] = self.store.get("next_game", 0) + 1
+        self.store[f"game:{game}"] = {"rounds": rounds, "variant": variant, "players": []}
+        await interaction.response.send_message(
+            embed=game_embed(game, self.store), view=game_view(game)
+        )
+        await interaction.followup.send(
+            f"Good luck, {interaction.user.display_name}!", ephemeral=True
+        )
+        assert interaction.channel is not None and isinstance(
+            interaction.channel, discord.TextChannel
+        )
+        await interaction.channel.send(f"Game {game} is open: press Join.")
+
+    @toy.command(description="A slow command that defers then edits")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await asyncio.sleep(0.01)
+        await interaction.edit_original_response(content="Done thinking.")
+
+    @toy.command(description="Post text in this channel")
+    async def say(self, interaction: discord.Interaction, text: str) -> None:
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        try:
+            await interaction.channel.send(text)
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(
+                f"Cannot post here ({exc.code}).", ephemeral=True
+            )
+            return
+        except discord.NotFound as exc:
+            await interaction.response.send_message(
+                f"Channel is gone ({exc.code}).", ephemeral=True
+            )
+            return
+        await interaction.response.send_message("Posted.", ephemeral=True)
+
+    @toy.command(description="Open a lobby thread")
+    async def lobby(self, interaction: discord.Interaction, name: str) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        thread = await interaction.channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread
+        )
+        await thread.send(f"Welcome to {name}")
+        await interaction.response.send_message(f"Lobby {thread.mention}", ephemeral=True)
+
+    @toy.command(description="Confirm something")
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        view = ConfirmView()
+        await interaction.response.send_message("Are you sure?", view=view)
+        await view.wait()  # waits for a click: the harness must not wait for this forever
+        await interaction.followup.send(f"Answer: {view.answer}")
+
+    @toy.command(description="Pick colours")
+    async def pick(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Choose:", view=PickView())
+
+    @toy.command(description="Something happens later")
+    async def later(self, interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+
+        async def announce() -> None:
+            await asyncio.sleep(0.02)
+            await channel.send("Later has come.")
+
+        self.bot.spawn(announce())
+        await interaction.response.send_message("Wait for it.")
+
+    @toy.command(description="Choose a board")
+    async def board(self, interaction: discord.Interaction, layout: str) -> None:
+        await interaction.response.send_message(f"Board {layout}")
+
+    @board.autocomplete("layout")
+    async def board_layouts(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        layouts = ["classic", "cross", "spiral"]
+        return [app_commands.Choice(name=x.title(), value=x) for x in layouts if current in x]
+
+    @admin.command(description="Reset everything (Manage Server)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset(self, interaction: discord.Interaction, confirm: bool) -> None:
+        await interaction.response.send_message(f"Reset (confirm={confirm}).", ephemeral=True)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.MissingPermissions):
+            await interaction.response.send_message("You need Manage Server.", ephemeral=True)
+            return
+        raise error
+
+    async def on_button(self, interaction: discord.Interaction, game: int, action: str) -> None:
+        state = self.store.get(f"game:{game}")
+        if state is None:
+            await interaction.response.send_message("This game is over.", ephemeral=True)
+            return
+        if action == "join":
+            state["players"].append(interaction.user.display_name)
+            await interaction.response.edit_message(embed=game_embed(game, self.store))
+        elif action == "peek":
+            await interaction.response.send_message(
+                f"Secret for {interaction.user.display_name}", ephemeral=True
+            )
+        elif action == "thread":
+            await interaction.response.defer()
+            assert interaction.message is not None
+            thread = await interaction.message.create_thread(name=f"game-{game}")
+            await thread.send(f"Game {game} is played here.")
+            await interaction.followup.send("Thread opened.", ephemeral=True)
+        elif action == "name":
+            await interaction.response.send_modal(NameModal())
+        elif action == "board":
+            await interaction.response.send_message(
+                "The board:", file=discord.File(io.BytesIO(PNG), filename="board.png")
+            )
+        elif action == "boom":
+            raise RuntimeError(f"boom in game {game}")
+
+
+class ToyBot(commands.Bot):
+    def __init__(self, store: dict[str, Any] | None = None, *, instance: int = 1) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.store: dict[str, Any] = {} if store is None else store
+        self.store["instance"] = instance
+        self.background: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    @property
+    def toy(self) -> Toy:
+        cog = self.get_cog("Toy")
+        assert isinstance(cog, Toy)
+        return cog
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(Toy(self))
+        self.add_dynamic_items(ToyButton)
+
+
+@pytest.fixture
+async def h(make_harness: MakeHarness) -> Harness:
+    return await make_harness(ToyBot())
+
+
+# --------------------------------------------------------------------------- tests
+
+
+async def test_slash_command_group_with_options_posts_persistent_buttons(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy start", rounds=3, variant="team")
+
+    assert reply.response_type == 4
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"] == "Game 1"
+    assert "3 rounds, team" in reply.embed_text()
+    assert "Players: nobody yet" in reply.text
+    assert [b.label for b in reply.buttons] == ["Join", "Peek", "Thread", "Name", "Board", "Boom"]
+    assert reply.message.button("Join").custom_id == "toy:1:join"
+    assert reply.message.author_id == h.bot.user.id  # type: ignore[union-attr]
+
+
+async def test_followup_and_channel_send_are_recorded_in_order(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy start", rounds=2)
+
+    [followup] = reply.followups
+    assert followup.content == "Good luck, Alice!"
+    assert followup.ephemeral and followup.visible_to == alice.id
+    assert [m.content for m in reply.sent] == ["Game 1 is open: press Join."]
+    assert [m.text.splitlines()[0] for m in h.messages(h.channel)] == [
+        "Game 1",
+        "Good luck, Alice!",
+        "Game 1 is open: press Join.",
+    ]
+    assert h.last_message(h.channel).content == "Game 1 is open: press Join."
+
+
+async def test_click_updates_message_in_place_and_keeps_history(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    game = (await alice.slash("toy start", rounds=3)).message
+
+    await alice.click(game, "Join")
+    reply = await bob.click(game, custom_id="toy:1:join")
+
+    assert reply.response_type == 7
+    assert reply.message == game
+    assert "Players: Alice, Bob" in game.embed_text()
+    assert len(game.history) == 2
+    assert "nobody yet" in game.history[0]["embeds"][0]["fields"][0]["value"]
+
+
+async def test_ephemeral_reply_visible_only_to_clicker(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    game = (await alice.slash("toy start", rounds=3)).message
+
+    reply = await bob.click(game, "Peek")
+
+    assert reply.ephemeral and reply.content == "Secret for Bob"
+    assert reply.message in h.visible_to(bob)
+    assert reply.message not in h.visible_to(alice)
+    with pytest.raises(HarnessError, match="cannot see"):
+        await alice.click(reply.message, "Anything")
+
+
+async def test_deferred_then_edit_original_response(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy slow")
+
+    assert reply.response_type == 5 and reply.deferred
+    assert reply.content == "Done thinking."
+    assert not reply.message.loading
+    assert reply.message.edited
+
+
+async def test_thread_from_message_and_post_in_it(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+
+    reply = await alice.click(game, "Thread")
+
+    assert reply.response_type == 6
+    assert reply.content == "Thread opened." and reply.ephemeral
+    thread = h.thread("game-1")
+    assert thread.id == game.id  # a thread started from a message shares its id
+    assert h.bot.get_channel(thread.id) is thread
+    assert game.thread is thread
+    assert [m.content for m in h.messages(thread)] == ["Game 1 is played here."]
+    # Buttons are clickable in the thread too (channel taken from the message).
+    await thread.send("a board", view=game_view(1))
+    await h.settle()
+    in_thread = h.last_message(thread)
+    assert (await alice.click(in_thread, "Peek")).content == "Secret for Alice"
+
+
+async def test_thread_without_message_via_slash(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy lobby", name="Lobby 1")
+
+    thread = h.thread("Lobby 1")
+    assert thread.type is discord.ChannelType.public_thread
+    assert reply.content == f"Lobby <#{thread.id}>"
+    assert h.last_message(thread).content == "Welcome to Lobby 1"
+
+
+async def test_modal_round_trip(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+
+    opened = await alice.click(game, "Name")
+    assert opened.response_type == 9
+    assert opened.modal is not None and opened.modal.title == "Name your team"
+    assert opened.modal.labels == ["Team name", "Motto"]
+    with pytest.raises(NoResponse, match="modal"):
+        _ = opened.message
+
+    reply = await alice.submit_modal({"Team name": "Owls"})
+    assert reply.content == "Team Owls (no motto)"
+
+
+async def test_modal_required_field_enforced(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+    await alice.click(game, "Name")
+    with pytest.raises(ValueError, match="required"):
+        await alice.submit_modal({"motto": "hoot"})
+
+
+async def test_file_attachment_bytes_are_stored(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+
+    reply = await alice.click(game, "Board")
+
+    [png] = reply.files
+    assert png.filename == "board.png" and png.content_type == "image/png"
+    assert png.data == PNG and png.data.startswith(b"\x89PNG")
+    fetched = await h.channel.fetch_message(reply.message.id)
+    assert await fetched.attachments[0].read() == PNG
+
+
+async def test_select_menu_on_a_view_bound_by_response_message_id(h: Harness) -> None:
+    alice = await h.member("Alice")
+    menu = (await alice.slash("toy pick")).message
+    assert menu.selects[0].values == ["red", "blue", "green"]
+
+    reply = await alice.select(menu, ["red", "green"])
+
+    assert reply.content == "Picked red, green"
+    with pytest.raises(HarnessError, match="not options"):
+        await alice.select(menu, ["purple"])
+
+
+async def test_view_wait_in_command_does_not_block_and_resumes_on_click(h: Harness) -> None:
+    alice = await h.member("Alice")
+    asked = await alice.slash("toy confirm")
+    assert asked.content == "Are you sure?"
+    assert asked.followups == []
+
+    reply = await alice.click(asked.message, "Yes")
+
+    assert reply.content == "Confirmed." and reply.buttons == []
+    assert [m.content for m in reply.created] == ["Answer: True"]
+
+
+async def test_settle_waits_for_background_tasks_the_bot_spawns(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy later")
+    assert reply.content == "Wait for it."
+    assert h.last_message().content == "Later has come."
+
+
+async def test_settle_times_out_on_a_stuck_task(h: Harness) -> None:
+    stuck = asyncio.Event()
+
+    async def wait_forever() -> None:
+        await stuck.wait()
+
+    task = asyncio.create_task(wait_forever(), name="toy-stuck")
+    with pytest.raises(SettleTimeout, match="toy-stuck"):
+        await h.settle(timeout=0.05)
+    h.ignore_tasks("toy-stuck")
+    await h.settle()
+    task.cancel()
+
+
+async def test_autocomplete_choices(h: Harness) -> None:
+    alice = await h.member("Alice")
+    choices = await alice.autocomplete("toy board", "layout", "cr")
+    assert choices == [{"name": "Cross", "value": "cross"}]
+
+
+async def test_subcommand_group_and_member_permissions(h: Harness) -> None:
+    alice = await h.member("Alice")
+    admin = await h.member("Admin", manage_guild=True)
+
+    refused = await alice.slash("toy admin reset", confirm=True)
+    allowed = await admin.slash("toy admin reset", confirm=True)
+
+    assert refused.ephemeral and refused.content == "You need Manage Server."
+    assert allowed.content == "Reset (confirm=True)."
+
+
+async def test_options_are_checked_against_the_real_signature(h: Harness) -> None:
+    alice = await h.member("Alice")
+    with pytest.raises(TypeError, match="has no option"):
+        await alice.slash("toy start", rounds=1, colour="red")
+    with pytest.raises(TypeError, match="integer"):
+        await alice.slash("toy start", rounds="3")
+    with pytest.raises(TypeError, match="requires option 'rounds'"):
+        await alice.slash("toy start")
+    with pytest.raises(ValueError, match="above max_value"):
+        await alice.slash("toy start", rounds=11)
+    with pytest.raises(ValueError, match="not one of the choices"):
+        await alice.slash("toy start", rounds=1, variant="duo")
+    with pytest.raises(LookupError, match="has no 'stop'"):
+        await alice.slash("toy stop")
+
+
+async def test_unvalidated_values_reach_the_command(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy start", rounds=1, variant="duo", _validate=False)
+    assert "1 rounds, duo" in reply.embed_text()
+
+
+async def test_error_in_callback_fails_the_interaction(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+
+    with pytest.raises(BotErrorLogged, match="boom in game 1"):
+        await alice.click(game, "Boom")
+
+
+async def test_expected_errors_can_be_allowed(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+
+    with h.expect_errors("boom") as records:
+        reply = await alice.click(game, "Boom")
+    assert reply.failed
+    assert "RuntimeError" in repr(records[0].exc_info)
+    with pytest.raises(NoResponse, match="never acknowledged"):
+        _ = reply.content
+
+
+async def test_error_log_from_bot_logger_fails_too(h: Harness) -> None:
+    log.error("the toy store is corrupt")
+    with pytest.raises(BotErrorLogged, match="corrupt"):
+        await h.settle()
+
+
+async def test_fault_injection_403_on_channel_send(h: Harness) -> None:
+    alice = await h.member("Alice")
+    h.fail_next("POST", r"/channels/\d+/messages$", 403)
+
+    reply = await alice.slash("toy say", text="hello")
+
+    assert reply.content == "Cannot post here (50013)."
+    assert h.requests[-2].failed_with == 403
+    assert (await alice.slash("toy say", text="hello")).content == "Posted."
+    assert h.last_message().content == "Posted."
+
+
+async def test_fault_injection_404_with_code(h: Harness) -> None:
+    alice = await h.member("Alice")
+    h.fail_next("POST", "/messages", 404, 10003)
+    reply = await alice.slash("toy say", text="hello")
+    assert reply.content == "Channel is gone (10003)."
+
+
+async def test_fault_on_interaction_callback_surfaces_as_logged_error(h: Harness) -> None:
+    alice = await h.member("Alice")
+    h.fail_next("POST", r"/interactions/.*/callback", 404, 10062)
+    with pytest.raises(BotErrorLogged, match="10062"):
+        await alice.slash("toy slow")
+
+
+async def test_real_permission_missing_gives_403(h: Harness) -> None:
+    alice = await h.member("Alice")
+    await h.set_bot_permissions(send_messages=False)
+    reply = await alice.slash("toy say", text="hello")
+    assert reply.content == "Cannot post here (50013)."
+
+
+async def test_expired_interaction_token(h: Harness) -> None:
+    alice = await h.member("Alice")
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    h.bot.add_listener(on_interaction)
+    reply = await alice.slash("toy slow")
+    h.expire_interactions()  # 15 minutes later
+
+    with pytest.raises(discord.HTTPException) as err:
+        await seen[0].edit_original_response(content="late")
+
+    assert err.value.status == 401 and err.value.code == 50027
+    assert reply.content == "Done thinking."
+
+
+async def test_restart_second_instance_answers_click_on_old_message(
+    make_harness: MakeHarness,
+) -> None:
+    store: dict[str, Any] = {}
+    h = await make_harness(ToyBot(store))
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=4)).message
+    await alice.click(game, "Join")
+    old_bot = h.bot
+
+    await h.restart(ToyBot(store, instance=2))
+
+    assert old_bot.is_closed()
+    assert h.bot is not old_bot
+    bob = await h.member("Bob")
+    reply = await bob.click(game, "Join")
+    assert reply.message == game
+    assert "Players: Alice, Bob" in game.embed_text()
+    assert "served by bot #2" in game.embed_text()
+    assert h.guild.get_member(alice.id) is not None or alice.member.id == alice.id
+    # Slash commands reach the new instance as well.
+    assert (await alice.slash("toy start", rounds=1)).embeds[0]["title"] == "Game 2"
+
+
+async def test_restart_keeps_threads(make_harness: MakeHarness) -> None:
+    store: dict[str, Any] = {}
+    h = await make_harness(ToyBot(store))
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=1)).message
+    await alice.click(game, "Thread")
+
+    await h.restart(ToyBot(store, instance=2))
+
+    thread = h.bot.get_channel(game.id)
+    assert isinstance(thread, discord.Thread)
+    await thread.send("still here")
+    await h.settle()
+    assert h.last_message(thread).content == "still here"
+
+
+async def test_on_message_user_messages_and_gateway_echo(h: Harness) -> None:
+    seen: list[str] = []
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(f"{message.author.name}: {message.content}")
+
+    h.bot.add_listener(on_message)
+    alice = await h.member("Alice")
+    await alice.send("hello bot")
+    await alice.slash("toy say", text="hi")
+    assert seen == ["Alice: hello bot", "FakeApp: hi", "FakeApp: Posted."] or seen[:2] == [
+        "Alice: hello bot",
+        "FakeApp: hi",
+    ]
+
+
+async def test_unknown_route_fails_loudly(h: Harness) -> None:
+    with pytest.raises(NotImplementedError, match="no route"):
+        await h.bot.http.request(
+            discord.http.Route("POST", "/guilds/{guild_id}/emojis", guild_id=1)
+        )
+
+
+async def test_ordinary_rest_edit_fetch_delete(h: Harness) -> None:
+    sent = await h.channel.send("v1", view=game_view(7))
+    await sent.edit(content="v2", attachments=[discord.File(io.BytesIO(PNG), "b.png")])
+    await h.settle()
+    stored = h.message(sent.id)
+    assert stored.content == "v2" and stored.history[0]["content"] == "v1"
+    assert [a.filename for a in stored.attachments] == ["b.png"]
+    assert stored.buttons[0].custom_id == "toy:7:join"
+    fetched = await h.channel.fetch_message(sent.id)
+    assert fetched.content == "v2"
+    await fetched.delete()
+    with pytest.raises(discord.NotFound):
+        await h.channel.fetch_message(sent.id)
+    assert h.messages(h.channel) == []
+    assert h.messages(h.channel, include_deleted=True)[0].deleted
