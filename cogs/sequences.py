@@ -65,6 +65,7 @@ class Sequences(
         rounds="Number of rounds (default 5); leave empty when playing to a target",
         target="Play to a target score instead of rounds",
         soft_last_die="House rule: a bust on a single die keeps half the run",
+        stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     @app_commands.guild_only()
@@ -75,9 +76,12 @@ class Sequences(
         rounds: app_commands.Range[int, 1, pl.MAX_ROUNDS] | None = None,
         target: app_commands.Range[int, 5, pl.MAX_TARGET] | None = None,
         soft_last_die: bool = False,
+        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
     ) -> None:
         settings = push_settings(variant, rounds, target, soft_last_die)
-        await self.bot.presenter.open_lobby(interaction, kind="sequences", settings=settings)
+        await self.bot.presenter.open_lobby(
+            interaction, kind="sequences", settings=settings, stake=stake
+        )
 
     @app_commands.command(name="end", description="End a running game (host or Manage Server)")
     @app_commands.describe(game="The game number, if several run in this channel")
