@@ -138,12 +138,17 @@ class RebuildReport:
 
 
 async def rebuild_ratings(db: Database) -> RebuildReport:
-    """Recompute every stat and rating from ``game_results`` in finish order, in one
-    transaction (the live tables are replaced only if the whole rebuild succeeds)."""
+    """Recompute every stat and rating from ``game_results``, in the order the games were
+    recorded (finish order for any never recorded), in one transaction: the live tables are
+    replaced only if the whole rebuild succeeds."""
     async with db.transaction() as conn:
+        # Games recorded live are replayed in the order they were recorded; any others
+        # (e.g. results written before stats existed) follow in finish order.
         cursor = await conn.execute(
-            "SELECT game_id, seat, guild_id, game_key, user_id, team, place, won, best_turn,"
-            " finished_at FROM game_results ORDER BY finished_at, game_id, seat"
+            "SELECT r.game_id, r.seat, r.guild_id, r.game_key, r.user_id, r.team, r.place,"
+            " r.won, r.best_turn, r.finished_at FROM game_results r"
+            " LEFT JOIN recorded_games d ON d.game_id = r.game_id"
+            " ORDER BY d.seq IS NULL, d.seq, r.finished_at, r.game_id, r.seat"
         )
         games: dict[int, list[Any]] = {}
         for row in await cursor.fetchall():
@@ -184,7 +189,8 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
         await conn.executemany(_UPSERT_STATS, [_stat_params(line) for line in lines.values()])
         await conn.executemany(_INSERT_POINT, [_point_params(p) for p in points])
         await conn.executemany(
-            "INSERT INTO recorded_games (game_id, finished_at) VALUES (?, ?)", recorded
+            "INSERT INTO recorded_games (seq, game_id, finished_at) VALUES (?, ?, ?)",
+            [(seq, game_id, at) for seq, (game_id, at) in enumerate(recorded, 1)],
         )
     return RebuildReport(games=len(games), rated_points=len(points), stat_rows=len(lines))
 

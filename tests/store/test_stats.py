@@ -149,6 +149,27 @@ async def test_rebuild_equals_live(db: Database) -> None:
     assert (await w.check_invariant(db)).ok
 
 
+async def test_rebuild_replays_the_recorded_order(db: Database) -> None:
+    # The second game finished a moment earlier but was recorded (committed) later.
+    await play(db, [S(1, 1), S(2, 2)], now=T0 + 10)
+    await play(db, [S(1, 2), S(3, 1)], now=T0 + 5)
+    live = await dump(db)
+    await st.rebuild_ratings(db)
+    assert await dump(db) == live
+
+
+async def test_rebuild_ratings_of_games_never_recorded(db: Database) -> None:
+    for n, seats in enumerate(([S(1, 1), S(2, 2)], [S(2, 1), S(1, 2)], [S(1, 1), S(2, 2)])):
+        async with db.transaction() as conn:
+            game = await create_game(conn)
+            await write_results(conn, game, seats, now=T0 + n)
+    assert await stat(db, 1) is None
+    report = await st.rebuild_ratings(db)
+    assert report.games == 3
+    line = await stat(db, 1)
+    assert (line.games, line.wins, line.streak, line.rated_games) == (3, 2, 1, 3)
+
+
 async def test_leaderboard_pages_viewer_row_and_names(db: Database) -> None:
     # Member k wins k games against the bot: wins sort is 24, 23, ..., 1.
     for user in range(1, 25):

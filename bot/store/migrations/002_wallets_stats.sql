@@ -113,9 +113,12 @@ CREATE TABLE rating_history (
 ) WITHOUT ROWID;
 CREATE INDEX rating_history_by_time ON rating_history (scope, game_key, user_id, at);
 
--- Games already folded into player_stats, so recording a game twice changes nothing.
+-- Games already folded into player_stats, so recording a game twice changes nothing. seq is
+-- the order they were folded in (commit order), which a rebuild replays: two tables finishing
+-- at nearly the same moment may commit in the other order than their finish times.
 CREATE TABLE recorded_games (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    seq INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL UNIQUE REFERENCES games (id),
     finished_at REAL NOT NULL
 );
 
