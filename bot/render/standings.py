@@ -93,9 +93,11 @@ def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
         "win_rate": f"**{rate}**",
         "chips": f"**{signed(row.chips_net)}** chips",
     }[sort]
-    rest = [f"{row.wins:,}/{row.games:,} won ({rate})", f"rating {row.rating:,}"]
+    # Games with bot players rate nobody: a member who only had those has no rating yet.
+    rating = f"rating {row.rating:,}" if row.rated_games else "unrated"
+    rest = [f"{row.wins:,}/{row.games:,} won ({rate})", rating]
     if sort in ("wins", "win_rate"):
-        rest = [f"{row.games:,} played", f"rating {row.rating:,}"]
+        rest = [f"{row.games:,} played", rating]
     if sort == "rating":
         rest = [f"{row.wins:,}/{row.games:,} won ({rate})"]
     name = f"__{_who(row)}__" if me else _who(row)

@@ -220,6 +220,7 @@ async def test_leaderboard_pages_viewer_row_and_restart(env: Env) -> None:
     board = await viewer.slash("leaderboard", sort="wins")
     assert "Page 1 of 3 · 25 players" in board.text
     assert "Member 24" in board.text and "Member 14" not in board.text
+    assert "unrated" in board.text  # bot games rate nobody
     assert "…" in board.text and "__Viewer__" in board.text  # own row, off the page
     with pytest.raises(HarnessError, match="disabled"):
         await viewer.click(board.message, "◀ Previous")
