@@ -25,6 +25,8 @@ log = logging.getLogger("bot")
 
 EXTENSIONS = (
     "cogs.sequences",
+    "cogs.heartsdue",
+    "cogs.board",
     "cogs.stats",
     "cogs.economy",
     "cogs.help",

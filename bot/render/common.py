@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.tables.kinds import kind_for
 from bot.tables.model import Table
+from bot.tables.registry import kind_for
 
 COLOUR = discord.Colour(0x2B6CB0)
 COLOUR_DONE = discord.Colour(0x2F855A)

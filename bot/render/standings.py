@@ -15,7 +15,7 @@ GAME_LABELS = {
     "sequences:team": "Sequences · Team",
     "sequences:sudden": "Sequences · Sudden",
     "sequences:extended": "Sequences · Extended",
-    "sequences:classic": "Sequences · classic one-roll",
+    "classic": "Sequences · classic one-roll",
     "heartsdue": "Hearts Due",
     "board": "Sequence board game",
 }

@@ -39,6 +39,10 @@ class GameKind(Protocol):
     def check_settings(self, settings: dict[str, Any]) -> None: ...
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]: ...
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int: ...
+    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+        """Teams a lobby offers (0 = none) and whether new seats are balanced into them."""
+        ...
+
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]: ...
     def game_key(self, settings: dict[str, Any]) -> str: ...
     def title(self, settings: dict[str, Any]) -> str: ...
@@ -54,7 +58,7 @@ class GameKind(Protocol):
         self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
     ) -> tuple[dict[str, Any], dict[str, Any], str | None]: ...
     def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]: ...
-    def timeout_step(self, rules: dict[str, Any]) -> list[Any]: ...
+    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]: ...
     def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None: ...
 
 
@@ -102,6 +106,9 @@ class SequencesKind:
 
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
         return 2 if settings.get("variant") == "team" else 0
+
+    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+        return (2, True) if settings.get("variant") == "team" else (0, False)
 
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
         check_seat_count(self.seat_limits(settings), seats)
@@ -215,7 +222,7 @@ class SequencesKind:
             return [first, choose_push_action(locked, level, rng)]  # type: ignore[arg-type]
         return [first]
 
-    def timeout_step(self, rules: dict[str, Any]) -> list[Any]:
+    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]:
         # RULINGS §4: bank if possible, else throw; the rest of the turn is played at once.
         state = pl.load(rules)
         if state.phase == "throw":
@@ -293,13 +300,3 @@ def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str 
     if event.points:
         return f"{who} bust on {faces} (soft last die keeps **{event.points}**)"
     return f"{who} bust on {faces}: no points"
-
-
-KINDS: dict[str, GameKind] = {"sequences": SequencesKind()}
-
-
-def kind_for(name: str) -> GameKind:
-    try:
-        return KINDS[name]
-    except KeyError:
-        raise UserError(f"Unknown game {name!r}.") from None

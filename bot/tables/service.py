@@ -26,8 +26,8 @@ from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.store import games
 from bot.store.db import Database
 from bot.store.games import GameRow, SeatResult
-from bot.tables.kinds import kind_for
 from bot.tables.model import MAX_NAME, Seat, Table
+from bot.tables.registry import kind_for
 from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
@@ -315,9 +315,7 @@ class TableService:
     async def switch_team(self, table_id: int, user_id: int) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            game = kind_for(table.kind)
-            _, high = game.seat_limits(table.settings)
-            n_teams = game.team_count(table.settings, max(len(table.seats), high))
+            n_teams, _ = kind_for(table.kind).lobby_teams(table.settings)
             if n_teams < 2:
                 raise UserError("This game has no teams.")
             index = table.seat_of(user_id)
@@ -357,10 +355,8 @@ class TableService:
 
     def _auto_team(self, table: Table, seat: Seat) -> None:
         """New seats go to the smallest team, so the lobby shows balanced teams."""
-        game = kind_for(table.kind)
-        _, high = game.seat_limits(table.settings)
-        n_teams = game.team_count(table.settings, high)
-        if n_teams >= 2:
+        n_teams, balance = kind_for(table.kind).lobby_teams(table.settings)
+        if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
             seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
 
@@ -434,9 +430,16 @@ class TableService:
             return await self._play(table, steps, user_id, "action")
 
     def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
+        """Apply one click's (or one bot move's) steps; a step that ends the turn (a lock
+        reaching the full run in Extended) drops the steps after it, which were meant for
+        the same turn."""
         game = kind_for(table.kind)
+        assert table.rules is not None
+        turn = game.turn_index(table.rules)
         for step in steps:
             assert table.rules is not None
+            if game.turn_index(table.rules) != turn:
+                break
             table.rules, detail, line = game.apply(table.rules, step, self.rng, table.seats)
             details.append(detail)
             if line:
@@ -561,7 +564,7 @@ class TableService:
             while (
                 game.current_seat(table.rules) == current and game.turn_index(table.rules) == turn
             ):
-                self._apply(table, game.timeout_step(table.rules), details)
+                self._apply(table, game.timeout_step(table.rules, self.rng), details)
             return await self._commit(table, turn, details, None, "timeout")
 
     # --- restore ---------------------------------------------------------------------

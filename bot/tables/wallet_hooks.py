@@ -10,8 +10,8 @@ import aiosqlite
 
 from bot.store import stats, wallets
 from bot.store.games import SeatResult
-from bot.tables.kinds import kind_for
 from bot.tables.model import Seat, Table
+from bot.tables.registry import kind_for
 from bot.tables.service import Clock, TableHooks
 
 

@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Forbidden, StaleAction, UserError
+from bot.render import oneroll as oneroll_render
 from bot.render import sequences as seq_render
+from bot.render.board_game import board_embed
 from bot.render.common import lobby_embed
-from bot.tables.kinds import Button, kind_for
+from bot.tables.kinds import Button
 from bot.tables.model import Table
+from bot.tables.registry import kind_for
 from bot.tables.service import Change, TableService
+from bot.ui.board_hand import BoardHands
 from bot.ui.buttons import LOBBY, build_view
 from bot.ui.errors import reply_private
 
@@ -43,8 +47,7 @@ def lobby_buttons(table: Table) -> list[Button]:
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
-    _, high = game.seat_limits(table.settings)
-    if game.team_count(table.settings, high) >= 2:
+    if game.lobby_teams(table.settings)[0] >= 2:
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
@@ -57,6 +60,7 @@ def lobby_buttons(table: Table) -> list[Button]:
 class Presenter:
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
+        self.hands = BoardHands(self)
 
     @property
     def tables(self) -> TableService:
@@ -71,8 +75,15 @@ class Presenter:
         return {"embed": lobby_embed(table), "view": view}
 
     def turn_message(self, table: Table) -> dict[str, Any]:
+        """The public message for the table's current turn (``file`` when it has a picture)."""
         game = kind_for(table.kind)
-        embed = self.render_turn(table)
+        file = None
+        if table.kind == "board":
+            embed, file = board_embed(table)
+        elif table.kind == "oneroll":
+            embed = oneroll_render.turn_embed(table)
+        else:
+            embed = seq_render.turn_embed(table)
         view = None
         content = None
         mentions = NO_PINGS
@@ -87,18 +98,30 @@ class Presenter:
                 )
         if table.notice:
             content = f"{table.notice}\n{content or ''}".strip()
-        return {"content": content, "embed": embed, "view": view, "allowed_mentions": mentions}
+        payload: dict[str, Any] = {
+            "content": content,
+            "embed": embed,
+            "view": view,
+            "allowed_mentions": mentions,
+        }
+        if file is not None:
+            payload["file"] = file
+        return payload
 
-    def render_turn(self, table: Table) -> discord.Embed:
-        return seq_render.turn_embed(table)
-
-    def turn_summary(self, table: Table) -> discord.Embed:
-        """The finished turn, for the message that showed it."""
+    def turn_summary(self, table: Table) -> dict[str, Any]:
+        """What the message of a finished turn becomes: one line, no buttons, no picture."""
         line = table.events[-1] if table.events else "Turn over."
         seat = 0
-        if table.rules is not None and table.rules.get("last"):
+        if table.rules is not None and table.rules.get("last") is not None:
             seat = int(table.rules["last"].get("seat", 0))
-        return seq_render.turn_summary_embed(table, seat, line)
+        if table.rules is not None and table.rules.get("last_move") is not None:
+            seat = int(table.rules["last_move"].get("seat", 0))
+        return {
+            "embed": seq_render.turn_summary_embed(table, seat, line),
+            "view": None,
+            "content": None,
+            "attachments": [],
+        }
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -208,21 +231,25 @@ class Presenter:
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
     ) -> None:
         table = await self.tables.get(table_id)
-        game = kind_for(table.kind)
-        if table.rules is not None and table.status == "running":
-            private = {b.action: b for b in game.turn_buttons(table.rules) if b.private}
-            if action in private or action in ("odds", "hand"):
-                if version != table.version:
-                    raise StaleAction("That throw is over.")
-                await reply_private(
-                    interaction, self.private_answer(table, action, interaction.user.id)
-                )
-                return
+        if table.kind == "board":
+            await self.hands.on_click(interaction, table, version, action)
+            return
+        if action == "odds":
+            if table.status != "running" or version != table.version:
+                raise StaleAction("That throw is over.")
+            await reply_private(interaction, self.odds_text(table))
+            return
         change = await self.tables.act(table_id, interaction.user.id, version, action)
         await self.publish(change, interaction)
 
-    def private_answer(self, table: Table, action: str, user_id: int) -> str:
-        raise UserError("That button has nothing to show yet.")
+    def odds_text(self, table: Table) -> str:
+        from bot.rules import odds
+        from bot.rules import pushluck as pl
+
+        state = pl.load(table.rules or {})
+        if state.phase not in ("lock", "decide"):
+            raise StaleAction("Throw first: the odds are about what to do with a throw.")
+        return odds.advice(state).text
 
     async def publish(
         self, change: Change, interaction: discord.Interaction[Any] | None = None
@@ -233,11 +260,7 @@ class Presenter:
             await self._closed(table, interaction)
             return
         if change.turn_changed:
-            summary: dict[str, Any] = {
-                "embed": self.turn_summary(table),
-                "view": None,
-                "content": None,
-            }
+            summary = self.turn_summary(table)
             if interaction is not None:
                 await interaction.response.edit_message(**summary, allowed_mentions=NO_PINGS)
             else:
@@ -252,6 +275,8 @@ class Presenter:
             return
         payload = self.turn_message(table)
         payload.pop("allowed_mentions")
+        if "file" in payload:  # an edit replaces the attachments
+            payload["attachments"] = [payload.pop("file")]
         if interaction is not None:
             payload["content"] = payload["content"] if payload["content"] else None
             await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)

@@ -20,6 +20,7 @@ in pyproject). Each use of a private name carries a ``# private:`` comment.
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import json
 import mimetypes
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 JsonDict = dict[str, Any]
 
 API_BASE = discord.http.Route.BASE
+
+# Token of the interaction being dispatched; set by the harness around the gateway parser so
+# every task discord.py (or the bot) creates while handling it inherits it.
+CURRENT_INTERACTION: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "CURRENT_INTERACTION", default=None
+)
 
 
 class FakeResponse:
@@ -78,12 +85,12 @@ def http_error(status: int, code: int | None = None, message: str | None = None)
         body["retry_after"] = 0.0
     response = FakeResponse(status, _REASONS.get(status, "Error"))
     if status == 403:
-        return discord.Forbidden(response, body)  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)
     if status == 404:
-        return discord.NotFound(response, body)  # type: ignore[arg-type]
+        return discord.NotFound(response, body)
     if status >= 500:
-        return discord.DiscordServerError(response, body)  # type: ignore[arg-type]
-    return discord.HTTPException(response, body)  # type: ignore[arg-type]
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)
 
 
 @dataclass
@@ -193,6 +200,9 @@ class FakeDiscord:
         self.threads: dict[int, JsonDict] = {}
         self.thread_members: dict[int, set[int]] = {}
         self.dm_channels: dict[int, int] = {}
+        self.dm_blocked: set[int] = set()
+        self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
+        self.commands: dict[int | None, list[JsonDict]] = {}  # synced, by guild id (None: global)
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.events: list[Event] = []
@@ -220,6 +230,10 @@ class FakeDiscord:
             R("PUT", "/channels/{c}/messages/{m}/reactions/{e}/@me", self._react),
             R("DELETE", "/channels/{c}/messages/{m}/reactions/{e}/@me", self._react),
             R("POST", "/users/@me/channels", self._create_dm),
+            R("PUT", "/applications/{a}/commands", self._sync_commands),
+            R("GET", "/applications/{a}/commands", self._get_commands),
+            R("PUT", "/applications/{a}/guilds/{g}/commands", self._sync_commands),
+            R("GET", "/applications/{a}/guilds/{g}/commands", self._get_commands),
         ]
 
     # ------------------------------------------------------------------ plumbing
@@ -265,7 +279,9 @@ class FakeDiscord:
                 raise http_error(fault.status, fault.code, fault.message)
 
     def _event(self, kind: str, id: int | None, token: str | None = None) -> None:
-        self.events.append(Event(kind, id, token))
+        # Without an explicit token, attribute the event to the interaction whose handling
+        # caused it: dispatch tasks (and tasks they spawn) inherit CURRENT_INTERACTION.
+        self.events.append(Event(kind, id, token or CURRENT_INTERACTION.get()))
 
     def _echo(self, parser: str, data: JsonDict) -> None:
         if self.gateway_echo:
@@ -286,7 +302,8 @@ class FakeDiscord:
         for part in form or ():
             if part.get("name") == "payload_json":
                 value = part["value"]
-                return json.loads(value) if isinstance(value, str | bytes) else value
+                parsed: JsonDict = json.loads(value) if isinstance(value, str | bytes) else value
+                return parsed
         return None
 
     def _apply(
@@ -369,6 +386,8 @@ class FakeDiscord:
         webhook_id: int | None = None,
     ) -> StoredMessage:
         mid = P.next_id()
+        if channel_id in self.dm_channels:
+            visible_to = self.dm_channels[channel_id]  # a DM is seen by its recipient only
         payload = P.message_payload(
             message_id=mid,
             channel_id=channel_id,
@@ -470,6 +489,8 @@ class FakeDiscord:
 
     async def _rest_send(self, cid: str, *, body: JsonDict, files: Any, **_: Any) -> JsonDict:
         channel = self._channel(int(cid))
+        if self.dm_channels.get(int(cid)) in self.dm_blocked:
+            raise http_error(403, 50007)
         self._require(channel, "send_messages", *(["attach_files"] if files else []))
         if isinstance(channel, dict) and channel.get("thread_metadata", {}).get("archived"):
             meta = channel["thread_metadata"]
@@ -540,7 +561,7 @@ class FakeDiscord:
         )
         self.threads[thread_id] = data
         self.thread_members[thread_id] = {self.bot_user_id}
-        member = {"id": str(thread_id), "user_id": str(self.bot_user_id)}
+        member: JsonDict = {"id": str(thread_id), "user_id": str(self.bot_user_id)}
         member |= {"join_timestamp": P.iso_now(), "flags": 0}
         self._event("thread", thread_id)
         self._echo("parse_thread_create", data | {"newly_created": True, "member": member})
@@ -633,9 +654,9 @@ class FakeDiscord:
 
     async def _create_dm(self, *, body: JsonDict, **_: Any) -> JsonDict:
         user_id = int(body["recipient_id"])
-        member = self.guild.get_member(user_id)
+        member = self.members.get(user_id)
         if member is None:
-            raise http_error(400, 50007)
+            raise http_error(400, 50033, "Invalid Recipient(s)")
         cid = next((c for c, u in self.dm_channels.items() if u == user_id), None)
         if cid is None:
             cid = P.next_id()
@@ -644,8 +665,25 @@ class FakeDiscord:
             "id": str(cid),
             "type": 1,
             "last_message_id": None,
-            "recipients": [P.user_payload(member)],
+            "recipients": [member["user"]],
         }
+
+    async def _sync_commands(self, app: str, guild: str | None = None, **kw: Any) -> Any:
+        body = kw["body"]
+        problems = [p for cmd in body for p in command_schema_problems(cmd)]
+        if problems:
+            raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+        synced = [
+            {"description": ""}  # Discord returns "" for context menus
+            | dict(cmd, id=str(P.next_id()), application_id=app, version="1")
+            | ({"guild_id": guild} if guild else {})
+            for cmd in body
+        ]
+        self.commands[int(guild) if guild else None] = synced
+        return copy.deepcopy(synced)
+
+    async def _get_commands(self, app: str, guild: str | None = None, **_: Any) -> Any:
+        return copy.deepcopy(self.commands.get(int(guild) if guild else None, []))
 
     # ------------------------------------------------------------------ webhooks
 
@@ -795,6 +833,31 @@ class FakeDiscord:
             raise http_error(404, 0, "Not Found") from None
 
 
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def command_schema_problems(cmd: JsonDict, where: str = "") -> list[str]:
+    """What Discord's command schema validation would reject in one synced command."""
+    name = str(cmd.get("name", ""))
+    here = f"{where}{name}"
+    problems = []
+    chat_input = cmd.get("type", 1) == 1
+    if chat_input and (not _NAME.match(name) or name != name.lower()):
+        problems.append(f"{here}: invalid name")
+    desc = cmd.get("description", "")
+    if chat_input and not 1 <= len(desc) <= 100:
+        problems.append(f"{here}: description must be 1-100 characters (is {len(desc)})")
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        problems.append(f"{here}: more than 25 options")
+    for choice_list in [o.get("choices") or [] for o in options]:
+        if len(choice_list) > 25:
+            problems.append(f"{here}: more than 25 choices")
+    for option in options:
+        problems += command_schema_problems(option | {"type": 1}, f"{here} ")
+    return problems
+
+
 class HarnessHttp(dpytest_backend.FakeHttp):
     """dpytest's ``FakeHttp`` with message/channel/thread calls routed to :class:`FakeDiscord`.
 
@@ -804,26 +867,29 @@ class HarnessHttp(dpytest_backend.FakeHttp):
 
     fake: FakeDiscord
 
-    async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
         return await self.fake.handle_rest(route, route_method=route.method, **kwargs)
 
     async def get_from_cdn(self, url: str) -> bytes:
         return self.fake.cdn(url)
 
-    # Put the real HTTPClient implementations back (dpytest replaces them with fakes that read
-    # their caller's frame) so that these calls reach request() and the fake Discord.
-    _H = discord.http.HTTPClient
-    send_message = _H.send_message  # type: ignore[assignment]
-    edit_message = _H.edit_message  # type: ignore[assignment]
-    delete_message = _H.delete_message  # type: ignore[assignment]
-    get_message = _H.get_message  # type: ignore[assignment]
-    logs_from = _H.logs_from  # type: ignore[assignment]
-    get_channel = _H.get_channel  # type: ignore[assignment]
-    delete_channel = _H.delete_channel  # type: ignore[assignment]
-    send_typing = _H.send_typing  # type: ignore[assignment]
-    start_private_message = _H.start_private_message  # type: ignore[assignment]
-    pin_message = _H.pin_message  # type: ignore[assignment]
-    unpin_message = _H.unpin_message  # type: ignore[assignment]
-    add_reaction = _H.add_reaction  # type: ignore[assignment]
-    remove_own_reaction = _H.remove_own_reaction  # type: ignore[assignment]
-    del _H
+
+# Put the real HTTPClient implementations back (dpytest replaces them with fakes that read their
+# caller's frame) so that these calls reach request() and the fake Discord.
+RESTORED_HTTP_METHODS = (
+    "send_message",
+    "edit_message",
+    "delete_message",
+    "get_message",
+    "logs_from",
+    "get_channel",
+    "delete_channel",
+    "send_typing",
+    "start_private_message",
+    "pin_message",
+    "unpin_message",
+    "add_reaction",
+    "remove_own_reaction",
+)
+for _name in RESTORED_HTTP_METHODS:
+    setattr(HarnessHttp, _name, getattr(discord.http.HTTPClient, _name))

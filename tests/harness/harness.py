@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -35,7 +35,7 @@ from discord.ext.test import state as dpytest_state
 from discord.ext.test import websocket as dpytest_websocket
 
 from . import payloads as P
-from .fake import FakeDiscord, HarnessHttp, InteractionRecord, RecordedRequest
+from .fake import CURRENT_INTERACTION, FakeDiscord, HarnessHttp, InteractionRecord, RecordedRequest
 from .model import HarnessError, Message, Modal, Reply
 
 JsonDict = dict[str, Any]
@@ -138,8 +138,9 @@ class TaskTracker:
         previous = self._previous
 
         def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+            task: asyncio.Task[Any]
             if previous is not None:
-                task = previous(loop, coro, **kwargs)
+                task = previous(loop, coro, **kwargs)  # type: ignore[assignment]
             else:
                 task = asyncio.Task(coro, loop=loop, **kwargs)
             self.tasks.add(task)
@@ -251,6 +252,28 @@ class Player:
         data = P.component_data(comp["custom_id"], component_type=P.BUTTON)
         return await self.h._interact(self, P.MESSAGE_COMPONENT, data, msg.channel_id, message=msg)
 
+    async def click_stale(self, message: Message | Reply, custom_id: str, /) -> Reply:
+        """Click ``custom_id`` on the latest earlier version of ``message`` that showed it:
+        what a client holding an old copy of the message sends (Discord includes the message
+        as that client saw it)."""
+        msg = self._target(message)
+        versions = [*msg.history, msg.payload]
+        for version in reversed(versions):
+            shown = P.walk_components(version.get("components", []))
+            if any(c.get("custom_id") == custom_id for c in shown):
+                break
+        else:
+            raise HarnessError(f"{msg} never showed a button {custom_id!r}")
+        snapshot = _Snapshot(msg.id, msg.channel_id, {**msg.payload, **version})
+        data = P.component_data(custom_id, component_type=P.BUTTON)
+        return await self.h._interact(
+            self,
+            P.MESSAGE_COMPONENT,
+            data,
+            msg.channel_id,
+            message=snapshot,  # type: ignore[arg-type]
+        )
+
     async def select(
         self,
         message: Message | Reply,
@@ -312,12 +335,22 @@ class Player:
         cid = self.h._channel(channel)
         stored = self.h.fake.create_message(
             channel_id=cid,
-            author=self.h._member_data[self.id]["user"],
+            author=self.h.fake.members[self.id]["user"],
             fields={"content": content},
             files=[],
         )
         await self.h.settle()
         return Message(self.h, stored)
+
+    @property
+    def dms(self) -> list[Message]:
+        """Direct messages the bot sent this member, in order."""
+        fake = self.h.fake
+        return [
+            Message(self.h, m)
+            for m in fake.messages.values()
+            if fake.dm_channels.get(m.channel_id) == self.id and not m.deleted
+        ]
 
     def visible_messages(self, channel: Any = None) -> list[Message]:
         return [m for m in self.h.messages(channel) if m.visible_for(self.id)]
@@ -331,23 +364,40 @@ class Player:
         return msg
 
 
+class _Snapshot:
+    """An earlier version of a message, as a stale client would send it."""
+
+    def __init__(self, message_id: int, channel_id: int, payload: JsonDict) -> None:
+        self.id = message_id
+        self.channel_id = channel_id
+        self.payload = payload
+
+
 class Harness:
     """A fake Discord guild around one (or, after :meth:`restart`, successive) bot(s)."""
 
-    def __init__(self, bot: commands.Bot, *, settle_timeout: float, error_loggers: Sequence[str]):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        *,
+        settle_timeout: float,
+        long_sleep: float,
+        error_loggers: Sequence[str],
+    ) -> None:
         self.bot = bot
         self.settle_timeout = settle_timeout
+        self.long_sleep = long_sleep
         self.errors = ErrorCollector(error_loggers)
         self.tracker = TaskTracker(asyncio.get_running_loop())
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
         self.guild_id = 0
         self.channel_id = 0
         self.players: dict[str, Player] = {}
-        self._member_data: dict[int, JsonDict] = {}
         self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
         self._ignored: list[Callable[[asyncio.Task[Any]], bool]] = []
         self._saved_adapter_request: Any = None
         self._stopped = False
+        self._batch: list[tuple[Player, Reply]] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -359,12 +409,22 @@ class Harness:
         channels: Sequence[str] = ("general",),
         guild_name: str = "Test Guild",
         settle_timeout: float = 2.0,
+        long_sleep: float = 0.5,
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
         gateway_echo: bool = True,
     ) -> Harness:
-        """Configure dpytest around ``bot``, wire the fakes, run ``setup_hook`` and mark the
-        bot ready. ``error_loggers``: logger prefixes whose ERROR records fail the test."""
-        h = cls(bot, settle_timeout=settle_timeout, error_loggers=error_loggers)
+        """Configure dpytest around ``bot`` (one guild with ``channels``), wire the fakes, run
+        ``setup_hook`` and mark the bot ready.
+
+        ``settle_timeout``: how long :meth:`settle` waits for busy tasks before failing.
+        ``long_sleep``: sleeps (and ``asyncio.wait_for`` timeouts) longer than this count as
+        idle, e.g. ``delete_after`` or "wait 60 s for players"; keep bot delays configurable.
+        ``error_loggers``: logger prefixes whose ERROR records fail the test.
+        ``gateway_echo``: echo MESSAGE_*/THREAD_* gateway events for the bot's own changes.
+        """
+        h = cls(
+            bot, settle_timeout=settle_timeout, long_sleep=long_sleep, error_loggers=error_loggers
+        )
         h.tracker.install()
         h.errors.install()
         try:
@@ -387,10 +447,14 @@ class Harness:
         """Common wiring after a bot got its (dpytest) connection state."""
         self.bot = bot
         self.fake.client = bot
-        bot.http.__class__ = HarnessHttp  # route REST through the fake Discord
+        # dpytest's FakeHttp instance gets our subclass: REST goes to the fake Discord
+        bot.http.__class__ = HarnessHttp
         bot.http.fake = self.fake  # type: ignore[attr-defined]
         state = bot._connection  # private: the ConnectionState dpytest installed
         state._command_tree = bot.tree  # private: dpytest's state has none, slash would drop
+        # private: the tree captured the client's original http/state at construction
+        bot.tree._http = bot.http
+        bot.tree._state = state
         assert bot.user is not None
         state.application_id = bot.user.id  # private-ish: normally set by READY
         guild = bot.get_guild(self.guild_id)
@@ -426,7 +490,9 @@ class Harness:
                 route, payload=payload, multipart=multipart, files=files, params=params
             )
 
-        cls.request = request  # type: ignore[method-assign]
+        # private: AsyncWebhookAdapter is discord.py's internal webhook transport; every
+        # interaction callback, followup and original-response call goes through request()
+        cls.request = request  # type: ignore[method-assign,assignment]
 
     async def stop(self) -> None:
         """Settle, close the bot, cancel leftover tasks, undo every patch. Raises
@@ -452,7 +518,11 @@ class Harness:
 
     async def _cancel_leftovers(self) -> None:
         current = asyncio.current_task()
-        leftovers = [t for t in self.tracker.tasks if t is not current and not t.done()]
+        leftovers = [
+            t
+            for t in self.tracker.tasks
+            if t is not current and not t.done() and not _is_framework_task(t)
+        ]
         for t in leftovers:
             t.cancel()
         if leftovers:
@@ -470,18 +540,18 @@ class Harness:
         threads = [t for t in self.fake.threads.values() if not t["thread_metadata"]["archived"]]
         guild_data = P.guild_create_payload(guild, threads=threads, owner_id=guild.owner_id)
         known = {int(m["user"]["id"]) for m in guild_data["members"]}
-        guild_data["members"] += [d for uid, d in self._member_data.items() if uid not in known]
+        guild_data["members"] += [d for uid, d in self.fake.members.items() if uid not in known]
         await _close_bot(old)
         await self._cancel_leftovers()
 
         loop = asyncio.get_running_loop()
         http = dpytest_backend.FakeHttp(loop=loop)
         new_bot.http = http  # private-ish: the client's HTTPClient
-        new_bot.ws = dpytest_websocket.FakeWebSocket(None, loop=loop)  # type: ignore[assignment]
+        new_bot.ws = dpytest_websocket.FakeWebSocket(None, loop=loop)
         state = dpytest_state.FakeState(new_bot, http=http, loop=loop)
         state.user = discord.ClientUser(state=state, data=user_data)  # type: ignore[arg-type]
         http.state = state
-        new_bot._connection = state  # private: what dpytest.configure does
+        new_bot._connection = state  # type: ignore[assignment]  # private: as dpytest.configure
         old_config = dpytest_backend._cur_config  # private: dpytest's global backend state
         assert old_config is not None
         dpytest_backend._cur_config = dpytest_backend.BackendState(old_config.messages, state)
@@ -515,6 +585,7 @@ class Harness:
             return True
         coro = task.get_coro()
         qualname = getattr(coro, "__qualname__", "")
+        # private: discord.py's view timeout watcher and discord.ext.tasks' loop coroutine
         if qualname.endswith("__timeout_task_impl") or qualname == "Loop._loop":
             return True
         if _is_framework_task(task):
@@ -522,10 +593,15 @@ class Harness:
         for frame in _awaiting_frames(task):
             name = frame.f_code.co_name
             filename = frame.f_code.co_filename
-            if name == "sleep" and filename.endswith("tasks.py"):
-                delay = frame.f_locals.get("delay", 0) or 0
-                if delay > self.settle_timeout:
+            if filename.endswith(("asyncio/tasks.py", "asyncio/timeouts.py")):
+                # A long sleep or a long bounded wait (asyncio.wait_for(..., timeout=60)) is
+                # waiting for time to pass or for players: the test cannot advance it.
+                if name == "sleep" and frame.f_locals.get("delay", 0) > self.long_sleep:
                     return True
+                if name == "wait_for":
+                    timeout = frame.f_locals.get("timeout")
+                    if timeout is None or timeout > self.long_sleep:
+                        return True
             if "discord" in filename and (
                 (name == "wait" and filename.endswith(("view.py", "modal.py")))
                 or name == "wait_for"
@@ -639,19 +715,31 @@ class Harness:
                 "joined_at": P.iso_now(), "deaf": False, "mute": False, "flags": 0,
                 "avatar": None, "pending": False, "premium_since": None,
                 "communication_disabled_until": None}  # fmt: skip
-        self._member_data[uid] = data
-        self.bot._connection.parse_guild_member_add(data | {"guild_id": str(guild.id)})  # private
+        self.fake.members[uid] = data
+        event: Any = data | {"guild_id": str(guild.id)}
+        self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
         player = Player(self, uid, name)
         self.players[name] = player
         await self.settle()
         return player
+
+    async def role(self, name: str, **permissions: bool) -> discord.Role:
+        """Create a role with these permissions (pass it to ``member(roles=[...])``)."""
+        value = discord.Permissions(**permissions).value
+        role = dpytest_backend.make_role(name, self.guild, permissions=value)
+        await self.settle()
+        return role
+
+    def block_dms(self, player: Player) -> None:
+        """``player`` does not accept DMs: sending them one fails with 403/50007."""
+        self.fake.dm_blocked.add(player.id)
 
     def _member_object(self, user_id: int) -> discord.Member:
         guild = self.guild
         member = guild.get_member(user_id)
         if member is None:  # not cached (no members intent): build it as Interaction would
             state = self.bot._connection  # private
-            member = discord.Member(data=self._member_data[user_id], guild=guild, state=state)  # type: ignore[arg-type]
+            member = discord.Member(data=self.fake.members[user_id], guild=guild, state=state)  # type: ignore[arg-type]
         return member
 
     async def set_permissions(self, target: Any, channel: Any = None, **perms: bool | None) -> None:
@@ -739,12 +827,60 @@ class Harness:
             source_message_id=message.id if message is not None else None,
         )
         self.fake.interactions[record.token] = record
-        start = len(self.fake.events)
-        self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
+        reply = Reply(self, record, len(self.fake.events))
+        token = CURRENT_INTERACTION.set(record.token)
+        try:
+            self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
+        finally:
+            CURRENT_INTERACTION.reset(token)
+        if self._batch is not None:
+            self._batch.append((player, reply))
+            return reply
         await self.settle()
+        self._finish(player, reply)
+        return reply
+
+    def _finish(self, player: Player, reply: Reply) -> None:
+        reply._close(len(self.fake.events))
+        record = reply._rec
         if record.modal is not None:
-            self._modals[player.id] = (record.modal, channel_id, record.source_message_id)
-        return Reply(self, record, start, len(self.fake.events))
+            self._modals[player.id] = (record.modal, record.channel_id, record.source_message_id)
+
+    async def together(self, *actions: Awaitable[Reply]) -> list[Reply]:
+        """Deliver several interactions back to back before any handler runs, as when two
+        people press the same button within milliseconds; then settle once.
+
+            r1, r2 = await h.together(alice.click(msg, "Join"), bob.click(msg, "Join"))
+        """
+        if self._batch is not None:
+            raise HarnessError("h.together() cannot be nested")
+        self._batch = []
+        try:
+            replies = list(await asyncio.gather(*actions))
+            batch = self._batch
+        finally:
+            self._batch = None
+        await self.settle()
+        for player, reply in batch:
+            self._finish(player, reply)
+        return replies
+
+    async def expire_views(self) -> int:
+        """Time out every live ``View`` with a timeout (as if its timeout elapsed): their
+        ``on_timeout`` runs, and their buttons stop answering. Returns how many expired."""
+        store = self.bot._connection._view_store  # private: the ConnectionState's ViewStore
+        views: dict[int, Any] = {}
+        for items in list(store._views.values()):  # private: {message_id: {key: item}}
+            for item in items.values():
+                if item.view is not None:
+                    views[id(item.view)] = item.view
+        for view in list(store._synced_message_views.values()):  # private
+            views[id(view)] = view
+        expiring = [v for v in views.values() if v.timeout is not None and not v.is_finished()]
+        for view in expiring:
+            view._dispatch_timeout()  # private: what the view's timeout task calls
+        await self.settle()
+        return len(expiring)
 
     def expire_interactions(self) -> None:
         """Age every interaction token past 15 minutes: followups and edits through them
@@ -780,17 +916,26 @@ class Harness:
     def message(self, message_id: int) -> Message:
         return Message(self, self.fake.messages[message_id])
 
-    def messages(self, channel: Any = None, *, include_deleted: bool = False) -> list[Message]:
-        """Messages in creation order; in ``channel`` (object, id or name) if given."""
+    def messages(
+        self,
+        channel: Any = None,
+        *,
+        ephemeral: bool | None = None,
+        include_deleted: bool = False,
+    ) -> list[Message]:
+        """Messages in creation order; in ``channel`` (object, id or name) if given;
+        ``ephemeral=False``: public ones only, ``True``: ephemeral ones only."""
         cid = None if channel is None else self._channel(channel)
         return [
             Message(self, m)
             for m in self.fake.messages.values()
-            if (cid is None or m.channel_id == cid) and (include_deleted or not m.deleted)
+            if (cid is None or m.channel_id == cid)
+            and (include_deleted or not m.deleted)
+            and (ephemeral is None or m.ephemeral == ephemeral)
         ]
 
-    def last_message(self, channel: Any = None) -> Message:
-        msgs = self.messages(channel)
+    def last_message(self, channel: Any = None, *, ephemeral: bool | None = None) -> Message:
+        msgs = self.messages(channel, ephemeral=ephemeral)
         if not msgs:
             raise HarnessError(f"no messages in {channel or 'any channel'}")
         return msgs[-1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +11,7 @@ import discord
 from . import payloads as P
 
 if TYPE_CHECKING:
-    from .fake import InteractionRecord, StoredMessage
+    from .fake import Event, InteractionRecord, StoredMessage
     from .harness import Harness
 
 JsonDict = dict[str, Any]
@@ -37,7 +37,7 @@ class Button:
     row: int
 
     @classmethod
-    def from_dict(cls, data: JsonDict, row: int) -> Button:
+    def from_dict(cls, data: Mapping[str, Any], row: int) -> Button:
         emoji = data.get("emoji")
         return cls(
             label=data.get("label"),
@@ -95,7 +95,7 @@ def embed_text(embeds: list[JsonDict]) -> str:
     return "\n".join(lines)
 
 
-def _rows(components: list[JsonDict]) -> Iterator[tuple[int, JsonDict]]:
+def _rows(components: list[JsonDict]) -> Iterator[tuple[int, Mapping[str, Any]]]:
     row = 0
     for top in components:
         if top.get("type") == P.ACTION_ROW:
@@ -283,10 +283,21 @@ class Reply:
     (deferred update) the original message if it was edited, else the last followup.
     """
 
-    def __init__(self, harness: Harness, record: InteractionRecord, start: int, end: int) -> None:
+    def __init__(self, harness: Harness, record: InteractionRecord, start: int) -> None:
         self._h = harness
         self._rec = record
-        self.events = harness.fake.events[start:end]
+        self._start = start
+        self._end: int | None = None
+
+    def _close(self, end: int) -> None:
+        self._end = end
+
+    @property
+    def events(self) -> list[Event]:
+        """What happened while this interaction was handled: events caused by it (or by
+        nothing attributable, e.g. a bot-wide background loop) in its time window."""
+        window = self._h.fake.events[self._start : self._end]
+        return [e for e in window if e.token in (None, self._rec.token)]
 
     def __repr__(self) -> str:
         kind = self.response_type

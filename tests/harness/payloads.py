@@ -375,7 +375,7 @@ def interaction_payload(
 
 
 def component_data(
-    custom_id: str, *, component_type: int = BUTTON, values: Sequence[str] | None = None
+    custom_id: str, *, component_type: int = BUTTON, values: Sequence[object] | None = None
 ) -> JsonDict:
     data: JsonDict = {"custom_id": custom_id, "component_type": component_type}
     if component_type in SELECT_TYPES:
@@ -470,7 +470,8 @@ class Resolver:
         self.data: JsonDict = {}
 
     def _section(self, name: str) -> JsonDict:
-        return self.data.setdefault(name, {})
+        section: JsonDict = self.data.setdefault(name, {})
+        return section
 
     def user(self, value: Any) -> str:
         user = _unwrap(value)
@@ -607,7 +608,8 @@ def command_data(
     for param in command.parameters:
         key = next((k for k in (param.name, param.display_name) if k in remaining), None)
         if key is None:
-            if param.required and param.display_name != focused and param.name != focused:
+            # While autocompleting, Discord sends only the options filled in so far.
+            if param.required and focused is None:
                 raise TypeError(f"/{command.qualified_name} requires option {param.display_name!r}")
             continue
         raw = remaining.pop(key)

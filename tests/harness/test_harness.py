@@ -86,8 +86,10 @@ def game_embed(game: int, store: dict[str, Any]) -> discord.Embed:
 
 
 class NameModal(discord.ui.Modal, title="Name your team"):
-    team = discord.ui.TextInput(label="Team name", custom_id="team", max_length=20)
-    motto = discord.ui.TextInput(label="Motto", required=False)
+    team: discord.ui.TextInput[NameModal] = discord.ui.TextInput(
+        label="Team name", custom_id="team", max_length=20
+    )
+    motto: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Motto", required=False)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
@@ -116,6 +118,20 @@ class PickView(discord.ui.View):
     )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.edit_message(content=f"Picked {', '.join(select.values)}")
+
+
+class ExpiringView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=300)
+        self.message: discord.InteractionMessage | None = None
+
+    @discord.ui.button(label="Sit down")
+    async def sit(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("Seated.", ephemeral=True)
+
+    async def on_timeout(self) -> None:
+        if self.message is not None:
+            await self.message.edit(content="The table closed.", view=None)
 
 
 class Toy(commands.Cog):
@@ -158,6 +174,56 @@ class Toy(commands.Cog):
         await interaction.response.defer(thinking=True)
         await asyncio.sleep(0.01)
         await interaction.edit_original_response(content="Done thinking.")
+
+    @toy.command(description="Think, then answer with a followup")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        await interaction.followup.send("You rolled 4.")
+        await interaction.followup.send("Roll again?")
+
+    @toy.command(description="Send your hand by DM")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your hand: 3 7 9")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"Open your DMs ({exc.code}).", ephemeral=True)
+            return
+        await interaction.response.send_message("Sent you your hand.", ephemeral=True)
+
+    @toy.command(description="Close this game thread")
+    async def close(self, interaction: discord.Interaction) -> None:
+        thread = interaction.channel
+        if not isinstance(thread, discord.Thread):
+            await interaction.response.send_message("Not a thread.", ephemeral=True)
+            return
+        await interaction.response.send_message("Closing.")
+        await thread.edit(archived=True, locked=True)
+
+    @toy.command(description="Invite someone")
+    async def invite(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        where: discord.TextChannel | None = None,
+        role: discord.Role | None = None,
+    ) -> None:
+        place = where.mention if where else "here"
+        extra = f" as {role.name}" if role else ""
+        await interaction.response.send_message(f"Invited {player.display_name} {place}{extra}")
+
+    @toy.command(description="A notice that deletes itself")
+    async def notice(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Short-lived notice.", delete_after=30)
+
+    @toy.command(description="Rename via a modal")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @toy.command(description="A table that closes after 5 minutes")
+    async def table(self, interaction: discord.Interaction) -> None:
+        view = ExpiringView()
+        await interaction.response.send_message("Table open.", view=view)
+        view.message = await interaction.original_response()
 
     @toy.command(description="Post text in this channel")
     async def say(self, interaction: discord.Interaction, text: str) -> None:
@@ -260,9 +326,25 @@ class Toy(commands.Cog):
             raise RuntimeError(f"boom in game {game}")
 
 
+@app_commands.context_menu(name="Toy profile")
+async def toy_profile(interaction: discord.Interaction, member: discord.Member) -> None:
+    await interaction.response.send_message(f"Profile of {member.display_name}", ephemeral=True)
+
+
+@app_commands.context_menu(name="Toy quote")
+async def toy_quote(interaction: discord.Interaction, message: discord.Message) -> None:
+    await interaction.response.send_message(f"> {message.content}")
+
+
 class ToyBot(commands.Bot):
-    def __init__(self, store: dict[str, Any] | None = None, *, instance: int = 1) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default())
+    def __init__(
+        self,
+        store: dict[str, Any] | None = None,
+        *,
+        instance: int = 1,
+        intents: discord.Intents | None = None,
+    ) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
         self.store: dict[str, Any] = {} if store is None else store
         self.store["instance"] = instance
         self.background: set[asyncio.Task[None]] = set()
@@ -280,6 +362,8 @@ class ToyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.add_cog(Toy(self))
+        self.tree.add_command(toy_profile)
+        self.tree.add_command(toy_quote)
         self.add_dynamic_items(ToyButton)
 
 
@@ -445,7 +529,9 @@ async def test_view_wait_in_command_does_not_block_and_resumes_on_click(h: Harne
     reply = await alice.click(asked.message, "Yes")
 
     assert reply.content == "Confirmed." and reply.buttons == []
-    assert [m.content for m in reply.created] == ["Answer: True"]
+    # The command resumed after view.wait() and answered through its own interaction.
+    assert [m.content for m in asked.followups] == ["Answer: True"]
+    assert reply.created == []  # attributed to the slash command, not to the click
 
 
 async def test_settle_waits_for_background_tasks_the_bot_spawns(h: Harness) -> None:
@@ -635,10 +721,8 @@ async def test_on_message_user_messages_and_gateway_echo(h: Harness) -> None:
     alice = await h.member("Alice")
     await alice.send("hello bot")
     await alice.slash("toy say", text="hi")
-    assert seen == ["Alice: hello bot", "FakeApp: hi", "FakeApp: Posted."] or seen[:2] == [
-        "Alice: hello bot",
-        "FakeApp: hi",
-    ]
+    # The ephemeral "Posted." is not echoed through the gateway, as on Discord.
+    assert seen == ["Alice: hello bot", "FakeApp: hi"]
 
 
 async def test_unknown_route_fails_loudly(h: Harness) -> None:
@@ -663,3 +747,191 @@ async def test_ordinary_rest_edit_fetch_delete(h: Harness) -> None:
         await h.channel.fetch_message(sent.id)
     assert h.messages(h.channel) == []
     assert h.messages(h.channel, include_deleted=True)[0].deleted
+
+
+async def test_thinking_defer_then_followups(h: Harness) -> None:
+    alice = await h.member("Alice")
+    reply = await alice.slash("toy roll")
+
+    assert reply.response_type == 5
+    # The first followup replaces the "thinking" message and keeps its ephemerality.
+    assert reply.content == "You rolled 4." and reply.ephemeral
+    assert [m.content for m in reply.followups] == ["You rolled 4.", "Roll again?"]
+    assert not reply.followups[1].ephemeral
+    assert len(h.messages()) == 2
+
+
+async def test_simultaneous_clicks(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    game = (await alice.slash("toy start", rounds=2)).message
+
+    r1, r2 = await h.together(alice.click(game, "Join"), bob.click(game, "Peek"))
+
+    assert r1.response_type == 7 and r1.edited == [game]
+    assert r2.content == "Secret for Bob" and r2.created == [r2.message]
+    assert "Players: Alice" in game.embed_text()
+
+
+async def test_dm_and_blocked_dms(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    assert (await alice.slash("toy hand")).content == "Sent you your hand."
+    assert [m.content for m in alice.dms] == ["Your hand: 3 7 9"]
+    assert alice.dms[0] in h.visible_to(alice) and alice.dms[0] not in h.visible_to(bob)
+
+    h.block_dms(bob)
+    assert (await bob.slash("toy hand")).content == "Open your DMs (50007)."
+    assert bob.dms == []
+
+
+async def test_user_and_message_context_menus(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    reply = await alice.context_menu("Toy profile", bob)
+    assert reply.content == "Profile of Bob" and reply.ephemeral
+
+    said = await bob.send("sequences are fun")
+    quoted = await alice.context_menu("Toy quote", said)
+    assert quoted.content == "> sequences are fun"
+
+
+async def test_role_and_permission_overwrite_for_members(h: Harness) -> None:
+    mods = await h.role("Mods", manage_guild=True)
+    carol = await h.member("Carol", roles=[mods])
+    assert (await carol.slash("toy admin reset", confirm=False)).content == "Reset (confirm=False)."
+    await h.set_permissions(mods, manage_guild=False)
+    assert (
+        await carol.slash("toy admin reset", confirm=False)
+    ).content == "You need Manage Server."
+
+
+async def test_slash_in_a_thread_and_archiving(h: Harness) -> None:
+    alice = await h.member("Alice")
+    await alice.slash("toy lobby", name="Table 1")
+    thread = h.thread("Table 1")
+
+    reply = await alice.slash("toy close", _channel=thread)
+
+    assert reply.content == "Closing." and reply.message.channel_id == thread.id
+    closed = h.thread("Table 1")
+    assert closed.archived and closed.locked
+    with pytest.raises(discord.Forbidden):
+        await closed.send("too late")
+
+
+async def test_restart_loses_non_persistent_views(make_harness: MakeHarness) -> None:
+    store: dict[str, Any] = {}
+    h = await make_harness(ToyBot(store))
+    alice = await h.member("Alice")
+    menu = (await alice.slash("toy pick")).message
+
+    await h.restart(ToyBot(store, instance=2))
+
+    reply = await alice.select(menu, ["red"])
+    assert reply.failed  # the View lived in the old process: "This interaction failed"
+
+
+async def test_tree_sync_is_accepted_and_schema_checked(h: Harness) -> None:
+    synced = await h.bot.tree.sync()
+    assert sorted(c.name for c in synced) == ["Toy profile", "Toy quote", "toy"]
+
+    @app_commands.command(name="bad", description="x" * 101)
+    async def bad(interaction: discord.Interaction) -> None: ...
+
+    h.bot.tree.add_command(bad)
+    with pytest.raises(discord.HTTPException) as err:
+        await h.bot.tree.sync()
+    assert (err.value.status, err.value.code) == (400, 50035)
+    assert "bad: description must be 1-100 characters" in str(err.value.__cause__ or err.value.text)
+
+
+def test_error_collector_used_by_fail_on_error_logs() -> None:
+    from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
+
+    collector = ErrorCollector(DEFAULT_ERROR_LOGGERS)
+    collector.install()
+    try:
+        logging.getLogger("discord.ui.view").error("ignored exception")
+        logging.getLogger("bot.games").warning("only a warning")
+        logging.getLogger("unrelated").error("not ours")
+    finally:
+        collector.uninstall()
+    records = collector.take()
+    assert [r.getMessage() for r in records] == ["ignored exception"]
+    with pytest.raises(BotErrorLogged, match="ignored exception"):
+        raise BotErrorLogged(records)
+
+
+async def test_member_channel_and_role_options_are_resolved(h: Harness) -> None:
+    alice, bob = await h.member("Alice"), await h.member("Bob", nick="Bobby")
+    mods = await h.role("Mods")
+    reply = await alice.slash("toy invite", player=bob, where=h.channel, role=mods)
+    assert reply.content == f"Invited Bobby <#{h.channel.id}> as Mods"
+
+
+async def test_long_sleeps_such_as_delete_after_do_not_block_settle(h: Harness) -> None:
+    alice = await h.member("Alice")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    reply = await alice.slash("toy notice")
+    assert loop.time() - started < 0.5
+    assert reply.content == "Short-lived notice." and not reply.message.deleted
+
+
+async def test_modal_from_slash_command(h: Harness) -> None:
+    alice = await h.member("Alice")
+    opened = await alice.slash("toy rename")
+    reply = await alice.submit_modal({"team": "Larks", "Motto": "sing"}, modal=opened)
+    assert reply.response_type == 4 and reply.content == "Team Larks (sing)"
+    with pytest.raises(HarnessError, match="has not shown"):
+        await alice.submit_modal({"team": "again"})
+
+
+async def test_rest_history_fetch_channel_and_bulk_delete(h: Harness) -> None:
+    alice = await h.member("Alice")
+    await alice.slash("toy lobby", name="T")
+    thread = h.thread("T")
+    fetched = await h.bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.name == "T"
+
+    for text in ("one", "two", "three"):
+        await h.channel.send(text)
+    history = [m.content async for m in h.channel.history(limit=2)]
+    assert history == ["three", "two"]  # newest first, ephemeral replies excluded
+
+    ids = [m.id for m in h.messages(h.channel) if m.content in ("one", "two")]
+    with pytest.raises(discord.Forbidden):  # needs Manage Messages
+        await h.channel.delete_messages([discord.Object(i) for i in ids])
+    await h.set_bot_permissions(manage_messages=True)
+    await h.channel.delete_messages([discord.Object(i) for i in ids])
+    assert [m.content for m in h.messages(h.channel, ephemeral=False)] == ["three"]
+
+
+async def test_bot_cannot_edit_a_members_message(h: Harness) -> None:
+    alice = await h.member("Alice")
+    said = await alice.send("my message")
+    message = await h.channel.fetch_message(said.id)
+    with pytest.raises(discord.Forbidden) as err:
+        await message.edit(content="changed")
+    assert err.value.code == 50005
+
+
+async def test_expire_views_runs_on_timeout(h: Harness) -> None:
+    alice = await h.member("Alice")
+    table = (await alice.slash("toy table")).message
+    assert (await alice.click(table, "Sit down")).content == "Seated."
+
+    assert await h.expire_views() == 1
+
+    assert table.content == "The table closed." and table.buttons == []
+    assert table.history[-1]["components"]  # the buttons were there before
+
+
+async def test_with_privileged_intents_members_are_cached(make_harness: MakeHarness) -> None:
+    h = await make_harness(ToyBot(intents=discord.Intents.all()), channels=("lobby", "games"))
+    alice = await h.member("Alice", nick="Al")
+    assert h.guild.get_member(alice.id) is alice.member
+    assert [c.name for c in h.guild.text_channels] == ["lobby", "games"]
+    reply = await alice.slash("toy say", text="hi", _channel="games")
+    assert reply.content == "Posted."
+    assert h.last_message("games").content == "Posted."  # ephemeral messages are stored too
+    assert h.last_message("games", ephemeral=False).content == "hi"
+    assert h.messages("lobby") == []

@@ -235,3 +235,24 @@ def test_names_are_cleaned() -> None:
     assert clean_name("A\u200bn\u200ba") == "Ana"
     assert len(clean_name("x" * 500)) == 32
     assert clean_name("\u200b\u200b") == "Player"
+
+
+async def test_a_lock_that_ends_the_turn_drops_the_rest_of_the_click(
+    db: Database, clock: FakeClock
+) -> None:
+    """Extended: locking 1-6 scores 15 at once; the Bank (or a bot's next step) that came with
+    the click must not be played for the next seat."""
+    service = make_service(db, clock)
+    table_id = await open_two(service, variant="extended")
+    change = await service.start(table_id, ANA)
+    table = change.table
+    table.rules = pl.dump(
+        pl.PushState(
+            **{**pl.load(table.rules or {}).__dict__, "phase": "lock", "throw": (1, 2, 3, 4, 5, 6)}
+        )
+    )
+    await service._save(table, None, "test", {})
+    change = await service.act(table_id, ANA, table.version, "bank")
+    state = pl.load(change.table.rules or {})
+    assert state.totals == (15, 0) and state.current == 1 and state.phase == "throw"
+    assert change.turn_changed

@@ -1,0 +1,176 @@
+"""``python -m bot simulate <ruleset> --turns N --seed S --policy <level>``.
+
+Plays N turns with the real rules core (``pushluck.apply`` / ``oneroll.apply`` with
+``RandomDice(random.Random(S))``) and prints the empirical figures next to the exact ones.
+One player plays alone, game after game, so every turn is an independent sample of the
+turn (push-your-luck) or throw (one-roll), and whole games measure the turns to reach 21
+(Sudden) or 100 (one-roll).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from bot.rules import dice_bots, odds, oneroll
+from bot.rules import pushluck as pl
+from bot.rules.dice import RandomDice
+
+RULESETS: tuple[str, ...] = (*pl.VARIANTS, *oneroll.RULESETS)
+MAX_TURNS = 10_000_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ruleset", help=f"one of: {', '.join(RULESETS)}")
+    parser.add_argument("--turns", type=int, default=20_000, help="turns to play (default 20000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
+    parser.add_argument(
+        "--policy", default="optimal", help="cautious, bold or optimal (push-your-luck only)"
+    )
+    parser.add_argument("--soft", action="store_true", help="soft last die house rule")
+
+
+@dataclass
+class PushSample:
+    turn_points: list[int]
+    games_turns: list[int]  # Sudden: turns each finished game took to reach 21
+
+
+def solo_push_state(config: pl.PushConfig) -> pl.PushState:
+    """A one-seat game: ``new_game`` asks for a real table, the rules core plays any count."""
+    state = pl.new_game(config, config.seats_range[0])
+    return replace(state, n_seats=1, totals=(0,), turns_taken=(0,), best_turn=(0,))
+
+
+def play_push_turns(
+    config: pl.PushConfig, level: dice_bots.Level, turns: int, seed: int
+) -> PushSample:
+    dice = RandomDice(random.Random(seed))
+    # The bot's tie-breaks use their own stream so the dice are the same for every level.
+    bot_rng = random.Random(seed + 1)
+    sample = PushSample([], [])
+    state = solo_push_state(config)
+    game_turns = 0
+    while len(sample.turn_points) < turns:
+        action = dice_bots.choose_push_action(state, level, bot_rng)
+        state = pl.apply(state, action, dice)
+        event = state.last
+        if event is not None and event.turn_over:
+            sample.turn_points.append(event.points)
+            game_turns += 1
+        if state.outcome is not None:
+            if config.variant == "sudden":
+                sample.games_turns.append(game_turns)
+            game_turns = 0
+            state = solo_push_state(config)
+    return sample
+
+
+@dataclass
+class OneRollSample:
+    throws: list[oneroll.ThrowScore]
+    games_turns: list[int]
+
+
+def play_oneroll_turns(ruleset: oneroll.Ruleset, turns: int, seed: int) -> OneRollSample:
+    dice = RandomDice(random.Random(seed))
+    config = oneroll.OneRollConfig(ruleset)
+    sample = OneRollSample([], [])
+    state = oneroll.new_game(config, 1)
+    while len(sample.throws) < turns:
+        state = oneroll.apply(state, oneroll.Throw(), dice)
+        assert state.last is not None
+        sample.throws.append(state.last.score)
+        if state.outcome is not None:
+            sample.games_turns.append(state.outcome.rounds)
+            state = oneroll.new_game(config, 1)
+    return sample
+
+
+def _mean_se(values: list[int]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / max(n - 1, 1)
+    return mean, math.sqrt(var / n)
+
+
+def _row(name: str, empirical: float, exact: Fraction, se: float | None = None) -> str:
+    spread = "" if se is None else f" ± {se:.4f}"
+    z = ""
+    if se:
+        z = f"  ({(empirical - float(exact)) / se:+.1f} se)"
+    return f"  {name:34} {empirical:10.4f}{spread:10}  exact {float(exact):10.4f}{z}"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.ruleset not in RULESETS:
+        return _fail(f"unknown ruleset {args.ruleset!r}: use one of {', '.join(RULESETS)}")
+    if args.policy not in dice_bots.LEVELS:
+        return _fail(f"unknown policy {args.policy!r}: use cautious, bold or optimal")
+    if not 1 <= args.turns <= MAX_TURNS:
+        return _fail(f"--turns is 1 to {MAX_TURNS}")
+    if args.ruleset in oneroll.RULESETS:
+        print("\n".join(report_oneroll(args.ruleset, args.turns, args.seed)))
+    else:
+        print("\n".join(report_push(args.ruleset, args.policy, args.turns, args.seed, args.soft)))
+    return 0
+
+
+def report_push(
+    variant: pl.Variant, level: dice_bots.Level, turns: int, seed: int, soft: bool
+) -> list[str]:
+    config = pl.PushConfig(
+        variant=variant,
+        rounds=None if variant == "sudden" else pl.MAX_ROUNDS,
+        soft_last_die=soft,
+    )
+    sample = play_push_turns(config, level, turns, seed)
+    policy = dice_bots.level_policy(level, variant, soft)
+    lines = [f"{variant}, {level} bot, {turns} turns, seed {seed}, soft last die {soft}"]
+    if variant == "sudden":
+        games = sample.games_turns
+        exact = odds.policy_turns_to_21(soft, policy)
+        if games:
+            mean, se = _mean_se(games)
+            lines.append(_row(f"turns to exactly 21 ({len(games)} games)", mean, exact, se))
+        else:
+            lines.append(f"  no game reached 21 in {turns} turns; exact {float(exact):.4f}")
+        return lines
+    dist = odds.turn_score_distribution(variant, soft, policy)
+    mean, se = _mean_se(sample.turn_points)
+    ev = sum((s * p for s, p in dist.items()), start=Fraction(0))
+    lines.append(_row("mean turn score", mean, ev, se))
+    for score, p in sorted(dist.items()):
+        share = sample.turn_points.count(score) / turns
+        se_p = math.sqrt(float(p) * (1 - float(p)) / turns)
+        lines.append(_row(f"P(turn scores {score})", share, p, se_p))
+    return lines
+
+
+def report_oneroll(ruleset: oneroll.Ruleset, turns: int, seed: int) -> list[str]:
+    sample = play_oneroll_turns(ruleset, turns, seed)
+    exact = odds.oneroll_odds(ruleset)
+    n = len(sample.throws)
+    lines = [f"{ruleset}, {n} throws, seed {seed}"]
+    mean, se = _mean_se([s.points for s in sample.throws])
+    lines.append(_row("mean points per throw", mean, exact.mean_points, se))
+    for name, hits, p in (
+        ("P(no score)", sum(s.points == 0 for s in sample.throws), exact.p_no_score),
+        ("P(penalty)", sum(s.penalty for s in sample.throws), exact.p_penalty),
+    ):
+        lines.append(_row(name, hits / n, p, math.sqrt(float(p) * (1 - float(p)) / n)))
+    games = sample.games_turns
+    target = odds.expected_turns_to_target(ruleset)
+    if len(games) >= 2:
+        mean_t, se_t = _mean_se(games)
+        lines.append(_row(f"turns to 100 ({len(games)} games)", mean_t, target, se_t))
+    return lines
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,58 @@
+"""One-roll Sequences and Hearts Due as a Discord embed."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
+from bot.rules import oneroll as one
+from bot.tables.model import Table
+from bot.tables.oneroll_kind import RULESETS
+
+PENALTY_COLOUR = discord.Colour(0xC53030)
+
+
+def turn_embed(table: Table) -> discord.Embed:
+    assert table.rules is not None
+    state = one.load(table.rules)
+    title = RULESETS[state.config.ruleset]
+    lines = []
+    colour = COLOUR
+    last = state.last
+    if last is not None:
+        lines.append(f"## {dice_emoji(list(last.dice))}")
+        who = table.seats[last.seat].name
+        if last.phase == "opening":
+            lines.append(f"{who}'s opening throw: sum **{last.value}**")
+        elif last.score.wiped:
+            lines.append(f"💥 **{who}: {one.describe(last.score)}** ({last.total_before} → 0)")
+            colour = PENALTY_COLOUR
+        else:
+            lines.append(f"{who}: **{one.describe(last.score)}**")
+    if state.outcome is not None:
+        winner = table.seats[state.outcome.winner].name
+        title = f"🏆 {winner} won {title}!"
+        colour = COLOUR_DONE
+    else:
+        seat = table.seats[state.current]
+        phase = {
+            "opening": "Opening throws: the highest sum starts",
+            "play": f"Race to {state.config.target}",
+            "tiebreak": "Tie-break: the highest throw wins",
+        }[state.phase]
+        title = f"🎲 {title} · {phase}"
+        lines.append(f"**{seat.name}** to throw.")
+        if table.row.deadline is not None and not seat.is_bot:
+            lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    names = [s.name for s in table.seats]
+    marks = ["▶" if state.outcome is None and i == state.current else "" for i in range(len(names))]
+    if state.outcome is not None:
+        marks = ["🏆" if i == state.outcome.winner else "" for i in range(len(names))]
+    embed.add_field(
+        name="Scores", value=score_table(names, list(state.totals), marks), inline=False
+    )
+    if table.events:
+        embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
+    embed.set_footer(text=f"Game #{table.id} · four 1s in a throw wipe your total")
+    return embed

@@ -1,0 +1,349 @@
+"""Bot players for the board game. They see only a ``SeatView`` (no hidden card).
+
+Levels:
+
+- ``random``: any legal action, uniformly.
+- ``greedy``: one ply. Scores each placement by how much it extends the side's own open
+  5-windows and blocks the opponents' (a four is blocked at almost any cost), trades dead
+  cards, and holds jacks back unless they complete, block a four or break one.
+- ``strong``: one ply with a whole-board evaluation that knows the cards: which cards are
+  still unseen, how likely the opponents to move before us hold the card (or a two-eyed
+  jack) that completes one of their fours, how likely we are to finish our own fours and
+  they to block them, and which windows can no longer become a sequence (they overlap one
+  of the side's sequences in two spaces). It keeps the jacks as long as a plain card does
+  nearly as well.
+
+All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from math import comb
+
+from bot.rules.board.cards import FULL_DECK, ONE_EYED_JACKS, TWO_EYED_JACKS
+from bot.rules.board.game import (
+    Action,
+    Pass,
+    PlayCard,
+    RemoveChip,
+    SeatView,
+    TradeDeadCard,
+    legal_actions,
+)
+from bot.rules.board.layout import (
+    BOARD,
+    CELL_WINDOWS,
+    CORNER_MASK,
+    SIZE,
+    WINDOW_MASKS,
+)
+
+LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+
+_WINDOW_COUNT = len(WINDOW_MASKS)
+
+
+def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
+    """Pick a legal action for the viewer, who must be the seat to move."""
+    actions = legal_actions(view)
+    if not actions:
+        raise ValueError("it is not this seat's turn, or the game is over")
+    if level == "random":
+        return rng.choice(actions)
+    if level == "greedy":
+        return _greedy(view, actions, rng)
+    if level == "strong":
+        return _strong(view, actions, rng)
+    raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def _dead_windows(view: SeatView, side: int) -> set[int]:
+    """Windows that can never become a new sequence of ``side``: they share two or more
+    spaces with one of its sequences (the rule allows one shared space)."""
+    dead: set[int] = set()
+    for seq in view.sequences:
+        if seq.side != side:
+            continue
+        mask = 0
+        for row, col in seq.cells:
+            mask |= 1 << (row * SIZE + col)
+        for w, window in enumerate(WINDOW_MASKS):
+            if (window & mask).bit_count() >= 2:
+                dead.add(w)
+    return dead
+
+
+def _cell(action: PlayCard | RemoveChip) -> int:
+    return action.row * SIZE + action.col
+
+
+def _pick(scored: list[tuple[float, Action]], rng: random.Random) -> Action:
+    best = max(score for score, _ in scored)
+    # Near-equal options are drawn at random so that bot games vary.
+    return rng.choice([action for score, action in scored if score >= best - 1e-9])
+
+
+def _trade_first(view: SeatView, actions: list[Action]) -> Action | None:
+    """A dead card is never worth keeping: trade it before playing."""
+    for action in actions:
+        if isinstance(action, TradeDeadCard):
+            return action
+    return None
+
+
+# --------------------------------------------------------------------------- greedy
+
+# Gain for raising an open window from k to k+1 own spaces; five completes a sequence.
+_GREEDY_OWN = (0.0, 1.0, 3.0, 9.0, 27.0, 1000.0)
+# Gain for spoiling an opponent window holding k of their spaces.
+_GREEDY_BLOCK = (0.0, 1.0, 3.0, 15.0, 500.0, 0.0)
+_GREEDY_JACK_COST = 45.0
+
+
+def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
+    trade = _trade_first(view, actions)
+    if trade is not None:
+        return trade
+    if isinstance(actions[0], Pass):
+        return actions[0]
+    side = view.side
+    masks = view.side_masks
+    own_chips = masks[side]
+    own = own_chips | CORNER_MASK
+    opponents = [(m | CORNER_MASK, m) for s, m in enumerate(masks) if s != side]
+    foes = 0
+    for s, m in enumerate(masks):
+        if s != side:
+            foes |= m
+    dead = _dead_windows(view, side)
+    cache: dict[int, float] = {}
+
+    def place_gain(cell: int) -> float:
+        gain = cache.get(cell)
+        if gain is not None:
+            return gain
+        gain = 0.0
+        for w in CELL_WINDOWS[cell]:
+            window = WINDOW_MASKS[w]
+            if not window & foes:
+                if w not in dead:
+                    k = (window & own).bit_count()
+                    gain += _GREEDY_OWN[k + 1] - _GREEDY_OWN[k]
+            elif not window & own_chips:
+                for theirs, chips in opponents:
+                    if window & chips and not window & foes & ~chips:
+                        gain += _GREEDY_BLOCK[(window & theirs).bit_count()]
+        cache[cell] = gain
+        return gain
+
+    def removal_gain(cell: int) -> float:
+        gain = 0.0
+        for theirs, chips in opponents:
+            if chips >> cell & 1:
+                for w in CELL_WINDOWS[cell]:
+                    window = WINDOW_MASKS[w]
+                    if not window & foes & ~chips and not window & own_chips:
+                        gain += _GREEDY_BLOCK[(window & theirs).bit_count()]
+        return gain
+
+    scored: list[tuple[float, Action]] = []
+    for action in actions:
+        if isinstance(action, PlayCard):
+            score = place_gain(_cell(action))
+            if action.card in TWO_EYED_JACKS:
+                score -= _GREEDY_JACK_COST
+        elif isinstance(action, RemoveChip):
+            score = removal_gain(_cell(action)) - _GREEDY_JACK_COST
+        else:
+            continue
+        scored.append((score, action))
+    return _pick(scored, rng)
+
+
+# --------------------------------------------------------------------------- strong
+
+# Value of an open window (no foe chip, not dead) holding k of the side's spaces.
+_OPEN = (0.0, 1.0, 4.0, 14.0, 45.0, 0.0)
+_SEQUENCE = 1000.0
+_WIN = 1_000_000.0
+_TWO_EYED_VALUE = 70.0
+_ONE_EYED_VALUE = 40.0
+
+
+class _Cards:
+    """What the viewer knows about the cards: the unseen pool and who may hold what."""
+
+    def __init__(self, view: SeatView) -> None:
+        seen = Counter(view.hand) + Counter(view.discards)
+        unseen = Counter(FULL_DECK) - seen
+        self.unseen = unseen
+        self.total = sum(unseen.values())
+        config = view.config
+        side = view.side
+        # Cards the opponents hold and may play before our next turn.
+        self.foe_cards = sum(
+            view.hand_sizes[(view.seat + i) % config.seats]
+            for i in range(1, config.seats)
+            if config.side_of((view.seat + i) % config.seats) != side
+        )
+        self.friend_cards = sum(
+            view.hand_sizes[(view.seat + i) % config.seats]
+            for i in range(1, config.seats)
+            if config.side_of((view.seat + i) % config.seats) == side
+        )
+
+    def chance(self, useful: int, cards: int) -> float:
+        """Probability that ``cards`` unseen cards include one of ``useful`` copies."""
+        total = self.total
+        if useful <= 0 or cards <= 0 or total <= 0:
+            return 0.0
+        cards = min(cards, total)
+        return 1.0 - comb(total - useful, cards) / comb(total, cards)
+
+    def copies_for(self, cells: set[int]) -> int:
+        """Unseen copies of the cards that fill any of ``cells``, two-eyed jacks included."""
+        codes = {BOARD[c] for c in cells}
+        count = sum(self.unseen[code] for code in codes)
+        return count + sum(self.unseen[j] for j in TWO_EYED_JACKS)
+
+    def removers(self) -> int:
+        return sum(self.unseen[j] for j in ONE_EYED_JACKS)
+
+
+def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
+    trade = _trade_first(view, actions)
+    if trade is not None:
+        return trade
+    if isinstance(actions[0], Pass):
+        return actions[0]
+    side = view.side
+    config = view.config
+    cards = _Cards(view)
+    dead = [_dead_windows(view, s) for s in range(config.sides)]
+    counts = [0] * config.sides
+    for seq in view.sequences:
+        counts[seq.side] += 1
+    need = config.sequences_to_win
+    masks = view.side_masks
+    hand = view.hand
+
+    # Candidate moves, deduplicated: a plain card and a two-eyed jack on the same space
+    # reach the same position, and the plain card keeps the jack.
+    plain_cells: dict[int, str] = {}
+    jack_cells: dict[int, str] = {}
+    removals: dict[int, str] = {}
+    for action in actions:
+        if isinstance(action, PlayCard):
+            target = jack_cells if action.card in TWO_EYED_JACKS else plain_cells
+            target.setdefault(_cell(action), action.card)
+        elif isinstance(action, RemoveChip):
+            removals.setdefault(_cell(action), action.card)
+    for cell in plain_cells:
+        jack_cells.pop(cell, None)
+
+    scored: list[tuple[float, Action]] = []
+    for cell, card in [*plain_cells.items(), *jack_cells.items()]:
+        new_masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
+        made = _completed(new_masks[side], cell, dead[side])
+        if counts[side] + made >= need:
+            return PlayCard(card, *divmod(cell, SIZE))
+        left = _remove_one(hand, card)
+        score = _evaluate(view, new_masks, left, cards, dead, counts, made)
+        scored.append((score, PlayCard(card, *divmod(cell, SIZE))))
+    for cell, card in removals.items():
+        new_masks = tuple(m & ~(1 << cell) for m in masks)
+        left = _remove_one(hand, card)
+        score = _evaluate(view, new_masks, left, cards, dead, counts, 0)
+        scored.append((score, RemoveChip(card, *divmod(cell, SIZE))))
+    return _pick(scored, rng)
+
+
+def _remove_one(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _completed(own_chips: int, cell: int, dead: set[int]) -> int:
+    """How many sequences a chip on ``cell`` completes (at most one per line, except when
+    the line can hold two; one per window is close enough for the evaluation)."""
+    own = own_chips | CORNER_MASK
+    made = 0
+    last_line_windows: list[int] = []
+    for w in CELL_WINDOWS[cell]:
+        window = WINDOW_MASKS[w]
+        if w not in dead and window & own == window:
+            if any((window & WINDOW_MASKS[v]).bit_count() >= 2 for v in last_line_windows):
+                continue
+            last_line_windows.append(w)
+            made += 1
+    return made
+
+
+def _evaluate(
+    view: SeatView,
+    masks: tuple[int, ...],
+    hand: tuple[str, ...],
+    cards: _Cards,
+    dead: list[set[int]],
+    counts: list[int],
+    made: int,
+) -> float:
+    """Score a position after our move, from our side's point of view."""
+    side = view.side
+    sides = len(masks)
+    need = view.config.sequences_to_win
+    occupied = 0
+    for m in masks:
+        occupied |= m
+    score = 0.0
+    my_fours: set[int] = set()
+    foe_fours: set[int] = set()
+    for s in range(sides):
+        own_chips = masks[s]
+        own = own_chips | CORNER_MASK
+        blockers = occupied & ~own_chips
+        dead_s = dead[s]
+        total = 0.0
+        fours = my_fours if s == side else foe_fours
+        for w in range(_WINDOW_COUNT):
+            window = WINDOW_MASKS[w]
+            if window & blockers or w in dead_s:
+                continue
+            k = (window & own).bit_count()
+            total += _OPEN[k]
+            if k == 4:
+                fours.add((window & ~own).bit_length() - 1)
+        score += total if s == side else -total / (sides - 1)
+
+    # Our fours: finished next turn if we (or a partner) hold a filler and nobody blocks.
+    hand_fills = {c for c in my_fours if BOARD[c] in hand}
+    if any(card in TWO_EYED_JACKS for card in hand):
+        hand_fills = set(my_fours)
+    need_more = need - counts[side] - made
+    seq_value = _WIN if need_more <= 1 else _SEQUENCE
+    if my_fours:
+        block = cards.chance(cards.copies_for(my_fours), cards.foe_cards)
+        if hand_fills:
+            # With two different holes the opponent would need two blocks in one turn.
+            stop = block if len(hand_fills) == 1 else block * block
+            score += 0.6 * seq_value * (1.0 - stop)
+        else:
+            mine = cards.chance(cards.copies_for(my_fours), cards.friend_cards + 2)
+            score += 0.3 * seq_value * mine * (1.0 - block)
+    if foe_fours:
+        foe_seq = _WIN if need - max(counts[s] for s in range(sides) if s != side) <= 1 else 1.0
+        threat = cards.chance(cards.copies_for(foe_fours), cards.foe_cards)
+        score -= 0.9 * max(foe_seq, _SEQUENCE) * threat
+    score += made * _SEQUENCE
+    # Jacks kept in hand are worth their flexibility; a spent one is gone.
+    for card in hand:
+        if card in TWO_EYED_JACKS:
+            score += _TWO_EYED_VALUE
+        elif card in ONE_EYED_JACKS:
+            score += _ONE_EYED_VALUE
+    return score

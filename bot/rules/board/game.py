@@ -1,0 +1,814 @@
+"""The Sequence board game engine: configuration, state, actions, ``apply`` and views.
+
+Everything here follows RULINGS §3. Points the rulings leave open are decided as follows
+(players can read the same list in ``docs/board-rules.md``):
+
+- **Card accounting.** Every one of the 104 cards is, at every moment, in exactly one of the
+  draw pile, a hand or the discard pile: a played card (a jack too) goes to the discard pile
+  when its chip is placed or removed; a traded dead card too. Chips are not cards: the
+  chips on the board are the placements minus the removals.
+- **Reshuffle.** A draw from an empty draw pile first shuffles the whole discard pile (the
+  card just played included) into a new draw pile with the injected ``rng``. Both piles
+  empty at once cannot happen (at most 36 cards are ever in hands), but if it did the
+  player would simply not draw.
+- **Game end.** Play stops at the placement that reaches the target number of sequences:
+  the winner does not draw. If every seat passes in turn for a whole round (nobody can
+  play a card, not even after trading), the game ends *blocked*: a draw with no winner.
+- **Pass** is legal exactly when no card in the hand can be played (dead cards, one-eyed
+  jacks with no removable chip, two-eyed jacks on a full board). The player may trade a
+  dead card first, or pass straight away. A pass draws no card.
+- **Dead-card trade.** At most one per turn, only before playing; it draws the replacement
+  at once and the same seat stays to move. Jacks are never dead.
+- **Sequence choice.** When a placement completes windows of five on a line, the engine
+  locks as many as the line allows (two sequences of a side share at most one space); among
+  equally many, it locks those that leave the most 5-windows on that line still open for
+  another sequence of the side (first counting windows free of other sides' chips, then
+  all), then the leftmost/topmost. Only windows through the new chip are new: every other
+  full window was already decided when its last chip landed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from itertools import combinations, pairwise
+from typing import Any
+
+from bot.errors import IllegalAction
+from bot.rules.board.cards import (
+    FULL_DECK,
+    ONE_EYED_JACKS,
+    TWO_EYED_JACKS,
+    card_label,
+    check_card,
+    is_jack,
+)
+from bot.rules.board.layout import (
+    BOARD,
+    CARD_CELLS,
+    CELL_LINES,
+    CELLS,
+    CORNER_MASK,
+    LINES,
+    PLAIN_MASK,
+    RUN,
+    SIZE,
+    cell_label,
+    coord_label,
+)
+
+#: ``chips`` value of a space with no chip (corners always hold this value).
+EMPTY = -1
+MIN_SEATS = 2
+MAX_SEATS = 12
+_STATE_VERSION = 1
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    """How a game is set up.
+
+    ``teams`` is the number of sides for 4+ seats (2 or 3; ``None`` picks 2 where possible,
+    else 3). With 2 or 3 seats everyone plays alone, so ``teams`` must be ``None`` or equal
+    to ``seats``. Seat ``i`` plays for side ``i % sides``, so teams alternate in turn order.
+    """
+
+    seats: int
+    first_sequence_wins: bool = False
+    teams: int | None = None
+
+    def validate(self) -> None:
+        """Raise ``IllegalAction`` with a reason a player can read if the set-up is not allowed."""
+        seats = self.seats
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise IllegalAction(f"The board game takes 2 to 12 players, not {seats}.")
+        if seats <= 3:
+            if self.teams is not None and self.teams != seats:
+                raise IllegalAction(f"With {seats} players everyone plays alone: no teams.")
+            return
+        if self.teams is None:
+            if seats % 2 and seats % 3:
+                lower, upper = seats - 1, seats + 1
+                raise IllegalAction(
+                    f"{seats} players can't split into equal teams: play with {lower} or {upper}."
+                )
+            return
+        if self.teams not in (2, 3):
+            raise IllegalAction("Play in 2 or 3 teams.")
+        if seats % self.teams:
+            raise IllegalAction(f"{seats} players can't split into {self.teams} equal teams.")
+
+    @property
+    def sides(self) -> int:
+        """Number of sides (players or teams) competing."""
+        if self.teams is not None:
+            return self.teams
+        if self.seats <= 3:
+            return self.seats
+        return 2 if self.seats % 2 == 0 else 3
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat (RULINGS §3)."""
+        seats = self.seats
+        if seats == 2:
+            return 7
+        if seats <= 4:
+            return 6
+        if seats <= 6:
+            return 5
+        if seats <= 9:
+            return 4
+        return 3
+
+    @property
+    def sequences_to_win(self) -> int:
+        """Sequences a side needs: 2 with two sides, 1 with three or with the option."""
+        return 1 if self.first_sequence_wins or self.sides == 3 else 2
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for."""
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats of a side, in turn order."""
+        return tuple(range(side, self.seats, self.sides))
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play ``card`` and put a chip on ``(row, col)``: a normal card on a space showing it,
+    or a two-eyed jack (J♦, J♣) on any open space but the corners."""
+
+    card: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveChip:
+    """Play a one-eyed jack (J♥, J♠) and remove the opponent chip on ``(row, col)``."""
+
+    card: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class TradeDeadCard:
+    """Discard a dead card (both its spaces taken) and draw another; the turn goes on."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing: legal only when no card in hand can be played."""
+
+
+Action = PlayCard | RemoveChip | TradeDeadCard | Pass
+
+
+def action_label(action: Action) -> str:
+    """A short description for players: ``"7♥ on C5"``, ``"J♠ removes D4"``, ..."""
+    match action:
+        case PlayCard(card, row, col):
+            return f"{card_label(card)} on {coord_label(row, col)}"
+        case RemoveChip(card, row, col):
+            return f"{card_label(card)} removes {coord_label(row, col)}"
+        case TradeDeadCard(card):
+            return f"trades dead {card_label(card)}"
+        case Pass():
+            return "passes"
+
+
+def dump_action(action: Action) -> dict[str, Any]:
+    """JSON-safe form of an action."""
+    match action:
+        case PlayCard(card, row, col):
+            return {"type": "play", "card": card, "row": row, "col": col}
+        case RemoveChip(card, row, col):
+            return {"type": "remove", "card": card, "row": row, "col": col}
+        case TradeDeadCard(card):
+            return {"type": "trade", "card": card}
+        case Pass():
+            return {"type": "pass"}
+
+
+def load_action(data: dict[str, Any]) -> Action:
+    """Inverse of ``dump_action``; raises ``IllegalAction`` on a malformed action."""
+    try:
+        kind = data["type"]
+        if kind == "pass":
+            return Pass()
+        card = check_card(str(data["card"]))
+        if kind == "trade":
+            return TradeDeadCard(card)
+        row, col = int(data["row"]), int(data["col"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise IllegalAction("That move is malformed.") from error
+    if kind == "play":
+        return PlayCard(card, row, col)
+    if kind == "remove":
+        return RemoveChip(card, row, col)
+    raise IllegalAction("That move is malformed.")
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """A completed, locked sequence: the side it belongs to and its five spaces."""
+
+    side: int
+    cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """What the last ``apply`` did, for the game log.
+
+    ``drawn`` is the card the seat drew (``None`` for a pass or the winning move);
+    ``reshuffled`` says the discards became a new draw pile just before that draw.
+    """
+
+    seat: int
+    action: Action
+    drawn: str | None = None
+    reshuffled: bool = False
+    new_sequences: tuple[Sequence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardOutcome:
+    """How a game ended. ``reason`` is ``"sequences"`` (``side`` won) or ``"blocked"``
+    (every seat passed for a whole round: a draw, ``side`` is ``None`` and ``seats`` empty)."""
+
+    side: int | None
+    seats: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """A whole game at one moment. Treat as a value: ``apply`` returns a new one.
+
+    ``chips[row * 10 + col]`` is the side whose chip is on that space, or ``EMPTY``.
+    ``draw_pile[-1]`` is the next card drawn; ``discards[-1]`` the latest discard.
+    ``side_masks`` and ``locked`` are bit masks (bit ``row * 10 + col``) kept for speed;
+    they are derived from ``chips`` and ``sequences``.
+    """
+
+    config: BoardConfig
+    chips: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    draw_pile: tuple[str, ...]
+    discards: tuple[str, ...]
+    sequences: tuple[Sequence, ...]
+    turn: int
+    first_seat: int
+    turn_count: int = 0
+    traded: bool = False
+    passes: int = 0
+    last_move: MoveRecord | None = None
+    outcome: BoardOutcome | None = None
+    side_masks: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    locked: int = field(default=0, repr=False, compare=False)
+
+    def chip_at(self, row: int, col: int) -> int | None:
+        """The side whose chip is on ``(row, col)``, or ``None``."""
+        side = self.chips[row * SIZE + col]
+        return None if side == EMPTY else side
+
+    def is_locked(self, row: int, col: int) -> bool:
+        """Whether the space is part of a completed sequence."""
+        return bool(self.locked >> (row * SIZE + col) & 1)
+
+    def sequence_counts(self) -> tuple[int, ...]:
+        """Completed sequences per side."""
+        counts = [0] * self.config.sides
+        for seq in self.sequences:
+            counts[seq.side] += 1
+        return tuple(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know: its own hand, everything public, no hidden card.
+
+    ``last_move.drawn`` is shown only when the viewer drew it.
+    """
+
+    config: BoardConfig
+    seat: int
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    discards: tuple[str, ...]
+    draw_pile_size: int
+    chips: tuple[int, ...]
+    sequences: tuple[Sequence, ...]
+    turn: int
+    turn_count: int
+    traded: bool
+    last_move: MoveRecord | None
+    outcome: BoardOutcome | None
+    side_masks: tuple[int, ...] = field(repr=False, compare=False)
+    locked: int = field(repr=False, compare=False)
+
+    @property
+    def side(self) -> int:
+        """The viewer's side."""
+        return self.seat % self.config.sides
+
+
+def current_seat(state: BoardState) -> int:
+    """The seat to move."""
+    return state.turn
+
+
+def outcome(state: BoardState) -> BoardOutcome | None:
+    """How the game ended, or ``None`` while it goes on."""
+    return state.outcome
+
+
+def view_for(state: BoardState, seat: int) -> SeatView:
+    """The view of ``seat``: bot players get only this."""
+    last = state.last_move
+    if last is not None and last.seat != seat and last.drawn is not None:
+        last = replace(last, drawn=None)
+    return SeatView(
+        config=state.config,
+        seat=seat,
+        hand=state.hands[seat],
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        discards=state.discards,
+        draw_pile_size=len(state.draw_pile),
+        chips=state.chips,
+        sequences=state.sequences,
+        turn=state.turn,
+        turn_count=state.turn_count,
+        traded=state.traded,
+        last_move=last,
+        outcome=state.outcome,
+        side_masks=state.side_masks,
+        locked=state.locked,
+    )
+
+
+def new_game(config: BoardConfig, rng: random.Random, first_seat: int = 0) -> BoardState:
+    """Shuffle the 104 cards with ``rng`` and deal; ``first_seat`` moves first."""
+    config.validate()
+    if not 0 <= first_seat < config.seats:
+        raise IllegalAction(f"Seat {first_seat} is not at this table.")
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    size = config.hand_size
+    # Deal one card at a time round the table from the top (end) of the pile, like people do.
+    hands: list[list[str]] = [[] for _ in range(config.seats)]
+    for i in range(size * config.seats):
+        hands[(first_seat + i) % config.seats].append(deck.pop())
+    return BoardState(
+        config=config,
+        chips=(EMPTY,) * CELLS,
+        hands=tuple(tuple(hand) for hand in hands),
+        draw_pile=tuple(deck),
+        discards=(),
+        sequences=(),
+        turn=first_seat,
+        first_seat=first_seat,
+        side_masks=(0,) * config.sides,
+        locked=0,
+    )
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def _occupied(masks: tuple[int, ...]) -> int:
+    occupied = 0
+    for mask in masks:
+        occupied |= mask
+    return occupied
+
+
+def is_dead(card: str, chips: tuple[int, ...]) -> bool:
+    """Whether a card is dead on this board: not a jack and both its spaces taken."""
+    if is_jack(card):
+        return False
+    a, b = CARD_CELLS[card]
+    return chips[a] != EMPTY and chips[b] != EMPTY
+
+
+def _iter_cells(mask: int) -> list[int]:
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return cells
+
+
+def legal_actions(state: BoardState | SeatView) -> list[Action]:
+    """Exactly the legal actions of the seat to move (for a view: ``[]`` unless it is the
+    viewer's turn). Duplicated cards in a hand give one action each."""
+    if state.outcome is not None:
+        return []
+    if isinstance(state, SeatView):
+        if state.turn != state.seat:
+            return []
+        hand = state.hand
+    else:
+        hand = state.hands[state.turn]
+    sides = state.config.sides
+    side = state.turn % sides
+    chips = state.chips
+    actions: list[Action] = []
+    if not state.traded:
+        actions.extend(TradeDeadCard(card) for card in sorted(set(hand)) if is_dead(card, chips))
+    plays: list[Action] = []
+    for card in sorted(set(hand)):
+        if card in TWO_EYED_JACKS:
+            free = PLAIN_MASK & ~_occupied(state.side_masks)
+            plays.extend(PlayCard(card, *divmod(cell, SIZE)) for cell in _iter_cells(free))
+        elif card in ONE_EYED_JACKS:
+            targets = _occupied(state.side_masks) & ~state.side_masks[side] & ~state.locked
+            plays.extend(RemoveChip(card, *divmod(cell, SIZE)) for cell in _iter_cells(targets))
+        else:
+            a, b = CARD_CELLS[card]
+            for cell in (a, b) if a < b else (b, a):
+                if chips[cell] == EMPTY:
+                    plays.append(PlayCard(card, *divmod(cell, SIZE)))
+    actions.extend(plays)
+    if not plays:
+        actions.append(Pass())
+    return actions
+
+
+def has_playable_card(hand: tuple[str, ...], state: BoardState | SeatView, side: int) -> bool:
+    """Whether any card of ``hand`` can be played for ``side`` (so passing is not allowed)."""
+    occupied = _occupied(state.side_masks)
+    for card in hand:
+        if card in TWO_EYED_JACKS:
+            if PLAIN_MASK & ~occupied:
+                return True
+        elif card in ONE_EYED_JACKS:
+            if occupied & ~state.side_masks[side] & ~state.locked:
+                return True
+        elif not is_dead(card, state.chips):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- sequences
+
+
+def _window_cells(line: tuple[int, ...], start: int) -> frozenset[int]:
+    return frozenset(line[start : start + RUN])
+
+
+def _new_sequences(
+    masks: tuple[int, ...],
+    chips: tuple[int, ...],
+    side: int,
+    cell: int,
+    existing: list[frozenset[int]],
+) -> list[frozenset[int]]:
+    """The windows the chip just placed on ``cell`` completes and that may be locked."""
+    own = masks[side] | CORNER_MASK
+    found: list[frozenset[int]] = []
+    for line_index, pos in CELL_LINES[cell]:
+        line = LINES[line_index]
+        lo = pos
+        while lo > 0 and own >> line[lo - 1] & 1:
+            lo -= 1
+        hi = pos
+        while hi < len(line) - 1 and own >> line[hi + 1] & 1:
+            hi += 1
+        if hi - lo + 1 < RUN:
+            continue
+        on_line = [seq for seq in existing if len(seq.intersection(line)) >= 2]
+        candidates = [
+            start
+            for start in range(max(lo, pos - RUN + 1), min(hi - RUN + 1, pos) + 1)
+            if all(len(seq & _window_cells(line, start)) <= 1 for seq in on_line)
+        ]
+        best = _best_windows(line, candidates, on_line, chips, side)
+        found.extend(_window_cells(line, start) for start in best)
+    return found
+
+
+def _best_windows(
+    line: tuple[int, ...],
+    candidates: list[int],
+    on_line: list[frozenset[int]],
+    chips: tuple[int, ...],
+    side: int,
+) -> tuple[int, ...]:
+    """Most windows that can lock together; ties go to those leaving most room on the line."""
+    best: tuple[int, ...] = ()
+    best_key: tuple[int, int, int] = (-1, -1, -1)
+    for size in range(len(candidates), 0, -1):
+        for combo in combinations(candidates, size):
+            # Windows of one line share at most one space when their starts are 4+ apart.
+            if any(b - a < RUN - 1 for a, b in pairwise(combo)):
+                continue
+            taken = on_line + [_window_cells(line, start) for start in combo]
+            clean = total = 0
+            for start in range(len(line) - RUN + 1):
+                window = _window_cells(line, start)
+                if all(len(window & seq) <= 1 for seq in taken):
+                    total += 1
+                    if all(chips[c] in (EMPTY, side) for c in window):
+                        clean += 1
+            key = (size, clean, total)
+            if key > best_key:
+                best, best_key = combo, key
+        if best:
+            return best
+    return best
+
+
+def _sequence_value(side: int, cells: frozenset[int]) -> Sequence:
+    return Sequence(side, tuple(divmod(c, SIZE) for c in sorted(cells)))
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def _draw(
+    pile: tuple[str, ...], discards: tuple[str, ...], rng: random.Random
+) -> tuple[str | None, tuple[str, ...], tuple[str, ...], bool]:
+    reshuffled = False
+    if not pile:
+        shuffled = list(discards)
+        rng.shuffle(shuffled)
+        pile, discards, reshuffled = tuple(shuffled), (), True
+    if not pile:
+        return None, pile, discards, reshuffled
+    return pile[-1], pile[:-1], discards, reshuffled
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    index = hand.index(card)
+    return hand[:index] + hand[index + 1 :]
+
+
+def _check_space(row: int, col: int) -> int:
+    if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < SIZE and 0 <= col < SIZE):
+        raise IllegalAction("That space is off the board.")
+    return row * SIZE + col
+
+
+def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
+    """Play ``action`` for the seat to move and return the new state.
+
+    ``rng`` is used only to reshuffle the discards when the draw pile runs out.
+    Raises ``IllegalAction`` (message for the player) for anything the rules forbid.
+    """
+    if state.outcome is not None:
+        raise IllegalAction("The game is over.")
+    seat = state.turn
+    config = state.config
+    side = seat % config.sides
+    hand = state.hands[seat]
+    if isinstance(action, Pass):
+        if has_playable_card(hand, state, side):
+            raise IllegalAction("You can play a card, so you can't pass.")
+        passes = state.passes + 1
+        done = None
+        if passes >= config.seats:
+            done = BoardOutcome(None, (), "blocked")
+        return replace(
+            state,
+            turn=(seat + 1) % config.seats,
+            turn_count=state.turn_count + 1,
+            traded=False,
+            passes=passes,
+            last_move=MoveRecord(seat, action),
+            outcome=done,
+        )
+    if not isinstance(action, PlayCard | RemoveChip | TradeDeadCard):
+        raise IllegalAction("That is not a move of this game.")
+    card = check_card(action.card)
+    if card not in hand:
+        raise IllegalAction(f"You don't hold {card_label(card)}.")
+    if isinstance(action, TradeDeadCard):
+        return _trade(state, card, rng)
+    cell = _check_space(action.row, action.col)
+    where = cell_label(cell)
+    masks = state.side_masks
+    chips = state.chips
+    new_locked = state.locked
+    sequences = state.sequences
+    added: tuple[Sequence, ...] = ()
+    if isinstance(action, RemoveChip):
+        if card not in ONE_EYED_JACKS:
+            raise IllegalAction("Only a one-eyed jack (J♥, J♠) removes a chip.")
+        owner = chips[cell]
+        if owner == EMPTY:
+            raise IllegalAction(f"There is no chip on {where} to remove.")
+        if owner == side:
+            raise IllegalAction(f"The chip on {where} is your own: remove an opponent's chip.")
+        if state.locked >> cell & 1:
+            raise IllegalAction(f"The chip on {where} is part of a sequence and can't be removed.")
+        chips = (*chips[:cell], EMPTY, *chips[cell + 1 :])
+        masks = tuple(m & ~(1 << cell) for m in masks)
+    else:
+        if card in ONE_EYED_JACKS:
+            raise IllegalAction(f"{card_label(card)} is a one-eyed jack: it removes a chip.")
+        if card in TWO_EYED_JACKS:
+            if CORNER_MASK >> cell & 1:
+                raise IllegalAction(f"{where} is a free corner: no chip goes there.")
+        elif BOARD[cell] != card:
+            shown = "a free corner" if CORNER_MASK >> cell & 1 else card_label(BOARD[cell])
+            raise IllegalAction(f"{where} shows {shown}, not {card_label(card)}.")
+        if chips[cell] != EMPTY:
+            raise IllegalAction(f"{where} already holds a chip.")
+        chips = (*chips[:cell], side, *chips[cell + 1 :])
+        masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
+        existing = [
+            frozenset(r * SIZE + c for r, c in seq.cells) for seq in sequences if seq.side == side
+        ]
+        fresh = _new_sequences(masks, chips, side, cell, existing)
+        if fresh:
+            added = tuple(_sequence_value(side, cells) for cells in fresh)
+            sequences = sequences + added
+            for cells in fresh:
+                for c in cells:
+                    new_locked |= 1 << c
+    discards = (*state.discards, card)
+    hands = list(state.hands)
+    hand = _without(hand, card)
+    done = None
+    if added and sum(1 for s in sequences if s.side == side) >= config.sequences_to_win:
+        done = BoardOutcome(side, config.seats_of(side), "sequences")
+    drawn, pile, reshuffled = None, state.draw_pile, False
+    if done is None:
+        drawn, pile, discards, reshuffled = _draw(pile, discards, rng)
+        if drawn is not None:
+            hand = (*hand, drawn)
+    hands[seat] = hand
+    return replace(
+        state,
+        chips=chips,
+        hands=tuple(hands),
+        draw_pile=pile,
+        discards=discards,
+        sequences=sequences,
+        turn=(seat + 1) % config.seats,
+        turn_count=state.turn_count + 1,
+        traded=False,
+        passes=0,
+        last_move=MoveRecord(seat, action, drawn, reshuffled, added),
+        outcome=done,
+        side_masks=masks,
+        locked=new_locked,
+    )
+
+
+def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
+    if state.traded:
+        raise IllegalAction("You have already traded a dead card this turn.")
+    if is_jack(card):
+        raise IllegalAction("Jacks are never dead.")
+    if not is_dead(card, state.chips):
+        open_spaces = [cell_label(c) for c in CARD_CELLS[card] if state.chips[c] == EMPTY]
+        raise IllegalAction(
+            f"{card_label(card)} is not dead: {' and '.join(sorted(set(open_spaces)))} is open."
+        )
+    seat = state.turn
+    hand = _without(state.hands[seat], card)
+    drawn, pile, discards, reshuffled = _draw(state.draw_pile, (*state.discards, card), rng)
+    if drawn is not None:
+        hand = (*hand, drawn)
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+    return replace(
+        state,
+        hands=hands,
+        draw_pile=pile,
+        discards=discards,
+        traded=True,
+        last_move=MoveRecord(seat, TradeDeadCard(card), drawn, reshuffled),
+    )
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _dump_sequence(seq: Sequence) -> dict[str, Any]:
+    return {"side": seq.side, "cells": [[r, c] for r, c in seq.cells]}
+
+
+def _load_sequence(data: dict[str, Any]) -> Sequence:
+    return Sequence(int(data["side"]), tuple((int(r), int(c)) for r, c in data["cells"]))
+
+
+def _dump_move(move: MoveRecord) -> dict[str, Any]:
+    return {
+        "seat": move.seat,
+        "action": dump_action(move.action),
+        "drawn": move.drawn,
+        "reshuffled": move.reshuffled,
+        "new_sequences": [_dump_sequence(s) for s in move.new_sequences],
+    }
+
+
+def dump_move(move: MoveRecord) -> dict[str, Any]:
+    """JSON-safe form of a move record (the game log entry)."""
+    return _dump_move(move)
+
+
+def load_move(data: dict[str, Any]) -> MoveRecord:
+    """Inverse of ``dump_move``."""
+    return MoveRecord(
+        seat=int(data["seat"]),
+        action=load_action(data["action"]),
+        drawn=data["drawn"],
+        reshuffled=bool(data["reshuffled"]),
+        new_sequences=tuple(_load_sequence(s) for s in data["new_sequences"]),
+    )
+
+
+def dump(state: BoardState) -> dict[str, Any]:
+    """JSON-safe form of the whole state (hidden cards included: store it, don't show it)."""
+    config = state.config
+    out = state.outcome
+    return {
+        "version": _STATE_VERSION,
+        "config": {
+            "seats": config.seats,
+            "first_sequence_wins": config.first_sequence_wins,
+            "teams": config.teams,
+        },
+        "chips": list(state.chips),
+        "hands": [list(hand) for hand in state.hands],
+        "draw_pile": list(state.draw_pile),
+        "discards": list(state.discards),
+        "sequences": [_dump_sequence(s) for s in state.sequences],
+        "turn": state.turn,
+        "first_seat": state.first_seat,
+        "turn_count": state.turn_count,
+        "traded": state.traded,
+        "passes": state.passes,
+        "last_move": None if state.last_move is None else _dump_move(state.last_move),
+        "outcome": None
+        if out is None
+        else {"side": out.side, "seats": list(out.seats), "reason": out.reason},
+    }
+
+
+def load(data: dict[str, Any]) -> BoardState:
+    """Rebuild a state saved by ``dump``; ``load(dump(s)) == s``."""
+    if data.get("version") != _STATE_VERSION:
+        raise ValueError(f"unknown board state version {data.get('version')!r}")
+    raw = data["config"]
+    teams = raw["teams"]
+    config = BoardConfig(
+        seats=int(raw["seats"]),
+        first_sequence_wins=bool(raw["first_sequence_wins"]),
+        teams=None if teams is None else int(teams),
+    )
+    config.validate()
+    chips = tuple(int(c) for c in data["chips"])
+    if len(chips) != CELLS:
+        raise ValueError("a board state needs 100 spaces")
+    masks = [0] * config.sides
+    for cell, side in enumerate(chips):
+        if side != EMPTY:
+            masks[side] |= 1 << cell
+    sequences = tuple(_load_sequence(s) for s in data["sequences"])
+    locked = 0
+    for seq in sequences:
+        for r, c in seq.cells:
+            locked |= 1 << (r * SIZE + c)
+    raw_out = data["outcome"]
+    return BoardState(
+        config=config,
+        chips=chips,
+        hands=tuple(tuple(str(card) for card in hand) for hand in data["hands"]),
+        draw_pile=tuple(str(card) for card in data["draw_pile"]),
+        discards=tuple(str(card) for card in data["discards"]),
+        sequences=sequences,
+        turn=int(data["turn"]),
+        first_seat=int(data["first_seat"]),
+        turn_count=int(data["turn_count"]),
+        traded=bool(data["traded"]),
+        passes=int(data["passes"]),
+        last_move=None if data["last_move"] is None else load_move(data["last_move"]),
+        outcome=None
+        if raw_out is None
+        else BoardOutcome(
+            None if raw_out["side"] is None else int(raw_out["side"]),
+            tuple(int(s) for s in raw_out["seats"]),
+            str(raw_out["reason"]),
+        ),
+        side_masks=tuple(masks),
+        locked=locked,
+    )

@@ -1,0 +1,775 @@
+"""Exact odds for push-your-luck Sequences and the one-roll games, as ``Fraction``s.
+
+Push-your-luck (RULINGS §1). Locked dice equal the run length, so within a turn the whole
+state is the run length ``r`` (plus the total in Sudden): a push throws ``n_dice - r`` dice.
+The next numbers of the run are distinct faces, so the chance that a throw of ``d`` dice
+extends the run by at least ``j`` is the chance that ``j`` given faces all show, by
+inclusion-exclusion: ``sum_i (-1)^i C(j, i) (6 - i)^d / 6^d``. Everything else is a finite
+dynamic programme over ``r`` computed once and cached.
+
+- Standard, reverse, team (scored like standard per turn) and extended maximise the
+  expected score of the turn. Reverse is standard with the faces mirrored, so its numbers
+  are identical; it is listed separately because players ask for it by name.
+- Sudden minimises the expected number of turns to reach a total of exactly 21. See
+  ``expected_turns_to_21`` for how the fixed point is solved exactly.
+
+One-roll (RULINGS §2): the score distribution comes from all 6^6 = 46,656 throws (grouped
+into the 462 multisets with their multinomial weights) and the expected number of turns to
+100 from solving the Markov chain over totals exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
+from typing import Literal, Protocol
+
+from bot.errors import IllegalAction
+from bot.rules import oneroll, pushluck
+
+PushVariant = pushluck.Variant
+PUSH_VARIANTS: tuple[PushVariant, ...] = pushluck.VARIANTS
+SUDDEN_GOAL = pushluck.SUDDEN_TARGET
+ONE = Fraction(1)
+ZERO = Fraction(0)
+
+
+# --- dice ----------------------------------------------------------------------------------
+
+
+@cache
+def p_faces_all_show(j: int, d: int) -> Fraction:
+    """Probability that ``j`` given distinct faces all show among ``d`` dice."""
+    total = sum((-1) ** i * math.comb(j, i) * (6 - i) ** d for i in range(j + 1))
+    return Fraction(total, 6**d)
+
+
+@cache
+def extension_distribution(d: int) -> tuple[Fraction, ...]:
+    """``P(the run grows by exactly j)`` for j = 0..d when ``d`` dice are thrown.
+
+    Index 0 is the bust. A throw of ``d`` dice can extend the run by at most ``d``.
+    """
+    at_least = [p_faces_all_show(j, d) for j in range(d + 1)] + [ZERO]
+    return tuple(at_least[j] - at_least[j + 1] for j in range(d + 1))
+
+
+# --- the rules of a turn, as numbers -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """What a push-your-luck turn pays, for the odds.
+
+    ``bank[r]`` is the score of banking a run of ``r`` (``bank[0]`` is unused). With
+    ``bonus`` set, a full run may be banked or risked on one die for ``bonus`` points;
+    without it a full run ends the turn with ``bank[n_dice]`` (extended: 15).
+    """
+
+    variant: PushVariant
+    soft_last_die: bool
+    n_dice: int
+    bank: tuple[int, ...]
+    bonus: int | None
+
+    def bust_score(self, run: int) -> int:
+        """Score of a bust from a run of ``run``: soft last die pays half a one-die bust."""
+        dice_thrown = max(self.n_dice - run, 1)
+        return run // 2 if self.soft_last_die and dice_thrown == 1 else 0
+
+
+@cache
+def turn_rules(variant: PushVariant, soft_last_die: bool = False) -> TurnRules:
+    """The payouts, read from the rules core so the odds cannot drift from the game."""
+    if variant not in PUSH_VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    config = pushluck.PushConfig(variant=variant, soft_last_die=soft_last_die)
+    bank = tuple(pushluck.bank_value(config, run) for run in range(config.n_dice + 1))
+    bonus = pushluck.BONUS_POINTS if config.has_bonus else None
+    return TurnRules(variant, soft_last_die, config.n_dice, bank, bonus)
+
+
+# --- expected score of a turn (every variant but Sudden) -----------------------------------
+
+Best = Literal["bank", "push", "bonus", "throw", "end"]
+
+
+@dataclass(frozen=True)
+class StateOdds:
+    """Odds at one decision point: a run of ``run`` locked, about to bank or push.
+
+    ``run == 0`` is the start of the turn (the throw is forced, ``ev_bank`` is None). At a
+    full run with a bonus, "push" is the bonus throw; at a full run without one the turn
+    is over (``best == "end"``, no push). ``lock`` maps the extension a throw offers (j dice
+    extend the run) to the best number of dice to lock.
+    """
+
+    run: int
+    dice: int
+    p_extend: Fraction
+    p_bust: Fraction
+    ev_push: Fraction | None
+    ev_bank: Fraction | None
+    best: Best
+    value: Fraction
+    lock: Mapping[int, int]
+
+
+def _push_dice(rules: TurnRules, run: int) -> int:
+    return 1 if run == rules.n_dice else rules.n_dice - run
+
+
+def _push_outcomes(rules: TurnRules, run: int) -> tuple[Fraction, ...]:
+    """Distribution of how far a push from ``run`` extends the run (index 0 = bust)."""
+    if run == rules.n_dice:
+        # The bonus throw: one die, one face wins.
+        return (Fraction(5, 6), Fraction(1, 6))
+    return extension_distribution(rules.n_dice - run)
+
+
+def _best_lock(values: Mapping[int, Fraction], run: int, extend: int) -> tuple[int, Fraction]:
+    """Best count to lock when ``extend`` dice extend ``run``: the most on a tie."""
+    best_k, best_v = extend, values[run + extend]
+    for k in range(extend - 1, 0, -1):
+        if values[run + k] > best_v:
+            best_k, best_v = k, values[run + k]
+    return best_k, best_v
+
+
+@cache
+def push_table(variant: PushVariant, soft_last_die: bool = False) -> tuple[StateOdds, ...]:
+    """The optimal policy for the expected score of a turn: one entry per run length.
+
+    Backward induction from the full run. A tie between banking and pushing goes to the
+    bank (the same score without the risk). Sudden is not an expected-score game: use
+    ``sudden_table``.
+    """
+    if variant == "sudden":
+        raise ValueError("Sudden maximises no score: use sudden_table")
+    rules = turn_rules(variant, soft_last_die)
+    n = rules.n_dice
+    values: dict[int, Fraction] = {}
+    table: dict[int, StateOdds] = {}
+    for run in range(n, -1, -1):
+        outcomes = _push_outcomes(rules, run)
+        p_bust = outcomes[0]
+        if run == n and rules.bonus is None:
+            value = Fraction(rules.bank[n])
+            table[run] = StateOdds(
+                run, 0, ZERO, ZERO, None, value, "end", value, MappingProxyType({})
+            )
+            values[run] = value
+            continue
+        lock: dict[int, int] = {}
+        ev_push = p_bust * rules.bust_score(run)
+        if run == n:
+            ev_push += outcomes[1] * (rules.bonus or 0)
+        else:
+            for extend in range(1, len(outcomes)):
+                k, v = _best_lock(values, run, extend)
+                lock[extend] = k
+                ev_push += outcomes[extend] * v
+        ev_bank = None if run == 0 else Fraction(rules.bank[run])
+        if ev_bank is None:
+            best: Best = "throw"
+            value = ev_push
+        elif ev_push > ev_bank:
+            best = "bonus" if run == n else "push"
+            value = ev_push
+        else:
+            best, value = "bank", ev_bank
+        values[run] = value
+        table[run] = StateOdds(
+            run,
+            _push_dice(rules, run),
+            ONE - p_bust,
+            p_bust,
+            ev_push,
+            ev_bank,
+            best,
+            value,
+            MappingProxyType(lock),
+        )
+    return tuple(table[run] for run in range(n + 1))
+
+
+def optimal_turn_ev(variant: PushVariant, soft_last_die: bool = False) -> Fraction:
+    """Expected score of a whole turn played to maximise it."""
+    return push_table(variant, soft_last_die)[0].value
+
+
+# --- any fixed policy, evaluated exactly ---------------------------------------------------
+
+
+class TurnPolicy(Protocol):
+    """A way to play a push-your-luck turn, for exact evaluation.
+
+    ``total`` is the player's total (it matters only in Sudden), ``run`` the run locked so
+    far and ``extend`` how many dice of the latest throw extend it.
+    """
+
+    def lock(self, total: int, run: int, extend: int) -> int: ...
+
+    def bank(self, total: int, run: int) -> bool:
+        """True to bank; False to push (at a full run: to take the bonus throw)."""
+        ...
+
+
+def turn_score_distribution(
+    variant: PushVariant, soft_last_die: bool, policy: TurnPolicy, total: int = 0
+) -> dict[int, Fraction]:
+    """Exact distribution of the points a turn scores under ``policy``, before Sudden's
+    overshoot rule (the caller applies it: it depends only on the score)."""
+    rules = turn_rules(variant, soft_last_die)
+    n = rules.n_dice
+    memo: dict[int, dict[int, Fraction]] = {}
+
+    def add(into: dict[int, Fraction], dist: Mapping[int, Fraction], p: Fraction) -> None:
+        for score, q in dist.items():
+            into[score] = into.get(score, ZERO) + p * q
+
+    def decide(run: int) -> dict[int, Fraction]:
+        if run not in memo:
+            if (run == n and rules.bonus is None) or policy.bank(total, run):
+                memo[run] = {rules.bank[run]: ONE}
+            else:
+                memo[run] = push(run)
+        return memo[run]
+
+    def push(run: int) -> dict[int, Fraction]:
+        outcomes = _push_outcomes(rules, run)
+        dist = {rules.bust_score(run): outcomes[0]}
+        if run == n:
+            add(dist, {rules.bonus or 0: ONE}, outcomes[1])
+            return dist
+        for extend in range(1, len(outcomes)):
+            k = policy.lock(total, run, extend)
+            if not 1 <= k <= extend:
+                raise ValueError(f"policy locks {k} of {extend} extending dice")
+            add(dist, decide(run + k), outcomes[extend])
+        return dist
+
+    return push(0)
+
+
+def policy_turn_ev(variant: PushVariant, soft_last_die: bool, policy: TurnPolicy) -> Fraction:
+    """Expected score of a turn played by ``policy``."""
+    dist = turn_score_distribution(variant, soft_last_die, policy)
+    return sum((score * p for score, p in dist.items()), start=ZERO)
+
+
+def policy_turns_to_21(soft_last_die: bool, policy: TurnPolicy, total: int = 0) -> Fraction:
+    """Expected number of Sudden turns from ``total`` to exactly 21 under ``policy``.
+
+    Totals never fall, so ``E(t) = (1 + sum P(s) E(t + s)) / (1 - P(stay))`` from 20 down,
+    the sum over scores that land on 21 or below. A policy that can never leave some total
+    it can reach has no finite expectation: ``ValueError``.
+    """
+    expected: dict[int, Fraction] = {SUDDEN_GOAL: ZERO}
+    for t in range(SUDDEN_GOAL - 1, total - 1, -1):
+        dist = turn_score_distribution("sudden", soft_last_die, policy, t)
+        moves = {s: p for s, p in dist.items() if s > 0 and t + s <= SUDDEN_GOAL}
+        p_stay = ONE - sum(moves.values(), start=ZERO)
+        if p_stay == ONE:
+            raise ValueError(f"the policy never leaves a total of {t}")
+        fixed = ONE + sum((p * expected[t + s] for s, p in moves.items()), start=ZERO)
+        expected[t] = fixed / (ONE - p_stay)
+    return expected[total]
+
+
+@dataclass(frozen=True)
+class ThresholdPolicy:
+    """Lock every extending die (in Sudden: no more than the total has room for) and bank
+    once the run reaches ``bank_at`` (in Sudden: or exactly fills 21).
+
+    ``bank_at = n_dice + 1`` never banks by choice, so it takes the bonus throw.
+    """
+
+    bank_at: int
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        room = SUDDEN_GOAL - total - run
+        return min(extend, room) if room >= 1 else extend
+
+    def bank(self, total: int, run: int) -> bool:
+        need = SUDDEN_GOAL - total
+        return run >= 1 and (run >= self.bank_at or run >= need)
+
+
+@cache
+def threshold_turn_ev(variant: PushVariant, soft_last_die: bool, bank_at: int) -> Fraction:
+    """Expected score of "lock everything, bank once the run is >= bank_at"."""
+    return policy_turn_ev(variant, soft_last_die, _FullLockThreshold(bank_at))
+
+
+@dataclass(frozen=True)
+class _FullLockThreshold:
+    """``ThresholdPolicy`` outside Sudden: always lock every extending die."""
+
+    bank_at: int
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        return extend
+
+    def bank(self, total: int, run: int) -> bool:
+        return run >= self.bank_at
+
+
+@dataclass(frozen=True)
+class OptimalPolicy:
+    """The exact tables as a ``TurnPolicy``: used to check them by independent evaluation."""
+
+    variant: PushVariant
+    soft_last_die: bool = False
+
+    def lock(self, total: int, run: int, extend: int) -> int:
+        if self.variant == "sudden":
+            return sudden_table(self.soft_last_die)[total][run].lock[extend]
+        return push_table(self.variant, self.soft_last_die)[run].lock[extend]
+
+    def bank(self, total: int, run: int) -> bool:
+        if self.variant == "sudden":
+            return sudden_table(self.soft_last_die)[total][run].best == "bank"
+        return push_table(self.variant, self.soft_last_die)[run].best == "bank"
+
+
+# --- Sudden: expected turns to exactly 21 --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """Expected remaining turns after this turn, as ``fixed + stay * E(total)``.
+
+    ``stay`` is the probability the turn leaves the total where it is (a bust, a bank of
+    0 or a bank past 21), whose cost is the unknown ``E(total)`` itself.
+    """
+
+    fixed: Fraction
+    stay: Fraction
+
+    def at(self, lam: Fraction) -> Fraction:
+        return self.fixed + self.stay * lam
+
+
+@dataclass(frozen=True)
+class SuddenStateOdds:
+    """Odds at one decision point of a Sudden turn from ``total`` with ``run`` locked.
+
+    ``turns_push`` / ``turns_bank`` are the expected numbers of further turns (after this
+    one) to reach exactly 21 if the player pushes (then plays on optimally) or banks now;
+    ``turns`` is the better of the two (at run 0: the value of the turn's forced throw).
+    ``lock`` maps the extension a throw offers to the best count to lock.
+    """
+
+    total: int
+    run: int
+    dice: int
+    p_extend: Fraction
+    p_bust: Fraction
+    turns_push: Fraction | None
+    turns_bank: Fraction | None
+    best: Best
+    turns: Fraction
+    lock: Mapping[int, int]
+
+
+def _sudden_turn(
+    rules: TurnRules,
+    total: int,
+    lam: Fraction,
+    later: Callable[[int], Fraction],
+) -> tuple[dict[int, _Cost], dict[int, _Cost | None], dict[int, dict[int, int]]]:
+    """The best play of one turn from ``total`` if staying put costs ``lam`` more turns.
+
+    Returns the cost of each decision point (after the best choice), of pushing from it,
+    and the lock choices. ``later(t)`` is the known expected number of turns from ``t > total``.
+    """
+    n = rules.n_dice
+
+    def ended(score: int) -> _Cost:
+        reached = total + score
+        if score == 0 or reached > SUDDEN_GOAL:
+            return _Cost(ZERO, ONE)
+        return _Cost(later(reached), ZERO)
+
+    def better(a: _Cost, b: _Cost) -> bool:
+        return a.at(lam) < b.at(lam)
+
+    best_cost: dict[int, _Cost] = {}
+    push_cost: dict[int, _Cost | None] = {}
+    locks: dict[int, dict[int, int]] = {}
+    for run in range(n, -1, -1):
+        bank = ended(rules.bank[run]) if run >= 1 else None
+        if run == n and rules.bonus is None:
+            assert bank is not None
+            best_cost[run], push_cost[run], locks[run] = bank, None, {}
+            continue
+        outcomes = _push_outcomes(rules, run)
+        bust = ended(rules.bust_score(run))
+        fixed, stay = outcomes[0] * bust.fixed, outcomes[0] * bust.stay
+        lock: dict[int, int] = {}
+        if run == n:
+            won = ended(rules.bonus or 0)
+            fixed += outcomes[1] * won.fixed
+            stay += outcomes[1] * won.stay
+        else:
+            for extend in range(1, len(outcomes)):
+                # The most dice on a tie, as in the expected-score table.
+                k = extend
+                for fewer in range(extend - 1, 0, -1):
+                    if better(best_cost[run + fewer], best_cost[run + k]):
+                        k = fewer
+                lock[extend] = k
+                fixed += outcomes[extend] * best_cost[run + k].fixed
+                stay += outcomes[extend] * best_cost[run + k].stay
+        push = _Cost(fixed, stay)
+        push_cost[run] = push
+        locks[run] = lock
+        # A tie goes to the bank, as in the expected-score table.
+        best_cost[run] = push if bank is None or better(push, bank) else bank
+    return best_cost, push_cost, locks
+
+
+@cache
+def sudden_table(soft_last_die: bool = False) -> tuple[tuple[SuddenStateOdds, ...], ...]:
+    """Optimal Sudden play: ``table[total][run]`` for totals 0..20, minimising expected turns.
+
+    ``E(t)``, the expected number of turns from total ``t`` to exactly 21, satisfies
+    ``E(t) = 1 + min over turn policies of E[cost]``, where a turn ending on ``t' <= 21``
+    costs ``E(t')`` (``E(21) = 0``) and a turn that leaves the total at ``t`` (bust, or a
+    bank past 21) costs ``E(t)`` again. Totals never fall, so the totals are solved from 20
+    down and every ``E(t') `` for ``t' > t`` is known exactly when ``t`` is solved. What is
+    left is a fixed point in one unknown ``lam = E(t)``: a policy ``p`` gives
+    ``lam = (1 + fixed_p) / (1 - stay_p)`` and the optimum is the smallest such ratio over the
+    finitely many turn policies. Dinkelbach's iteration finds it exactly: start from the
+    ratio of a policy that surely ends (bank the first 1), take the policy that minimises
+    ``fixed + stay * lam`` (a backward induction over the run), set ``lam`` to that policy's
+    ratio, repeat until it no longer changes. Starting at a feasible ratio keeps every chosen
+    policy's ``stay < 1``; the ratios never rise and no policy repeats before the end, so it
+    ends after finitely many policies, and at the end no policy beats ``lam``: the value is
+    exact, in ``Fraction``s, not approximate.
+    """
+    rules = turn_rules("sudden", soft_last_die)
+    expected: dict[int, Fraction] = {SUDDEN_GOAL: ZERO}
+    rows: dict[int, tuple[SuddenStateOdds, ...]] = {}
+    for total in range(SUDDEN_GOAL - 1, -1, -1):
+        # Start from a policy that surely ends: bank the first 1 (a total of 20 or less has
+        # room for it), which stays put only when no 1 shows among the five dice.
+        lam = (ONE + expected[total + 1]) / (ONE - extension_distribution(rules.n_dice)[0])
+        while True:
+            best_cost, push_cost, locks = _sudden_turn(rules, total, lam, expected.__getitem__)
+            start = best_cost[0]
+            new_lam = (ONE + start.fixed) / (ONE - start.stay)
+            if new_lam == lam:
+                break
+            lam = new_lam
+        expected[total] = lam
+        row = []
+        for run in range(rules.n_dice + 1):
+            outcomes = _push_outcomes(rules, run)
+            push = push_cost[run]
+            bank_score = rules.bank[run]
+            bank_turns: Fraction | None = None
+            if run >= 1:
+                reached = total + bank_score
+                bank_turns = expected[reached] if reached <= SUDDEN_GOAL else lam
+            turns_push = None if push is None else push.at(lam)
+            best: Best
+            if run == 0:
+                best = "throw"
+            elif turns_push is None:
+                best = "end"
+            elif bank_turns is not None and bank_turns <= turns_push:
+                best = "bank"
+            else:
+                best = "bonus" if run == rules.n_dice else "push"
+            row.append(
+                SuddenStateOdds(
+                    total=total,
+                    run=run,
+                    dice=0 if push is None else _push_dice(rules, run),
+                    p_extend=ZERO if push is None else ONE - outcomes[0],
+                    p_bust=ZERO if push is None else outcomes[0],
+                    turns_push=turns_push,
+                    turns_bank=bank_turns,
+                    best=best,
+                    turns=best_cost[run].at(lam),
+                    # Read-only: the tables are cached and shared.
+                    lock=MappingProxyType(locks[run]),
+                )
+            )
+        rows[total] = tuple(row)
+    return tuple(rows[total] for total in range(SUDDEN_GOAL))
+
+
+def expected_turns_to_21(total: int = 0, soft_last_die: bool = False) -> Fraction:
+    """Expected number of turns from ``total`` to exactly 21 under the optimal policy."""
+    if total == SUDDEN_GOAL:
+        return ZERO
+    if not 0 <= total < SUDDEN_GOAL:
+        raise ValueError(f"a Sudden total is 0 to {SUDDEN_GOAL}, got {total}")
+    return ONE + sudden_table(soft_last_die)[total][0].turns
+
+
+# --- one-roll games ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OneRollOdds:
+    """Figures of one throw of a one-roll ruleset.
+
+    ``points`` maps each score to its probability, penalty throws excluded (they score 0
+    and wipe the total; their probability is ``p_penalty``). ``p_no_score`` is the
+    probability of scoring nothing, penalty throws included.
+    """
+
+    ruleset: oneroll.Ruleset
+    points: Mapping[int, Fraction]
+    p_penalty: Fraction
+    p_no_score: Fraction
+    mean_points: Fraction
+
+
+@cache
+def oneroll_odds(ruleset: oneroll.Ruleset) -> OneRollOdds:
+    weights: Counter[int] = Counter()
+    penalty = 0
+    for multiset in itertools.combinations_with_replacement(range(1, 7), oneroll.N_DICE):
+        # Number of ordered throws showing this multiset.
+        ways = math.factorial(oneroll.N_DICE)
+        for count in Counter(multiset).values():
+            ways //= math.factorial(count)
+        score = oneroll.score_throw(ruleset, multiset)
+        if score.penalty:
+            penalty += ways
+        else:
+            weights[score.points] += ways
+    throws = 6**oneroll.N_DICE
+    points = {p: Fraction(w, throws) for p, w in sorted(weights.items())}
+    p_penalty = Fraction(penalty, throws)
+    mean = sum((p * q for p, q in points.items()), start=ZERO)
+    return OneRollOdds(ruleset, points, p_penalty, points.get(0, ZERO) + p_penalty, mean)
+
+
+@cache
+def expected_turns_to_target(
+    ruleset: oneroll.Ruleset, target: int = 100, penalty: bool = True
+) -> Fraction:
+    """Expected number of throws for one player to reach ``target`` from 0.
+
+    Totals are multiples of 5. For a total ``t``, ``E(t) = 1 + sum_s P(s) E(t + s) +
+    P(penalty) E(0)`` with ``E(t) = 0`` once ``t >= target``. Writing ``E(t) = A(t) + B(t)
+    E(0)`` from the top down leaves one linear equation for ``E(0)``. With ``penalty=False``
+    the penalty throw is treated as a throw scoring 0 (the book's "a player who avoids a
+    penalty").
+    """
+    odds = oneroll_odds(ruleset)
+    p_stay = odds.points.get(0, ZERO) + (ZERO if penalty else odds.p_penalty)
+    p_wipe = odds.p_penalty if penalty else ZERO
+    moves = {s: p for s, p in odds.points.items() if s > 0}
+    a: dict[int, Fraction] = {}
+    b: dict[int, Fraction] = {}
+    for total in range(5 * ((target - 1) // 5), -1, -5):
+        fixed, coeff = ONE, p_wipe
+        for s, p in moves.items():
+            if total + s < target:
+                fixed += p * a[total + s]
+                coeff += p * b[total + s]
+        # E(t) (1 - p_stay) = fixed + coeff * E(0)
+        a[total] = fixed / (ONE - p_stay)
+        b[total] = coeff / (ONE - p_stay)
+    return a[0] / (ONE - b[0])
+
+
+@cache
+def p_reach_within(ruleset: oneroll.Ruleset, turns: int, target: int = 100) -> Fraction:
+    """Probability that one player reaches ``target`` within ``turns`` throws."""
+    odds = oneroll_odds(ruleset)
+    dist: dict[int, Fraction] = {0: ONE}
+    reached = ZERO
+    for _ in range(turns):
+        nxt: dict[int, Fraction] = {}
+        for total, p in dist.items():
+            if odds.p_penalty:
+                nxt[0] = nxt.get(0, ZERO) + p * odds.p_penalty
+            for s, q in odds.points.items():
+                if total + s >= target:
+                    reached += p * q
+                else:
+                    nxt[total + s] = nxt.get(total + s, ZERO) + p * q
+        dist = nxt
+    return reached
+
+
+# --- advice for the Odds button --------------------------------------------------------------
+
+Move = Literal["throw", "lock", "bank", "push", "bonus"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the Odds button shows for a push-your-luck state.
+
+    ``p_extend`` / ``p_bust`` are the chances of the throw the player faces: the opening
+    throw in the "throw" phase, else a push (at a full run: the bonus throw) from the run
+    they have, or in the "lock" phase from the run after the advised lock. ``ev_push`` /
+    ``ev_bank`` are expected points of this turn (Sudden: None); ``turns_push`` /
+    ``turns_bank`` are Sudden's expected further turns to exactly 21 after this one.
+    ``lock`` is the advised count to lock in the "lock" phase. ``best`` is the advised move.
+    """
+
+    p_extend: Fraction
+    p_bust: Fraction
+    ev_push: Fraction | None
+    ev_bank: Fraction | None
+    best: Move
+    text: str
+    lock: int | None = None
+    turns_push: Fraction | None = None
+    turns_bank: Fraction | None = None
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+
+def advice(state: pushluck.PushState) -> Advice:
+    """The odds and the best move for the seat to move (exact tables, cached).
+
+    Outside Sudden the advice maximises this turn's expected score; in Sudden it minimises
+    the expected number of turns to reach exactly 21. A finished game raises
+    ``IllegalAction``.
+    """
+    if state.phase == "over" or state.outcome is not None:
+        raise IllegalAction("This game is over: there are no odds to show.")
+    config = state.config
+    total = state.totals[state.current] if config.variant == "sudden" else 0
+    extend = len(state.extending) if state.phase == "lock" else 0
+    return _advice(config.variant, config.soft_last_die, state.phase, len(state.run), extend, total)
+
+
+@cache
+def _advice(
+    variant: PushVariant, soft: bool, phase: str, run: int, extend: int, total: int
+) -> Advice:
+    rules = turn_rules(variant, soft)
+    first = rules.n_dice  # the opening throw uses every die
+    if phase == "throw":
+        p_bust = extension_distribution(first)[0]
+        start = f"Throw: {_pct(1 - p_bust)} to start a run, {_pct(p_bust)} to bust"
+        if variant == "sudden":
+            turns = expected_turns_to_21(total, soft)
+            text = (
+                f"{start}; from {total}, best play needs {_num(turns)} turns on average "
+                f"to reach exactly {SUDDEN_GOAL}."
+            )
+            return Advice(1 - p_bust, p_bust, None, None, "throw", text)
+        ev = optimal_turn_ev(variant, soft)
+        text = f"{start}; best play makes this turn worth {_num(ev)} points on average."
+        return Advice(1 - p_bust, p_bust, ev, None, "throw", text)
+    if phase == "lock":
+        if variant == "sudden":
+            k = sudden_table(soft)[total][run].lock[extend]
+        else:
+            k = push_table(variant, soft)[run].lock[extend]
+        if k == extend:
+            what = "Lock the extending die" if k == 1 else f"Lock all {k} extending dice"
+        else:
+            what = f"Lock {k} of the {extend} extending dice"
+        if run + k == rules.n_dice and rules.bonus is None:
+            text = f"{what}: the full run ends the turn with {rules.bank[run + k]} points."
+            return Advice(ZERO, ZERO, None, None, "lock", text, lock=k)
+        then = _advice(variant, soft, "decide", run + k, 0, total)
+        return replace(then, best="lock", lock=k, text=f"{what}, then {then.best}. {then.text}")
+    if phase != "decide":
+        raise IllegalAction("There is nothing to decide now.")
+    bonus = run == rules.n_dice
+    label = "Bonus throw" if bonus else "Push"
+    if bonus:
+        face = pushluck.PushConfig(variant=variant).bonus_face
+        odds = f"{label}: {_pct(Fraction(1, 6))} to throw the {face} for {rules.bonus} points, "
+    else:
+        odds = f"{label}: "
+    if variant == "sudden":
+        row = sudden_table(soft)[total][run]
+        assert row.turns_push is not None and row.turns_bank is not None
+        best: Move = "bank" if row.best == "bank" else ("bonus" if bonus else "push")
+        after = "after the bonus throw" if bonus else "after pushing"
+        bank_words = f"after banking {_num(row.turns_bank)}"
+        if total + rules.bank[run] > SUDDEN_GOAL:
+            bank_words = (
+                f"banking would pass {SUDDEN_GOAL} and score nothing ({_num(row.turns_bank)})"
+            )
+        elif total + rules.bank[run] == SUDDEN_GOAL:
+            bank_words = f"banking reaches {SUDDEN_GOAL} and wins"
+        text = (
+            f"{_extend_words(odds, bonus, row.p_extend, row.p_bust)}; {after} you need "
+            f"{_num(row.turns_push)} more turns on average to reach exactly {SUDDEN_GOAL}, "
+            f"{bank_words}: {best}."
+        )
+        return Advice(
+            row.p_extend, row.p_bust, None, None, best, text,
+            turns_push=row.turns_push, turns_bank=row.turns_bank,
+        )  # fmt: skip
+    entry = push_table(variant, soft)[run]
+    assert entry.ev_push is not None and entry.ev_bank is not None
+    best = "bank" if entry.best == "bank" else ("bonus" if bonus else "push")
+    doing = "the bonus throw is" if bonus else "pushing is"
+    text = (
+        f"{_extend_words(odds, bonus, entry.p_extend, entry.p_bust)}; {doing} worth "
+        f"{_num(entry.ev_push)} points on average, banking is worth {_num(entry.ev_bank)}: "
+        f"{best}."
+    )
+    return Advice(entry.p_extend, entry.p_bust, entry.ev_push, entry.ev_bank, best, text)
+
+
+def _extend_words(prefix: str, bonus: bool, p_extend: Fraction, p_bust: Fraction) -> str:
+    if bonus:
+        return f"{prefix}{_pct(p_bust)} to bust"
+    return f"{prefix}{_pct(p_extend)} to extend, {_pct(p_bust)} to bust"
+
+
+def decision_states(config: pushluck.PushConfig, total: int = 0) -> list[pushluck.PushState]:
+    """One state for every decision point of a turn (seat 0, ``total`` in Sudden): the
+    opening throw, every lock choice and every bank-or-push. For tables and benchmarks."""
+    base = pushluck.new_game(config, config.seats_range[0])
+    if config.variant == "sudden":
+        base = replace(base, totals=(total, *base.totals[1:]))
+    faces = config.faces
+    states = [base]
+    for run in range(config.n_dice):
+        for extend in range(1, config.n_dice - run + 1):
+            # Spare dice repeat the first extending face: duplicates never extend further.
+            throw = faces[run : run + extend] + (faces[run],) * (config.n_dice - run - extend)
+            states.append(replace(base, phase="lock", run=faces[:run], throw=throw))
+    last = config.n_dice if config.has_bonus else config.n_dice - 1
+    for run in range(1, last + 1):
+        states.append(replace(base, phase="decide", run=faces[:run]))
+    return states
+
+
+def clear_caches() -> None:
+    """Forget every cached figure (for cold benchmarks)."""
+    for cached in (
+        p_faces_all_show,
+        extension_distribution,
+        turn_rules,
+        push_table,
+        threshold_turn_ev,
+        sudden_table,
+        oneroll_odds,
+        expected_turns_to_target,
+        p_reach_within,
+        _advice,
+    ):
+        cached.cache_clear()

@@ -1,0 +1,462 @@
+"""One-roll Sequences ("classic") and Hearts Due (RULINGS §2): scoring a throw and the game.
+
+A turn is one throw of six dice and the player has no decision, so the game is a sequence of
+``Throw()`` actions. States and actions are frozen values; ``apply`` returns a new state and
+``dump``/``load`` turn a state into a JSON-safe dict and back (the table layer saves it after
+every action and logs ``state.last``, the throw just made).
+
+Decisions the rulings leave open, taken here:
+
+- Opening: every seat throws once in seating order (seat 0 first) and the **highest pip sum**
+  starts. The pip sum, not the score, because half of all throws score nothing and the
+  traditional "highest roller" is the pip count; it also makes re-throws rare. Seats tied
+  for the highest re-throw among themselves, in seating order, until one is highest. A
+  table of one seat has nothing to decide and starts at once. Opening throws never score.
+- A round is one throw by every seat, in seating order starting from the starter. Once any
+  total is at least the target after a completed round, the highest total wins.
+- Tie-break: the tied seats throw once more each, in seating order from the starter; the
+  highest **score** of that throw wins (a penalty throw counts 0 and does not touch totals,
+  which are final); seats tied again for the highest repeat.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args
+
+from bot.errors import IllegalAction
+from bot.rules.dice import DiceSource
+
+Ruleset = Literal["classic", "heartsdue"]
+RULESETS: tuple[Ruleset, ...] = get_args(Ruleset)
+Phase = Literal["opening", "play", "tiebreak", "over"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
+
+N_DICE = 6
+MAX_SEATS = 10
+MAX_TARGET = 1000
+PENALTY_ONES = 4
+
+# Points of a run 1..L: classic gives nothing for a lone 1, Hearts Due gives 5 a number.
+_FIVE_SIXES = {"classic": 30, "heartsdue": 35}
+_SIX_SIXES = {"classic": 60, "heartsdue": 70}
+_NUMBER_WORDS = {4: "four", 5: "five", 6: "six"}
+
+
+def run_points(ruleset: Ruleset, length: int) -> int:
+    """Points of one run 1..``length`` (1 <= length <= 6)."""
+    return 5 * length if ruleset == "heartsdue" else 5 * (length - 1)
+
+
+@dataclass(frozen=True)
+class ThrowScore:
+    """What one throw of six dice scores.
+
+    ``runs`` lists the scoring parts, shortest first; a special cast appears first, as a run
+    of 6s (``(6, 6, 6, 6, 6)``), followed by the odd die's run if it scores. ``penalty``
+    names the cast (four or more 1s) and ``wiped`` what it does: the thrower's total goes to
+    0. They are always equal; both are kept so the log and the renderer can say either
+    without knowing the rule.
+    """
+
+    points: int
+    penalty: bool
+    runs: tuple[tuple[int, ...], ...]
+    wiped: bool
+    dice: tuple[int, ...] = ()
+
+
+def _check_ruleset(ruleset: str) -> Ruleset:
+    for known in RULESETS:
+        if ruleset == known:
+            return known
+    raise ValueError(f"unknown ruleset {ruleset!r}: expected one of {', '.join(RULESETS)}")
+
+
+def _check_dice(dice: Sequence[int], n: int) -> tuple[int, ...]:
+    faces = tuple(dice)
+    if len(faces) != n:
+        raise ValueError(f"a throw has {n} dice, got {len(faces)}")
+    for face in faces:
+        # bool is an int subclass; True is not a die face.
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise ValueError(f"a die shows 1 to 6, got {face!r}")
+    return faces
+
+
+def score_throw(ruleset: Ruleset, dice: Sequence[int]) -> ThrowScore:
+    """Score a throw of six dice by RULINGS §2: the best split into disjoint runs from 1.
+
+    With ``c[j]`` dice showing j, at most ``min(c[1..j])`` runs can reach j, and every run
+    scores 5 per number it reaches (classic: per number past the 1), so the prefix minimums
+    reach the maximum for every number at once: the greedy split is the best split.
+    """
+    ruleset = _check_ruleset(ruleset)
+    faces = _check_dice(dice, N_DICE)
+    sorted_faces = tuple(sorted(faces))
+    counts = Counter(faces)
+    if counts[1] >= PENALTY_ONES:
+        return ThrowScore(0, True, (), True, sorted_faces)
+    if counts[6] == 6:
+        return ThrowScore(_SIX_SIXES[ruleset], False, ((6,) * 6,), False, sorted_faces)
+    if counts[6] == 5:
+        # The odd die is a run by itself only if it is a 1 (and scores only in Hearts Due).
+        odd = next(face for face in faces if face != 6)
+        runs: list[tuple[int, ...]] = [(6,) * 5]
+        points = _FIVE_SIXES[ruleset]
+        if odd == 1 and run_points(ruleset, 1) > 0:
+            runs.append((1,))
+            points += run_points(ruleset, 1)
+        return ThrowScore(points, False, tuple(runs), False, sorted_faces)
+    reach: list[int] = []  # reach[j - 1] = how many runs reach j
+    low = N_DICE
+    for face in range(1, 7):
+        low = min(low, counts[face])
+        reach.append(low)
+    lengths = [sum(1 for r in reach if r > i) for i in range(reach[0])]
+    scoring = sorted(n for n in lengths if run_points(ruleset, n) > 0)
+    runs_t = tuple(tuple(range(1, n + 1)) for n in scoring)
+    points = sum(run_points(ruleset, n) for n in scoring)
+    return ThrowScore(points, False, runs_t, False, sorted_faces)
+
+
+def describe(score: ThrowScore) -> str:
+    """One line for players: ``"1-2 + 1-2-3 = 15"``, ``"four 1s: total wiped!"``."""
+    if score.penalty:
+        ones = score.dice.count(1)
+        word = _NUMBER_WORDS.get(ones, "four or more")
+        return f"{word} 1s: total wiped!"
+    if not score.runs:
+        return "no score: 0"
+    parts = []
+    for run in score.runs:
+        if len(run) > 1 and run[0] == 6:
+            parts.append(f"{_NUMBER_WORDS[len(run)]} 6s")
+        else:
+            parts.append("-".join(str(face) for face in run))
+    return f"{' + '.join(parts)} = {score.points}"
+
+
+@dataclass(frozen=True)
+class OneRollConfig:
+    ruleset: Ruleset
+    target: int = 100
+
+    def __post_init__(self) -> None:
+        # IllegalAction, like PushConfig: these come from a player's choices at the lobby.
+        if self.ruleset not in RULESETS:
+            raise IllegalAction(f"Unknown game {self.ruleset!r}: classic or heartsdue.")
+        if isinstance(self.target, bool) or not 1 <= self.target <= MAX_TARGET:
+            raise IllegalAction(f"The target score must be between 1 and {MAX_TARGET}.")
+
+
+@dataclass(frozen=True)
+class Throw:
+    """The only action: throw the six dice."""
+
+
+@dataclass(frozen=True)
+class ThrowRecord:
+    """One throw as it happened, for the game log.
+
+    ``value`` is what the throw counted for in its phase: the pip sum in the opening, the
+    score otherwise. ``total_after`` differs from ``total_before`` only in play.
+    """
+
+    seat: int
+    phase: Phase
+    dice: tuple[int, ...]
+    score: ThrowScore
+    value: int
+    total_before: int
+    total_after: int
+
+
+@dataclass(frozen=True)
+class OneRollOutcome:
+    """How the game ended: ``reason`` is "target" when a completed round had one leader,
+    "tiebreak" when tie-break throws decided it. ``rounds`` counts the rounds of play."""
+
+    winner: int
+    totals: tuple[int, ...]
+    rounds: int
+    reason: Literal["target", "tiebreak"] = "target"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats, shaped like ``pushluck.Outcome.winners``."""
+        return (self.winner,)
+
+
+@dataclass(frozen=True)
+class OneRollState:
+    """A one-roll game between ``n_seats`` seats.
+
+    ``contenders`` are the seats throwing in the current opening or tie-break pass, in
+    throwing order, and ``pass_values`` the values the first of them have thrown so far.
+    """
+
+    config: OneRollConfig
+    n_seats: int
+    phase: Phase
+    current: int
+    totals: tuple[int, ...]
+    turns: tuple[int, ...]
+    starter: int | None = None
+    contenders: tuple[int, ...] = ()
+    pass_values: tuple[int, ...] = ()
+    last: ThrowRecord | None = None
+    outcome: OneRollOutcome | None = None
+
+
+def new_game(config: OneRollConfig, n_seats: int) -> OneRollState:
+    """A game at the opening; a table of one seat skips the opening."""
+    if isinstance(n_seats, bool) or not 1 <= n_seats <= MAX_SEATS:
+        raise IllegalAction(f"This game needs 1 to {MAX_SEATS} players.")
+    zeros = (0,) * n_seats
+    if n_seats == 1:
+        return OneRollState(config, 1, "play", 0, zeros, zeros, starter=0)
+    seats = tuple(range(n_seats))
+    return OneRollState(config, n_seats, "opening", 0, zeros, zeros, contenders=seats)
+
+
+def legal_actions(state: OneRollState) -> list[Throw]:
+    return [] if state.phase == "over" else [Throw()]
+
+
+def current_seat(state: OneRollState) -> int | None:
+    """The seat to throw, or None once the game is over."""
+    return None if state.phase == "over" else state.current
+
+
+def _seating_from(state: OneRollState, start: int, seats: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(seats, key=lambda seat: (seat - start) % state.n_seats))
+
+
+def _highest(contenders: tuple[int, ...], values: tuple[int, ...]) -> tuple[int, ...]:
+    best = max(values)
+    return tuple(seat for seat, value in zip(contenders, values, strict=True) if value == best)
+
+
+def apply(state: OneRollState, action: Throw, dice: DiceSource) -> OneRollState:
+    """Throw for ``state.current`` and return the next state."""
+    if state.phase == "over":
+        raise IllegalAction("This game is over.")
+    if not isinstance(action, Throw):
+        raise IllegalAction("The only move in this game is to throw the dice.")
+    faces = _check_dice(dice.roll(N_DICE), N_DICE)
+    score = score_throw(state.config.ruleset, faces)
+    seat = state.current
+    total = state.totals[seat]
+    if state.phase == "play":
+        return _after_play_throw(state, seat, faces, score)
+    value = sum(faces) if state.phase == "opening" else score.points
+    record = ThrowRecord(seat, state.phase, tuple(faces), score, value, total, total)
+    values = (*state.pass_values, value)
+    if len(values) < len(state.contenders):
+        return replace(
+            state, current=state.contenders[len(values)], pass_values=values, last=record
+        )
+    tied = _highest(state.contenders, values)
+    if len(tied) > 1:
+        return replace(state, current=tied[0], contenders=tied, pass_values=(), last=record)
+    if state.phase == "opening":
+        return replace(
+            state,
+            phase="play",
+            current=tied[0],
+            starter=tied[0],
+            contenders=(),
+            pass_values=(),
+            last=record,
+        )
+    return _finish(state, tied[0], record)
+
+
+def _after_play_throw(
+    state: OneRollState, seat: int, faces: tuple[int, ...], score: ThrowScore
+) -> OneRollState:
+    before = state.totals[seat]
+    after = 0 if score.wiped else before + score.points
+    totals = (*state.totals[:seat], after, *state.totals[seat + 1 :])
+    turns = (*state.turns[:seat], state.turns[seat] + 1, *state.turns[seat + 1 :])
+    record = ThrowRecord(seat, "play", faces, score, score.points, before, after)
+    starter = 0 if state.starter is None else state.starter
+    following = (seat + 1) % state.n_seats
+    moved = replace(state, totals=totals, turns=turns, current=following, last=record)
+    if following != starter or max(totals) < state.config.target:
+        return moved
+    leaders = tuple(s for s in range(state.n_seats) if totals[s] == max(totals))
+    if len(leaders) == 1:
+        return _finish(moved, leaders[0], record)
+    order = _seating_from(state, starter, leaders)
+    return replace(moved, phase="tiebreak", current=order[0], contenders=order, pass_values=())
+
+
+def _finish(state: OneRollState, winner: int, record: ThrowRecord) -> OneRollState:
+    rounds = state.turns[0 if state.starter is None else state.starter]
+    reason: Literal["target", "tiebreak"] = "tiebreak" if state.phase == "tiebreak" else "target"
+    outcome = OneRollOutcome(winner, state.totals, rounds, reason)
+    return replace(
+        state,
+        phase="over",
+        current=winner,
+        contenders=(),
+        pass_values=(),
+        last=record,
+        outcome=outcome,
+    )
+
+
+# --- JSON-safe persistence ------------------------------------------------------------------
+
+DUMP_VERSION = 1
+
+
+def _dump_score(score: ThrowScore) -> dict[str, Any]:
+    return {
+        "points": score.points,
+        "penalty": score.penalty,
+        "runs": [list(run) for run in score.runs],
+        "wiped": score.wiped,
+        "dice": list(score.dice),
+    }
+
+
+def dump_action(action: Throw) -> dict[str, Any]:
+    """An action as a JSON-safe dict, shaped like ``pushluck.dump_action``."""
+    return {"type": "throw"}
+
+
+def load_action(data: Mapping[str, Any]) -> Throw:
+    if data.get("type") != "throw":
+        raise IllegalAction(f"Unknown action {data.get('type')!r}.")
+    return Throw()
+
+
+def dump_record(record: ThrowRecord) -> dict[str, Any]:
+    """A throw as a JSON-safe dict, for the game log."""
+    return {
+        "seat": record.seat,
+        "phase": record.phase,
+        "dice": list(record.dice),
+        "score": _dump_score(record.score),
+        "value": record.value,
+        "total_before": record.total_before,
+        "total_after": record.total_after,
+    }
+
+
+def dump(state: OneRollState) -> dict[str, Any]:
+    """A JSON-safe dict (ints, strings, bools, lists, dicts, None) that ``load`` restores."""
+    outcome = state.outcome
+    return {
+        "v": DUMP_VERSION,
+        "ruleset": state.config.ruleset,
+        "target": state.config.target,
+        "n_seats": state.n_seats,
+        "phase": state.phase,
+        "current": state.current,
+        "totals": list(state.totals),
+        "turns": list(state.turns),
+        "starter": state.starter,
+        "contenders": list(state.contenders),
+        "pass_values": list(state.pass_values),
+        "last": None if state.last is None else dump_record(state.last),
+        "outcome": None
+        if outcome is None
+        else {
+            "winner": outcome.winner,
+            "totals": list(outcome.totals),
+            "rounds": outcome.rounds,
+            "reason": outcome.reason,
+        },
+    }
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in value
+    ):
+        raise ValueError(f"expected a list of integers, got {value!r}")
+    return tuple(value)
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _phase(value: Any) -> Phase:
+    for known in PHASES:
+        if value == known:
+            return known
+    raise ValueError(f"unknown phase {value!r}")
+
+
+def _load_score(data: Mapping[str, Any]) -> ThrowScore:
+    runs = tuple(_ints(run) for run in data["runs"])
+    return ThrowScore(
+        _int(data["points"]), bool(data["penalty"]), runs, bool(data["wiped"]), _ints(data["dice"])
+    )
+
+
+def _load_record(data: Mapping[str, Any]) -> ThrowRecord:
+    return ThrowRecord(
+        seat=_int(data["seat"]),
+        phase=_phase(data["phase"]),
+        dice=_ints(data["dice"]),
+        score=_load_score(data["score"]),
+        value=_int(data["value"]),
+        total_before=_int(data["total_before"]),
+        total_after=_int(data["total_after"]),
+    )
+
+
+def load(data: Mapping[str, Any]) -> OneRollState:
+    """Restore a state saved by ``dump``; a malformed dict raises ``ValueError``."""
+    try:
+        if data.get("v") != DUMP_VERSION:
+            raise ValueError(f"unknown one-roll state version {data.get('v')!r}")
+        try:
+            config = OneRollConfig(_check_ruleset(data["ruleset"]), _int(data["target"]))
+        except IllegalAction as error:
+            raise ValueError(str(error)) from error
+        n_seats = _int(data["n_seats"])
+        totals, turns = _ints(data["totals"]), _ints(data["turns"])
+        if not 1 <= n_seats <= MAX_SEATS or len(totals) != n_seats or len(turns) != n_seats:
+            raise ValueError("seat count and totals disagree")
+        current = _int(data["current"])
+        if not 0 <= current < n_seats:
+            raise ValueError(f"seat {current} is not at this table")
+        starter = None if data["starter"] is None else _int(data["starter"])
+        raw_outcome = data["outcome"]
+        outcome = None
+        if raw_outcome is not None:
+            reason = raw_outcome["reason"]
+            if reason not in ("target", "tiebreak"):
+                raise ValueError(f"unknown outcome reason {reason!r}")
+            outcome = OneRollOutcome(
+                _int(raw_outcome["winner"]),
+                _ints(raw_outcome["totals"]),
+                _int(raw_outcome["rounds"]),
+                "tiebreak" if reason == "tiebreak" else "target",
+            )
+        return OneRollState(
+            config=config,
+            n_seats=n_seats,
+            phase=_phase(data["phase"]),
+            current=current,
+            totals=totals,
+            turns=turns,
+            starter=starter,
+            contenders=_ints(data["contenders"]),
+            pass_values=_ints(data["pass_values"]),
+            last=None if data["last"] is None else _load_record(data["last"]),
+            outcome=outcome,
+        )
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"malformed one-roll state: {error!r}") from error

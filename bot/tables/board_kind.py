@@ -1,0 +1,190 @@
+"""The Sequence board game as a table kind (RULINGS §3).
+
+Button actions (lower case, they live in custom_ids):
+``p_<card>_<row>_<col>`` play a card or two-eyed jack on a space, ``m_<card>_<row>_<col>``
+remove a chip with a one-eyed jack, ``t_<card>`` trade a dead card, ``pass``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from bot.errors import IllegalAction, UserError
+from bot.rules import board as b
+from bot.store.games import SeatResult
+from bot.tables.kinds import Button, check_seat_count
+from bot.tables.model import Seat
+from bot.tables.teams import arrange_teams
+
+_MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
+_TRADE = re.compile(r"^t_(?P<card>[0-9atjqk][shdc])$")
+MAX_SEATS = 12
+TIMEOUT_LEVEL = "greedy"
+
+
+def move_action(action: b.Action) -> str:
+    """The button action naming a rules action (inverse of ``BoardKind.resolve``)."""
+    if isinstance(action, b.PlayCard):
+        return f"p_{action.card.lower()}_{action.row}_{action.col}"
+    if isinstance(action, b.RemoveChip):
+        return f"m_{action.card.lower()}_{action.row}_{action.col}"
+    if isinstance(action, b.TradeDeadCard):
+        return f"t_{action.card.lower()}"
+    return "pass"
+
+
+class BoardKind:
+    """Sequence, the board-and-card game."""
+
+    name = "board"
+    bot_levels = {
+        "random": "plays any legal move",
+        "greedy": "extends its own lines and blocks fours, one move ahead",
+        "strong": "weighs every line and the unseen cards before it moves",
+    }
+
+    def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
+        teams = settings.get("teams") if n_seats >= 4 else None
+        return b.BoardConfig(
+            seats=n_seats,
+            first_sequence_wins=bool(settings.get("first_sequence_wins")),
+            teams=teams,
+        )
+
+    def check_settings(self, settings: dict[str, Any]) -> None:
+        if settings.get("teams") not in (None, 2, 3):
+            raise UserError("Play in 2 or 3 teams.")
+        seats = settings.get("seats")
+        if seats is not None:
+            if not 2 <= int(seats) <= MAX_SEATS:
+                raise UserError("The board game takes 2 to 12 players.")
+            if int(seats) >= 4:
+                self.config(settings, int(seats)).validate()
+
+    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+        seats = settings.get("seats")
+        return (2, int(seats) if seats else MAX_SEATS)
+
+    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+        return self.config(settings, n_seats).sides if n_seats >= 4 else 0
+
+    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+        teams = settings.get("teams")
+        return (int(teams), True) if teams else (3, False)
+
+    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+        check_seat_count(self.seat_limits(settings), seats)
+        self.config(settings, len(seats)).validate()
+        return arrange_teams(seats, self.team_count(settings, len(seats)))
+
+    def game_key(self, settings: dict[str, Any]) -> str:
+        return "board"
+
+    def title(self, settings: dict[str, Any]) -> str:
+        return "Sequence (board game)"
+
+    def describe_settings(self, settings: dict[str, Any]) -> str:
+        parts = [
+            "first sequence wins"
+            if settings.get("first_sequence_wins")
+            else "2 sequences win (1 with 3 sides)"
+        ]
+        if settings.get("teams"):
+            parts.append(f"{settings['teams']} teams")
+        if settings.get("seats"):
+            parts.append(f"up to {settings['seats']} players")
+        return " · ".join(parts)
+
+    def start(
+        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+    ) -> dict[str, Any]:
+        config = self.config(settings, len(seats))
+        return b.dump(b.new_game(config, rng))
+
+    def current_seat(self, rules: dict[str, Any]) -> int | None:
+        if rules.get("outcome"):
+            return None
+        return int(rules["turn"])
+
+    def turn_index(self, rules: dict[str, Any]) -> int:
+        return int(rules["turn_count"])
+
+    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
+        return [Button("hand", "My hand", "primary", private=True, emoji="🃏")]
+
+    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
+        if action == "pass":
+            return [b.Pass()]
+        match = _MOVE.match(action)
+        if match:
+            card = match["card"].upper()
+            row, col = int(match["row"]), int(match["col"])
+            if match["kind"] == "p":
+                return [b.PlayCard(card, row, col)]
+            return [b.RemoveChip(card, row, col)]
+        match = _TRADE.match(action)
+        if match:
+            return [b.TradeDeadCard(match["card"].upper())]
+        raise IllegalAction("That button does not belong to this game.")
+
+    def apply(
+        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+        state = b.apply(b.load(rules), action, rng)
+        move = state.last_move
+        assert move is not None
+        return b.dump(state), b.dump_move(move), move_line(state, move, seats)
+
+    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]:
+        state = b.load(rules)
+        return [b.choose_action(b.view_for(state, state.turn), level, rng)]
+
+    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]:
+        # RULINGS §4: the absent seat's move is the bot player's move.
+        return self.bot_step(rules, TIMEOUT_LEVEL, rng)
+
+    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None:
+        state = b.load(rules)
+        if state.outcome is None:
+            return None
+        counts = state.sequence_counts()
+        sides = state.config.sides
+        winners = set(state.outcome.seats)
+        team_game = len(seats) >= 4
+        return [
+            SeatResult(
+                seat=i,
+                user_id=seat.user_id,
+                name=seat.name,
+                team=i % sides if team_game else None,
+                score=counts[i % sides],
+                place=1 if (i in winners or not winners) else 2,
+                won=i in winners,
+                best_turn=0,
+            )
+            for i, seat in enumerate(seats)
+        ]
+
+
+def move_line(state: b.BoardState, move: b.MoveRecord, seats: list[Seat]) -> str:
+    """The move in words: "Ana played 7♥ on E5", "Bo removed the chip on C3 with J♠"."""
+    who = seats[move.seat].name if move.seat < len(seats) else f"Seat {move.seat + 1}"
+    action = move.action
+    if isinstance(action, b.PlayCard):
+        where = b.coord_label(action.row, action.col)
+        text = f"{who} played {b.card_label(action.card)} on {where}"
+    elif isinstance(action, b.RemoveChip):
+        where = b.coord_label(action.row, action.col)
+        text = f"{who} removed the chip on {where} with {b.card_label(action.card)}"
+    elif isinstance(action, b.TradeDeadCard):
+        text = f"{who} traded the dead {b.card_label(action.card)}"
+    else:
+        text = f"{who} had no playable card and passed"
+    if move.new_sequences:
+        n = len(move.new_sequences)
+        text += f" — **{'a sequence' if n == 1 else f'{n} sequences'}!**"
+    if move.reshuffled:
+        text += " (the discards were shuffled into a new draw pile)"
+    return text

@@ -1,0 +1,185 @@
+"""The private hand for the board game: see your cards, choose one, choose its space.
+
+Everything here answers privately. "My hand" on the public board message opens a fresh
+private message at any time (so an expired 15-minute token never strands a player); the
+buttons on that private message carry the table version, so a choice made on an old copy
+changes nothing.
+
+Flow: card -> space (two clicks for a normal card); a jack whose choices do not fit in one
+message goes card -> row -> space, offering only the legal spaces.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import StaleAction, UserError
+from bot.render.board_game import board_file, hand_text, side_label, side_names
+from bot.render.common import COLOUR
+from bot.rules import board as b
+from bot.tables.board_kind import move_action
+from bot.tables.kinds import Button
+from bot.tables.model import Table
+from bot.ui.buttons import build_view
+
+if TYPE_CHECKING:
+    from bot.ui.presenter import Presenter
+
+STALE = "That move is over: press My hand for your current cards."
+MAX_SPACE_BUTTONS = 20  # beyond this, choose the row first (Discord allows 25 per message)
+
+
+def _is_card(code: str) -> bool:
+    return b.is_card(code.upper())
+
+
+class BoardHands:
+    def __init__(self, presenter: Presenter) -> None:
+        self.presenter = presenter
+
+    async def on_click(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+    ) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You're not playing in this game, so you have no hand.")
+        if table.rules is None:
+            raise StaleAction("This game has not started.")
+        private = _is_private(interaction)
+        if action == "hand":
+            payload = self.hand_payload(table, seat)
+            if private:
+                await interaction.response.edit_message(**payload)
+            else:
+                payload["files"] = payload.pop("attachments")
+                await interaction.response.send_message(**payload, ephemeral=True)
+            return
+        if version != table.version:
+            raise StaleAction(STALE)
+        if action.startswith(("c_", "r_")):
+            await interaction.response.edit_message(**self.hand_payload(table, seat, action))
+            return
+        change = await self.presenter.tables.act(
+            table.id, interaction.user.id, version, action, stale_text=STALE
+        )
+        await interaction.response.edit_message(**self.hand_payload(change.table, seat))
+        await self.presenter.publish(change)
+
+    def hand_payload(self, table: Table, seat: int, stage: str | None = None) -> dict[str, Any]:
+        """The private message for ``seat``: its cards, and buttons for the next choice."""
+        assert table.rules is not None
+        state = b.load(table.rules)
+        view = b.view_for(state, seat)
+        my_turn = state.outcome is None and state.turn == seat
+        legal = b.legal_actions(state) if my_turn else []
+        drawn = view.last_move.drawn if view.last_move and view.last_move.seat == seat else None
+        sides = state.config.sides
+        lines = [f"**Your cards:** {hand_text(view, drawn)}"]
+        if state.outcome is not None:
+            lines.append("The game is over.")
+        elif not my_turn:
+            lines.append(f"It's {table.seats[state.turn].name}'s turn; you can look, not play.")
+        buttons: list[Button] = []
+        highlight: list[tuple[int, int]] = []
+        if my_turn and stage is None:
+            buttons, note = self._card_buttons(legal, view)
+            lines.append(note)
+        elif my_turn and stage is not None:
+            buttons, highlight, note = self._space_buttons(legal, stage)
+            lines.append(note)
+            buttons.append(Button("hand", "Back", "secondary", row=4, emoji="↩️"))
+        buttons.append(
+            Button("hand", "Refresh", "secondary", row=4, emoji="🔄")
+        ) if stage is None else None
+        embed = discord.Embed(
+            title=f"Your hand · {side_label(seat % sides)}",
+            description="\n".join(lines),
+            colour=COLOUR,
+        )
+        attachments = []
+        if highlight:
+            name = "choices.png"
+            attachments.append(board_file(state, side_names(table, state), highlight, name))
+            embed.set_image(url=f"attachment://{name}")
+        return {
+            "embed": embed,
+            "view": build_view(table.id, table.version, buttons),
+            "attachments": attachments,
+        }
+
+    def _card_buttons(self, legal: list[b.Action], view: b.SeatView) -> tuple[list[Button], str]:
+        if legal == [b.Pass()]:
+            return [
+                Button("pass", "Pass (no playable card)", "danger")
+            ], "None of your cards can be played: you must pass."
+        buttons: list[Button] = []
+        seen: set[str] = set()
+        for card in sorted(view.hand):
+            if card in seen:
+                continue
+            seen.add(card)
+            label = b.card_label(card)
+            if b.TradeDeadCard(card) in legal:
+                buttons.append(
+                    Button(f"t_{card.lower()}", f"Trade {label} (dead)", "danger", row=2)
+                )
+            elif any(isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card for a in legal):
+                suffix = (
+                    " · wild"
+                    if card in b.TWO_EYED_JACKS
+                    else (" · remove" if card in b.ONE_EYED_JACKS else "")
+                )
+                buttons.append(
+                    Button(f"c_{card.lower()}", label + suffix, "primary", row=len(buttons) // 5)
+                )
+        return buttons, "Your turn: choose a card."
+
+    def _space_buttons(
+        self, legal: list[b.Action], stage: str
+    ) -> tuple[list[Button], list[tuple[int, int]], str]:
+        parts = stage.split("_")
+        card = parts[1].upper() if len(parts) > 1 else ""
+        row_filter = (
+            int(parts[2])
+            if stage.startswith("r_") and len(parts) > 2 and parts[2].isdigit()
+            else None
+        )
+        moves = [a for a in legal if isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card]
+        if not moves:
+            raise StaleAction("That card can't be played now: press My hand.")
+        label = b.card_label(card)
+        verb = "remove" if card in b.ONE_EYED_JACKS else "play"
+        cells = [(a.row, a.col) for a in moves]
+        if row_filter is None and len(moves) > MAX_SPACE_BUTTONS:
+            rows = sorted({a.row for a in moves})
+            buttons = [
+                Button(f"r_{card.lower()}_{r}", f"Row {r + 1}", "primary", row=i // 5)
+                for i, r in enumerate(rows)
+            ]
+            what = "a chip to remove" if verb == "remove" else "an open space"
+            return buttons, cells, f"{label}: choose the row of {what} (highlighted)."
+        if row_filter is not None:
+            moves = [a for a in moves if a.row == row_filter]
+            cells = [(a.row, a.col) for a in moves]
+        buttons = [
+            Button(
+                move_action(a),
+                b.coord_label(a.row, a.col),
+                "danger" if verb == "remove" else "success",
+                row=i // 5,
+            )
+            for i, a in enumerate(moves[:MAX_SPACE_BUTTONS])
+        ]
+        text = (
+            f"{label}: choose the chip to remove."
+            if verb == "remove"
+            else f"{label}: choose where to put your chip."
+        )
+        return buttons, cells, text
+
+
+def _is_private(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return bool(message is not None and message.flags.ephemeral)

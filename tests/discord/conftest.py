@@ -1,0 +1,99 @@
+"""Fixtures for driving the real bot through the interaction harness."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import SequencesBot
+from bot.config import Settings
+from bot.store.db import Database
+from tests.fakes import FakeClock
+from tests.harness import Harness, Message
+
+
+@dataclass
+class Env:
+    """A running bot inside a fake Discord, with its clock and database path."""
+
+    h: Harness
+    bot: SequencesBot
+    clock: FakeClock
+    db_path: Path
+    settings: Settings
+    seed: int
+
+    async def tick(self, seconds: float = 0.0) -> int:
+        """Move the clock and fire due timers (bot moves, timeouts, lobby expiry)."""
+        self.clock.advance(seconds)
+        fired = await self.bot.tick()
+        await self.h.settle()
+        return fired
+
+    async def run_bots(self, limit: int = 500) -> None:
+        """Let bot players move until a human is to play or the game is over."""
+        for _ in range(limit):
+            deadline = await self.bot.tables.next_deadline()
+            if deadline is None or deadline - self.clock() > self.settings.bot_turn_delay_seconds:
+                return
+            self.clock.now = max(self.clock.now, deadline)
+            await self.bot.tick()
+            await self.h.settle()
+
+    async def restart(self, seed: int | None = None) -> SequencesBot:
+        """Stop this bot and start a new instance on the same database (a process restart)."""
+        old_db = self.bot.db
+        db = await Database.open(self.db_path)
+        bot = SequencesBot(
+            self.settings,
+            db,
+            clock=self.clock,
+            rng=random.Random(seed if seed is not None else self.seed + 1),
+            run_timers=False,
+        )
+        await self.h.restart(bot)
+        await old_db.close()
+        self.bot = bot
+        return bot
+
+    def thread_messages(self) -> list[Message]:
+        [thread] = self.h.threads
+        return self.h.messages(thread)
+
+    def turn_message(self) -> Message:
+        return self.thread_messages()[-1]
+
+
+MakeEnv = Callable[..., Awaitable[Env]]
+
+
+@pytest.fixture
+async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
+    opened: list[Env] = []
+
+    async def make(seed: int = 1, rng: random.Random | None = None, **overrides: Any) -> Env:
+        db_path = tmp_path / f"bot{len(opened)}.sqlite3"
+        values: dict[str, Any] = {
+            "start_cooldown_seconds": 0,
+            "bot_turn_delay_seconds": 1.0,
+            "database_path": db_path,
+        }
+        values.update(overrides)
+        settings = Settings(_env_file=None, **values)
+        db = await Database.open(db_path)
+        clock = FakeClock()
+        bot = SequencesBot(settings, db, clock=clock, rng=rng or random.Random(seed),
+                           run_timers=False)
+        h = await make_harness(bot)
+        env = Env(h, bot, clock, db_path, settings, seed)
+        opened.append(env)
+        return env
+
+    yield make
+    for env in opened:
+        await env.bot.db.close()

@@ -1,0 +1,95 @@
+"""Shared helpers for the board-game tests: build positions, check invariants."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from bot.rules.board import FULL_DECK, BoardState, MoveRecord, load
+from bot.rules.board.game import EMPTY, PlayCard, RemoveChip
+
+
+def position(
+    *,
+    seats: int = 2,
+    chips: dict[tuple[int, int], int] | None = None,
+    hands: list[list[str]] | None = None,
+    sequences: list[tuple[int, list[tuple[int, int]]]] | None = None,
+    turn: int = 0,
+    discards: list[str] | None = None,
+    draw_pile: list[str] | None = None,
+    teams: int | None = None,
+    first_sequence_wins: bool = False,
+    traded: bool = False,
+) -> BoardState:
+    """A hand-made position; cards not in hands or discards make up the draw pile."""
+    board = [EMPTY] * 100
+    for (row, col), side in (chips or {}).items():
+        board[row * 10 + col] = side
+    hands = hands or [[] for _ in range(seats)]
+    discards = discards or []
+    if draw_pile is None:
+        rest = Counter(FULL_DECK) - Counter(c for hand in hands for c in hand) - Counter(discards)
+        draw_pile = sorted(rest.elements())
+    data: dict[str, Any] = {
+        "version": 1,
+        "config": {"seats": seats, "first_sequence_wins": first_sequence_wins, "teams": teams},
+        "chips": board,
+        "hands": hands,
+        "draw_pile": draw_pile,
+        "discards": discards,
+        "sequences": [
+            {"side": side, "cells": [list(cell) for cell in cells]}
+            for side, cells in (sequences or [])
+        ],
+        "turn": turn,
+        "first_seat": 0,
+        "turn_count": 0,
+        "traded": traded,
+        "passes": 0,
+        "last_move": None,
+        "outcome": None,
+    }
+    return load(data)
+
+
+def check_invariants(state: BoardState, log: list[MoveRecord]) -> None:
+    """Card accounting, chips against the log, locked chips against sequences.
+
+    Accounting: the multiset draw pile + hands + discards is always the 104-card deck
+    (played cards, jacks included, go to the discards). Chips: every chip on the board was
+    put there by a logged placement on that space and not removed since; the number of
+    chips is placements minus removals.
+    """
+    cards = Counter(state.draw_pile) + Counter(state.discards)
+    for hand in state.hands:
+        cards += Counter(hand)
+    assert cards == Counter(FULL_DECK)
+    placed: dict[int, int] = {}
+    for move in log:
+        action = move.action
+        if isinstance(action, PlayCard):
+            cell = action.row * 10 + action.col
+            assert cell not in placed
+            placed[cell] = move.seat % state.config.sides
+        elif isinstance(action, RemoveChip):
+            del placed[action.row * 10 + action.col]
+    on_board = {cell: side for cell, side in enumerate(state.chips) if side != EMPTY}
+    assert on_board == placed
+    for i, mask in enumerate(state.side_masks):
+        assert mask == sum(1 << c for c, s in on_board.items() if s == i)
+    corners = {0, 9, 90, 99}
+    for seq in state.sequences:
+        assert len(seq.cells) == 5
+        for row, col in seq.cells:
+            cell = row * 10 + col
+            assert cell in corners or state.chips[cell] == seq.side
+            assert state.is_locked(row, col)
+    if state.outcome is None:
+        size = state.config.hand_size
+        assert all(len(hand) == size for hand in state.hands)
+
+
+def seeded(seed: int) -> random.Random:
+    return random.Random(seed)
