@@ -6,7 +6,7 @@ import discord
 
 from bot.render.common import COLOUR
 from bot.store.ratings import StatLine
-from bot.store.stats import LeaderboardPage, LeaderboardRow
+from bot.store.stats import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
 from bot.store.wallets import WalletView
 
 GAME_LABELS = {
@@ -22,8 +22,8 @@ GAME_LABELS = {
 SORT_LABELS = {
     "rating": "rating",
     "wins": "wins",
-    "win_rate": "win rate",
-    "chips": "chips won",
+    "win_rate": f"win rate ({WIN_RATE_MIN_GAMES}+ games)",
+    "chips": "chips won, net of stakes",
 }
 SCOPE_LABELS = {"server": "this server", "global": "all servers"}
 MINUS = "\u2212"
@@ -112,7 +112,7 @@ def leaderboard_embed(
     if not board.rows:
         empty = {
             "rating": "Nobody is rated yet: ratings move in games without bot players.",
-            "win_rate": "Nobody has played enough games for a win rate yet.",
+            "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
         }.get(sort, "No finished games yet.")
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
     lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
