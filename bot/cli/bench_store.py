@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--members", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=200, help="timed runs per measurement")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="build the database here and keep it (new file)"
+    )
 
 
 def _percentiles(samples: list[float]) -> str:
@@ -56,7 +59,7 @@ async def _populate(db: Any, games: int, members: int, rng: random.Random) -> No
     game_rows, result_rows, escrow_rows, ledger_rows = [], [], [], []
     for game_id in range(1, games + 1):
         guild = GUILDS[game_id % 2]
-        key = GAME_KEYS[game_id % len(GAME_KEYS)]
+        key = rng.choice(GAME_KEYS)
         at = T0 + game_id * 30
         size = 4 if key == "board" else rng.randint(2, 4)
         users: list[int | None] = list(rng.sample(pools[guild], size))
@@ -144,7 +147,7 @@ async def _bench(args: argparse.Namespace, path: Path) -> None:
 
                 async def board(i: int, scope: Any = scope, sort: Any = sort) -> None:
                     await stats.leaderboard(
-                        db, GAME_KEYS[i % len(GAME_KEYS)], scope, GUILDS[0], sort,
+                        db, rng.choice(GAME_KEYS), scope, GUILDS[0], sort,
                         page=rng.randint(1, pages), viewer_id=rng.randint(1, args.members),
                     )  # fmt: skip
 
@@ -190,6 +193,12 @@ async def _bench(args: argparse.Namespace, path: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.keep is not None:
+        if args.keep.exists():
+            print(f"error: {args.keep} exists; --keep builds a new database")
+            return 2
+        asyncio.run(_bench(args, args.keep))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(_bench(args, Path(tmp) / "bench.sqlite3"))
     return 0

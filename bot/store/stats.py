@@ -31,6 +31,7 @@ Sort = Literal["rating", "wins", "win_rate", "chips"]
 SORTS: tuple[Sort, ...] = ("rating", "wins", "win_rate", "chips")
 SCOPES: tuple[Scope, ...] = ("server", "global")
 # A win rate over two or three games says nothing; below this a member is not ranked by it.
+# Migration 002's partial index stats_by_win_rate repeats this number.
 WIN_RATE_MIN_GAMES = 5
 MAX_PAGE_SIZE = 25
 

@@ -230,3 +230,18 @@ def test_display_formula() -> None:
     assert display_rating(34.0) == 2360
     assert display_rating(-100.0) == 0
     assert display_rating(100.0) == 3000
+
+
+async def test_leaderboard_queries_use_the_sort_indexes(db: Database) -> None:
+    # The partial indexes only serve queries whose WHERE repeats their condition.
+    plans = {}
+    for sort, index in (("rating", "stats_by_rating"), ("win_rate", "stats_by_win_rate")):
+        order, _, keep = st._SORT_SQL[sort]
+        rows = await db.fetchall(
+            "EXPLAIN QUERY PLAN SELECT s.user_id FROM player_stats s"
+            f" WHERE s.scope = ? AND s.game_key = ? AND {keep} ORDER BY {order} LIMIT 10",
+            (GUILD, KEY),
+        )
+        plans[sort] = " ".join(str(row[3]) for row in rows)
+        assert index in plans[sort], plans
+        assert "TEMP B-TREE" not in plans[sort], plans

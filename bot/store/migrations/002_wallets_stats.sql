@@ -93,9 +93,14 @@ CREATE TABLE player_stats (
     updated_at REAL NOT NULL,
     PRIMARY KEY (scope, game_key, user_id)
 ) WITHOUT ROWID;
-CREATE INDEX stats_by_rating ON player_stats (scope, game_key, ordinal DESC, user_id);
+-- The rating board lists rated members only and the win-rate board members with 5+ games
+-- (stats.WIN_RATE_MIN_GAMES): partial indexes hold exactly those rows, so counting and paging
+-- never visit the table. A query must repeat the WHERE term literally to use them.
+CREATE INDEX stats_by_rating ON player_stats (scope, game_key, ordinal DESC, user_id)
+    WHERE rated_games > 0;
 CREATE INDEX stats_by_wins ON player_stats (scope, game_key, wins DESC, user_id);
-CREATE INDEX stats_by_win_rate ON player_stats (scope, game_key, win_rate DESC, user_id);
+CREATE INDEX stats_by_win_rate ON player_stats (scope, game_key, win_rate DESC, user_id)
+    WHERE games >= 5;
 CREATE INDEX stats_by_chips ON player_stats (scope, game_key, chips_net DESC, user_id);
 CREATE INDEX stats_by_user ON player_stats (user_id, scope);
 
