@@ -28,6 +28,7 @@ EXTENSIONS = (
     "cogs.board",
     "cogs.leaderboard",
     "cogs.help",
+    "cogs.odds",
     "cogs.admin",
 )
 
