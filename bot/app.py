@@ -30,6 +30,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.economy",
     "cogs.help",
+    "cogs.odds",
     "cogs.admin",
 )
 

@@ -110,7 +110,9 @@ class Presenter:
 
     def turn_summary(self, table: Table) -> dict[str, Any]:
         """What the message of a finished turn becomes: one line, no buttons, no picture."""
-        line = table.events[-1] if table.events else "Turn over."
+        # The move that ended the turn, not the result line that may follow it.
+        moves = [e for e in table.events if not e.startswith("🏆")]
+        line = moves[-1] if moves else "Turn over."
         seat = 0
         if table.rules is not None and table.rules.get("last") is not None:
             seat = int(table.rules["last"].get("seat", 0))

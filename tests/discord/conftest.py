@@ -62,8 +62,9 @@ class Env:
         return bot
 
     def thread_messages(self) -> list[Message]:
+        """The public messages of the game's thread, in order."""
         [thread] = self.h.threads
-        return self.h.messages(thread)
+        return [m for m in self.h.messages(thread) if not m.ephemeral]
 
     def turn_message(self) -> Message:
         return self.thread_messages()[-1]
@@ -87,8 +88,9 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         settings = Settings(_env_file=None, **values)
         db = await Database.open(db_path)
         clock = FakeClock()
-        bot = SequencesBot(settings, db, clock=clock, rng=rng or random.Random(seed),
-                           run_timers=False)
+        bot = SequencesBot(
+            settings, db, clock=clock, rng=rng or random.Random(seed), run_timers=False
+        )
         h = await make_harness(bot)
         env = Env(h, bot, clock, db_path, settings, seed)
         opened.append(env)
