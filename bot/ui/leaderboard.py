@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.errors import UserError
 from bot.render.standings import leaderboard_embed
 from bot.store import stats
 from bot.ui.errors import handle_error
@@ -85,7 +86,7 @@ class LeaderboardButton(
     async def _show(self, interaction: discord.Interaction[Any]) -> None:
         bot: SequencesBot = interaction.client
         if interaction.guild_id is None:
-            return
+            raise UserError("Leaderboards belong to a server.")
         viewer = interaction.user.id
         embed, view = await render_board(
             bot, interaction.guild_id, self.game_key, self.scope, self.sort, self.page, viewer
