@@ -282,3 +282,16 @@ async def test_two_servers_keep_separate_wallets_and_a_global_board(env: Env) ->
     assert "All servers, by wins" in everywhere.text
     assert "Alice" in everywhere.text and "Dave" in everywhere.text
     assert "Page 1 of 1 · 2 players" in everywhere.text
+
+
+async def test_stakes_survive_a_restart_and_cancel_refunds_them(env: Env) -> None:
+    h = env.h
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    lobby = await alice.slash("sequences start", rounds=1, stake=450)
+    await bob.click(lobby.message, "Join")
+    await h.restart(env.new_bot())
+    assert "450 chips staked at open tables" in (await bob.slash("wallet")).text
+    await alice.click(lobby.message, "Cancel")
+    for player in (alice, bob):
+        text = (await player.slash("wallet")).text
+        assert "**1,000 chips**" in text and "Stake back from table #" in text
