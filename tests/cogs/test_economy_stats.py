@@ -175,6 +175,8 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "**1,300 chips**" in (await winner.slash("wallet")).text
     assert "Pot won at table" in (await winner.slash("wallet")).text
     assert "**700 chips**" in (await loser.slash("wallet")).text
+    pot_lines = [m.content for m in h.messages() if m.content.startswith("💰")]
+    assert pot_lines == [f"💰 Pot of 600 chips: {winner.name} +300."]
 
     board = await cy.slash("leaderboard")
     assert not board.ephemeral
