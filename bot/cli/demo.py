@@ -64,6 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="board: write the final board picture to this PNG file",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--stake",
+        type=int,
+        default=250,
+        help="sequences: then a staked game between two members (0: skip)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,7 +109,9 @@ async def _demo(args: argparse.Namespace) -> int:
         )
         db = await Database.open(settings_obj.database_path)
         try:
-            service = TableService(db, settings_obj, clock, rng)
+            from bot.tables.wallet_hooks import WalletHooks
+
+            service = TableService(db, settings_obj, clock, rng, WalletHooks(clock))
             table = await service.open_lobby(
                 guild_id=DEMO_GUILD,
                 channel_id=DEMO_CHANNEL,
@@ -140,9 +148,77 @@ async def _demo(args: argparse.Namespace) -> int:
                 _, file = board_embed(final)
                 args.out.write_bytes(file.fp.read())
                 print(f"\nboard picture written to {args.out}")
+            if args.game == "sequences" and args.stake > 0:
+                await _staked_game(service, db, clock, rng, args)
             return 0 if final.status == "finished" else 1
         finally:
             await db.close()
+
+
+async def _staked_game(
+    service: TableService, db: Database, clock: _Clock, rng: random.Random, args: argparse.Namespace
+) -> None:
+    """Two members stake chips, play by the optimal policy (as if clicking), and the pot is
+    paid: balances before and after, then the leaderboard."""
+    from bot.rules import pushluck as pl
+    from bot.rules.dice_bots import choose_push_action
+    from bot.store import stats, wallets
+
+    members = {201: "Ana", 202: "Bo"}
+    print(f"\n== A staked game: {args.stake:,} chips each ==")
+    for user, name in members.items():
+        print(f"{name:<4} before: {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
+    table = await service.open_lobby(
+        guild_id=DEMO_GUILD,
+        channel_id=DEMO_CHANNEL,
+        host_id=201,
+        host_name="Ana",
+        kind="sequences",
+        stake=args.stake,
+        settings=dict(GAMES["sequences"][1]),
+    )
+    await service.join(table.id, 202, "Bo")
+    change = await service.start(table.id, 201)
+    while change.table.status == "running":
+        state = pl.load(change.table.rules or {})
+        seat = change.table.seats[state.current]
+        action = choose_push_action(state, "optimal", rng)
+        button = {pl.Throw: "throw", pl.Bank: "bank", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
+            type(action), ""
+        )
+        if isinstance(action, pl.Lock):
+            button = f"lock{action.count}" if action.count < len(state.extending) else "bank"
+            if button == "bank":
+                after = choose_push_action(pl.apply(state, action, _NoDice()), "optimal", rng)
+                button = (
+                    "push"
+                    if isinstance(after, pl.Push)
+                    else ("bonus" if isinstance(after, pl.BonusThrow) else "bank")
+                )
+        assert seat.user_id is not None
+        change = await service.act(table.id, seat.user_id, change.table.version, button)
+        if change.turn_changed and not args.quiet:
+            print(_plain(change.table.events[-1]))
+    for user, name in members.items():
+        print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
+    page = await stats.leaderboard(db, "sequences:standard", "server", DEMO_GUILD, "rating")
+    print("\n== Leaderboard · Sequences (standard) · this server ==")
+    print(f"{'#':>2} {'player':<8} {'rating':>6} {'won':>4} {'games':>5} {'chips':>7}")
+    for row in page.rows:
+        print(
+            f"{row.rank:>2} {row.name or '?':<8} {row.rating:>6} {row.wins:>4} "
+            f"{row.games:>5} {row.chips_net:>+7,}"
+        )
+    report = await wallets.check_invariant(db)
+    print(
+        f"ledger check: balances {report.balances:,} + held {report.held:,} = granted "
+        f"{report.minted:,}: {'ok' if report.ok else 'BROKEN'}"
+    )
+
+
+class _NoDice:
+    def roll(self, n: int) -> tuple[int, ...]:
+        raise AssertionError("a lock throws no dice")
 
 
 def _title(table: Table) -> str:
