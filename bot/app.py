@@ -69,6 +69,10 @@ class SequencesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton)
+        # Draw the board's base picture now (~0.3 s), not inside the first board interaction.
+        from bot.render.board import prepare
+
+        await asyncio.to_thread(prepare)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(self.on_tree_error)
