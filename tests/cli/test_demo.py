@@ -26,8 +26,9 @@ def test_demo_one_roll_games(game: str, capsys: pytest.CaptureFixture[str]) -> N
     assert "won" in capsys.readouterr().out
 
 
-def test_demo_board_writes_the_final_board(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_board_writes_the_final_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "final.png"
     assert main(["demo", "board", "--seed", "4", "--quiet", "--out", str(out)]) == 0
     assert "won Sequence" in capsys.readouterr().out or "drawn" in out.name
