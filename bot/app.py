@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.store.db import Database, DatabaseTooNew
 from bot.tables.service import Clock, TableHooks, TableService
+from bot.tables.wallet_hooks import WalletHooks
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.presenter import Presenter
@@ -27,8 +28,10 @@ EXTENSIONS = (
     "cogs.sequences",
     "cogs.heartsdue",
     "cogs.board",
-    "cogs.leaderboard",
+    "cogs.stats",
+    "cogs.economy",
     "cogs.help",
+    "cogs.odds",
     "cogs.admin",
 )
 
@@ -58,7 +61,9 @@ class SequencesBot(commands.Bot):
         self.db = db
         self.clock = clock
         # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
-        self.tables = TableService(db, settings, clock, rng or random.SystemRandom(), hooks)
+        self.tables = TableService(
+            db, settings, clock, rng or random.SystemRandom(), hooks or WalletHooks(clock)
+        )
         self.presenter = Presenter(self)
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
@@ -84,6 +89,10 @@ class SequencesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton)
+        # Draw the board's base picture now (~0.3 s), not inside the first board interaction.
+        from bot.render.board import prepare
+
+        await asyncio.to_thread(prepare)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(self.on_tree_error)

@@ -22,6 +22,7 @@ class Board(
         seats="Most players at this table (2-12; 5, 7 and 11 can't make equal teams)",
         teams="With 6 or 12 players: 2 or 3 teams (default: 2)",
         first_sequence_wins="Shorter game: the first sequence wins",
+        stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
     )
     @app_commands.choices(
         teams=[
@@ -36,6 +37,7 @@ class Board(
         seats: app_commands.Range[int, 2, 12] | None = None,
         teams: int | None = None,
         first_sequence_wins: bool = False,
+        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
     ) -> None:
         if seats is not None and not 2 <= seats <= 12:
             raise UserError("The board game takes 2 to 12 players.")
@@ -46,7 +48,9 @@ class Board(
         if teams not in (None, 2, 3):
             raise UserError("Play in 2 or 3 teams.")
         settings = {"seats": seats, "teams": teams, "first_sequence_wins": first_sequence_wins}
-        await self.bot.presenter.open_lobby(interaction, kind="board", settings=settings)
+        await self.bot.presenter.open_lobby(
+            interaction, kind="board", settings=settings, stake=stake
+        )
 
     @app_commands.command(name="end", description="End a running game (host or Manage Server)")
     @app_commands.describe(game="The game number, if several run in this channel")

@@ -20,15 +20,22 @@ class HeartsDue(
         super().__init__()
 
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
-    @app_commands.describe(target="Points to reach (default 100)")
+    @app_commands.describe(
+        target="Points to reach (default 100)",
+        stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
+    )
     @app_commands.guild_only()
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],
         target: app_commands.Range[int, 20, 1000] | None = None,
+        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
     ) -> None:
         await self.bot.presenter.open_lobby(
-            interaction, kind="oneroll", settings=oneroll_settings("heartsdue", target)
+            interaction,
+            kind="oneroll",
+            settings=oneroll_settings("heartsdue", target),
+            stake=stake,
         )
 
     @app_commands.command(name="end", description="End a running game (host or Manage Server)")

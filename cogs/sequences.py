@@ -79,6 +79,7 @@ class Sequences(
         target="Play to a target score instead of rounds (classic: default 100)",
         soft_last_die="House rule: a bust on a single die keeps half the run",
         rules="push-your-luck (default) or classic one-roll Sequences",
+        stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, rules=RULES_CHOICES)
     @app_commands.guild_only()
@@ -90,6 +91,7 @@ class Sequences(
         target: app_commands.Range[int, 5, 1000] | None = None,
         soft_last_die: bool = False,
         rules: str = "pushluck",
+        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
     ) -> None:
         if rules == "classic":
             if variant != "standard" or rounds is not None or soft_last_die:
@@ -98,13 +100,18 @@ class Sequences(
                     "rules: it is a race to the target."
                 )
             await self.bot.presenter.open_lobby(
-                interaction, kind="oneroll", settings=oneroll_settings("classic", target)
+                interaction,
+                kind="oneroll",
+                settings=oneroll_settings("classic", target),
+                stake=stake,
             )
             return
         if rules != "pushluck":
             raise UserError("Unknown rules.")
         settings = push_settings(variant, rounds, target, soft_last_die)
-        await self.bot.presenter.open_lobby(interaction, kind="sequences", settings=settings)
+        await self.bot.presenter.open_lobby(
+            interaction, kind="sequences", settings=settings, stake=stake
+        )
 
     @app_commands.command(name="end", description="End a running game (host or Manage Server)")
     @app_commands.describe(game="The game number, if several run in this channel")

@@ -6,6 +6,7 @@ import discord
 
 from bot.tables.model import Table
 from bot.tables.registry import kind_for
+from bot.tables.teams import TEAM_NAMES
 
 COLOUR = discord.Colour(0x2B6CB0)
 COLOUR_DONE = discord.Colour(0x2F855A)
@@ -30,7 +31,7 @@ def seat_lines(table: Table) -> list[str]:
     for i, seat in enumerate(table.seats, 1):
         who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
         host = " (host)" if seat.user_id == table.row.host_id else ""
-        team = f" · team {'AB'[seat.team]}" if seat.team is not None else ""
+        team = f" · team {TEAM_NAMES[seat.team]}" if seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
     return lines
 

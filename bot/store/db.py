@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -115,11 +116,20 @@ class Database:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            else:
                 await self.conn.execute("COMMIT")
+            except BaseException:
+                # Also reached when COMMIT itself fails (busy, I/O error): the transaction is
+                # still open then and must not leak into the next writer's BEGIN.
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            # Nothing to roll back: SQLite had already ended the transaction.
+            if self.conn.in_transaction:
+                raise
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, tuple(params)) as cursor:

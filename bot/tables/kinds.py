@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 from bot.errors import IllegalAction, UserError
 from bot.rules import pushluck as pl
 from bot.rules.dice import RandomDice
+from bot.rules.dice_bots import LEVEL_DESCRIPTIONS
 from bot.store.games import SeatResult
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
@@ -84,11 +85,8 @@ class SequencesKind:
     """Push-your-luck Sequences and its variants (RULINGS §1)."""
 
     name = "sequences"
-    bot_levels = {
-        "cautious": "banks as soon as the run reaches 3",
-        "bold": "pushes until the run reaches 5, then takes the bonus throw",
-        "optimal": "plays the exact expected-value policy",
-    }
+    # One line per level for the lobby, without the "Cautious: " the descriptions start with.
+    bot_levels = {level: text.split(": ", 1)[-1] for level, text in LEVEL_DESCRIPTIONS.items()}
 
     def config(self, settings: dict[str, Any]) -> pl.PushConfig:
         return pl.PushConfig(

@@ -72,6 +72,11 @@ class OneRollKind:
     def turn_index(self, rules: dict[str, Any]) -> int:
         return int(rules.get("throws", 0))
 
+    def first_seat(self, rules: dict[str, Any]) -> int:
+        """The seat the opening picked to start: it takes a split pot's remainder."""
+        starter = one.load(rules).starter
+        return 0 if starter is None else starter
+
     def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
         return [Button("throw", "Throw 6 dice", "primary", emoji="🎲")]
 

@@ -226,12 +226,11 @@ class TableService:
             ),
             kind=kind,
             settings=settings,
-            seats=[host] if seat_host else [],
+            seats=[],
         )
         if seat_host:
-            table.seats = []
             self._auto_team(table, host)
-            table.seats = [host]
+            table.seats.append(host)
         table.row.state = table.to_state()
         async with self.db.transaction() as conn:
             table.row.id = await games.insert(conn, table.row)

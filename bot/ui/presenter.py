@@ -140,7 +140,9 @@ class Presenter:
 
     def turn_summary(self, table: Table) -> dict[str, Any]:
         """What the message of a finished turn becomes: one line, no buttons, no picture."""
-        line = table.events[-1] if table.events else "Turn over."
+        # The move that ended the turn, not the result line that may follow it.
+        moves = [e for e in table.events if not e.startswith("🏆")]
+        line = moves[-1] if moves else "Turn over."
         seat = 0
         if table.rules is not None and table.rules.get("last") is not None:
             seat = int(table.rules["last"].get("seat", 0))
@@ -459,24 +461,48 @@ class Presenter:
 
     async def _finished(self, table: Table) -> None:
         await self._edit_lobby(table)
-        if table.row.thread_id is None:
-            return
-        parent = self.bot.get_channel(table.row.channel_id)
-        if parent is None:
-            return
         game = kind_for(table.kind)
         results = game.results(table.rules or {}, table.seats) or []
         ranked = sorted(results, key=lambda r: (r.place, -r.score))
         winners = " & ".join(r.name for r in results if r.won)
         scores = ", ".join(f"{r.name} {r.score}" for r in ranked)
+        headline = (
+            f"🏆 **{winners}** won" if winners else "🤝 Nobody won"
+        ) + f" {game.title(table.settings)} #{table.id} ({scores})."
+        pot = await self._pot_line(table)
+        if pot:
+            channel = await self._game_channel(table)
+            if channel is not None:
+                await self._send_quietly(channel, pot, table)
+        if table.row.thread_id is None:
+            return
+        parent = self.bot.get_channel(table.row.channel_id)
+        if parent is not None:
+            text = f"{headline} <#{table.row.thread_id}>" + (f"\n{pot}" if pot else "")
+            await self._send_quietly(parent, text, table)
+
+    async def _pot_line(self, table: Table) -> str | None:
+        if not table.row.stake:
+            return None
+        from bot.store import wallets
+
+        net = await wallets.game_chips(self.bot.db.conn, table.id)
+        names = {s.user_id: s.name for s in table.seats if s.user_id is not None}
+        won = [
+            f"{names.get(user, 'someone')} +{amount:,}"
+            for user, amount in net.items()
+            if amount > 0
+        ]
+        pot = table.row.stake * len(names)
+        if not won:
+            return f"💰 The pot of {pot:,} chips went back to the players."
+        return f"💰 Pot of {pot:,} chips: " + ", ".join(won) + "."
+
+    async def _send_quietly(self, channel: Any, text: str, table: Table) -> None:
         try:
-            await parent.send(  # type: ignore[union-attr]
-                f"🏆 **{winners}** won {game.title(table.settings)} #{table.id} "
-                f"({scores}). <#{table.row.thread_id}>",
-                allowed_mentions=NO_PINGS,
-            )
+            await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
-            log.info("game %s: summary not posted (%s)", table.id, exc.status)
+            log.info("game %s: message not posted (%s)", table.id, exc.status)
 
     async def _closed(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
         if (

@@ -62,8 +62,9 @@ class Env:
         return bot
 
     def thread_messages(self) -> list[Message]:
+        """The public messages of the game's thread, in order."""
         [thread] = self.h.threads
-        return self.h.messages(thread)
+        return [m for m in self.h.messages(thread) if not m.ephemeral]
 
     def turn_message(self) -> Message:
         return self.thread_messages()[-1]

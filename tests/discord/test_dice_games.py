@@ -28,18 +28,56 @@ async def press(env: Env, player: Player, prefix: str) -> Message:
 
 
 async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> None:
-    # fmt: off
     faces = [
-        6, 6, 6, 6, 6, 5,  # Ana's opening throw: 35
-        1, 1, 1, 1, 1, 2,  # Bo's opening throw: 7 -> Ana starts
-        1, 1, 1, 1, 5, 6,  # Ana: four 1s, total wiped
-        2, 3, 4, 5, 6, 6,  # Bo: no run from 1
-        1, 2, 3, 4, 5, 6,  # Ana: 25
-        1, 2, 3, 4, 5, 6,  # Bo: 25 -> both past 20 and tied
-        1, 2, 4, 4, 4, 4,  # Ana's tie throw: 1-2 = 5
-        1, 2, 3, 5, 5, 5,  # Bo's tie throw: 1-2-3 = 10 -> Bo wins
+        6,
+        6,
+        6,
+        6,
+        6,
+        5,  # Ana's opening throw: 35
+        1,
+        1,
+        1,
+        1,
+        1,
+        2,  # Bo's opening throw: 7 -> Ana starts
+        1,
+        1,
+        1,
+        1,
+        5,
+        6,  # Ana: four 1s, total wiped
+        2,
+        3,
+        4,
+        5,
+        6,
+        6,  # Bo: no run from 1
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,  # Ana: 25
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,  # Bo: 25 -> both past 20 and tied
+        1,
+        2,
+        4,
+        4,
+        4,
+        4,  # Ana's tie throw: 1-2 = 5
+        1,
+        2,
+        3,
+        5,
+        5,
+        5,  # Bo's tie throw: 1-2-3 = 10 -> Bo wins
     ]
-    # fmt: on
     env = await make_env(rng=ScriptedRandom(faces))
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     await start_table(env, ana, [bo], "sequences start", rules="classic", target=20)
@@ -69,14 +107,32 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
 
 
 async def test_hearts_due_scores_every_run(make_env: MakeEnv) -> None:
-    # fmt: off
     faces = [
-        6, 6, 6, 6, 6, 6,  # Ana opening: 36
-        1, 1, 1, 1, 1, 1,  # Bo opening: 6
-        1, 1, 2, 3, 5, 6,  # Ana: 1 + 1-2-3 = 20
-        6, 6, 6, 6, 6, 1,  # Bo: five 6s + 1 = 40 -> past the target of 20, Bo leads
+        6,
+        6,
+        6,
+        6,
+        6,
+        6,  # Ana opening: 36
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,  # Bo opening: 6
+        1,
+        1,
+        2,
+        3,
+        5,
+        6,  # Ana: 1 + 1-2-3 = 20
+        6,
+        6,
+        6,
+        6,
+        6,
+        1,  # Bo: five 6s + 1 = 40 -> past the target of 20, Bo leads
     ]
-    # fmt: on
     env = await make_env(rng=ScriptedRandom(faces))
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     await start_table(env, ana, [bo], "heartsdue start", target=20)
@@ -90,12 +146,33 @@ async def test_hearts_due_scores_every_run(make_env: MakeEnv) -> None:
 
 async def test_sudden_is_won_on_exactly_21_after_an_overshoot(make_env: MakeEnv) -> None:
     bust = [2, 2, 2, 2, 2]
-    # fmt: off
-    faces = [1, 2, 3, 4, 5, 6, *bust,      # Ana: full run, bonus 6 = 10; Bo busts
-             1, 2, 3, 4, 5, 6, *bust,      # Ana: 20; Bo busts
-             1, 2, 3, 4, 5, *bust,         # Ana banks 5: 25 would pass 21, nothing; Bo busts
-             1, 3, 3, 3, 3]                # Ana banks 1: exactly 21
-    # fmt: on
+    faces = [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        *bust,  # Ana: full run, bonus 6 = 10; Bo busts
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        *bust,  # Ana: 20; Bo busts
+        1,
+        2,
+        3,
+        4,
+        5,
+        *bust,  # Ana banks 5: 25 would pass 21, nothing; Bo busts
+        1,
+        3,
+        3,
+        3,
+        3,
+    ]  # Ana banks 1: exactly 21
     env = await make_env(rng=ScriptedRandom(faces))
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     await start_table(env, ana, [bo], "sequences start", variant="sudden")
@@ -152,3 +229,27 @@ async def test_odds_button_answers_privately(make_env: MakeEnv) -> None:
     odds = await bo.click(message, "Odds")
     assert odds.ephemeral and "bust" in odds.text and "%" in odds.text
     assert odds.message.visible_to == bo.id
+
+
+async def test_odds_command_and_rules_for_every_game(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    standard = await ana.slash("odds", ruleset="standard")
+    assert (
+        standard.ephemeral and "1.2615" in standard.text and "never take the bonus" in standard.text
+    )
+    sudden = await ana.slash("odds", ruleset="sudden")
+    assert "17.2567" in sudden.text
+    classic = await ana.slash("odds", ruleset="classic")
+    assert "4.5062" in classic.text and "58.4 %" in classic.text
+    for game, words in [
+        ("classic", "Four or more 1s"),
+        ("heartsdue", "1 + 1-2-3 = 20"),
+        ("board", "One-eyed jacks"),
+        ("team", "A1 B1 A2 B2"),
+        ("sudden", "exactly 21"),
+        ("reverse", "starts at **6**"),
+        ("extended", "**6 dice**"),
+    ]:
+        rules = await ana.slash("rules", game=game)
+        assert words in rules.text, game

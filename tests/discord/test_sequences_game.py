@@ -70,7 +70,8 @@ async def test_a_whole_game_from_lobby_to_leaderboard(make_env: MakeEnv) -> None
     board = await bo.slash("leaderboard")
     state = pl.load(table.rules or {})
     winner = table.seats[state.outcome.winners[0]].name if state.outcome else "?"
-    assert f"**{winner}** — 1 won / 1 played" in board.text
+    top = next(line for line in board.text.splitlines() if line.startswith("`  1.`"))
+    assert winner in top and "1/1 won (100 %)" in top
 
 
 async def test_wrong_player_stale_and_double_clicks(make_env: MakeEnv) -> None:

@@ -70,7 +70,7 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
         )
     ]
     for name in names:
-        rows = await db.fetchall(f'SELECT * FROM "{name}" ORDER BY rowid')  # test-only SQL
+        rows = await db.fetchall(f'SELECT * FROM "{name}"')  # test-only SQL, names from sqlite
         cleaned = []
         for row in rows:
             data = dict(row)
@@ -78,7 +78,7 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
                 for key in ("thread_id", "lobby_message_id", "message_id"):
                     data.pop(key)
             cleaned.append(data)
-        out[name] = cleaned
+        out[name] = sorted(cleaned, key=repr)  # some tables are WITHOUT ROWID
     return out
 
 

@@ -1,0 +1,115 @@
+"""``python -m bot bench-tables``: how long a click takes inside the bot, without Discord.
+
+Measures the table service on a real SQLite file (WAL): opening a lobby, joining, and each
+game action (load, rules, save with its log entry in one transaction), for the dice game and
+the board game, and rendering the public message each action redraws.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.store.db import Database
+from bot.tables.service import TableService
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=20, help="games per kind (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(_bench(args.games, args.seed))
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _bench(games: int, seed: int) -> int:
+    from bot.render.board_game import board_embed
+    from bot.render.sequences import turn_embed
+
+    rng = random.Random(seed)
+    clock = _Clock()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            database_path=Path(tmp) / "bench.sqlite3",
+            start_cooldown_seconds=0,
+            max_lobbies_per_channel=10_000,
+            max_games_per_guild=10_000,
+        )
+        db = await Database.open(settings.database_path)
+        service = TableService(db, settings, clock, rng)
+        timings: dict[str, list[float]] = {}
+
+        def note(name: str, started: float) -> None:
+            timings.setdefault(name, []).append((time.perf_counter() - started) * 1000)
+
+        kinds: list[tuple[str, dict[str, Any], list[str]]] = [
+            (
+                "sequences",
+                {"variant": "standard", "rounds": 5, "target": None, "soft_last_die": False},
+                ["optimal", "bold"],
+            ),
+            (
+                "board",
+                {"seats": None, "teams": None, "first_sequence_wins": False},
+                ["greedy", "greedy"],
+            ),
+        ]
+        for kind, game_settings, levels in kinds:
+            for g in range(games):
+                started = time.perf_counter()
+                table = await service.open_lobby(
+                    guild_id=1,
+                    channel_id=2,
+                    host_id=10 + g,
+                    host_name="Host",
+                    kind=kind,
+                    settings=game_settings,
+                    seat_host=False,
+                )
+                note("open lobby", started)
+                for level in levels:
+                    started = time.perf_counter()
+                    await service.add_bot(table.id, 10 + g, level)
+                    note("add seat", started)
+                change = await service.start(table.id, 10 + g)
+                while change.table.status == "running":
+                    clock.now = (change.table.row.deadline or clock.now) + 0.01
+                    started = time.perf_counter()
+                    [change] = await service.run_due()
+                    note(f"{kind}: one move (bot thinking + save)", started)
+                    started = time.perf_counter()
+                    if kind == "board":
+                        board_embed(change.table)
+                    else:
+                        turn_embed(change.table)
+                    note(f"{kind}: redraw the public message", started)
+        await db.close()
+    print(f"{'operation':<44} {'n':>6} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    for name, values in timings.items():
+        print(
+            f"{name:<44} {len(values):>6} {_pct(values, 0.5):>8.2f} {_pct(values, 0.99):>8.2f} "
+            f"{statistics.fmean(values):>8.2f}"
+        )
+    return 0

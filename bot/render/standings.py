@@ -1,0 +1,168 @@
+"""Embeds for wallets, leaderboards and member statistics: values in, embeds out."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.common import COLOUR
+from bot.store.ratings import StatLine
+from bot.store.stats import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
+from bot.store.wallets import WalletView
+
+GAME_LABELS = {
+    "sequences:standard": "Sequences",
+    "sequences:reverse": "Sequences · Reverse",
+    "sequences:team": "Sequences · Team",
+    "sequences:sudden": "Sequences · Sudden",
+    "sequences:extended": "Sequences · Extended",
+    "classic": "Sequences · classic one-roll",
+    "heartsdue": "Hearts Due",
+    "board": "Sequence board game",
+}
+SORT_LABELS = {
+    "rating": "rating",
+    "wins": "wins",
+    "win_rate": f"win rate ({WIN_RATE_MIN_GAMES}+ games)",
+    "chips": "chips won, net of stakes",
+}
+SCOPE_LABELS = {"server": "this server", "global": "all servers"}
+MINUS = "\u2212"
+
+
+def game_label(game_key: str) -> str:
+    if game_key in GAME_LABELS:
+        return GAME_LABELS[game_key]
+    return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
+
+
+def signed(amount: int) -> str:
+    return f"+{amount:,}" if amount >= 0 else f"{MINUS}{-amount:,}"
+
+
+def chips(amount: int) -> str:
+    return f"{amount:,} chip" + ("" if amount == 1 else "s")
+
+
+def _entry_text(kind: str, reason: str | None, game_id: int | None, actor_id: int | None) -> str:
+    who = f"<@{actor_id}>" if actor_id is not None else "someone"
+    why = f": {discord.utils.escape_markdown(reason)}" if reason else ""
+    table = f"table #{game_id}" if game_id is not None else "a table"
+    return {
+        "start": "Welcome chips",
+        "daily": "Daily chips",
+        "grant": f"Granted by {who}{why}",
+        "take": f"Removed by {who}{why}",
+        "pay_in": f"From {who}{why}",
+        "pay_out": f"To {who}{why}",
+        "escrow": f"Stake at {table}",
+        "refund": f"Stake back from {table}",
+        "payout": f"Pot won at {table}",
+    }.get(kind, kind)
+
+
+def wallet_embed(view: WalletView, name: str, now: float) -> discord.Embed:
+    lines = [f"**{chips(view.balance)}**"]
+    if view.held:
+        lines.append(f"{chips(view.held)} staked at open tables")
+    due = view.next_daily(now)
+    lines.append("`/daily` is ready" if due is None else f"Next `/daily` <t:{int(due)}:R>")
+    embed = discord.Embed(title=f"Wallet · {name}", description="\n".join(lines), colour=COLOUR)
+    if view.entries:
+        embed.add_field(
+            name="Latest",
+            value="\n".join(
+                f"`{signed(e.delta):>8}` {_entry_text(e.kind, e.reason, e.game_id, e.actor_id)}"
+                f" · <t:{int(e.at)}:R>"
+                for e in view.entries
+            ),
+            inline=False,
+        )
+    return embed
+
+
+def _who(row: LeaderboardRow) -> str:
+    # A member never seen by name is shown as a mention; allowed_mentions keeps it silent.
+    return discord.utils.escape_markdown(row.name) if row.name else f"<@{row.user_id}>"
+
+
+def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
+    rate = f"{100 * row.win_rate:.0f} %"
+    key = {
+        "rating": f"**{row.rating:,}**",
+        "wins": f"**{row.wins:,}** won",
+        "win_rate": f"**{rate}**",
+        "chips": f"**{signed(row.chips_net)}** chips",
+    }[sort]
+    # Games with bot players rate nobody: a member who only had those has no rating yet.
+    rating = f"rating {row.rating:,}" if row.rated_games else "unrated"
+    rest = [f"{row.wins:,}/{row.games:,} won ({rate})", rating]
+    if sort in ("wins", "win_rate"):
+        rest = [f"{row.games:,} played", rating]
+    if sort == "rating":
+        rest = [f"{row.wins:,}/{row.games:,} won ({rate})"]
+    name = f"__{_who(row)}__" if me else _who(row)
+    return f"`{row.rank:>3}.` {name} · {key} · " + " · ".join(rest)
+
+
+def leaderboard_embed(
+    board: LeaderboardPage, game_key: str, scope: str, sort: str, viewer_id: int | None
+) -> discord.Embed:
+    title = f"Leaderboard · {game_label(game_key)}"
+    head = f"{SCOPE_LABELS.get(scope, scope).capitalize()}, by {SORT_LABELS.get(sort, sort)}"
+    if not board.rows:
+        empty = {
+            "rating": "Nobody is rated yet: ratings move in games without bot players.",
+            "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
+        }.get(sort, "No finished games yet.")
+        return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
+    lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
+    mine = board.viewer_row
+    if mine is not None and all(row.user_id != mine.user_id for row in board.rows):
+        lines += ["…", _board_line(mine, sort, True)]
+    embed = discord.Embed(title=title, description=head + "\n\n" + "\n".join(lines), colour=COLOUR)
+    embed.set_footer(
+        text=f"Page {board.page:,} of {board.pages:,} · {board.total:,} "
+        f"player{'s' if board.total != 1 else ''}"
+    )
+    return embed
+
+
+def _streak(streak: int) -> str:
+    if streak > 0:
+        return f"{streak} win{'s' if streak != 1 else ''} in a row"
+    if streak < 0:
+        return f"{-streak} without a win"
+    return "—"
+
+
+def stats_embed(
+    name: str,
+    lines: list[StatLine],
+    global_lines: dict[str, StatLine],
+    chart_game: str | None,
+) -> discord.Embed:
+    embed = discord.Embed(title=f"Statistics · {name}", colour=COLOUR)
+    if not lines:
+        embed.description = "No finished games on this server yet."
+        return embed
+    for line in lines[:10]:
+        rated = f"rating **{line.display:,}**" if line.rated_games else "not rated yet"
+        glob = global_lines.get(line.game_key)
+        everywhere = (
+            f" (all servers {glob.display:,})" if glob is not None and glob.rated_games else ""
+        )
+        embed.add_field(
+            name=game_label(line.game_key),
+            value=(
+                f"{rated}{everywhere}\n"
+                f"{line.wins:,} won of {line.games:,} ({100 * line.win_rate:.0f} %) · "
+                f"best turn {line.best_turn:,}\n"
+                f"chips {signed(line.chips_won)} / {signed(-line.chips_lost)} · "
+                f"streak {_streak(line.streak)}"
+            ),
+            inline=False,
+        )
+    if chart_game is not None:
+        embed.set_image(url="attachment://rating.png")
+        embed.set_footer(text=f"Rating after each of the last games: {game_label(chart_game)}")
+    return embed

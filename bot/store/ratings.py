@@ -1,0 +1,194 @@
+"""Statistics and OpenSkill ratings as plain values: no SQL here.
+
+Both the live path (``stats.record_finished_game``) and the rebuild (``stats.rebuild_ratings``)
+fold games through :func:`apply_game`, so a rebuild equals the live values by construction
+and the tests check it anyway.
+
+Rating model: openskill's Plackett-Luce with its defaults (mu 25, sigma 25/3). Every team is
+rated as a team (a seat without a team is a team of one); rank = the best place on the team.
+The conservative estimate ``ordinal = mu - 3 sigma`` (0 for a newcomer) is shown as
+
+    display = clamp(round(1000 + 40 * ordinal), 0, 3000)
+
+so a newcomer shows 1,000, a strong regular (mu 40, sigma 2, ordinal 34) about 2,360, and
+the cap of 3,000 needs ordinal 50, beyond what the default model reaches in practice.
+
+Scopes: every game updates two rows per member, its server's (scope = guild id) and the
+global one (scope = 0). The global rating is a separate rating per member per game key,
+updated by every rated game in any server in finish order, as if all servers were one
+pool; it is not an average of the server ratings.
+
+Games with a bot seat (user_id NULL) count for games, wins, streaks and best turn but do not
+move ratings (RULINGS §6); a game whose members all sit on one team is not rated either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from openskill.models import PlackettLuce
+
+GLOBAL_SCOPE = 0
+
+
+@cache
+def model() -> PlackettLuce:
+    return PlackettLuce()
+
+
+def default_mu() -> float:
+    return float(model().mu)
+
+
+def default_sigma() -> float:
+    return float(model().sigma)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3.0 * sigma
+
+
+def display_rating(ordinal_value: float) -> int:
+    return max(0, min(3000, round(1000 + 40 * ordinal_value)))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One row of game_results."""
+
+    seat: int
+    user_id: int | None
+    team: int | None
+    place: int
+    won: bool
+    best_turn: int
+
+
+@dataclass(slots=True)
+class StatLine:
+    """One player_stats row."""
+
+    scope: int
+    game_key: str
+    user_id: int
+    games: int = 0
+    wins: int = 0
+    best_turn: int = 0
+    chips_won: int = 0
+    chips_lost: int = 0
+    streak: int = 0
+    rated_games: int = 0
+    mu: float = field(default_factory=default_mu)
+    sigma: float = field(default_factory=default_sigma)
+    last_game_id: int | None = None
+    updated_at: float = 0.0
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+    @property
+    def chips_net(self) -> int:
+        return self.chips_won - self.chips_lost
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.ordinal)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """One rating_history row."""
+
+    scope: int
+    game_key: str
+    user_id: int
+    game_id: int
+    mu: float
+    sigma: float
+    at: float
+
+
+StatKey = tuple[int, str, int]  # (scope, game_key, user_id)
+
+
+def stat_keys(guild_id: int, game_key: str, seats: Iterable[Seat]) -> list[StatKey]:
+    """The player_stats rows a game touches."""
+    users = sorted({s.user_id for s in seats if s.user_id is not None})
+    return [(scope, game_key, u) for scope in (guild_id, GLOBAL_SCOPE) for u in users]
+
+
+def _teams(seats: list[Seat]) -> list[list[Seat]]:
+    """Seats grouped into teams, in order of each team's first seat."""
+    groups: dict[tuple[str, int], list[Seat]] = {}
+    for s in sorted(seats, key=lambda s: s.seat):
+        key = ("team", s.team) if s.team is not None else ("seat", s.seat)
+        groups.setdefault(key, []).append(s)
+    return list(groups.values())
+
+
+def is_rated(seats: list[Seat]) -> bool:
+    return all(s.user_id is not None for s in seats) and len(_teams(seats)) >= 2
+
+
+def apply_game(
+    lines: dict[StatKey, StatLine],
+    *,
+    game_id: int,
+    guild_id: int,
+    game_key: str,
+    seats: list[Seat],
+    chips: dict[int, int],
+    finished_at: float,
+) -> list[RatingPoint]:
+    """Fold one finished game into ``lines`` (missing rows are created); returns new points.
+
+    ``chips``: net chips per member from the game's pot (payout minus stake).
+    """
+    for key in stat_keys(guild_id, game_key, seats):
+        if key not in lines:
+            lines[key] = StatLine(scope=key[0], game_key=key[1], user_id=key[2])
+    scopes = (guild_id, GLOBAL_SCOPE)
+    for s in seats:
+        if s.user_id is None:
+            continue
+        net = chips.get(s.user_id, 0)
+        for scope in scopes:
+            line = lines[(scope, game_key, s.user_id)]
+            line.games += 1
+            line.wins += int(s.won)
+            line.best_turn = max(line.best_turn, s.best_turn)
+            line.chips_won += max(net, 0)
+            line.chips_lost += max(-net, 0)
+            if s.won:
+                line.streak = line.streak + 1 if line.streak > 0 else 1
+            else:
+                line.streak = line.streak - 1 if line.streak < 0 else -1
+            line.last_game_id = game_id
+            line.updated_at = finished_at
+    if not is_rated(seats):
+        return []
+    teams = _teams(seats)
+    ranks = [min(s.place for s in team) for team in teams]
+    points: list[RatingPoint] = []
+    pl = model()
+    for scope in scopes:
+        rows = [[lines[(scope, game_key, s.user_id)] for s in team if s.user_id] for team in teams]
+        before = [[pl.create_rating([r.mu, r.sigma]) for r in team] for team in rows]
+        after = pl.rate(before, ranks=[float(r) for r in ranks])
+        for team_rows, team_after in zip(rows, after, strict=True):
+            for line, rating in zip(team_rows, team_after, strict=True):
+                line.mu = float(rating.mu)
+                line.sigma = float(rating.sigma)
+                line.rated_games += 1
+                points.append(
+                    RatingPoint(scope, game_key, line.user_id, game_id, line.mu, line.sigma,
+                                finished_at)
+                )  # fmt: skip
+    return points

@@ -1,0 +1,131 @@
+"""Previous/Next buttons for leaderboards, persistent across restarts.
+
+The custom_id carries everything needed to draw a page: ``lb:<owner>:<page>:<scope>:<sort>:
+<game key>``. The member who asked for the board turns its pages in place; anyone else who
+presses gets the page privately, with their own row.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.render.standings import leaderboard_embed
+from bot.store import stats
+from bot.ui.errors import handle_error
+
+if TYPE_CHECKING:
+    from bot.app import SequencesBot
+
+SCOPE_CODES = {"server": "s", "global": "g"}
+SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
+_SCOPES = {code: name for name, code in SCOPE_CODES.items()}
+_SORTS = {code: name for name, code in SORT_CODES.items()}
+GAME_KEY = re.compile(r"^[a-z0-9_:.-]{1,60}$")
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"lb:(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,6}):(?P<scope>[sg]):(?P<sort>[rwpc]):"
+        r"(?P<game>[a-z0-9_:.-]{1,60})"
+    ),
+):
+    def __init__(
+        self,
+        owner: int,
+        page: int,
+        scope: stats.Scope,
+        sort: stats.Sort,
+        game_key: str,
+        *,
+        label: str,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=(f"lb:{owner}:{page}:{SCOPE_CODES[scope]}:{SORT_CODES[sort]}:{game_key}"),
+            )
+        )
+        self.owner = owner
+        self.page = page
+        self.scope: stats.Scope = scope
+        self.sort: stats.Sort = sort
+        self.game_key = game_key
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaderboardButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(
+            int(match["owner"]),
+            int(match["page"]),
+            _SCOPES[match["scope"]],  # type: ignore[arg-type]
+            _SORTS[match["sort"]],  # type: ignore[arg-type]
+            match["game"],
+            label=item.label or "",
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self._show(interaction)
+        except Exception as exc:
+            await handle_error(interaction, exc, f"on leaderboard page {self.page}")
+
+    async def _show(self, interaction: discord.Interaction[Any]) -> None:
+        bot: SequencesBot = interaction.client
+        if interaction.guild_id is None:
+            raise UserError("Leaderboards belong to a server.")
+        viewer = interaction.user.id
+        embed, view = await render_board(
+            bot, interaction.guild_id, self.game_key, self.scope, self.sort, self.page, viewer
+        )
+        if viewer == self.owner:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(
+                embed=embed,
+                view=view,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+async def render_board(
+    bot: SequencesBot,
+    guild_id: int,
+    game_key: str,
+    scope: stats.Scope,
+    sort: stats.Sort,
+    page: int,
+    viewer_id: int,
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The embed and Previous/Next buttons for one page, owned by ``viewer_id``."""
+    board = await stats.leaderboard(
+        bot.db, game_key, scope, guild_id, sort, page=page, viewer_id=viewer_id
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        LeaderboardButton(
+            viewer_id, board.page - 1, scope, sort, game_key,
+            label="◀ Previous", disabled=board.page <= 1,
+        )
+    )  # fmt: skip
+    view.add_item(
+        LeaderboardButton(
+            viewer_id, board.page + 1, scope, sort, game_key,
+            label="Next ▶", disabled=board.page >= board.pages,
+        )
+    )  # fmt: skip
+    return leaderboard_embed(board, game_key, scope, sort, viewer_id), view

@@ -1,0 +1,167 @@
+"""Chips: ``/wallet``, ``/daily``, ``/pay`` and ``/chips grant|take`` (Manage Server)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SequencesBot
+from bot.errors import Forbidden, UserError
+from bot.render.standings import chips, wallet_embed
+from bot.store import games, wallets
+from bot.tables.service import clean_name
+
+MAX_REASON = wallets.MAX_REASON
+Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def _guild(interaction: discord.Interaction[SequencesBot]) -> int:
+    if interaction.guild_id is None:
+        raise UserError("Chips belong to a server: use this in a server channel.")
+    return interaction.guild_id
+
+
+def _human(member: discord.abc.User) -> None:
+    if member.bot:
+        raise UserError("Bots don't hold chips.")
+
+
+async def remember(bot: SequencesBot, guild_id: int, *members: discord.abc.User) -> None:
+    """Keep members' names, so wallets and leaderboards can name them after they leave."""
+    now = bot.clock()
+    async with bot.db.transaction() as conn:
+        for member in members:
+            if not member.bot:
+                await games.upsert_member(
+                    conn, guild_id, member.id, clean_name(member.display_name), now
+                )
+
+
+class Economy(commands.Cog):
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="wallet", description="Your chips (or a member's) and the latest")
+    @app_commands.describe(member="Whose wallet (default: yours)")
+    @app_commands.guild_only()
+    async def wallet(
+        self, interaction: discord.Interaction[SequencesBot], member: discord.Member | None = None
+    ) -> None:
+        guild_id = _guild(interaction)
+        who = member or interaction.user
+        _human(who)
+        await remember(self.bot, guild_id, who)
+        now = self.bot.clock()
+        view = await wallets.get_wallet(self.bot.db, guild_id, who.id, now=now)
+        await interaction.response.send_message(
+            embed=wallet_embed(view, clean_name(who.display_name), now),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="daily", description="Collect your daily chips (once a UTC day)")
+    @app_commands.guild_only()
+    async def daily(self, interaction: discord.Interaction[SequencesBot]) -> None:
+        guild_id = _guild(interaction)
+        await remember(self.bot, guild_id, interaction.user)
+        now = self.bot.clock()
+        balance = await wallets.claim_daily(self.bot.db, guild_id, interaction.user.id, now=now)
+        next_due = (wallets.utc_day(now) + 1) * wallets.DAY
+        await interaction.response.send_message(
+            f"{interaction.user.mention} collected {chips(wallets.DAILY_CHIPS)}: "
+            f"{chips(balance)} now. Next ones <t:{next_due}:R>.",
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="pay", description="Give some of your chips to a member")
+    @app_commands.describe(member="Who gets the chips", amount="How many chips")
+    @app_commands.guild_only()
+    async def pay(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        member: discord.Member,
+        amount: Amount,
+    ) -> None:
+        guild_id = _guild(interaction)
+        _human(member)
+        await remember(self.bot, guild_id, interaction.user, member)
+        balance = await wallets.pay(
+            self.bot.db, guild_id, interaction.user.id, member.id, amount, now=self.bot.clock()
+        )
+        await interaction.response.send_message(
+            f"{interaction.user.mention} paid {member.mention} {chips(amount)}; "
+            f"{chips(balance)} left.",
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
+
+
+class Chips(
+    commands.GroupCog,
+    group_name="chips",
+    group_description="Grant or remove members' chips (Manage Server)",
+):
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    def _check(self, interaction: discord.Interaction[SequencesBot], member: discord.Member) -> int:
+        guild_id = _guild(interaction)
+        # default_permissions only hides the command; the check in code is what counts.
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.manage_guild):
+            raise Forbidden("You need Manage Server to grant or remove chips.")
+        _human(member)
+        return guild_id
+
+    @app_commands.command(name="grant", description="Add chips to a member's wallet")
+    @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def grant(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        member: discord.Member,
+        amount: Amount,
+        reason: app_commands.Range[str, 1, MAX_REASON],
+    ) -> None:
+        guild_id = self._check(interaction, member)
+        await remember(self.bot, guild_id, interaction.user, member)
+        balance = await wallets.grant(
+            self.bot.db, guild_id, member.id, amount,
+            actor_id=interaction.user.id, reason=reason, now=self.bot.clock(),
+        )  # fmt: skip
+        await interaction.response.send_message(
+            f"{interaction.user.mention} granted {member.mention} {chips(amount)} "
+            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} now.",
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
+
+    @app_commands.command(name="take", description="Remove chips from a member's wallet")
+    @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def take(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        member: discord.Member,
+        amount: Amount,
+        reason: app_commands.Range[str, 1, MAX_REASON],
+    ) -> None:
+        guild_id = self._check(interaction, member)
+        await remember(self.bot, guild_id, interaction.user, member)
+        balance = await wallets.take(
+            self.bot.db, guild_id, member.id, amount,
+            actor_id=interaction.user.id, reason=reason, now=self.bot.clock(),
+        )  # fmt: skip
+        await interaction.response.send_message(
+            f"{interaction.user.mention} removed {chips(amount)} from {member.mention} "
+            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} left.",
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
+
+
+async def setup(bot: SequencesBot) -> None:
+    await bot.add_cog(Economy(bot))
+    await bot.add_cog(Chips(bot))

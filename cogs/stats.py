@@ -1,0 +1,149 @@
+"""``/leaderboard`` (paginated, persistent buttons) and ``/stats`` (with a rating chart)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SequencesBot
+from bot.errors import UserError
+from bot.render.chart import rating_chart
+from bot.render.standings import GAME_LABELS, game_label, stats_embed
+from bot.store import stats
+from bot.store.ratings import GLOBAL_SCOPE
+from bot.tables.service import clean_name
+from bot.ui.leaderboard import GAME_KEY, LeaderboardButton, render_board
+from cogs.economy import remember
+
+DEFAULT_GAME = "sequences:standard"
+CHART_GAMES = 30
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def _check_game(game: str) -> str:
+    game = game.strip().lower()
+    if not GAME_KEY.match(game):
+        raise UserError("Pick a game from the list.")
+    return game
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+
+    async def _game_choices(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        keys = set(GAME_LABELS)
+        if interaction.guild_id is not None:
+            keys |= set(await stats.game_keys(self.bot.db, interaction.guild_id))
+        text = current.lower()
+        found = [
+            app_commands.Choice(name=game_label(key), value=key)
+            for key in sorted(keys)
+            if text in key or text in game_label(key).lower()
+        ]
+        return found[:25]
+
+    @app_commands.command(name="leaderboard", description="The best players of a game")
+    @app_commands.describe(
+        game="Which game (default: Sequences)",
+        scope="This server or all servers",
+        sort="Rank by rating, wins, win rate or chips won",
+    )
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="this server", value="server"),
+            app_commands.Choice(name="all servers", value="global"),
+        ],
+        sort=[
+            app_commands.Choice(name="rating", value="rating"),
+            app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="win rate", value="win_rate"),
+            app_commands.Choice(name="chips won", value="chips"),
+        ],
+    )
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        game: str = DEFAULT_GAME,
+        scope: str = "server",
+        sort: str = "rating",
+    ) -> None:
+        if interaction.guild_id is None:
+            raise UserError("Leaderboards belong to a server: use this in a server channel.")
+        if scope not in stats.SCOPES or sort not in stats.SORTS:
+            raise UserError("Pick a scope and a sort from the list.")
+        await remember(self.bot, interaction.guild_id, interaction.user)
+        embed, view = await render_board(
+            self.bot,
+            interaction.guild_id,
+            _check_game(game),
+            scope,
+            sort,
+            1,
+            interaction.user.id,
+        )
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+    @leaderboard.autocomplete("game")
+    async def _leaderboard_game(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._game_choices(interaction, current)
+
+    @app_commands.command(name="stats", description="A member's games, wins, rating and chips")
+    @app_commands.describe(member="Whose statistics (default: yours)", game="Only this game")
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        member: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        if interaction.guild_id is None:
+            raise UserError("Statistics belong to a server: use this in a server channel.")
+        who = member or interaction.user
+        if who.bot:
+            raise UserError("Bots don't keep statistics here.")
+        await remember(self.bot, interaction.guild_id, who)
+        key = None if game is None else _check_game(game)
+        db = self.bot.db
+        lines = await stats.player_stats(db, interaction.guild_id, who.id, key)
+        everywhere = {
+            line.game_key: line for line in await stats.player_stats(db, GLOBAL_SCOPE, who.id)
+        }
+        chart_game = key or (lines[0].game_key if lines else None)
+        points = (
+            await stats.rating_points(db, interaction.guild_id, chart_game, who.id, CHART_GAMES)
+            if chart_game is not None
+            else []
+        )
+        embed = stats_embed(
+            clean_name(who.display_name), lines, everywhere, chart_game if points else None
+        )
+        if points:
+            png = await asyncio.to_thread(rating_chart, points)
+            await interaction.response.send_message(
+                embed=embed,
+                file=discord.File(io.BytesIO(png), filename="rating.png"),
+                allowed_mentions=NO_PINGS,
+            )
+        else:
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+
+    @stats.autocomplete("game")
+    async def _stats_game(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._game_choices(interaction, current)
+
+
+async def setup(bot: SequencesBot) -> None:
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(Stats(bot))

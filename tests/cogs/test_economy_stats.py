@@ -1,0 +1,299 @@
+"""Wallet, chips, leaderboard and stats commands, used like a member would, through the
+interaction harness (real discord.py dispatch against a fake Discord)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.app import SequencesBot
+from bot.config import Settings
+from bot.rules import pushluck as pl
+from bot.store import wallets
+from bot.store.db import Database
+from bot.store.games import upsert_member
+from bot.store.stats import record_finished_game
+from bot.tables.service import TableService
+from tests.conftest import MakeHarness
+from tests.fakes import FakeClock
+from tests.harness import Harness, HarnessError, Message, Player
+from tests.store.helpers import S, create_game, write_results
+
+T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
+DAY = 86_400
+KEY = "sequences:standard"
+
+
+@dataclass
+class Env:
+    h: Harness
+    bot: SequencesBot
+    db: Database
+    clock: FakeClock
+    path: Path
+
+    def new_bot(self) -> SequencesBot:
+        return make_bot(self.db, self.clock)
+
+
+def make_bot(db: Database, clock: FakeClock) -> SequencesBot:
+    settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
+    return SequencesBot(settings, db, clock=clock, rng=random.Random(5), run_timers=False)
+
+
+@pytest.fixture
+async def env(tmp_path: Path, make_harness: MakeHarness) -> AsyncIterator[Env]:
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    clock = FakeClock(T0)
+    bot = make_bot(db, clock)
+    h = await make_harness(bot)
+    yield Env(h, bot, db, clock, path)
+    await h.stop()
+    report = await wallets.check_invariant(db)
+    await db.close()
+    assert report.ok, report
+
+
+def one_private_line(reply: object, text: str) -> None:
+    message = reply.message  # type: ignore[attr-defined]
+    assert message.ephemeral, message.text
+    assert message.content == text
+    assert "\n" not in message.content
+
+
+async def test_wallet_daily_and_pay(env: Env) -> None:
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    reply = await alice.slash("wallet")
+    assert reply.ephemeral
+    assert "**1,000 chips**" in reply.text and "Welcome chips" in reply.text
+
+    reply = await alice.slash("daily")
+    assert not reply.ephemeral
+    assert f"{alice.mention} collected 100 chips: 1,100 chips now." in reply.text
+    tomorrow = (int(T0) // DAY + 1) * DAY
+    one_private_line(
+        await alice.slash("daily"),
+        f"You already took today's 100 chips; the next ones are due <t:{tomorrow}:R>.",
+    )
+    env.clock.advance(tomorrow - T0)  # midnight UTC
+    assert "1,200 chips now" in (await alice.slash("daily")).text
+
+    one_private_line(
+        await alice.slash("pay", member=bob.member, amount=1_250),
+        "You have 1,200 chips; you cannot pay 1,250 chips.",
+    )
+    one_private_line(
+        await alice.slash("pay", member=alice.member, amount=5), "You cannot pay yourself."
+    )
+    one_private_line(
+        await alice.slash("pay", member=bob.member, amount=0, _validate=False),
+        "The amount must be at least 1 chip.",
+    )
+    reply = await alice.slash("pay", member=bob.member, amount=200)
+    assert f"{alice.mention} paid {bob.mention} 200 chips; 1,000 chips left." in reply.text
+
+    reply = await bob.slash("wallet")
+    assert "**1,200 chips**" in reply.text and f"From {alice.mention}" in reply.text
+    reply = await bob.slash("wallet", member=alice.member)
+    assert "Wallet · Alice" in reply.text and "**1,000 chips**" in reply.text
+    assert f"To {bob.mention}" in reply.text
+
+
+async def test_chips_grant_and_take_need_manage_server(env: Env) -> None:
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    admin = await env.h.member("Admin", manage_guild=True)
+    one_private_line(
+        await bob.slash("chips grant", member=alice.member, amount=500, reason="pls"),
+        "You need Manage Server to grant or remove chips.",
+    )
+    reply = await admin.slash("chips grant", member=alice.member, amount=5_000, reason="prize")
+    assert not reply.ephemeral
+    assert f"granted {alice.mention} 5,000 chips (prize): 6,000 chips now." in reply.text
+    one_private_line(
+        await admin.slash("chips take", member=alice.member, amount=7_000, reason="x"),
+        "They have 6,000 chips; you cannot take 7,000 chips.",
+    )
+    reply = await admin.slash("chips take", member=alice.member, amount=1_500, reason="oops")
+    assert "4,500 chips left" in reply.text
+    reply = await alice.slash("wallet")
+    assert f"Removed by {admin.mention}: oops" in reply.text
+    assert f"Granted by {admin.mention}: prize" in reply.text
+
+
+def turn_message(h: Harness) -> Message:
+    thread = h.threads[-1]
+    return next(m for m in reversed(h.messages(thread)) if any(not b.disabled for b in m.buttons))
+
+
+async def play_out(env: Env, table_id: int, players: dict[int, Player]) -> None:
+    """Click through a game: the player to move banks when they can, else throws."""
+    for _ in range(300):
+        table = await env.bot.tables.get(table_id)
+        if table.status != "running":
+            return
+        state = pl.load(table.rules or {})
+        player = players[table.seats[state.current].user_id or 0]
+        message = turn_message(env.h)
+        ids = [b.custom_id or "" for b in message.buttons if not b.disabled]
+        action = next((i for i in ids if i.endswith(":bank")), None) or next(
+            i for i in ids if i.endswith(":throw")
+        )
+        await player.click(message, custom_id=action)
+    raise AssertionError("the game did not finish")
+
+
+async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
+    h = env.h
+    alice, bob, cy = await h.member("Alice"), await h.member("Bob"), await h.member("Cy")
+    admin = await h.member("Admin", manage_guild=True)
+    await admin.slash("chips take", member=cy.member, amount=900, reason="test")
+
+    lobby = await alice.slash("sequences start", rounds=1, stake=300)
+    table_id = int(re.search(r"table #(\d+)", lobby.text).group(1))  # type: ignore[union-attr]
+    one_private_line(
+        await cy.click(lobby.message, "Join"), "You have 100 chips; this table's stake is 300."
+    )
+    await bob.click(lobby.message, "Join")
+    assert "300 chips staked at open tables" in (await bob.slash("wallet")).text
+    await bob.click(lobby.message, "Leave")
+    assert "**1,000 chips**" in (await bob.slash("wallet")).text
+    await bob.click(lobby.message, "Join")
+    await alice.click(lobby.message, "Start")
+    await play_out(env, table_id, {alice.id: alice, bob.id: bob})
+
+    table = await env.bot.tables.get(table_id)
+    assert table.status == "finished"
+    state = pl.load(table.rules or {})
+    assert state.outcome is not None
+    winner, loser = (alice, bob) if 0 in state.outcome.winners else (bob, alice)
+    assert "**1,300 chips**" in (await winner.slash("wallet")).text
+    assert "Pot won at table" in (await winner.slash("wallet")).text
+    assert "**700 chips**" in (await loser.slash("wallet")).text
+    pot_lines = [m.content for m in h.messages() if m.content.startswith("💰")]
+    assert pot_lines == [f"💰 Pot of 600 chips: {winner.name} +300."]
+
+    board = await cy.slash("leaderboard")
+    assert not board.ephemeral
+    text = board.text
+    assert text.index("Alice" if winner is alice else "Bob") < text.index(
+        "Bob" if winner is alice else "Alice"
+    )
+    assert "Page 1 of 1 · 2 players" in text
+    chips_board = await cy.slash("leaderboard", sort="chips")
+    assert "**+300** chips" in chips_board.text and "**−300** chips" in chips_board.text
+
+    stats = await winner.slash("stats")
+    assert "1 won of 1 (100 %)" in stats.text
+    assert [f.filename for f in stats.files] == ["rating.png"]
+    assert stats.files[0].size > 500
+    one_private_line(
+        await winner.slash("stats", game="no such game!"), "Pick a game from the list."
+    )
+
+
+async def seed_board(env: Env, count: int) -> list[int]:
+    """``count`` members; member k has won k games against a bot: wins sort is reversed."""
+    users = [10_000 + k for k in range(1, count + 1)]
+    async with env.db.transaction() as conn:
+        for k, user in enumerate(users, 1):
+            await upsert_member(conn, env.h.guild_id, user, f"Member {k}", T0)
+            for _ in range(k):
+                game = await create_game(conn, guild_id=env.h.guild_id, game_key=KEY)
+                await write_results(conn, game, [S(user, 1), S(None, 2)])
+                await record_finished_game(conn, game)
+    return users
+
+
+async def test_leaderboard_pages_viewer_row_and_restart(env: Env) -> None:
+    h = env.h
+    await seed_board(env, 24)
+    viewer = await h.member("Viewer")
+    async with env.db.transaction() as conn:  # the viewer won one game: last but one
+        game = await create_game(conn, guild_id=h.guild_id, game_key=KEY)
+        await write_results(conn, game, [S(viewer.id, 1), S(None, 2)])
+        await record_finished_game(conn, game)
+
+    board = await viewer.slash("leaderboard", sort="wins")
+    assert "Page 1 of 3 · 25 players" in board.text
+    assert "Member 24" in board.text and "Member 14" not in board.text
+    assert "unrated" in board.text  # bot games rate nobody
+    assert "…" in board.text and "__Viewer__" in board.text  # own row, off the page
+    with pytest.raises(HarnessError, match="disabled"):
+        await viewer.click(board.message, "◀ Previous")
+
+    page2 = await viewer.click(board.message, "Next ▶")
+    assert page2.message.id == board.message.id  # turned in place
+    assert "Page 2 of 3" in page2.text and "Member 14" in page2.text
+
+    # Someone else pressing gets the page privately, with their own row.
+    other = await h.member("Other")
+    theirs = await other.click(board.message, "Next ▶")
+    assert theirs.ephemeral and "Page 3 of 3" in theirs.text
+    assert "__Viewer__" not in theirs.text
+
+    # After a restart the buttons still work: they carry everything in their custom_id.
+    await h.restart(env.new_bot())
+    back = await viewer.click(board.message, "◀ Previous")
+    assert "Page 1 of 3" in back.text
+
+    choices = await viewer.autocomplete("leaderboard", "game", "heart")
+    assert {"name": "Hearts Due", "value": "heartsdue"} in choices
+
+
+async def play_elsewhere(env: Env, guild_id: int, users: dict[int, str], stake: int) -> int:
+    """A whole staked game in another server, through the table service (the harness has
+    one guild): same database, same wallet hooks."""
+    service: TableService = env.bot.tables
+    host, *guests = users
+    table = await service.open_lobby(
+        guild_id=guild_id, channel_id=999, host_id=host, host_name=users[host], kind="sequences",
+        settings={"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False},
+        stake=stake,
+    )  # fmt: skip
+    for user in guests:
+        await service.join(table.id, user, users[user])
+    change = await service.start(table.id, host)
+    while change.table.status == "running":
+        state = pl.load(change.table.rules or {})
+        action = "throw" if state.phase == "throw" else "bank"
+        user = change.table.seats[state.current].user_id
+        assert user is not None
+        change = await service.act(table.id, user, change.table.version, action)
+    return table.id
+
+
+async def test_two_servers_keep_separate_wallets_and_a_global_board(env: Env) -> None:
+    h = env.h
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    other_guild = h.guild_id + 1
+    dave = 4_242
+    await play_elsewhere(env, other_guild, {alice.id: "Alice", dave: "Dave"}, stake=400)
+    # Alice's wallet here is untouched by the stake and pot in the other server.
+    assert "**1,000 chips**" in (await alice.slash("wallet")).text
+    assert await wallets.balance(env.db, other_guild, alice.id) in (600, 1_400)
+
+    here = await alice.slash("leaderboard", scope="server", sort="wins")
+    assert "No finished games yet." in here.text
+    everywhere = await bob.slash("leaderboard", scope="global", sort="wins")
+    assert "All servers, by wins" in everywhere.text
+    assert "Alice" in everywhere.text and "Dave" in everywhere.text
+    assert "Page 1 of 1 · 2 players" in everywhere.text
+
+
+async def test_stakes_survive_a_restart_and_cancel_refunds_them(env: Env) -> None:
+    h = env.h
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    lobby = await alice.slash("sequences start", rounds=1, stake=450)
+    await bob.click(lobby.message, "Join")
+    await h.restart(env.new_bot())
+    assert "450 chips staked at open tables" in (await bob.slash("wallet")).text
+    await alice.click(lobby.message, "Cancel")
+    for player in (alice, bob):
+        text = (await player.slash("wallet")).text
+        assert "**1,000 chips**" in text and "Stake back from table #" in text

@@ -1,0 +1,201 @@
+"""The board game through the harness: lobby, board image, private hands, whole games."""
+
+from __future__ import annotations
+
+from bot.rules import board as b
+from tests.discord.conftest import Env, MakeEnv
+from tests.harness import Message, Player, Reply
+from tests.rules.board.board_helpers import position
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def open_board(
+    env: Env,
+    host: Player,
+    joiners: list[Player],
+    bots: list[str] = (),  # type: ignore[assignment]
+    **options: object,
+) -> Message:
+    lobby = (await host.slash("board start", **options)).message
+    for player in joiners:
+        lobby = (await player.click(lobby, "Join")).message
+    for level in bots:
+        lobby = (await host.click(lobby, f"Add bot: {level}")).message
+    return lobby
+
+
+async def open_hand(env: Env, player: Player) -> Reply:
+    hand = await player.click(env.turn_message(), "My hand")
+    assert hand.ephemeral and hand.message.visible_to == player.id
+    return hand
+
+
+def first(
+    labels: list[str | None],
+    *,
+    starting: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = ("Refresh", "Back"),
+) -> str | None:
+    for label in labels:
+        if label and label not in exclude and (not starting or label.startswith(starting)):
+            return label
+    return None
+
+
+async def play_turn(env: Env, player: Player) -> None:
+    """Play a turn the way a person would: My hand, a card, (a row,) a space."""
+    hand = await open_hand(env, player)
+    message = hand.message
+    for _ in range(4):
+        labels = message.labels
+        label = first(labels, starting=("Pass", "Trade")) or first(labels)
+        assert label is not None, f"nothing to press in {labels}"
+        reply = await player.click(message, label)
+        assert reply.ephemeral, reply.text
+        if label.startswith("Pass") or (
+            "Your turn: choose a card" not in reply.text and "choose" not in reply.text
+        ):
+            return
+        message = reply.message
+    raise AssertionError("a turn took more than four clicks")
+
+
+async def play_out(env: Env, players: dict[int, Player], limit: int = 600) -> None:
+    for _ in range(limit):
+        table = await env.bot.tables.get(1)
+        if table.status != "running":
+            return
+        state = b.load(table.rules or {})
+        seat = table.seats[state.turn]
+        if seat.is_bot:
+            await env.run_bots()
+        else:
+            await play_turn(env, players[seat.user_id or 0])
+    raise AssertionError("the board game did not finish")
+
+
+async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> None:
+    env = await make_env(seed=21)
+    ana, bo, cy = (await env.h.member("Ana"), await env.h.member("Bo"), await env.h.member("Cy"))
+    lobby = await open_board(env, ana, [bo])
+    assert "Add bot: strong" in lobby.labels
+    await ana.click(lobby, "Start")
+    board = env.turn_message()
+    assert ana.mention in board.content and board.labels == ["My hand"]
+    [picture] = board.attachments
+    assert picture.data.startswith(PNG) and len(picture.data) < 300_000
+    assert "Ana** (Blue ●) to play" in board.text
+
+    outsider = await cy.click(board, "My hand")
+    assert outsider.ephemeral and "not playing" in outsider.text
+    waiting = await bo.click(board, "My hand")
+    assert waiting.ephemeral and "It's Ana's turn; you can look, not play." in waiting.text
+    assert all(lb in ("Refresh",) for lb in waiting.message.labels)
+
+    await play_out(env, {ana.id: ana, bo.id: bo})
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished"
+    final = env.turn_message()
+    assert "won Sequence" in final.text or "drawn" in final.text
+    summaries = [m for m in env.thread_messages()[:-1] if m.buttons == []]
+    assert any(" played " in m.text for m in summaries)  # each move left a line behind
+    # Nobody's hand was ever shown to anyone else.
+    for message in env.h.messages():
+        if message.ephemeral:
+            assert message.visible_to in (ana.id, bo.id, cy.id)
+            assert message.visible_to != cy.id or "not playing" in message.text
+
+
+async def test_two_teams_of_two_with_bot_players(make_env: MakeEnv) -> None:
+    env = await make_env(seed=5)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = await open_board(env, ana, [bo], ["greedy", "random"], first_sequence_wins=True)
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    assert [s.team for s in table.seats] == [0, 1, 0, 1]
+    assert "Team A" in env.turn_message().text
+    await play_out(env, {ana.id: ana, bo.id: bo})
+    rows = await env.bot.db.fetchall("SELECT seat, team, won FROM game_results ORDER BY seat")
+    assert len(rows) == 4
+    won = {r["team"] for r in rows if r["won"]}
+    assert len(won) <= 1  # a team wins together (or nobody, if the board blocks)
+
+
+async def test_three_teams(make_env: MakeEnv) -> None:
+    env = await make_env(seed=9)
+    ana = await env.h.member("Ana")
+    lobby = await open_board(env, ana, [], ["greedy"] * 5, teams=3)
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    assert [s.team for s in table.seats] == [0, 1, 2, 0, 1, 2]
+    await play_out(env, {ana.id: ana})
+    table = await env.bot.tables.get(1)
+    state = b.load(table.rules or {})
+    assert state.outcome is not None and state.config.sides == 3
+    assert state.outcome.side is None or state.sequence_counts()[state.outcome.side] == 1
+
+
+async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=3)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = await open_board(env, ana, [bo])
+    await ana.click(lobby, "Start")
+    ana_chips = {(4, c): 0 for c in (0, 1, 2, 3, 5, 6, 7, 8)}
+    bo_chips = {(0, 1): 1, (8, 6): 1, (2, 2): 1}  # both 2♠ spaces taken: Ana's 2♠ is dead
+    state = position(
+        chips={**ana_chips, **bo_chips},
+        hands=[
+            ["2S", "JS", "JD", "3H", "4H", "5C", "6C"],
+            ["7D", "8D", "9D", "TD", "QD", "KD", "AD"],
+        ],
+    )
+    table = await env.bot.tables.get(1)
+    table.rules = b.dump(state)
+    await env.bot.tables._save(table, None, "test-position", {})
+
+    hand = await open_hand(env, ana)
+    old_hand = hand.message
+    old_remove = old_hand.button("J♠ · remove").custom_id
+    assert "2♠ (dead)" in hand.text and "Trade 2♠ (dead)" in hand.message.labels
+    traded = await ana.click(hand.message, "Trade 2♠ (dead)")
+    assert traded.ephemeral and "🆕" in traded.text
+    assert not any(lb and lb.startswith("Trade") for lb in traded.message.labels)
+    stale = await ana.click_stale(old_hand, old_remove)
+    assert stale.ephemeral and "That move is over" in stale.text
+    assert "traded the dead 2♠" in env.turn_message().text
+
+    # One-eyed jack: remove Bo's loose chip on C3; that is Ana's whole turn.
+    hand = await open_hand(env, ana)
+    choose = await ana.click(hand.message, "J♠ · remove")
+    assert [lb for lb in choose.message.labels if lb not in ("Back",)] == [
+        "B1",
+        "G9",
+        "C3",
+    ] or "C3" in choose.message.labels
+    assert choose.files and choose.files[0].data.startswith(PNG)  # choices drawn on the board
+    await ana.click(choose.message, "C3")
+    assert "Ana removed the chip on C3 with J♠" in env.thread_messages()[-2].text
+    assert bo.mention in env.turn_message().content
+
+    # A restart between two moves: Bo's My hand on the old message reaches the new bot.
+    board_message = env.turn_message()
+    await env.restart()
+    await play_turn(env, bo)
+
+    # Two-eyed jack on E5 (row first: more than 20 open spaces) makes two sequences at once.
+    hand = await open_hand(env, ana)
+    rows = await ana.click(hand.message, "J♦ · wild")
+    assert "Row 5" in rows.message.labels
+    cols = await ana.click(rows.message, "Row 5")
+    assert cols.message.labels[:1] == ["E5"]
+    await ana.click(cols.message, "E5")
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished"
+    final = b.load(table.rules or {})
+    assert final.sequence_counts()[0] == 2 and final.outcome is not None
+    assert "2 sequences!" in env.thread_messages()[-2].text
+    assert "🏆 Ana won Sequence!" in env.turn_message().text
+    assert board_message.buttons == []
