@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.store.db import Database, DatabaseTooNew
+from bot.store.db import Database, DatabaseUnusable
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.wallet_hooks import WalletHooks
 from bot.ui.buttons import GameButton, is_known_custom_id
@@ -33,6 +33,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.odds",
     "cogs.admin",
+    "cogs.privacy",
 )
 
 
@@ -159,7 +160,7 @@ async def _main(settings: Settings) -> int:
     assert settings.discord_token is not None
     try:
         db = await Database.open(settings.database_path)
-    except DatabaseTooNew as exc:
+    except DatabaseUnusable as exc:  # too new, corrupt, not a database: one line, no traceback
         log.error("%s", exc)
         return 2
     async with db, SequencesBot(settings, db) as bot:
