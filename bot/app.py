@@ -154,6 +154,11 @@ def configure_logging(level: str) -> None:
     logging.basicConfig(
         level=level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s"
     )
+    # At DEBUG these log every request body, private hands and private replies included;
+    # LOG_LEVEL=DEBUG is for the bot's own code, never for what members were shown.
+    for name in ("discord.http", "discord.webhook.async_", "discord.gateway"):
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
 async def _main(settings: Settings) -> int:
