@@ -158,8 +158,18 @@ BAD_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("board start", {"teams": 7}),
     ("board start", {"seats": 4, "teams": 3}),
     ("sequences end", {"game": -1}),
+    ("heartsdue end", {"game": 2**70}),
     ("sequences end", {"game": 2**64}),
     ("board end", {"game": 0}),
+    ("sequences start", {"stake": -1}),
+    ("sequences start", {"stake": 10**12}),
+    ("heartsdue start", {"stake": -(2**70)}),
+    ("board start", {"stake": 2**63}),
+    ("leaderboard", {"game": "'; DROP TABLE games; --"}),
+    ("leaderboard", {"scope": "universe"}),
+    ("leaderboard", {"sort": "id; --"}),
+    ("stats", {"game": "nope"}),
+    ("chips grant", {"member": None, "amount": -5, "reason": "x"}),
     ("settings turn-timer", {"seconds": 1}),
     ("settings turn-timer", {"seconds": 10**9}),
     ("rules", {"game": "<@&1> @everyone"}),
@@ -170,10 +180,14 @@ async def test_out_of_range_options_are_refused_privately(make_env: MakeEnv) -> 
     env = await make_env()
     mod = await env.h.member("Mod", manage_guild=True)
     before = await snapshot(env.bot.db)
-    for command, options in BAD_OPTIONS:
+    for command, raw in BAD_OPTIONS:
+        options = {k: (mod if v is None else v) for k, v in raw.items()}
         reply = await mod.slash(command, _validate=False, **options)
         if command == "rules":  # an unknown game shows the default rules, never the input
             assert "<@&1>" not in reply.text and "@everyone" not in reply.text
+            continue
+        if command == "stats":  # an unknown game matches nothing; the input is not echoed
+            assert "nope" not in reply.text
             continue
         assert one_private_line(reply), (command, options, reply.text)
     assert await snapshot(env.bot.db) == before
