@@ -81,6 +81,7 @@ class Tally:
     refused: Counter[str] = field(default_factory=Counter)
     faults: int = 0
     restarts: int = 0
+    left_open: int = 0  # transactions a faulted ROLLBACK left open (healed at next BEGIN)
     checks: int = 0
     closed: Counter[str] = field(default_factory=Counter)
     pots_paid: int = 0
@@ -156,6 +157,8 @@ class SoakWorld:
         """One operation (random unless given), optionally with a fault armed at its
         ``fault_at``-th SQL statement; then every check. Returns the operation's name."""
         op = op or self.rng.choices(list(OPS), weights=list(OPS.values()))[0]
+        if self._db.conn.in_transaction:
+            self.tally.left_open += 1
         self.statements = 0
         self.fault_at = fault_at
         self.tally.ops[op] += 1
@@ -354,7 +357,11 @@ def report(tally: Tally, failure: str | None, ops: int, seed: int, seconds: floa
             for name, count in tally.ops.most_common()
         )
     )
-    lines.append(f"  faults injected mid-operation: {tally.faults:,}; restarts: {tally.restarts:,}")
+    lines.append(
+        f"  faults injected mid-operation: {tally.faults:,} ({tally.left_open:,} hit a "
+        f"ROLLBACK and left a transaction open, rolled back at the next BEGIN); "
+        f"restarts: {tally.restarts:,}"
+    )
     lines.append("  tables: " + ", ".join(f"{s} {n:,}" for s, n in sorted(tally.closed.items())))
     lines.append(f"  pots paid: {tally.pots_paid:,} ({tally.chips_paid:,} chips)")
     lines.append(
@@ -376,8 +383,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import logging
 
-    # Injected faults inside timers are logged by run_due by design; the report counts them.
-    logging.getLogger("bot.tables").setLevel(logging.CRITICAL)
+    # Injected faults are logged where they land (timers, rollbacks); the report counts them.
+    logging.getLogger("bot").setLevel(logging.CRITICAL)
     started = time.perf_counter()
     tally, failure = asyncio.run(soak(args.ops, args.seed, args.database))
     print(report(tally, failure, args.ops, args.seed, time.perf_counter() - started))
