@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="strong,greedy",
-        help="comma-separated bot level per seat, in turn order (levels: %s)" % ", ".join(LEVELS),
+        help=f"comma-separated bot level per seat, in turn order (levels: {', '.join(LEVELS)})",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run")
     parser.add_argument("--teams", type=int, default=None, help="number of teams (4+ seats)")

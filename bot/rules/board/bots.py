@@ -292,9 +292,9 @@ def _completed(own_chips: int, cell: int, dead: set[int]) -> int:
     taken: list[int] = []
     for w in CELL_WINDOWS[cell]:
         window = WINDOW_MASKS[w]
-        if w not in dead and window & own == window:
-            if all((window & other).bit_count() <= 1 for other in taken):
-                taken.append(window)
+        full = w not in dead and window & own == window
+        if full and all((window & other).bit_count() <= 1 for other in taken):
+            taken.append(window)
     return len(taken)
 
 
