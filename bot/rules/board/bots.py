@@ -31,6 +31,9 @@ from bot.rules.board.game import (
     SeatView,
     TradeDeadCard,
     legal_actions,
+    new_sequences,
+    sequence_cells,
+    without_card,
 )
 from bot.rules.board.layout import (
     BOARD,
@@ -248,6 +251,7 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
         counts[seq.side] += 1
     masks = view.side_masks
     hand = view.hand
+    existing = sequence_cells(view.sequences, side)
 
     # Candidate moves, deduplicated: a plain card and a two-eyed jack on the same space
     # reach the same position, and the plain card keeps the jack.
@@ -266,36 +270,18 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
     scored: list[tuple[float, Action]] = []
     for cell, card in [*plain_cells.items(), *jack_cells.items()]:
         new_masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
-        made = _completed(new_masks[side], cell, dead[side])
+        made = len(new_sequences(new_masks, view.chips, side, cell, existing))
         if counts[side] + made >= config.sequences_to_win:
             return PlayCard(card, *divmod(cell, SIZE))
-        left = _remove_one(hand, card)
+        left = without_card(hand, card)
         score = _evaluate(view, new_masks, left, cards, dead, counts, made)
         scored.append((score, PlayCard(card, *divmod(cell, SIZE))))
     for cell, card in removals.items():
         new_masks = tuple(m & ~(1 << cell) for m in masks)
-        left = _remove_one(hand, card)
+        left = without_card(hand, card)
         score = _evaluate(view, new_masks, left, cards, dead, counts, 0)
         scored.append((score, RemoveChip(card, *divmod(cell, SIZE))))
     return _pick(scored, rng)
-
-
-def _remove_one(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
-
-
-def _completed(own_chips: int, cell: int, dead: set[int]) -> int:
-    """How many sequences a chip on ``cell`` completes: full windows through it that are
-    not dead and share at most one space with each other."""
-    own = own_chips | CORNER_MASK
-    taken: list[int] = []
-    for w in CELL_WINDOWS[cell]:
-        window = WINDOW_MASKS[w]
-        full = w not in dead and window & own == window
-        if full and all((window & other).bit_count() <= 1 for other in taken):
-            taken.append(window)
-    return len(taken)
 
 
 def _evaluate(
