@@ -14,6 +14,13 @@ Levels:
   nearly as well.
 
 All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
+
+Measured with ``python -m bot board-sim`` (2 seats, seed 2026): strong beats random in
+99% of 400 games but only matches greedy (52.4% of 1000 games, 95% CI 49.3-55.5%).
+Tuning every weight here, a top-windows evaluation, two-ply search against sampled
+opponent hands and flat Monte Carlo with greedy play-outs all stayed within 45-53%
+against greedy: between two players that both finish and block fours, the draw of the
+jacks decides most 2-seat games. Strong is kept for its card-aware threat play.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from bot.rules.board.game import (
 from bot.rules.board.layout import (
     BOARD,
     CELL_WINDOWS,
+    CORNER_CODE,
     CORNER_MASK,
     SIZE,
     WINDOW_MASKS,
@@ -205,7 +213,7 @@ class _Cards:
         self.removers = sum(self.unseen[j] for j in ONE_EYED_JACKS)
         # Weight of a foe filling each space: their hands are drawn from the unseen cards.
         self.foe_fill = [
-            0.0 if code == "XX" else _FILL[min(2, self.unseen[code])] for code in BOARD
+            0.0 if code == CORNER_CODE else _FILL[min(2, self.unseen[code])] for code in BOARD
         ]
 
     def chance(self, useful: int, cards: int) -> float:
@@ -228,7 +236,7 @@ class _Cards:
         for code in BOARD:
             if code in held:
                 fill.append(1.0)
-            elif code == "XX":
+            elif code == CORNER_CODE:
                 fill.append(0.0)
             else:
                 weight = _FILL[min(2, self.unseen[code])]
