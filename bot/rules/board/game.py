@@ -441,29 +441,13 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
             targets = _occupied(state.side_masks) & ~state.side_masks[side] & ~state.locked
             plays.extend(RemoveChip(card, *divmod(cell, SIZE)) for cell in _iter_cells(targets))
         else:
-            a, b = CARD_CELLS[card]
-            for cell in (a, b) if a < b else (b, a):
+            for cell in CARD_CELLS[card]:
                 if chips[cell] == EMPTY:
                     plays.append(PlayCard(card, *divmod(cell, SIZE)))
     actions.extend(plays)
     if not plays:
         actions.append(Pass())
     return actions
-
-
-def has_playable_card(hand: tuple[str, ...], state: BoardState | SeatView, side: int) -> bool:
-    """Whether any card of ``hand`` can be played for ``side`` (so passing is not allowed)."""
-    occupied = _occupied(state.side_masks)
-    for card in hand:
-        if card in TWO_EYED_JACKS:
-            if PLAIN_MASK & ~occupied:
-                return True
-        elif card in ONE_EYED_JACKS:
-            if occupied & ~state.side_masks[side] & ~state.locked:
-                return True
-        elif not is_dead(card, state.chips):
-            return True
-    return False
 
 
 # --------------------------------------------------------------------------- sequences
@@ -587,7 +571,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     side = seat % config.sides
     hand = state.hands[seat]
     if isinstance(action, Pass):
-        if has_playable_card(hand, state, side):
+        # legal_actions ends with Pass exactly when no card in the hand can be played.
+        if not isinstance(legal_actions(state)[-1], Pass):
             raise IllegalAction("You can play a card, so you can't pass.")
         passes = state.passes + 1
         done = None
