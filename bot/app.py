@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from typing import Any
 
@@ -14,11 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.store.db import Database, DatabaseTooNew
+from bot.store.db import Database, DatabaseUnusable
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.wallet_hooks import WalletHooks
-from bot.ui.buttons import GameButton
-from bot.ui.errors import handle_error
+from bot.ui.buttons import GameButton, is_known_custom_id
+from bot.ui.errors import handle_error, reply_private
 from bot.ui.presenter import Presenter
 
 log = logging.getLogger("bot")
@@ -32,6 +33,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.odds",
     "cogs.admin",
+    "cogs.privacy",
 )
 
 
@@ -66,6 +68,25 @@ class SequencesBot(commands.Bot):
         self.presenter = Presenter(self)
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
+        self._templates: list[re.Pattern[str]] = []
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        # Remembered so that a click on a custom_id nobody answers gets a refusal.
+        for item in items:
+            template = getattr(item, "__discord_ui_compiled_template__", None)
+            if template is not None:
+                self._templates.append(template)
+        super().add_dynamic_items(*items)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click on a custom_id no item of ours matches (forged, truncated,
+        oversized): discord.py would drop it and the user would see "interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not is_known_custom_id(custom_id, self._templates):
+            await reply_private(interaction, "That button isn't one of mine; nothing changed.")
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton)
@@ -139,7 +160,7 @@ async def _main(settings: Settings) -> int:
     assert settings.discord_token is not None
     try:
         db = await Database.open(settings.database_path)
-    except DatabaseTooNew as exc:
+    except DatabaseUnusable as exc:  # too new, corrupt, not a database: one line, no traceback
         log.error("%s", exc)
         return 2
     async with db, SequencesBot(settings, db) as bot:

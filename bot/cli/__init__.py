@@ -18,4 +18,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("bot.cli.bench", "run every benchmark and print the numbers"),
     "rebuild-ratings": ("bot.cli.rebuild_ratings", "recompute stats and ratings from results"),
     "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),
+    "backup": ("bot.cli.backup", "write a consistent copy of the database (safe while running)"),
+    "forget": ("bot.cli.forget", "delete a member's data: anonymise their id and names"),
 }

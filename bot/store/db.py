@@ -25,8 +25,16 @@ log = logging.getLogger(__name__)
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
-class DatabaseTooNew(RuntimeError):
+class DatabaseUnusable(RuntimeError):
+    """The database cannot be used as it is; ``str(error)`` is one line for the operator."""
+
+
+class DatabaseTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot than this one."""
+
+
+class DatabaseCorrupt(DatabaseUnusable):
+    """The file is not a database, or it failed SQLite's integrity check."""
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -67,6 +75,12 @@ class Database:
             db = cls(conn, path)
             await db._check_integrity()
             await db._migrate()
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise DatabaseCorrupt(
+                f"database {path} cannot be read ({exc}); restore a backup "
+                "(python -m bot backup makes one)"
+            ) from exc
         except BaseException:
             await conn.close()
             raise
@@ -84,7 +98,7 @@ class Database:
     async def _check_integrity(self) -> None:
         row = await (await self.conn.execute("PRAGMA quick_check")).fetchone()
         if row is None or row[0] != "ok":
-            raise RuntimeError(
+            raise DatabaseCorrupt(
                 f"database {self.path} failed its integrity check ({row[0] if row else '?'}); "
                 "restore a backup (python -m bot backup makes one)"
             )

@@ -96,6 +96,15 @@ def clean_name(name: str) -> str:
     return name or "Player"
 
 
+MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
+
+
+def _check_id(table_id: int) -> None:
+    """Ids come from custom_ids and command options a client can forge."""
+    if not 0 < table_id <= MAX_TABLE_ID:
+        raise StaleAction("That game no longer exists.")
+
+
 class TableService:
     def __init__(
         self,
@@ -120,6 +129,7 @@ class TableService:
 
     @asynccontextmanager
     async def _locked(self, table_id: int) -> AsyncIterator[Table]:
+        _check_id(table_id)
         async with self._lock(table_id):
             row = await games.get(self.db, table_id)
             if row is None:
@@ -127,6 +137,7 @@ class TableService:
             yield Table.from_row(row)
 
     async def get(self, table_id: int) -> Table:
+        _check_id(table_id)
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")
@@ -509,6 +520,14 @@ class TableService:
                 raise Forbidden("Only the host or a member with Manage Server can end this game.")
             return await self._close(table, "ended", user_id, "The game was ended early.")
 
+    async def close_unseen(self, table_id: int, line: str) -> Change | None:
+        """End a table Discord can no longer show (its message or thread is gone, or the
+        bot may not post): stakes refunded, no result. None if it was already over."""
+        async with self._locked(table_id) as table:
+            if table.status not in ("lobby", "running"):
+                return None
+            return await self._close(table, "ended", None, line)
+
     # --- timers ----------------------------------------------------------------------
 
     async def next_deadline(self) -> float | None:
@@ -522,6 +541,11 @@ class TableService:
                 change = await self.fire(table_id)
             except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
                 log.warning("timer for game %s refused: %s", table_id, exc)
+                continue
+            except Exception:
+                # One broken table (a bug, a full disk) must not stop every other table's
+                # timers: the due list is ordered by deadline, so it would come first forever.
+                log.exception("timer for game %s failed; the others still fire", table_id)
                 continue
             if change is not None:
                 changes.append(change)

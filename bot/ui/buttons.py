@@ -82,6 +82,7 @@ class GameButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: SequencesBot = interaction.client
         try:
+            await bot.presenter.check_place(interaction, self.table_id)
             if self.version == LOBBY:
                 await bot.presenter.on_lobby_click(interaction, self.table_id, self.action)
             else:
@@ -91,6 +92,15 @@ class GameButton(
                 )
         except Exception as exc:
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
+
+
+def is_known_custom_id(custom_id: str, templates: list[re.Pattern[str]]) -> bool:
+    """Whether some persistent item of the bot answers ``custom_id`` (or it is one of
+    discord.py's own 32-hex ids for an in-memory view)."""
+    return bool(_AUTO_ID.fullmatch(custom_id)) or any(t.fullmatch(custom_id) for t in templates)
+
+
+_AUTO_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def build_view(table_id: int, version: int | str, buttons: list[Button]) -> discord.ui.View:

@@ -60,6 +60,28 @@ def lobby_buttons(table: Table) -> list[Button]:
     return buttons
 
 
+PERMISSION_LABELS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing_permissions(channel: Any) -> list[str]:
+    """The permissions a game needs that the bot lacks in ``channel`` (a channel or thread)."""
+    guild = getattr(channel, "guild", None)
+    if guild is None or guild.me is None or not hasattr(channel, "permissions_for"):
+        return []
+    perms = channel.permissions_for(guild.me)
+    needed = ["view_channel", "embed_links", "attach_files"]
+    needed.append(
+        "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
+    )
+    return [PERMISSION_LABELS[name] for name in needed if not getattr(perms, name, False)]
+
+
 class Presenter:
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
@@ -111,6 +133,14 @@ class Presenter:
             payload["file"] = file
         return payload
 
+    def turn_edit(self, table: Table) -> dict[str, Any]:
+        """``turn_message`` as an edit of the message already showing this turn."""
+        payload = self.turn_message(table)
+        payload.pop("allowed_mentions")
+        if "file" in payload:  # an edit replaces the attachments
+            payload["attachments"] = [payload.pop("file")]
+        return payload
+
     def turn_summary(self, table: Table) -> dict[str, Any]:
         """What the message of a finished turn becomes: one line, no buttons, no picture."""
         # The move that ended the turn, not the result line that may follow it.
@@ -127,6 +157,17 @@ class Presenter:
             "content": None,
             "attachments": [],
         }
+
+    async def check_place(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """A click must come from the table's own server and channel (or its thread): a
+        custom_id copied from elsewhere, or forged, changes nothing."""
+        table = await self.tables.get(table_id)
+        row = table.row
+        if interaction.guild_id != row.guild_id or interaction.channel_id not in (
+            row.channel_id,
+            row.thread_id,
+        ):
+            raise StaleAction("That button belongs to a game somewhere else.")
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -149,12 +190,19 @@ class Presenter:
             settings=settings,
             stake=stake,
         )
-        callback = await interaction.response.send_message(
-            **self.lobby_message(table), allowed_mentions=NO_PINGS
-        )
-        message_id = getattr(callback, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+        try:
+            callback = await interaction.response.send_message(
+                **self.lobby_message(table), allowed_mentions=NO_PINGS
+            )
+            message_id = getattr(callback, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except discord.HTTPException as exc:
+            # Nobody can see or join a lobby without its message: close it at once (refunding
+            # the host's stake) rather than leave it counting against the channel's limit.
+            log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
+            await self.tables.close_unseen(table.id, "The lobby message could not be posted.")
+            return table  # the interaction is dead: there is nobody to answer
         await self.tables.set_lobby_message(table.id, message_id)
         return table
 
@@ -191,16 +239,23 @@ class Presenter:
             return
         else:
             raise StaleAction("That button is not part of this lobby.")
-        await interaction.response.edit_message(
-            **self.lobby_message(change.table), allowed_mentions=NO_PINGS
-        )
+        await self._show_lobby(change.table, interaction)
+
+    async def _show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.response.edit_message(
+                **self.lobby_message(table), allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            # The change is committed; a dead token (slow answer, 10062) only loses the
+            # in-place update, so make it by REST instead.
+            log.info("game %s: lobby click not answered (%s); editing by REST", table.id, exc.code)
+            await self._edit_lobby(table)
 
     async def start_game(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         change = await self.tables.start(table_id, interaction.user.id, is_admin(interaction))
         table = change.table
-        await interaction.response.edit_message(
-            **self.lobby_message(table), allowed_mentions=NO_PINGS
-        )
+        await self._show_lobby(table, interaction)
         channel: Any = interaction.channel
         thread = None
         notice = None
@@ -219,16 +274,34 @@ class Presenter:
                 )
             except discord.HTTPException as exc:
                 notice = f"I couldn't open a thread ({exc.status}), so the game runs here."
-        elif not isinstance(channel, discord.TextChannel):
-            notice = None  # already in a thread or another channel type: play right here
-        target = thread or channel
-        table.notice = notice
-        if thread is not None:
-            table.row.thread_id = thread.id
-        message = await target.send(**self.turn_message(table))
-        await self.tables.set_game_message(
-            table.id, thread_id=thread.id if thread else None, message_id=message.id
-        )
+        # Post in the thread; if that is refused, in the channel; if that is refused too, the
+        # game cannot be shown at all: end it (refunds) and tell whoever pressed Start.
+        targets = [t for t in (thread, channel) if t is not None]
+        for target in targets:
+            table.notice = notice
+            table.row.thread_id = thread.id if thread is not None and target is thread else None
+            try:
+                message = await target.send(**self.turn_message(table))
+            except discord.HTTPException as exc:
+                log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
+                notice = self.cannot_post_text(target, exc, "so the game runs in the channel")
+                continue
+            await self.tables.set_game_message(
+                table.id, thread_id=table.row.thread_id, message_id=message.id
+            )
+            return
+        line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
+        await self.tables.close_unseen(table.id, line)
+        await reply_private(interaction, line)
+        await self._edit_lobby(await self.tables.get(table.id))
+
+    def cannot_post_text(self, target: Any, exc: discord.HTTPException | None, then: str) -> str:
+        """One line naming the permissions the bot lacks in ``target`` (or the error)."""
+        missing = missing_permissions(target)
+        if missing:
+            return f"⚠️ I can't post in <#{target.id}> (missing {', '.join(missing)}), {then}."
+        why = f"Discord said {exc.status}" if exc is not None else "Discord refused"
+        return f"⚠️ I couldn't post in <#{target.id}> ({why}), {then}."
 
     # --- turns -----------------------------------------------------------------------
 
@@ -259,34 +332,78 @@ class Presenter:
     async def publish(
         self, change: Change, interaction: discord.Interaction[Any] | None = None
     ) -> None:
-        """Redraw what a change touched, via the interaction if there is one, else REST."""
+        """Redraw what a change touched, via the interaction if there is one, else REST.
+
+        Every Discord failure is handled here, because the change is already committed:
+        a dead interaction token falls back to REST; a refused new message (403, 429 given
+        up, 5xx) keeps the game on the message already there, saying why; a deleted thread
+        or channel ends the game cleanly with refunds."""
         table = change.table
         if change.closed:
             await self._closed(table, interaction)
             return
-        if change.turn_changed:
-            summary = self.turn_summary(table)
-            if interaction is not None:
-                await interaction.response.edit_message(**summary, allowed_mentions=NO_PINGS)
-            else:
-                await self._edit_game_message(table, summary)
-            channel = await self._game_channel(table)
-            if channel is None:
-                return
-            message = await channel.send(**self.turn_message(table))
-            await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
-            if change.finished:
-                await self._finished(table)
+        if not change.turn_changed:
+            await self._show(table, interaction, self.turn_edit(table))
             return
-        payload = self.turn_message(table)
-        payload.pop("allowed_mentions")
-        if "file" in payload:  # an edit replaces the attachments
-            payload["attachments"] = [payload.pop("file")]
+        # A new message for the new turn (an edit cannot notify the next player), then the
+        # old one becomes a summary. Posting comes first, so a refusal leaves a live message.
+        channel = await self._game_channel(table)
+        if channel is None:
+            await self._channel_lost(table, interaction)
+            return
+        try:
+            message = await channel.send(**self.turn_message(table))
+        except discord.NotFound:
+            await self._channel_lost(table, interaction)
+            return
+        except discord.HTTPException as exc:
+            log.warning("game %s: new turn message refused (%s)", table.id, exc.status)
+            table.notice = self.cannot_post_text(channel, exc, "so the game goes on here")
+            await self._show(table, interaction, self.turn_edit(table))
+            return
+        await self._show(table, interaction, self.turn_summary(table), repost=False)
+        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
+        table.row.message_id = message.id
+        if change.finished:
+            await self._finished(table)
+
+    async def _show(
+        self,
+        table: Table,
+        interaction: discord.Interaction[Any] | None,
+        payload: dict[str, Any],
+        repost: bool = True,
+    ) -> None:
+        """Edit the table's game message: through the click's response when there is one."""
+        if interaction is not None and not interaction.response.is_done():
+            try:
+                await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
+                return
+            except discord.HTTPException as exc:
+                # Too slow (10062) or the token is gone: the change stands, edit by REST.
+                log.info("game %s: click not answered (%s); editing by REST", table.id, exc.code)
+        await self._edit_game_message(table, payload, repost=repost)
+
+    async def _channel_lost(
+        self, table: Table, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """The game's thread (or channel) was deleted: end the game, refund, say so."""
+        line = "The game's thread was deleted, so the game ended; stakes are refunded."
+        change = await self.tables.close_unseen(table.id, line)
+        if change is None:
+            return
+        log.warning("game %s: channel %s is gone; game ended", table.id, table.game_channel_id)
         if interaction is not None:
-            payload["content"] = payload["content"] if payload["content"] else None
-            await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
-        else:
-            await self._edit_game_message(table, payload)
+            await reply_private(interaction, line)
+        await self._edit_lobby(change.table)
+        parent = self.bot.get_channel(table.row.channel_id)
+        if parent is not None and table.row.thread_id is not None:
+            try:
+                await parent.send(  # type: ignore[union-attr]
+                    f"Game #{table.id}: {line}", allowed_mentions=NO_PINGS
+                )
+            except discord.HTTPException as exc:
+                log.info("game %s: end notice not posted (%s)", table.id, exc.status)
 
     async def _game_channel(self, table: Table) -> Any:
         channel = self.bot.get_channel(table.game_channel_id)
@@ -298,18 +415,39 @@ class Presenter:
                 return None
         return channel
 
-    async def _edit_game_message(self, table: Table, payload: dict[str, Any]) -> None:
+    async def _edit_game_message(
+        self, table: Table, payload: dict[str, Any], *, repost: bool = True
+    ) -> None:
+        """Edit the game message by REST; if a moderator deleted it, post the current state
+        again (``repost``); if the thread itself is gone, end the game."""
         channel = await self._game_channel(table)
-        if channel is None or table.row.message_id is None:
+        if channel is None:
+            if table.status in ("lobby", "running"):
+                await self._channel_lost(table, None)
+            return
+        if table.row.message_id is None:
             return
         try:
             await channel.get_partial_message(table.row.message_id).edit(
                 **payload, allowed_mentions=NO_PINGS
             )
+            return
         except discord.NotFound:
-            # Someone deleted the game message: post the current state again.
+            if not repost or table.status != "running":
+                return
+        except discord.HTTPException as exc:
+            log.warning("game %s: game message not updated (%s)", table.id, exc.status)
+            return
+        try:
             message = await channel.send(**self.turn_message(table))
-            await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
+        except discord.NotFound:
+            await self._channel_lost(table, None)
+            return
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not repost the game (%s)", table.id, exc.status)
+            return
+        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
+        table.row.message_id = message.id
 
     async def _edit_lobby(self, table: Table) -> None:
         if table.row.lobby_message_id is None:
@@ -375,9 +513,7 @@ class Presenter:
             and interaction.message is not None
             and interaction.message.id == table.row.lobby_message_id
         ):
-            await interaction.response.edit_message(
-                **self.lobby_message(table), allowed_mentions=NO_PINGS
-            )
+            await self._show_lobby(table, interaction)
         else:
             await self._edit_lobby(table)
         if table.row.message_id is not None:
@@ -423,21 +559,29 @@ class Presenter:
         return Table.from_row((mine or rows)[0])
 
     async def restore(self) -> int:
-        """After a start: make sure every running game has a message to click on."""
+        """After a start: redraw every live table from the database. The process may have
+        died between a commit and its Discord update, so a message can show an older
+        version whose buttons are refused as stale; redrawing puts the current buttons up."""
         tables = await self.tables.live_tables()
         for table in tables:
-            if table.status == "running" and table.row.message_id is None:
-                channel = await self._game_channel(table)
-                if channel is not None:
-                    try:
-                        message = await channel.send(**self.turn_message(table))
-                    except discord.HTTPException as exc:
-                        log.warning("game %s: could not repost (%s)", table.id, exc.status)
-                        continue
-                    await self.tables.set_game_message(
-                        table.id, thread_id=None, message_id=message.id
-                    )
+            try:
+                if table.status == "lobby":
+                    await self._edit_lobby(table)
+                elif table.row.message_id is None:
+                    await self._repost(table)
+                else:
+                    await self._edit_game_message(table, self.turn_edit(table))
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
         return len(tables)
+
+    async def _repost(self, table: Table) -> None:
+        channel = await self._game_channel(table)
+        if channel is None:
+            await self._channel_lost(table, None)
+            return
+        message = await channel.send(**self.turn_message(table))
+        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
 
 
 __all__ = ["Forbidden", "Presenter"]

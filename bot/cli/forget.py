@@ -1,0 +1,53 @@
+"""``python -m bot forget USER_ID``: delete what the bot knows about a member.
+
+Their id and names become a tombstone everywhere (see bot/store/privacy.py); the numbers
+stay, so other players' results and the chip ledger still add up. Refused while they sit at
+a live table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("user_id", type=int, help="the member's Discord user id")
+    parser.add_argument(
+        "--database", type=Path, default=None, help="database file (default: from settings)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.cli.run import load_settings
+    from bot.config import Settings
+    from bot.errors import UserError
+    from bot.store.db import Database, DatabaseUnusable
+    from bot.store.privacy import forget_member
+
+    path = args.database
+    if path is None:
+        settings = load_settings()
+        if not isinstance(settings, Settings):
+            return 2
+        path = settings.database_path
+    if not Path(path).exists():
+        print(f"error: no database at {path}", file=sys.stderr)
+        return 2
+
+    async def go() -> str:
+        async with await Database.open(path) as db:
+            report = await forget_member(db, args.user_id)
+        return (
+            f"forgot member {args.user_id}: {report.rows} rows now say {report.tombstone} "
+            f"and 'Deleted member' ({len(report.names)} names removed)"
+        )
+
+    try:
+        print(asyncio.run(go()))
+    except (UserError, DatabaseUnusable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,124 @@
+"""Tools for breaking the bot on purpose: crashes around a commit, database snapshots,
+forged clicks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import aiosqlite
+
+from bot.store.db import Database
+from tests.discord.conftest import Env
+from tests.harness import Message, Player, Reply
+from tests.harness import payloads as P
+
+
+class CrashBeforeCommit(Exception):
+    """Stands for the process dying after a transaction's last statement, before COMMIT."""
+
+
+class CrashAfterCommit(Exception):
+    """Stands for the process dying right after COMMIT, before Discord hears of it."""
+
+
+@contextmanager
+def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
+    """The next transaction on ``db`` runs all its statements, then the "process dies"
+    just before (``when="before"``) or just after (``"after"``) its COMMIT. Yields a list
+    that counts the crashes, so a test can check the crash really happened."""
+    original = db.transaction
+    crashes: list[int] = []
+
+    @asynccontextmanager
+    async def transaction() -> AsyncIterator[aiosqlite.Connection]:
+        if crashes:  # one crash per arming: later transactions run normally
+            async with original() as conn:
+                yield conn
+            return
+        crashes.append(1)
+        if when == "before":
+            async with original() as conn:
+                yield conn
+                # Every statement ran; dying now must roll all of them back.
+                raise CrashBeforeCommit("simulated crash before COMMIT")
+        async with original() as conn:
+            yield conn
+        raise CrashAfterCommit("simulated crash after COMMIT")
+
+    db.transaction = transaction  # type: ignore[method-assign]
+    try:
+        yield crashes
+    finally:
+        del db.transaction
+
+
+TABLES = ("games", "game_log", "game_results", "members")
+
+
+async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, list[Any]]:
+    """Every row the game layer keeps, comparable with ==. Message ids are left out unless
+    asked for: a restart may repost a message, which is not a game change."""
+    out: dict[str, list[Any]] = {}
+    names = [
+        r[0]
+        for r in await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    for name in names:
+        rows = await db.fetchall(f'SELECT * FROM "{name}"')  # test-only SQL, names from sqlite
+        cleaned = []
+        for row in rows:
+            data = dict(row)
+            if name == "games" and not with_messages:
+                for key in ("thread_id", "lobby_message_id", "message_id"):
+                    data.pop(key)
+            cleaned.append(data)
+        out[name] = sorted(cleaned, key=repr)  # some tables are WITHOUT ROWID
+    return out
+
+
+async def table_row(env: Env, table_id: int = 1) -> dict[str, Any]:
+    row = await env.bot.db.fetchone("SELECT * FROM games WHERE id = ?", (table_id,))
+    assert row is not None
+    data = dict(row)
+    data["state"] = json.loads(data.pop("state_json"))
+    return data
+
+
+async def log_count(env: Env, table_id: int = 1) -> int:
+    row = await env.bot.db.fetchone("SELECT COUNT(*) FROM game_log WHERE game_id = ?", (table_id,))
+    assert row is not None
+    return int(row[0])
+
+
+async def forge_click(
+    env: Env, player: Player, message: Message | Reply, custom_id: str, *, channel_id: int = 0
+) -> Reply:
+    """A click on ``custom_id`` as if ``message`` carried such a button: what a modified
+    client, a replayed request or a button copied from elsewhere would send."""
+    msg = message.message if isinstance(message, Reply) else message
+    payload = dict(msg.payload)
+    payload["components"] = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}
+    ]
+    snapshot_msg = _Forged(msg.id, channel_id or msg.channel_id, payload)
+    data = P.component_data(custom_id, component_type=P.BUTTON)
+    return await env.h._interact(
+        player,
+        P.MESSAGE_COMPONENT,
+        data,
+        channel_id or msg.channel_id,
+        message=snapshot_msg,  # type: ignore[arg-type]
+    )
+
+
+class _Forged:
+    def __init__(self, message_id: int, channel_id: int, payload: dict[str, Any]) -> None:
+        self.id = message_id
+        self.channel_id = channel_id
+        self.payload = payload

@@ -1,0 +1,58 @@
+"""A child process that dies with SIGKILL semantics (``os._exit``) at a chosen statement.
+
+    python -m tests.reliability.killer DB OP KILL_AT
+
+runs OP ("join": Cy joins table 1; "throw": the seat to move throws on table 1) through the
+real TableService, and ``os._exit(137)`` just before the KILL_AT-th SQL statement of it
+(counting BEGIN and COMMIT), so nothing after it runs: no rollback, no clean close; KILL_AT 0
+dies right after the step's COMMIT. With KILL_AT beyond the last statement it exits 0 and
+prints how many statements ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+from typing import Any
+
+from bot.config import Settings
+from bot.store.db import Database
+from bot.tables.service import TableService
+
+CY = 3
+
+
+async def main(path: str, op: str, kill_at: int) -> int:
+    db = await Database.open(path)
+    count = 0
+    real_execute = db.conn.execute
+
+    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        if count == kill_at:
+            os._exit(137)  # the process dies here: no rollback, no close, no flush
+        return real_execute(sql, *args, **kwargs)
+
+    db.conn.execute = execute  # type: ignore[method-assign]
+    settings = Settings(_env_file=None, start_cooldown_seconds=0)
+    service = TableService(db, settings, lambda: 1_700_000_100.0, random.Random(7))
+    if op == "join":
+        await service.join(1, CY, "Cy")
+    else:
+        table = await service.get(1)
+        seat = table.rules["current"] if table.rules else 0
+        user = table.seats[seat].user_id
+        assert user is not None
+        await service.act(1, user, table.version, "throw")
+    if kill_at == 0:
+        os._exit(137)  # right after the COMMIT: the Discord update would come next
+    print(count)
+    await db.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]))))

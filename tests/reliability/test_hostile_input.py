@@ -1,0 +1,276 @@
+"""Issue 7.5: forged, truncated, oversized and replayed custom_ids; out-of-range options
+(sent with ``_validate=False``, as Discord never would); hostile names. Nothing changes on a
+refusal, every refusal is one private line, nothing can ping @everyone or a role."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.store.games import GameRow, insert
+from tests.discord.conftest import Env, MakeEnv
+from tests.harness import Message, Player, Reply
+from tests.reliability.helpers import forge_click, snapshot, table_row
+
+
+def one_private_line(reply: Reply) -> bool:
+    return reply.ephemeral and "\n" not in reply.text and 0 < len(reply.text) <= 200
+
+
+async def running_game(env: Env) -> tuple[Player, Player, Message]:
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start", rounds=3)).message
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    return ana, bo, lobby
+
+
+async def other_guild_game(env: Env) -> int:
+    """A live lobby on another server, in the same database."""
+    now = time.time()
+    row = GameRow(
+        id=0, guild_id=999, channel_id=998, thread_id=None, lobby_message_id=None,
+        message_id=None, game_key="sequences:standard", status="lobby", host_id=1, stake=0,
+        state={"kind": "sequences", "settings": {"variant": "standard", "rounds": 1,
+               "target": None, "soft_last_die": False}, "seats": [], "rules": None},
+        version=0, deadline=now + 900, created_at=now, updated_at=now, finished_at=None,
+    )  # fmt: skip
+    async with env.bot.db.transaction() as conn:
+        return await insert(conn, row)
+
+
+async def test_forged_and_replayed_custom_ids_are_refused(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, bo, _ = await running_game(env)
+    foreign = await other_guild_game(env)
+    second = (await (await env.h.member("Cy")).slash("sequences start")).message
+    turn = env.turn_message()
+    version = (await table_row(env))["version"]
+    before = await snapshot(env.bot.db)
+    attempts = {
+        f"t:{foreign}:L:join": "somewhere else",  # another server's lobby
+        f"t:{foreign}:0:throw": "somewhere else",
+        "t:1:0:throw": "over",  # an old turn counter (replayed)
+        f"t:1:{version}:bank": "",  # a button this phase does not have
+        f"t:1:{version}:lock9": "",
+        "t:1:L:start": "already started",  # a lobby button after the start
+        "t:1:L:bogus": "",
+        "t:99:1:throw": "no longer exists",  # no such game
+        "t:9999999999999999999:1:throw": "no longer exists",  # beyond SQLite's integers
+        "t:1:5": "isn't one of mine",  # truncated
+        "t:1:" + "9" * 90 + ":throw": "isn't one of mine",  # oversized
+        "garbage": "isn't one of mine",
+        "": "isn't one of mine",
+    }
+    for custom_id, why in attempts.items():
+        for player in (ana, bo):
+            reply = await forge_click(env, player, turn, custom_id)
+            assert one_private_line(reply), (custom_id, reply.text)
+            # The player not to move may hear "it's Ana's turn" first: also a refusal.
+            assert why in reply.text or "turn" in reply.text, (custom_id, reply.text)
+    # Another game's lobby button, clicked in this game's thread: not its channel.
+    reply = await forge_click(env, ana, turn, "t:2:L:join")
+    assert one_private_line(reply) and "somewhere else" in reply.text
+    assert await snapshot(env.bot.db) == before
+    assert ana.mention not in env.h.message(second.id).text
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,  # seeded: the same examples every run
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    custom_id=st.one_of(
+        st.text(max_size=120),
+        st.builds(
+            lambda table, version, action: f"t:{table}:{version}:{action}",
+            st.integers(min_value=-5, max_value=2**70),
+            st.one_of(st.just("L"), st.integers(min_value=-1, max_value=10**10)),
+            st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_", max_size=40),
+        ),
+    )
+)
+async def test_fuzzed_custom_ids_never_crash_or_change_anything(
+    make_env: MakeEnv, custom_id: str
+) -> None:
+    shared = await shared_env(make_env)
+    env = shared.env
+    before = await snapshot(env.bot.db)
+    for player in shared.players:
+        reply = await forge_click(env, player, shared.message, custom_id)
+        assert not reply.failed
+        if reply.ephemeral:
+            assert one_private_line(reply), reply.text
+            assert await snapshot(env.bot.db) == before
+        else:  # a legal click (the fuzzer found the current button): applied once
+            after = await snapshot(env.bot.db)
+            assert len(after["game_log"]) == len(before["game_log"]) + 1
+            shared.message = env.turn_message()
+            before = after
+
+
+class _Shared:
+    env: Env
+    players: list[Player]
+    message: Message
+
+
+_SHARED: dict[int, _Shared] = {}
+
+
+async def shared_env(make_env: MakeEnv) -> _Shared:
+    """One bot for all examples of a fuzz test (hypothesis calls the test many times with
+    the same function-scoped fixture)."""
+    key = id(make_env)
+    if key not in _SHARED:
+        _SHARED.clear()
+        shared = _Shared()
+        shared.env = await make_env(seed=9)
+        ana, bo, _ = await running_game(shared.env)
+        shared.players = [ana, bo]
+        shared.message = shared.env.turn_message()
+        _SHARED[key] = shared
+    return _SHARED[key]
+
+
+BAD_OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("sequences start", {"rounds": 0}),
+    ("sequences start", {"rounds": -3}),
+    ("sequences start", {"rounds": 10**12}),
+    ("sequences start", {"target": -1}),
+    ("sequences start", {"target": 10**30}),
+    ("sequences start", {"variant": "chaos"}),
+    ("sequences start", {"rules": "poker"}),
+    ("sequences start", {"rules": "classic", "target": 10**9}),
+    ("sequences start", {"rounds": 3, "target": 30}),
+    ("heartsdue start", {"target": 0}),
+    ("heartsdue start", {"target": -(10**20)}),
+    ("board start", {"seats": 0}),
+    ("board start", {"seats": 13}),
+    ("board start", {"seats": 5}),
+    ("board start", {"seats": 10**20}),
+    ("board start", {"teams": 7}),
+    ("board start", {"seats": 4, "teams": 3}),
+    ("sequences end", {"game": -1}),
+    ("sequences end", {"game": 2**64}),
+    ("board end", {"game": 0}),
+    ("settings turn-timer", {"seconds": 1}),
+    ("settings turn-timer", {"seconds": 10**9}),
+    ("rules", {"game": "<@&1> @everyone"}),
+]
+
+
+async def test_out_of_range_options_are_refused_privately(make_env: MakeEnv) -> None:
+    env = await make_env()
+    mod = await env.h.member("Mod", manage_guild=True)
+    before = await snapshot(env.bot.db)
+    for command, options in BAD_OPTIONS:
+        reply = await mod.slash(command, _validate=False, **options)
+        if command == "rules":  # an unknown game shows the default rules, never the input
+            assert "<@&1>" not in reply.text and "@everyone" not in reply.text
+            continue
+        assert one_private_line(reply), (command, options, reply.text)
+    assert await snapshot(env.bot.db) == before
+
+
+HOSTILE_NAMES = [
+    "@everyone",
+    "@here free chips",
+    "<@&123456789012345678> ping the role",
+    "**bold** __under__ ~~strike~~ `code` ||spoiler||",
+    "Ana\u200b\u200d\u2060\ufeff",
+    "\u202eevil",
+    "x" * 500,
+    "[link](https://example.com)",
+]
+
+
+def message_bodies(env: Env) -> list[dict[str, Any]]:
+    """Every message the bot sent or edited, as Discord received it."""
+    out = []
+    for req in env.h.requests:
+        body = req.json if isinstance(req.json, dict) else {}
+        if "callback" in req.path:
+            body = body.get("data") or {}
+        if req.method in ("POST", "PATCH") and ("content" in body or "embeds" in body):
+            out.append(body)
+    return out
+
+
+async def test_hostile_names_are_cleaned_and_nothing_pings_everyone(make_env: MakeEnv) -> None:
+    env = await make_env(seed=4)
+    players = [await env.h.member(name) for name in HOSTILE_NAMES]
+    lobby = (await players[0].slash("board start", first_sequence_wins=True)).message
+    for player in players[1:]:
+        await player.click(lobby, "Join")
+    await players[0].click(lobby, "Start")
+    await env.tick(env.settings.turn_timeout_seconds + 1)
+    table = await env.bot.tables.get(1)
+    for seat in table.seats:
+        assert len(seat.name) <= 32
+        assert not any(c in seat.name for c in "@*_~`|<>[]()\u200b\u200d\u2060\ufeff\u202e")
+    text = json.dumps([m.payload for m in env.h.messages()])
+    assert "@everyone" not in text and "@here" not in text and "<@&" not in text
+    bodies = message_bodies(env)
+    assert len(bodies) >= 10  # lobby, joins, start, turns: the check saw real traffic
+    for body in bodies:
+        mentions = body.get("allowed_mentions")
+        assert mentions is not None, body
+        assert "everyone" not in mentions.get("parse", []) and "roles" not in mentions.get(
+            "parse", []
+        )
+        assert not mentions.get("roles")
+
+
+_ints = st.one_of(st.none(), st.integers(min_value=-(2**70), max_value=2**70))
+_texts = st.text(max_size=300)
+COMMANDS = {
+    "sequences start": st.fixed_dictionaries(
+        {},
+        optional={
+            "variant": _texts,
+            "rounds": _ints,
+            "target": _ints,
+            "soft_last_die": st.booleans(),
+            "rules": st.one_of(_texts, st.sampled_from(["classic", "pushluck"])),
+        },
+    ),
+    "heartsdue start": st.fixed_dictionaries({}, optional={"target": _ints}),
+    "board start": st.fixed_dictionaries(
+        {}, optional={"seats": _ints, "teams": _ints, "first_sequence_wins": st.booleans()}
+    ),
+    "sequences end": st.fixed_dictionaries({}, optional={"game": _ints}),
+    "board end": st.fixed_dictionaries({}, optional={"game": _ints}),
+    "settings turn-timer": st.fixed_dictionaries(
+        {"seconds": _ints.filter(lambda x: x is not None)}
+    ),
+}
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+async def test_fuzzed_commands_never_crash(make_env: MakeEnv, data: st.DataObject) -> None:
+    shared = await shared_env(make_env)
+    env = shared.env
+    command = data.draw(st.sampled_from(sorted(COMMANDS)))
+    options = {k: v for k, v in data.draw(COMMANDS[command]).items() if v is not None}
+    player = shared.players[data.draw(st.integers(0, 1))]
+    before = await snapshot(env.bot.db)
+    reply = await player.slash(command, _validate=False, **options)
+    assert not reply.failed and "went wrong" not in reply.text, (command, options, reply.text)
+    if reply.ephemeral:
+        assert one_private_line(reply), (command, options, reply.text)
+        changed = await snapshot(env.bot.db) != before
+        # A refused command changes nothing (the turn timer is the one private success).
+        assert not changed or command == "settings turn-timer", (command, options)

@@ -1,0 +1,228 @@
+"""Issue 7.8: operator safety. A database the bot cannot use is one clear line at start; a
+backup taken while games are being played is consistent; forgetting a member removes every
+trace of them while other players' results and the chip ledger still add up."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.errors import UserError
+from bot.store import wallets
+from bot.store.db import Database
+from bot.store.privacy import DELETED, ID_COLUMNS, forget_member
+from bot.tables.service import TableService
+from bot.tables.wallet_hooks import WalletHooks
+from tests.discord.conftest import MakeEnv
+from tests.fakes import FakeClock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_command(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "DATABASE"))}
+    clean.update(env, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd, env=clean, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("problem", ["newer", "not a database", "corrupt"])
+def test_an_unusable_database_is_one_clear_line(tmp_path: Path, problem: str) -> None:
+    path = tmp_path / "bot.sqlite3"
+    if problem == "newer":
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA user_version = 99")
+        conn.close()
+    elif problem == "not a database":
+        path.write_bytes(b"these are not the pages you are looking for" * 200)
+    else:
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 400)
+        conn.commit()
+        conn.close()
+        data = bytearray(path.read_bytes())
+        data[4096 * 3 : 4096 * 3 + 2000] = b"\xff" * 2000  # scribble over a page
+        path.write_bytes(bytes(data))
+    result = bot_command(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert str(path) in lines[0]
+    assert {"newer": "newer version", "not a database": "cannot be read"}.get(
+        problem, "restore a backup"
+    ) in lines[0]
+
+
+async def open_service(path: Path, seed: int) -> tuple[Database, TableService]:
+    db = await Database.open(path)
+    clock = FakeClock()
+    settings = Settings(_env_file=None, start_cooldown_seconds=0, max_lobbies_per_channel=50,
+                        max_games_per_guild=500)  # fmt: skip
+    return db, TableService(db, settings, clock, random.Random(seed), WalletHooks(clock))
+
+
+async def busy_tables(service: TableService, rounds: int) -> None:
+    """Staked lobbies opening, filling, emptying and games being played, nonstop."""
+    rng = random.Random(5)
+    settings = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
+    for i in range(rounds):
+        table = await service.open_lobby(
+            guild_id=1, channel_id=2 + i % 7, host_id=10, host_name="Host", kind="sequences",
+            settings=settings, stake=5,
+        )  # fmt: skip
+        for user in (11, 12, 13):
+            await service.join(table.id, user, f"P{user}")
+        await service.leave(table.id, 13)
+        if rng.random() < 0.3:
+            await service.cancel(table.id, 10, False)
+            continue
+        await service.start(table.id, 10)
+        for _ in range(40):
+            current = await service.get(table.id)
+            if current.status != "running" or current.rules is None:
+                break
+            user = current.seats[current.rules["current"]].user_id
+            assert user is not None
+            action = "throw" if current.rules["phase"] == "throw" else "bank"
+            await service.act(table.id, user, current.version, action)
+        await asyncio.sleep(0)
+
+
+async def test_backup_while_games_run_is_consistent(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    db, service = await open_service(path, 1)
+    await busy_tables(service, 3)
+    writer = asyncio.create_task(busy_tables(service, 60))
+    copies = []
+    for n in range(3):  # copies taken at different moments of the writing
+        target = tmp_path / f"copy{n}.sqlite3"
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "backup", str(target), "--database", str(path),
+            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await proc.communicate()
+        assert proc.returncode == 0, err.decode()
+        assert out.decode().count("\n") == 1 and "ok" in out.decode()
+        copies.append(target)
+    await writer
+    await db.close()
+    for target in copies:
+        copy = await Database.open(target)  # integrity check included
+        try:
+            assert (await wallets.check_invariant(copy)).ok
+            # Whole changes only: each version bump came with exactly one log entry.
+            torn = await copy.fetchall(
+                "SELECT g.id FROM games g WHERE g.version + 1 <> "
+                "(SELECT COUNT(*) FROM game_log l WHERE l.game_id = g.id)"
+            )
+            assert torn == []
+        finally:
+            await copy.close()
+    again = bot_command(tmp_path, "backup", str(copies[0]), "--database", str(path))
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+async def test_forget_removes_a_member_and_keeps_the_sums(make_env: MakeEnv) -> None:
+    env = await make_env(seed=6)
+    zelda = await env.h.member("Zelda Quux")
+    bo = await env.h.member("Bo")
+    mod = await env.h.member("Mod", manage_guild=True)
+    lobby = (await zelda.slash("sequences start", rounds=1, stake=50)).message
+    await bo.click(lobby, "Join")
+    await zelda.click(lobby, "Start")
+    for _ in range(10):
+        if (await env.bot.tables.get(1)).status != "running":
+            break
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+    assert (await env.bot.tables.get(1)).status == "finished"
+    await mod.slash("chips grant", member=zelda, amount=25, reason="for Zelda Quux, nice game")
+    await zelda.slash("pay", member=bo, amount=10)
+    db = env.bot.db
+    bo_results = [dict(r) for r in await db.fetchall(
+        "SELECT * FROM game_results WHERE user_id = ?", (bo.id,))]  # fmt: skip
+    balances = await db.fetchone("SELECT SUM(balance), COUNT(*) FROM wallets")
+    ledger_rows = await db.fetchone("SELECT COUNT(*), SUM(delta) FROM ledger")
+    assert str(zelda.id) in await dump(db) and "Zelda Quux" in await dump(db)
+
+    # Seated at a live table: refused, nothing changed.
+    await zelda.slash("sequences start")
+    before = await dump(db)
+    with pytest.raises(UserError, match="live games"):
+        await forget_member(db, zelda.id)
+    assert await dump(db) == before
+    await zelda.slash("sequences end")
+
+    report = await forget_member(db, zelda.id)
+    text = await dump(db)
+    assert str(zelda.id) not in text and "Zelda" not in text and "Quux" not in text
+    assert DELETED in text and report.tombstone < 0
+    assert [dict(r) for r in await db.fetchall(
+        "SELECT * FROM game_results WHERE user_id = ?", (bo.id,))] == bo_results  # fmt: skip
+    assert tuple(await db.fetchone("SELECT SUM(balance), COUNT(*) FROM wallets")) == tuple(balances)
+    assert tuple(await db.fetchone("SELECT COUNT(*), SUM(delta) FROM ledger")) == tuple(ledger_rows)
+    assert (await wallets.check_invariant(db)).ok
+    # The append-only guards are back.
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE ledger SET delta = delta WHERE id = 1")
+    board = await bo.slash("leaderboard")
+    assert "Zelda" not in board.text
+
+
+async def dump(db: Database) -> str:
+    """Every value in every table, as text."""
+    parts = []
+    for (name,) in await db.fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ):
+        rows = await db.fetchall(f'SELECT * FROM "{name}"')  # test-only, names from sqlite
+        parts.append(json.dumps([list(r) for r in rows], ensure_ascii=False))
+    return "\n".join(parts)
+
+
+async def test_every_member_id_column_is_forgotten(tmp_path: Path) -> None:
+    """A migration that adds a column holding a member id must add it to ID_COLUMNS."""
+    db = await Database.open(tmp_path / "schema.sqlite3")
+    try:
+        found = set()
+        for (table,) in await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ):
+            for column in await db.fetchall("SELECT name FROM pragma_table_info(?)", (table,)):
+                name = column[0]
+                if name in ("user_id", "actor_id", "host_id") or name.endswith("_by"):
+                    found.add((table, name))
+    finally:
+        await db.close()
+    listed = {(t, c) for t, columns in ID_COLUMNS.items() for c in columns}
+    assert found == listed
+
+
+def test_forget_cli_refuses_clearly(tmp_path: Path) -> None:
+    result = bot_command(tmp_path, "forget", "-5", "--database", str(tmp_path / "none.db"))
+    assert result.returncode == 2 and "no database" in result.stderr
+    sqlite3.connect(tmp_path / "empty.db").close()
+    result = bot_command(tmp_path, "forget", "0", "--database", str(tmp_path / "empty.db"))
+    assert result.returncode == 2 and "positive" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+async def test_privacy_command_explains_and_stays_private(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    reply = await ana.slash("privacy")
+    assert reply.ephemeral and f"python -m bot forget {ana.id}" in reply.text
+    assert "Deleted member" in reply.text
