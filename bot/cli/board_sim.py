@@ -30,9 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="strong,greedy",
-        help="comma-separated bot level per seat, in turn order (levels: {})".format(
-            ", ".join(LEVELS)
-        ),
+        help=f"comma-separated bot level per seat, in turn order (levels: {', '.join(LEVELS)})",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run")
     parser.add_argument("--teams", type=int, default=None, help="number of teams (4+ seats)")
@@ -67,7 +65,7 @@ def simulate(
     teams: int | None = None,
     first_sequence_wins: bool = False,
 ) -> dict[str, Any]:
-    """Play the games and return the report as a JSON-safe dict."""
+    """Play ``games`` (at least 1) games and return the report as a JSON-safe dict."""
     config = BoardConfig(len(levels), first_sequence_wins=first_sequence_wins, teams=teams)
     config.validate()
     master = random.Random(seed)
@@ -107,14 +105,22 @@ def simulate(
 
     def rate(wins: int) -> dict[str, Any]:
         low, high = wilson(wins, games)
-        return {"wins": wins, "rate": wins / games if games else 0.0, "ci95": [low, high]}
+        return {"wins": wins, "rate": wins / games, "ci95": [low, high]}
+
+    def every_side(level: str) -> bool:
+        return all(
+            level in {levels[s] for s in config.seats_of(side)} for side in range(config.sides)
+        )
 
     return {
         "games": games,
         "seats": levels,
         "sides": config.sides,
         "seed": seed,
-        "levels": {level: rate(level_wins[level]) for level in dict.fromkeys(levels)},
+        "levels": {
+            level: rate(level_wins[level]) | {"every_side": every_side(level)}
+            for level in dict.fromkeys(levels)
+        },
         "by_side": [
             {"side": side, "levels": [levels[s] for s in config.seats_of(side)]}
             | rate(side_wins[side])
@@ -122,7 +128,7 @@ def simulate(
         ],
         "blocked": blocked,
         "unfinished": unfinished,
-        "avg_turns": sum(turns) / games if games else 0.0,
+        "avg_turns": sum(turns) / games,
         "move_ms": {
             level: {
                 "p50": 1000 * _percentile(times, 0.50),
@@ -132,7 +138,7 @@ def simulate(
             }
             for level, times in move_times.items()
         },
-        "game_ms": 1000 * elapsed / games if games else 0.0,
+        "game_ms": 1000 * elapsed / games,
         "games_per_second": games / elapsed if elapsed else 0.0,
     }
 
@@ -155,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{report['games']} games, seats {','.join(levels)}, seed {report['seed']}")
     for level, row in report["levels"].items():
         low, high = row["ci95"]
-        print(f"  {level:>7}: wins {row['rate']:6.1%}  (95% CI {low:.1%}-{high:.1%})")
+        # A level seated on every side wins every decided game: say so rather than mislead.
+        mirror = "  (plays every side)" if row["every_side"] else ""
+        print(f"  {level:>7}: wins {row['rate']:6.1%}  (95% CI {low:.1%}-{high:.1%}){mirror}")
     for row in report["by_side"]:
         low, high = row["ci95"]
         who = "+".join(row["levels"])

@@ -101,13 +101,16 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
         embed.add_field(name="Teams", value="\n".join(teams)[:1024], inline=False)
     filename = f"board-{table.id}-{table.version}.png"
     embed.set_image(url=f"attachment://{filename}")
-    embed.set_footer(text="Columns A–J, rows 1–10 · ★ corners are wild for every side")
+    embed.set_footer(
+        text="Columns A–J, rows 1–10 · ★ corners are wild for every side · "
+        "yellow frame: the last move"
+    )
     return embed, board_file(state, [f"{n}" for n in names], name=filename)
 
 
 def hand_text(view: b.SeatView, drawn: str | None = None) -> str:
     parts = []
-    for card in sorted(view.hand, key=_card_order):
+    for card in sorted(view.hand, key=card_order):
         label = b.card_label(card)
         if card in b.TWO_EYED_JACKS:
             label += " (wild)"
@@ -121,6 +124,6 @@ def hand_text(view: b.SeatView, drawn: str | None = None) -> str:
     return " · ".join(parts) or "no cards"
 
 
-def _card_order(card: str) -> tuple[int, int]:
+def card_order(card: str) -> tuple[int, int]:
     ranks = "A23456789TJQK"
     return ("SHDC".index(card[1]), ranks.index(card[0]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import discord
 
 from bot.tables.model import Table
@@ -89,12 +91,30 @@ def _minutes(seconds: int) -> str:
     return f"{seconds} s"
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospace block: emoji and wide characters take two,
+    combining marks and variation selectors none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or ch in "\ufe0f\u200d":
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return width
+
+
+def _pad(text: str, width: int) -> str:
+    while display_width(text) > width:
+        text = text[:-1]
+    return text + " " * (width - display_width(text))
+
+
 def score_table(names: list[str], scores: list[int], marks: list[str] | None = None) -> str:
-    width = min(max((len(n) for n in names), default=4), 20)
+    """A code block of names and scores, aligned even when names hold emoji (🤖)."""
+    width = min(max((display_width(n) for n in names), default=4), 20)
     rows = []
     for i, (name, score) in enumerate(zip(names, scores, strict=True)):
         mark = marks[i] if marks else ""
-        rows.append(f"{mark:<2}{name[:width]:<{width}} {score:>4}")
+        rows.append(f"{_pad(mark, 2)}{_pad(name, width)} {score:>4}")
     return "```\n" + "\n".join(rows) + "\n```"
 
 

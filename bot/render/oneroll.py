@@ -25,10 +25,10 @@ def turn_embed(table: Table) -> discord.Embed:
         if last.phase == "opening":
             lines.append(f"{who}'s opening throw: sum **{last.value}**")
         elif last.score.wiped:
-            lines.append(f"💥 **{who}: {one.describe(last.score)}** ({last.total_before} → 0)")
+            lines.append(f"💥 **{who} threw {one.describe(last.score)}** ({last.total_before} → 0)")
             colour = PENALTY_COLOUR
         else:
-            lines.append(f"{who}: **{one.describe(last.score)}**")
+            lines.append(f"{who} threw **{one.describe(last.score)}**")
     if state.outcome is not None:
         winner = table.seats[state.outcome.winner].name
         title = f"🏆 {winner} won {title}!"

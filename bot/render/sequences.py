@@ -71,8 +71,8 @@ def final_embed(table: Table) -> discord.Embed:
     reason = {
         "exact21": "reached exactly 21",
         "tiebreak": "won the tie-break",
-        "rounds": "after the last round",
-        "target": "reached the target",
+        "rounds": "had the highest total after the last round",
+        "target": "had the highest total when the target was reached",
     }[state.outcome.reason]
     embed = discord.Embed(
         title=f"🏆 {winners} won {_title(table)}!",

@@ -31,6 +31,7 @@ class Button:
     row: int = 0
     private: bool = False  # answered privately, changes nothing (e.g. Odds)
     emoji: str | None = None
+    disabled: bool = False
 
 
 class GameKind(Protocol):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.render.board_game import board_file, hand_text, side_label, side_names
+from bot.render.board_game import board_file, card_order, hand_text, side_label, side_names
 from bot.render.common import COLOUR
 from bot.rules import board as b
 from bot.tables.board_kind import move_action
@@ -116,7 +116,7 @@ class BoardHands:
             ], "None of your cards can be played: you must pass."
         buttons: list[Button] = []
         seen: set[str] = set()
-        for card in sorted(view.hand):
+        for card in sorted(view.hand, key=card_order):
             if card in seen:
                 continue
             seen.add(card)

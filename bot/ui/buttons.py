@@ -115,6 +115,7 @@ def build_view(table_id: int, version: int | str, buttons: list[Button]) -> disc
                 style=STYLES[b.style],
                 emoji=b.emoji,
                 row=b.row,
+                disabled=b.disabled,
             )
         )
     return view

@@ -41,8 +41,9 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 def lobby_buttons(table: Table) -> list[Button]:
     game = kind_for(table.kind)
+    full = len(table.seats) >= game.seat_limits(table.settings)[1]
     buttons = [
-        Button("join", "Join", "success"),
+        Button("join", "Join", "success", disabled=full),
         Button("leave", "Leave", "secondary"),
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
@@ -51,7 +52,9 @@ def lobby_buttons(table: Table) -> list[Button]:
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
-            Button(f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖")
+            Button(
+                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
+            )
             for level in game.bot_levels
         ]
     return buttons

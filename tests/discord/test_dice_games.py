@@ -197,6 +197,7 @@ async def test_team_game_partners_alternate_and_teams_win_together(make_env: Mak
     for p in (bo, cy, di):
         lobby = (await p.click(lobby, "Join")).message
     assert "team A" in lobby.text and "team B" in lobby.text
+    assert lobby.button("Join").disabled and lobby.button("Add bot: optimal").disabled
     # Bo (auto: team B) switches to team A, Cy (auto: team A) switches to team B.
     lobby = (await bo.click(lobby, "Switch team")).message
     lobby = (await cy.click(lobby, "Switch team")).message

@@ -14,6 +14,13 @@ Levels:
   nearly as well.
 
 All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
+
+Measured with ``python -m bot board-sim`` (2 seats, seed 2026): strong beats random in
+99% of 400 games but only matches greedy (52.4% of 1000 games, 95% CI 49.3-55.5%).
+Tuning every weight here, a top-windows evaluation, two-ply search against sampled
+opponent hands and flat Monte Carlo with greedy play-outs all stayed within 45-53%
+against greedy: between two players that both finish and block fours, the draw of the
+jacks decides most 2-seat games. Strong is kept for its card-aware threat play.
 """
 
 from __future__ import annotations
@@ -31,10 +38,14 @@ from bot.rules.board.game import (
     SeatView,
     TradeDeadCard,
     legal_actions,
+    new_sequences,
+    sequence_cells,
+    without_card,
 )
 from bot.rules.board.layout import (
     BOARD,
     CELL_WINDOWS,
+    CORNER_CODE,
     CORNER_MASK,
     SIZE,
     WINDOW_MASKS,
@@ -167,12 +178,21 @@ def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action
 
 # --------------------------------------------------------------------------- strong
 
-# Value of an open window (no foe chip, not dead) holding k of the side's spaces.
-_OPEN = (0.0, 1.0, 4.0, 14.0, 45.0, 0.0)
+# Value of an open window (no foe chip, not dead) by own spaces held, before the chances
+# of filling the missing ones.
+_VALUE = (0.0, 1.0, 6.0, 30.0, 120.0, 0.0)
+# Chance-like weight of filling an empty space by unseen copies (0, 1, 2) of its card.
+_FILL = (0.12, 0.45, 0.7)
+# A two-eyed jack in hand can fill any one space.
+_JACK_FILL = 0.6
 _SEQUENCE = 1000.0
-_WIN = 1_000_000.0
-_TWO_EYED_VALUE = 70.0
+_WIN = 100_000.0
 _ONE_EYED_VALUE = 40.0
+# How much of a threatened sequence counts before it is real.
+_MY_THREAT = 0.6
+_FOE_THREAT = 0.9
+# Weight of the opponents' open windows against ours.
+_DEFENCE = 1.0
 
 
 class _Cards:
@@ -180,22 +200,21 @@ class _Cards:
 
     def __init__(self, view: SeatView) -> None:
         seen = Counter(view.hand) + Counter(view.discards)
-        unseen = Counter(FULL_DECK) - seen
-        self.unseen = unseen
-        self.total = sum(unseen.values())
+        self.unseen = Counter(FULL_DECK) - seen
+        self.total = sum(self.unseen.values())
         config = view.config
-        side = view.side
-        # Cards the opponents hold and may play before our next turn.
+        # Cards of the opponents who move before our next turn.
         self.foe_cards = sum(
             view.hand_sizes[(view.seat + i) % config.seats]
             for i in range(1, config.seats)
-            if config.side_of((view.seat + i) % config.seats) != side
+            if config.side_of((view.seat + i) % config.seats) != view.side
         )
-        self.friend_cards = sum(
-            view.hand_sizes[(view.seat + i) % config.seats]
-            for i in range(1, config.seats)
-            if config.side_of((view.seat + i) % config.seats) == side
-        )
+        self.jacks = sum(self.unseen[j] for j in TWO_EYED_JACKS)
+        self.removers = sum(self.unseen[j] for j in ONE_EYED_JACKS)
+        # Weight of a foe filling each space: their hands are drawn from the unseen cards.
+        self.foe_fill = [
+            0.0 if code == CORNER_CODE else _FILL[min(2, self.unseen[code])] for code in BOARD
+        ]
 
     def chance(self, useful: int, cards: int) -> float:
         """Probability that ``cards`` unseen cards include one of ``useful`` copies."""
@@ -205,14 +224,24 @@ class _Cards:
         cards = min(cards, total)
         return 1.0 - comb(total - useful, cards) / comb(total, cards)
 
-    def copies_for(self, cells: set[int]) -> int:
-        """Unseen copies of the cards that fill any of ``cells``, two-eyed jacks included."""
-        codes = {BOARD[c] for c in cells}
-        count = sum(self.unseen[code] for code in codes)
-        return count + sum(self.unseen[j] for j in TWO_EYED_JACKS)
+    def copies(self, cells: set[int]) -> int:
+        """Unseen copies of the cards that fill any of ``cells``."""
+        return sum(self.unseen[code] for code in {BOARD[c] for c in cells})
 
-    def removers(self) -> int:
-        return sum(self.unseen[j] for j in ONE_EYED_JACKS)
+    def my_fill(self, hand: tuple[str, ...]) -> list[float]:
+        """Weight of us filling each space, given the hand we keep."""
+        held = set(hand)
+        jack = any(card in TWO_EYED_JACKS for card in hand)
+        fill = []
+        for code in BOARD:
+            if code in held:
+                fill.append(1.0)
+            elif code == CORNER_CODE:
+                fill.append(0.0)
+            else:
+                weight = _FILL[min(2, self.unseen[code])]
+                fill.append(max(weight, _JACK_FILL) if jack else weight)
+        return fill
 
 
 def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
@@ -228,9 +257,9 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
     counts = [0] * config.sides
     for seq in view.sequences:
         counts[seq.side] += 1
-    need = config.sequences_to_win
     masks = view.side_masks
     hand = view.hand
+    existing = sequence_cells(view.sequences, side)
 
     # Candidate moves, deduplicated: a plain card and a two-eyed jack on the same space
     # reach the same position, and the plain card keeps the jack.
@@ -249,39 +278,18 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
     scored: list[tuple[float, Action]] = []
     for cell, card in [*plain_cells.items(), *jack_cells.items()]:
         new_masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
-        made = _completed(new_masks[side], cell, dead[side])
-        if counts[side] + made >= need:
+        made = len(new_sequences(new_masks, view.chips, side, cell, existing))
+        if counts[side] + made >= config.sequences_to_win:
             return PlayCard(card, *divmod(cell, SIZE))
-        left = _remove_one(hand, card)
+        left = without_card(hand, card)
         score = _evaluate(view, new_masks, left, cards, dead, counts, made)
         scored.append((score, PlayCard(card, *divmod(cell, SIZE))))
     for cell, card in removals.items():
         new_masks = tuple(m & ~(1 << cell) for m in masks)
-        left = _remove_one(hand, card)
+        left = without_card(hand, card)
         score = _evaluate(view, new_masks, left, cards, dead, counts, 0)
         scored.append((score, RemoveChip(card, *divmod(cell, SIZE))))
     return _pick(scored, rng)
-
-
-def _remove_one(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
-
-
-def _completed(own_chips: int, cell: int, dead: set[int]) -> int:
-    """How many sequences a chip on ``cell`` completes (at most one per line, except when
-    the line can hold two; one per window is close enough for the evaluation)."""
-    own = own_chips | CORNER_MASK
-    made = 0
-    last_line_windows: list[int] = []
-    for w in CELL_WINDOWS[cell]:
-        window = WINDOW_MASKS[w]
-        if w not in dead and window & own == window:
-            if any((window & WINDOW_MASKS[v]).bit_count() >= 2 for v in last_line_windows):
-                continue
-            last_line_windows.append(w)
-            made += 1
-    return made
 
 
 def _evaluate(
@@ -300,50 +308,51 @@ def _evaluate(
     occupied = 0
     for m in masks:
         occupied |= m
+    my_fill = cards.my_fill(hand)
+    foe_fill = cards.foe_fill
     score = 0.0
-    my_fours: set[int] = set()
-    foe_fours: set[int] = set()
+    my_holes: set[int] = set()
+    foe_holes: set[int] = set()
     for s in range(sides):
         own_chips = masks[s]
         own = own_chips | CORNER_MASK
         blockers = occupied & ~own_chips
         dead_s = dead[s]
+        fill = my_fill if s == side else foe_fill
+        holes = my_holes if s == side else foe_holes
         total = 0.0
-        fours = my_fours if s == side else foe_fours
-        for w in range(_WINDOW_COUNT):
-            window = WINDOW_MASKS[w]
+        for w, window in enumerate(WINDOW_MASKS):
             if window & blockers or w in dead_s:
                 continue
-            k = (window & own).bit_count()
-            total += _OPEN[k]
+            missing = window & ~own
+            k = 5 - missing.bit_count()
+            weight = _VALUE[k]
+            while missing:
+                low = missing & -missing
+                weight *= fill[low.bit_length() - 1]
+                missing ^= low
+            total += weight
             if k == 4:
-                fours.add((window & ~own).bit_length() - 1)
-        score += total if s == side else -total / (sides - 1)
+                holes.add((window & ~own).bit_length() - 1)
+        score += total if s == side else -_DEFENCE * total / (sides - 1)
 
-    # Our fours: finished next turn if we (or a partner) hold a filler and nobody blocks.
-    hand_fills = {c for c in my_fours if BOARD[c] in hand}
-    if any(card in TWO_EYED_JACKS for card in hand):
-        hand_fills = set(my_fours)
-    need_more = need - counts[side] - made
-    seq_value = _WIN if need_more <= 1 else _SEQUENCE
-    if my_fours:
-        block = cards.chance(cards.copies_for(my_fours), cards.foe_cards)
-        if hand_fills:
-            # With two different holes the opponent would need two blocks in one turn.
-            stop = block if len(hand_fills) == 1 else block * block
-            score += 0.6 * seq_value * (1.0 - stop)
-        else:
-            mine = cards.chance(cards.copies_for(my_fours), cards.friend_cards + 2)
-            score += 0.3 * seq_value * mine * (1.0 - block)
-    if foe_fours:
-        foe_seq = _WIN if need - max(counts[s] for s in range(sides) if s != side) <= 1 else 1.0
-        threat = cards.chance(cards.copies_for(foe_fours), cards.foe_cards)
-        score -= 0.9 * max(foe_seq, _SEQUENCE) * threat
+    my_need = need - counts[side] - made
     score += made * _SEQUENCE
-    # Jacks kept in hand are worth their flexibility; a spent one is gone.
-    for card in hand:
-        if card in TWO_EYED_JACKS:
-            score += _TWO_EYED_VALUE
-        elif card in ONE_EYED_JACKS:
-            score += _ONE_EYED_VALUE
+    if my_holes:
+        ready = {c for c in my_holes if my_fill[c] == 1.0}
+        if any(card in TWO_EYED_JACKS for card in hand):
+            ready = my_holes
+        if ready:
+            useful = cards.copies(ready) + cards.jacks + cards.removers
+            block = cards.chance(useful, cards.foe_cards)
+            # Two different holes need two blocks before our next turn.
+            stop = block if len(ready) == 1 else block * block
+            value = _WIN if my_need <= 1 else _SEQUENCE
+            score += _MY_THREAT * value * (1.0 - stop)
+    if foe_holes:
+        foe_best = max(counts[s] for s in range(sides) if s != side)
+        value = _WIN if need - foe_best <= 1 else _SEQUENCE
+        threat = cards.chance(cards.copies(foe_holes) + cards.jacks, cards.foe_cards)
+        score -= _FOE_THREAT * value * threat
+    score += _ONE_EYED_VALUE * sum(1 for card in hand if card in ONE_EYED_JACKS)
     return score

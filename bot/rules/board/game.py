@@ -441,8 +441,7 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
             targets = _occupied(state.side_masks) & ~state.side_masks[side] & ~state.locked
             plays.extend(RemoveChip(card, *divmod(cell, SIZE)) for cell in _iter_cells(targets))
         else:
-            a, b = CARD_CELLS[card]
-            for cell in (a, b) if a < b else (b, a):
+            for cell in CARD_CELLS[card]:
                 if chips[cell] == EMPTY:
                     plays.append(PlayCard(card, *divmod(cell, SIZE)))
     actions.extend(plays)
@@ -451,36 +450,28 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
     return actions
 
 
-def has_playable_card(hand: tuple[str, ...], state: BoardState | SeatView, side: int) -> bool:
-    """Whether any card of ``hand`` can be played for ``side`` (so passing is not allowed)."""
-    occupied = _occupied(state.side_masks)
-    for card in hand:
-        if card in TWO_EYED_JACKS:
-            if PLAIN_MASK & ~occupied:
-                return True
-        elif card in ONE_EYED_JACKS:
-            if occupied & ~state.side_masks[side] & ~state.locked:
-                return True
-        elif not is_dead(card, state.chips):
-            return True
-    return False
-
-
 # --------------------------------------------------------------------------- sequences
+
+
+def sequence_cells(sequences: tuple[Sequence, ...], side: int) -> list[frozenset[int]]:
+    """The cell sets of ``side``'s sequences."""
+    return [frozenset(r * SIZE + c for r, c in seq.cells) for seq in sequences if seq.side == side]
 
 
 def _window_cells(line: tuple[int, ...], start: int) -> frozenset[int]:
     return frozenset(line[start : start + RUN])
 
 
-def _new_sequences(
+def new_sequences(
     masks: tuple[int, ...],
     chips: tuple[int, ...],
     side: int,
     cell: int,
     existing: list[frozenset[int]],
 ) -> list[frozenset[int]]:
-    """The windows the chip just placed on ``cell`` completes and that may be locked."""
+    """The sequences the chip just placed on ``cell`` (already in ``masks``) completes for
+    ``side``, given the cell sets of its ``existing`` sequences. ``chips`` only steers the
+    choice of which five lock (room left free of other sides' chips)."""
     own = masks[side] | CORNER_MASK
     found: list[frozenset[int]] = []
     for line_index, pos in CELL_LINES[cell]:
@@ -555,7 +546,8 @@ def _draw(
     return pile[-1], pile[:-1], discards, reshuffled
 
 
-def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+def without_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` with one copy of ``card`` taken out."""
     index = hand.index(card)
     return hand[:index] + hand[index + 1 :]
 
@@ -579,7 +571,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     side = seat % config.sides
     hand = state.hands[seat]
     if isinstance(action, Pass):
-        if has_playable_card(hand, state, side):
+        # legal_actions ends with Pass exactly when no card in the hand can be played.
+        if not isinstance(legal_actions(state)[-1], Pass):
             raise IllegalAction("You can play a card, so you can't pass.")
         passes = state.passes + 1
         done = None
@@ -633,10 +626,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             raise IllegalAction(f"{where} already holds a chip.")
         chips = (*chips[:cell], side, *chips[cell + 1 :])
         masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
-        existing = [
-            frozenset(r * SIZE + c for r, c in seq.cells) for seq in sequences if seq.side == side
-        ]
-        fresh = _new_sequences(masks, chips, side, cell, existing)
+        existing = sequence_cells(sequences, side)
+        fresh = new_sequences(masks, chips, side, cell, existing)
         if fresh:
             added = tuple(_sequence_value(side, cells) for cells in fresh)
             sequences = sequences + added
@@ -645,7 +636,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
                     new_locked |= 1 << c
     discards = (*state.discards, card)
     hands = list(state.hands)
-    hand = _without(hand, card)
+    hand = without_card(hand, card)
     done = None
     if added and sum(1 for s in sequences if s.side == side) >= config.sequences_to_win:
         done = BoardOutcome(side, config.seats_of(side), "sequences")
@@ -684,7 +675,7 @@ def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
             f"{card_label(card)} is not dead: {' and '.join(sorted(set(open_spaces)))} is open."
         )
     seat = state.turn
-    hand = _without(state.hands[seat], card)
+    hand = without_card(state.hands[seat], card)
     drawn, pile, discards, reshuffled = _draw(state.draw_pile, (*state.discards, card), rng)
     if drawn is not None:
         hand = (*hand, drawn)
