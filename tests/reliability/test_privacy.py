@@ -167,6 +167,7 @@ TRUSTED_SQL_NAMES = {
         "ahead",
     },
     "bot/store/privacy.py": {"table", "column", "name"},  # ID_COLUMNS, GUARD_TRIGGERS
+    "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
 
