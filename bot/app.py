@@ -131,6 +131,10 @@ class SequencesBot(commands.Bot):
                 log.warning(
                     "game %s: could not show a timer change (%s)", change.table.id, exc.status
                 )
+            except Exception:
+                # The change is committed; showing it failed. The other tables' changes
+                # still get shown, and the next start redraws this one.
+                log.exception("game %s: showing a timer change failed", change.table.id)
         return len(changes)
 
     async def _timer_loop(self) -> None:
