@@ -8,6 +8,7 @@ notify anyone, a new message does).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from bot.render import oneroll as oneroll_render
 from bot.render import sequences as seq_render
 from bot.render.board_game import board_embed
 from bot.render.common import lobby_embed
+from bot.store import games
 from bot.tables.kinds import Button
 from bot.tables.model import Table
 from bot.tables.registry import kind_for
@@ -86,6 +88,7 @@ class Presenter:
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
         self.hands = BoardHands(self)
+        self._publishing: dict[int, asyncio.Lock] = {}
 
     @property
     def tables(self) -> TableService:
@@ -338,6 +341,17 @@ class Presenter:
         a dead interaction token falls back to REST; a refused new message (403, 429 given
         up, 5xx) keeps the game on the message already there, saying why; a deleted thread
         or channel ends the game cleanly with refunds."""
+        # One redraw at a time per table, in commit order: otherwise a timer's change shown
+        # while a click's redraw still waits on Discord could post its new message first,
+        # and the click's older one would land last and be recorded as the live message.
+        async with self._publishing.setdefault(change.table.id, asyncio.Lock()):
+            row = await games.get(self.bot.db, change.table.id)
+            if row is not None:  # where the game is shown now, as the previous redraw left it
+                change.table.row.message_id = row.message_id
+                change.table.row.thread_id = row.thread_id
+            await self._publish(change, interaction)
+
+    async def _publish(self, change: Change, interaction: discord.Interaction[Any] | None) -> None:
         table = change.table
         if change.closed:
             await self._closed(table, interaction)
@@ -541,7 +555,6 @@ class Presenter:
     async def find_table(
         self, interaction: discord.Interaction[Any], table_id: int | None
     ) -> Table:
-        from bot.store import games
 
         if table_id is not None:
             table = await self.tables.get(table_id)
