@@ -293,3 +293,20 @@ async def test_fuzzed_commands_never_crash(make_env: MakeEnv, data: st.DataObjec
         changed = await snapshot(env.bot.db) != before
         # A refused command changes nothing (the turn timer is the one private success).
         assert not changed or command == "settings turn-timer", (command, options)
+
+
+async def test_known_buttons_of_other_features_are_not_refused(make_env: MakeEnv) -> None:
+    """The refusal for unknown custom_ids must not answer a leaderboard page button."""
+    env = await make_env(seed=5)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start", rounds=1)).message
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    for _ in range(8):
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+    board = await ana.slash("leaderboard")
+    pages = [x for x in board.message.buttons if x.custom_id and x.custom_id.startswith("lb:")]
+    assert pages  # one page only, so they are disabled: press one as a client could
+    reply = await forge_click(env, ana, board.message, pages[0].custom_id)
+    assert not reply.failed and "isn't one of mine" not in reply.text
+    assert not any("isn't one of mine" in m.text for m in reply.followups)
