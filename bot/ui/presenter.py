@@ -361,7 +361,12 @@ class Presenter:
             return
         # A new message for the new turn (an edit cannot notify the next player), then the
         # old one becomes a summary. Posting comes first, so a refusal leaves a live message.
-        channel = await self._game_channel(table)
+        try:
+            channel = await self._game_channel(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: cannot reach its channel now (%s)", table.id, exc.status)
+            await self._show(table, interaction, self.turn_edit(table))
+            return
         if channel is None:
             await self._channel_lost(table, interaction)
             return
@@ -420,11 +425,14 @@ class Presenter:
                 log.info("game %s: end notice not posted (%s)", table.id, exc.status)
 
     async def _game_channel(self, table: Table) -> Any:
+        """The game's thread or channel; None only if Discord says it no longer exists
+        (404), which ends the game. Any other failure (5xx, 429, 403) is raised: the game
+        must not end over a hiccup."""
         channel = self.bot.get_channel(table.game_channel_id)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(table.game_channel_id)
-            except discord.HTTPException:
+            except discord.NotFound:
                 log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
                 return None
         return channel
@@ -434,7 +442,11 @@ class Presenter:
     ) -> None:
         """Edit the game message by REST; if a moderator deleted it, post the current state
         again (``repost``); if the thread itself is gone, end the game."""
-        channel = await self._game_channel(table)
+        try:
+            channel = await self._game_channel(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: game message not updated (%s)", table.id, exc.status)
+            return
         if channel is None:
             if table.status in ("lobby", "running"):
                 await self._channel_lost(table, None)
@@ -488,7 +500,10 @@ class Presenter:
         ) + f" {game.title(table.settings)} #{table.id} ({scores})."
         pot = await self._pot_line(table)
         if pot:
-            channel = await self._game_channel(table)
+            try:
+                channel = await self._game_channel(table)
+            except discord.HTTPException:
+                channel = None  # the pot line also goes to the parent channel below
             if channel is not None:
                 await self._send_quietly(channel, pot, table)
         if table.row.thread_id is None:

@@ -242,3 +242,21 @@ async def test_dead_token_on_a_board_move_still_redraws_the_board(make_env: Make
     versions = {b.custom_id.split(":")[2] for b in board.buttons if b.custom_id}
     assert versions == {str(row["version"])}
     assert (await (await to_move(env, ana, bo)).click(board, "My hand")).ephemeral
+
+
+async def test_a_discord_hiccup_fetching_the_thread_does_not_end_the_game(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=3)
+    ana, _, lobby = await lobby_of_two(env)
+    await ana.click(lobby, "Start")
+    [thread] = env.h.threads
+    env.h.guild._remove_thread(thread)  # private: not cached (e.g. archived), so fetched
+    env.h.fail_next("GET", rf"^/channels/{thread.id}$", 503)
+    assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
+    row = await table_row(env)
+    assert row["status"] == "running"  # a 503 is not a deleted thread
+    await env.restart()  # and the next start shows the current turn
+    message = game_message(env, await table_row(env))
+    versions = {b.custom_id.split(":")[2] for b in message.buttons if b.custom_id}
+    assert versions == {str((await table_row(env))["version"])}
