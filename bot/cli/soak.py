@@ -256,6 +256,8 @@ class SoakWorld:
         user = table.seats[seat].user_id
         assert user is not None
         await self._svc.act(table.id, user, version, action)
+        if stale:
+            raise Violation(f"a click on an old version of game {table.id} was applied")
 
     async def _op_stale(self) -> None:
         await self._op_act(stale=True)
