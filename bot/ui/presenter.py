@@ -561,10 +561,13 @@ class Presenter:
     async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
         table = await self.find_table(interaction, table_id)
         change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
-        await interaction.response.send_message(
-            f"Game #{table.id} ended: no result is recorded and any stakes are refunded.",
-            allowed_mentions=NO_PINGS,
-        )
+        try:
+            await interaction.response.send_message(
+                f"Game #{table.id} ended: no result is recorded and any stakes are refunded.",
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException as exc:  # the game is ended either way: show it ended
+            log.info("game %s: /end not answered (%s)", table.id, exc.code)
         await self._closed(change.table, None)
 
     async def find_table(

@@ -260,3 +260,14 @@ async def test_a_discord_hiccup_fetching_the_thread_does_not_end_the_game(
     message = game_message(env, await table_row(env))
     versions = {b.custom_id.split(":")[2] for b in message.buttons if b.custom_id}
     assert versions == {str((await table_row(env))["version"])}
+
+
+async def test_dead_token_on_end_still_closes_the_game_message(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, _, lobby = await lobby_of_two(env)
+    await ana.click(lobby, "Start")
+    env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
+    assert (await ana.slash("sequences end")).failed
+    row = await table_row(env)
+    assert row["status"] == "ended"
+    assert game_message(env, row).buttons == []  # no dead buttons left on screen
