@@ -154,6 +154,15 @@ async def count_live(
     return int(row[0]) if row else 0
 
 
+async def last_opened(db: Database, guild_id: int, host_id: int) -> float | None:
+    """When ``host_id`` last opened a table on this server (for the start cooldown)."""
+    row = await db.fetchone(
+        "SELECT MAX(created_at) FROM games WHERE guild_id = ? AND host_id = ?",
+        (guild_id, host_id),
+    )
+    return None if row is None or row[0] is None else float(row[0])
+
+
 async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
     rows = await db.fetchall(
         "SELECT * FROM games WHERE status IN ('lobby', 'running') "

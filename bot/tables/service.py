@@ -121,7 +121,6 @@ class TableService:
         self.rng = rng
         self.hooks = hooks or TableHooks()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._last_start: dict[tuple[int, int], float] = {}
         self._open_lock = asyncio.Lock()
 
     # --- plumbing --------------------------------------------------------------------
@@ -202,12 +201,12 @@ class TableService:
                 turn_timeout=turn_timeout,
                 seat_host=seat_host,
             )
-            self._last_start[(guild_id, host_id)] = self.clock()
             return table
 
     async def _check_open_limits(self, guild_id: int, channel_id: int, host_id: int) -> None:
         now = self.clock()
-        last = self._last_start.get((guild_id, host_id))
+        # From the database, not memory: a restart must not reset everyone's cooldown.
+        last = await games.last_opened(self.db, guild_id, host_id)
         cooldown = self.settings.start_cooldown_seconds
         if last is not None and now - last < cooldown:
             wait = math.ceil(cooldown - (now - last))

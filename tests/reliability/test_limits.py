@@ -28,6 +28,9 @@ async def test_start_cooldown_per_member(make_env: MakeEnv) -> None:
     assert again.ephemeral and "try again in 30 s" in again.text
     assert await snapshot(env.bot.db) == before
     assert not (await bo.slash("sequences start")).ephemeral  # per member, not per channel
+    await env.restart()  # a restart does not reset it
+    again = await ana.slash("heartsdue start")
+    assert again.ephemeral and "try again in 30 s" in again.text
     env.clock.advance(30)
     assert not (await ana.slash("board start")).ephemeral
 
