@@ -9,6 +9,7 @@ it happens in one transaction.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -63,8 +64,8 @@ def _scrub(value: Any, user_id: int, tombstone: int, names: set[str]) -> Any:
     if isinstance(value, list):
         return [_scrub(v, user_id, tombstone, names) for v in value]
     if isinstance(value, str):
-        for name in sorted(names, key=len, reverse=True):
-            value = value.replace(name, DELETED)
+        for name in sorted(names, key=len, reverse=True):  # whole words only
+            value = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", DELETED, value)
         return value.replace(f"<@{user_id}>", DELETED).replace(str(user_id), str(tombstone))
     if value == user_id and isinstance(value, int) and not isinstance(value, bool):
         return tombstone
@@ -121,7 +122,11 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
         )
         rows += await _scrub_json(conn, user_id, tombstone, names)
         if names:
-            async with conn.execute("SELECT id, reason FROM ledger WHERE reason IS NOT NULL") as c:
+            async with conn.execute(
+                "SELECT id, reason FROM ledger WHERE reason IS NOT NULL"
+                " AND (user_id = ? OR actor_id = ?)",
+                (tombstone, tombstone),
+            ) as c:
                 reasons = [(r[0], r[1]) for r in await c.fetchall()]
             for ledger_id, reason in reasons:
                 cleaned = _scrub(reason, user_id, tombstone, names)
@@ -138,23 +143,33 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
 async def _scrub_json(
     conn: aiosqlite.Connection, user_id: int, tombstone: int, names: set[str]
 ) -> int:
-    """Seats, events and log details: rewrite the rows whose text mentions the member."""
-    needles = [str(user_id), *names]
+    """Seats, events and log details of the games the member took part in (seated, hosted,
+    acted, or had a result): other games are left alone, so a name that is also a common
+    word or another player's name is not blanked elsewhere."""
+    async with conn.execute(
+        "SELECT id FROM games WHERE host_id = ? OR instr(state_json, ?) > 0"
+        " UNION SELECT game_id FROM game_log WHERE actor_id = ?"
+        " UNION SELECT game_id FROM game_results WHERE user_id = ?",
+        (tombstone, str(user_id), tombstone, tombstone),
+    ) as cursor:
+        game_ids = [int(r[0]) for r in await cursor.fetchall()]
     changed = 0
-    for select, update in (
-        ("SELECT id, state_json FROM games", "UPDATE games SET state_json = ? WHERE id = ?"),
-        (
-            "SELECT rowid, detail_json FROM game_log",
-            "UPDATE game_log SET detail_json = ? WHERE rowid = ?",
-        ),
-    ):
-        async with conn.execute(select) as cursor:
-            found = [
-                (r[0], r[1]) for r in await cursor.fetchall() if any(n in r[1] for n in needles)
-            ]
-        for key, text in found:
-            scrubbed = json.dumps(_scrub(json.loads(text), user_id, tombstone, names))
-            if scrubbed != text:
-                await conn.execute(update, (scrubbed, key))
-                changed += 1
+    for game_id in game_ids:
+        for select, update in (
+            (
+                "SELECT id, state_json FROM games WHERE id = ?",
+                "UPDATE games SET state_json = ? WHERE id = ?",
+            ),
+            (
+                "SELECT rowid, detail_json FROM game_log WHERE game_id = ?",
+                "UPDATE game_log SET detail_json = ? WHERE rowid = ?",
+            ),
+        ):
+            async with conn.execute(select, (game_id,)) as cursor:
+                rows = [(r[0], r[1]) for r in await cursor.fetchall()]
+            for key, text in rows:
+                scrubbed = json.dumps(_scrub(json.loads(text), user_id, tombstone, names))
+                if scrubbed != json.dumps(json.loads(text)):
+                    await conn.execute(update, (scrubbed, key))
+                    changed += 1
     return changed
