@@ -283,7 +283,10 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
         # A kept two-eyed jack is worth more than any quiet placement, so only spaces where
         # some side already holds three of a live window are worth scoring for it.
         hot = _hot_cells(masks, dead)
-        jack_cells = {cell: card for cell, card in jack_cells.items() if hot >> cell & 1}
+        kept = {cell: card for cell, card in jack_cells.items() if hot >> cell & 1}
+        # A hand of nothing but two-eyed jacks must still place one somewhere.
+        if kept or plain_cells or removals:
+            jack_cells = kept
 
     scored: list[tuple[float, Action]] = []
     for cell, card in [*plain_cells.items(), *jack_cells.items()]:
