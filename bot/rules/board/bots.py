@@ -59,16 +59,23 @@ _WINDOW_COUNT = len(WINDOW_MASKS)
 
 def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
     """Pick a legal action for the viewer, who must be the seat to move."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
     actions = legal_actions(view)
     if not actions:
         raise ValueError("it is not this seat's turn, or the game is over")
     if level == "random":
         return rng.choice(actions)
+    # A dead card is never worth keeping: trade it before playing. Pass comes first in the
+    # list only when nothing else is legal.
+    for action in actions:
+        if isinstance(action, TradeDeadCard):
+            return action
+    if isinstance(actions[0], Pass):
+        return actions[0]
     if level == "greedy":
         return _greedy(view, actions, rng)
-    if level == "strong":
-        return _strong(view, actions, rng)
-    raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
+    return _strong(view, actions, rng)
 
 
 # --------------------------------------------------------------------------- shared pieces
@@ -100,14 +107,6 @@ def _pick(scored: list[tuple[float, Action]], rng: random.Random) -> Action:
     return rng.choice([action for score, action in scored if score >= best - 1e-9])
 
 
-def _trade_first(view: SeatView, actions: list[Action]) -> Action | None:
-    """A dead card is never worth keeping: trade it before playing."""
-    for action in actions:
-        if isinstance(action, TradeDeadCard):
-            return action
-    return None
-
-
 # --------------------------------------------------------------------------- greedy
 
 # Gain for raising an open window from k to k+1 own spaces; five completes a sequence.
@@ -118,11 +117,7 @@ _GREEDY_JACK_COST = 45.0
 
 
 def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
-    trade = _trade_first(view, actions)
-    if trade is not None:
-        return trade
-    if isinstance(actions[0], Pass):
-        return actions[0]
+    """One ply: window gains of each placement or removal, jacks at a fixed cost."""
     side = view.side
     masks = view.side_masks
     own_chips = masks[side]
@@ -250,11 +245,7 @@ class _Cards:
 
 
 def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
-    trade = _trade_first(view, actions)
-    if trade is not None:
-        return trade
-    if isinstance(actions[0], Pass):
-        return actions[0]
+    """One ply over distinct moves, each scored by ``_evaluate`` of the position it leaves."""
     side = view.side
     config = view.config
     cards = _Cards(view)
