@@ -131,6 +131,10 @@ class SequencesBot(commands.Bot):
                 log.warning(
                     "game %s: could not show a timer change (%s)", change.table.id, exc.status
                 )
+            except Exception:
+                # The change is committed; showing it failed. The other tables' changes
+                # still get shown, and the next start redraws this one.
+                log.exception("game %s: showing a timer change failed", change.table.id)
         return len(changes)
 
     async def _timer_loop(self) -> None:
@@ -154,6 +158,11 @@ def configure_logging(level: str) -> None:
     logging.basicConfig(
         level=level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s"
     )
+    # At DEBUG these log every request body, private hands and private replies included;
+    # LOG_LEVEL=DEBUG is for the bot's own code, never for what members were shown.
+    for name in ("discord.http", "discord.webhook.async_", "discord.gateway"):
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
 async def _main(settings: Settings) -> int:

@@ -25,7 +25,9 @@ class Settings(BaseSettings):
     max_stake: int = Field(default=10_000, ge=0)
     start_cooldown_seconds: int = Field(default=10, ge=0)
     max_lobbies_per_channel: int = Field(default=3, ge=1)
-    max_games_per_guild: int = Field(default=25, ge=1)
+    max_games_per_channel: int = Field(default=5, ge=1)  # running games in one channel
+    max_lobbies_per_guild: int = Field(default=10, ge=1)
+    max_games_per_guild: int = Field(default=25, ge=1)  # lobbies and running games together
     max_bot_players: int = Field(default=11, ge=0)
 
     @field_validator("owner_ids", mode="before")

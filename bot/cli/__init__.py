@@ -20,4 +20,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),
     "backup": ("bot.cli.backup", "write a consistent copy of the database (safe while running)"),
     "forget": ("bot.cli.forget", "delete a member's data: anonymise their id and names"),
+    "soak": ("bot.cli.soak", "random games, faults and restarts; check the chips add up"),
 }

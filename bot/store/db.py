@@ -127,6 +127,11 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (cancellation included)."""
         async with self._write_lock:
+            if self.conn.in_transaction:
+                # A failed ROLLBACK left one open: every later BEGIN would fail, and the bot
+                # could write nothing until restarted. Nothing of it was committed; drop it.
+                log.warning("a transaction was left open; rolling it back")
+                await self._rollback()
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import re
 import unicodedata
@@ -121,6 +122,7 @@ class TableService:
         self.hooks = hooks or TableHooks()
         self._locks: dict[int, asyncio.Lock] = {}
         self._last_start: dict[tuple[int, int], float] = {}
+        self._open_lock = asyncio.Lock()
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -185,19 +187,66 @@ class TableService:
         game.check_settings(settings)
         if stake < 0 or stake > self.settings.max_stake:
             raise UserError(f"The stake must be between 0 and {self.settings.max_stake:,} chips.")
+        # One open at a time: the checks below and the insert must not interleave, or a
+        # burst of simultaneous commands passes the cooldown and the caps together.
+        async with self._open_lock:
+            await self._check_open_limits(guild_id, channel_id, host_id)
+            table = await self._open(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                host_name=host_name,
+                kind=kind,
+                settings=settings,
+                stake=stake,
+                turn_timeout=turn_timeout,
+                seat_host=seat_host,
+            )
+            self._last_start[(guild_id, host_id)] = self.clock()
+            return table
+
+    async def _check_open_limits(self, guild_id: int, channel_id: int, host_id: int) -> None:
         now = self.clock()
         last = self._last_start.get((guild_id, host_id))
         cooldown = self.settings.start_cooldown_seconds
         if last is not None and now - last < cooldown:
-            wait = int(cooldown - (now - last)) + 1
+            wait = math.ceil(cooldown - (now - last))
             raise UserError(f"You just opened a table; try again in {wait} s.")
+        limits = self.settings
         if (
             await games.count_live(self.db, channel_id=channel_id, status="lobby")
-            >= self.settings.max_lobbies_per_channel
+            >= limits.max_lobbies_per_channel
         ):
             raise UserError("This channel has too many open lobbies; join one of them instead.")
-        if await games.count_live(self.db, guild_id=guild_id) >= self.settings.max_games_per_guild:
+        if (
+            await games.count_live(self.db, channel_id=channel_id, status="running")
+            >= limits.max_games_per_channel
+        ):
+            raise UserError("There are too many games running in this channel; "
+                            "wait for one to finish or use another channel.")  # fmt: skip
+        if (
+            await games.count_live(self.db, guild_id=guild_id, status="lobby")
+            >= limits.max_lobbies_per_guild
+        ):
+            raise UserError("There are too many open lobbies on this server; join one instead.")
+        if await games.count_live(self.db, guild_id=guild_id) >= limits.max_games_per_guild:
             raise UserError("This server has too many games running; try again later.")
+
+    async def _open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        kind: str,
+        settings: dict[str, Any],
+        stake: int,
+        turn_timeout: int | None,
+        seat_host: bool,
+    ) -> Table:
+        game = kind_for(kind)
+        now = self.clock()
         timeout = (
             turn_timeout
             or await games.guild_turn_timeout(self.db, guild_id)
@@ -245,7 +294,6 @@ class TableService:
             )
             if seat_host:
                 await self.hooks.on_join(conn, table, host)
-        self._last_start[(guild_id, host_id)] = now
         return table
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:

@@ -11,6 +11,7 @@ message goes card -> row -> space, offering only the legal spaces.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,6 +27,8 @@ from bot.ui.buttons import build_view
 
 if TYPE_CHECKING:
     from bot.ui.presenter import Presenter
+
+log = logging.getLogger(__name__)
 
 STALE = "That move is over: press My hand for your current cards."
 MAX_SPACE_BUTTONS = 20  # beyond this, choose the row first (Discord allows 25 per message)
@@ -64,7 +67,12 @@ class BoardHands:
         change = await self.presenter.tables.act(
             table.id, interaction.user.id, version, action, stale_text=STALE
         )
-        await interaction.response.edit_message(**self.hand_payload(change.table, seat))
+        try:
+            await interaction.response.edit_message(**self.hand_payload(change.table, seat))
+        except discord.HTTPException as exc:
+            # The move is committed: a dead token only costs the private hand's redraw
+            # ("My hand" opens a fresh one), never the public board's.
+            log.info("game %s: hand not redrawn (%s)", table.id, exc.code)
         await self.presenter.publish(change)
 
     def hand_payload(self, table: Table, seat: int, stage: str | None = None) -> dict[str, Any]:

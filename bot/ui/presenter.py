@@ -8,6 +8,7 @@ notify anyone, a new message does).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from bot.render import oneroll as oneroll_render
 from bot.render import sequences as seq_render
 from bot.render.board_game import board_embed
 from bot.render.common import lobby_embed
+from bot.store import games
 from bot.tables.kinds import Button
 from bot.tables.model import Table
 from bot.tables.registry import kind_for
@@ -86,6 +88,7 @@ class Presenter:
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
         self.hands = BoardHands(self)
+        self._publishing: dict[int, asyncio.Lock] = {}
 
     @property
     def tables(self) -> TableService:
@@ -338,6 +341,17 @@ class Presenter:
         a dead interaction token falls back to REST; a refused new message (403, 429 given
         up, 5xx) keeps the game on the message already there, saying why; a deleted thread
         or channel ends the game cleanly with refunds."""
+        # One redraw at a time per table, in commit order: otherwise a timer's change shown
+        # while a click's redraw still waits on Discord could post its new message first,
+        # and the click's older one would land last and be recorded as the live message.
+        async with self._publishing.setdefault(change.table.id, asyncio.Lock()):
+            row = await games.get(self.bot.db, change.table.id)
+            if row is not None:  # where the game is shown now, as the previous redraw left it
+                change.table.row.message_id = row.message_id
+                change.table.row.thread_id = row.thread_id
+            await self._publish(change, interaction)
+
+    async def _publish(self, change: Change, interaction: discord.Interaction[Any] | None) -> None:
         table = change.table
         if change.closed:
             await self._closed(table, interaction)
@@ -347,7 +361,12 @@ class Presenter:
             return
         # A new message for the new turn (an edit cannot notify the next player), then the
         # old one becomes a summary. Posting comes first, so a refusal leaves a live message.
-        channel = await self._game_channel(table)
+        try:
+            channel = await self._game_channel(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: cannot reach its channel now (%s)", table.id, exc.status)
+            await self._show(table, interaction, self.turn_edit(table))
+            return
         if channel is None:
             await self._channel_lost(table, interaction)
             return
@@ -406,11 +425,14 @@ class Presenter:
                 log.info("game %s: end notice not posted (%s)", table.id, exc.status)
 
     async def _game_channel(self, table: Table) -> Any:
+        """The game's thread or channel; None only if Discord says it no longer exists
+        (404), which ends the game. Any other failure (5xx, 429, 403) is raised: the game
+        must not end over a hiccup."""
         channel = self.bot.get_channel(table.game_channel_id)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(table.game_channel_id)
-            except discord.HTTPException:
+            except discord.NotFound:
                 log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
                 return None
         return channel
@@ -420,7 +442,11 @@ class Presenter:
     ) -> None:
         """Edit the game message by REST; if a moderator deleted it, post the current state
         again (``repost``); if the thread itself is gone, end the game."""
-        channel = await self._game_channel(table)
+        try:
+            channel = await self._game_channel(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: game message not updated (%s)", table.id, exc.status)
+            return
         if channel is None:
             if table.status in ("lobby", "running"):
                 await self._channel_lost(table, None)
@@ -474,7 +500,10 @@ class Presenter:
         ) + f" {game.title(table.settings)} #{table.id} ({scores})."
         pot = await self._pot_line(table)
         if pot:
-            channel = await self._game_channel(table)
+            try:
+                channel = await self._game_channel(table)
+            except discord.HTTPException:
+                channel = None  # the pot line also goes to the parent channel below
             if channel is not None:
                 await self._send_quietly(channel, pot, table)
         if table.row.thread_id is None:
@@ -541,7 +570,6 @@ class Presenter:
     async def find_table(
         self, interaction: discord.Interaction[Any], table_id: int | None
     ) -> Table:
-        from bot.store import games
 
         if table_id is not None:
             table = await self.tables.get(table_id)

@@ -77,7 +77,12 @@ MakeEnv = Callable[..., Awaitable[Env]]
 async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
     opened: list[Env] = []
 
-    async def make(seed: int = 1, rng: random.Random | None = None, **overrides: Any) -> Env:
+    async def make(
+        seed: int = 1,
+        rng: random.Random | None = None,
+        channels: tuple[str, ...] = ("general",),
+        **overrides: Any,
+    ) -> Env:
         db_path = tmp_path / f"bot{len(opened)}.sqlite3"
         values: dict[str, Any] = {
             "start_cooldown_seconds": 0,
@@ -91,7 +96,7 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         bot = SequencesBot(
             settings, db, clock=clock, rng=rng or random.Random(seed), run_timers=False
         )
-        h = await make_harness(bot)
+        h = await make_harness(bot, channels=channels)
         env = Env(h, bot, clock, db_path, settings, seed)
         opened.append(env)
         return env

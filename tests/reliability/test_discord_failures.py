@@ -223,3 +223,40 @@ async def test_parent_summary_and_lobby_edit_refused_do_not_break_the_end(
         await env.tick(env.settings.turn_timeout_seconds + 1)
     assert (await table_row(env))["status"] == "finished"
     assert "won" in env.turn_message().text
+
+
+async def test_dead_token_on_a_board_move_still_redraws_the_board(make_env: MakeEnv) -> None:
+    env = await make_env(seed=2)
+    ana, bo, lobby = await lobby_of_two(env, "board start", first_sequence_wins=True)
+    await ana.click(lobby, "Start")
+    player = await to_move(env, ana, bo)
+    board = game_message(env, await table_row(env))
+    hand = (await player.click(board, "My hand")).message
+    card = next(x for x in hand.buttons if x.custom_id and ":c_" in x.custom_id)
+    spaces = (await player.click(hand, custom_id=card.custom_id)).message
+    move = next(x for x in spaces.buttons if x.custom_id and ":p_" in x.custom_id)
+    env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
+    assert (await player.click(spaces, custom_id=move.custom_id)).failed
+    row = await table_row(env)
+    board = game_message(env, row)  # the turn passed: a new public board message
+    versions = {b.custom_id.split(":")[2] for b in board.buttons if b.custom_id}
+    assert versions == {str(row["version"])}
+    assert (await (await to_move(env, ana, bo)).click(board, "My hand")).ephemeral
+
+
+async def test_a_discord_hiccup_fetching_the_thread_does_not_end_the_game(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=3)
+    ana, _, lobby = await lobby_of_two(env)
+    await ana.click(lobby, "Start")
+    [thread] = env.h.threads
+    env.h.guild._remove_thread(thread)  # private: not cached (e.g. archived), so fetched
+    env.h.fail_next("GET", rf"^/channels/{thread.id}$", 503)
+    assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
+    row = await table_row(env)
+    assert row["status"] == "running"  # a 503 is not a deleted thread
+    await env.restart()  # and the next start shows the current turn
+    message = game_message(env, await table_row(env))
+    versions = {b.custom_id.split(":")[2] for b in message.buttons if b.custom_id}
+    assert versions == {str((await table_row(env))["version"])}

@@ -158,8 +158,18 @@ BAD_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("board start", {"teams": 7}),
     ("board start", {"seats": 4, "teams": 3}),
     ("sequences end", {"game": -1}),
+    ("heartsdue end", {"game": 2**70}),
     ("sequences end", {"game": 2**64}),
     ("board end", {"game": 0}),
+    ("sequences start", {"stake": -1}),
+    ("sequences start", {"stake": 10**12}),
+    ("heartsdue start", {"stake": -(2**70)}),
+    ("board start", {"stake": 2**63}),
+    ("leaderboard", {"game": "'; DROP TABLE games; --"}),
+    ("leaderboard", {"scope": "universe"}),
+    ("leaderboard", {"sort": "id; --"}),
+    ("stats", {"game": "nope"}),
+    ("chips grant", {"member": None, "amount": -5, "reason": "x"}),
     ("settings turn-timer", {"seconds": 1}),
     ("settings turn-timer", {"seconds": 10**9}),
     ("rules", {"game": "<@&1> @everyone"}),
@@ -170,13 +180,22 @@ async def test_out_of_range_options_are_refused_privately(make_env: MakeEnv) -> 
     env = await make_env()
     mod = await env.h.member("Mod", manage_guild=True)
     before = await snapshot(env.bot.db)
-    for command, options in BAD_OPTIONS:
+    for command, raw in BAD_OPTIONS:
+        options = {k: (mod if v is None else v) for k, v in raw.items()}
         reply = await mod.slash(command, _validate=False, **options)
         if command == "rules":  # an unknown game shows the default rules, never the input
             assert "<@&1>" not in reply.text and "@everyone" not in reply.text
             continue
+        if command == "stats":  # an unknown game matches nothing; the input is not echoed
+            assert "nope" not in reply.text
+            continue
         assert one_private_line(reply), (command, options, reply.text)
-    assert await snapshot(env.bot.db) == before
+    after = await snapshot(env.bot.db)
+    # The wallet and stats commands note the caller's display name as last seen (members):
+    # not a game or chip change. Everything else is as before.
+    assert {k: v for k, v in after.items() if k != "members"} == {
+        k: v for k, v in before.items() if k != "members"
+    }
 
 
 HOSTILE_NAMES = [
@@ -274,3 +293,20 @@ async def test_fuzzed_commands_never_crash(make_env: MakeEnv, data: st.DataObjec
         changed = await snapshot(env.bot.db) != before
         # A refused command changes nothing (the turn timer is the one private success).
         assert not changed or command == "settings turn-timer", (command, options)
+
+
+async def test_known_buttons_of_other_features_are_not_refused(make_env: MakeEnv) -> None:
+    """The refusal for unknown custom_ids must not answer a leaderboard page button."""
+    env = await make_env(seed=5)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start", rounds=1)).message
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    for _ in range(8):
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+    board = await ana.slash("leaderboard")
+    pages = [x for x in board.message.buttons if x.custom_id and x.custom_id.startswith("lb:")]
+    assert pages  # one page only, so they are disabled: press one as a client could
+    reply = await forge_click(env, ana, board.message, pages[0].custom_id)
+    assert not reply.failed and "isn't one of mine" not in reply.text
+    assert not any("isn't one of mine" in m.text for m in reply.followups)

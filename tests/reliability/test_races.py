@@ -4,12 +4,15 @@ every other click gets a private refusal; the lobby, its message and its log agr
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from tests.discord.conftest import Env, MakeEnv
+from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player, Reply
 from tests.reliability.helpers import log_count, table_row
 
@@ -136,3 +139,55 @@ async def test_start_join_leave_cancel_racing_leave_a_consistent_lobby(
         assert table.row.message_id is not None  # the game has a message to click on
     else:
         assert table.status in ("lobby", "cancelled")
+
+
+async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
+    make_env: MakeEnv,
+) -> None:
+    """Ana banks; her new-turn message waits on a slow Discord; meanwhile the bot player's
+    step (a timer) is committed and shown. The latest message must show the current state."""
+    env = await make_env(rng=ScriptedRandom([1, 2, 3, 4, 5]), bot_turn_delay_seconds=0)
+    ana = await env.h.member("Ana")
+    lobby = (await ana.slash("sequences start", rounds=3)).message
+    await ana.click(lobby, "Add bot: cautious")
+    await ana.click(lobby, "Start")
+    thrown = (await ana.click(env.turn_message(), "Throw 5 dice")).message
+    thread = env.h.threads[0]
+    gate = asyncio.Event()
+    real = env.h.fake.handle_rest
+    held: list[str] = []
+
+    async def slow(route: Any, **kwargs: Any) -> Any:
+        if route.method == "POST" and route.path.endswith("/messages") and not held:
+            held.append(route.url)
+            await gate.wait()  # Discord is slow to accept Ana's new-turn message
+        return await real(route, **kwargs)
+
+    env.h.fake.handle_rest = slow  # type: ignore[method-assign]
+    env.h._batch = []  # deliver the click without waiting for it to finish
+    await ana.click(thrown, "Bank 5 points")
+    env.h._batch = None
+    await until(lambda: bool(held))  # the click's redraw is waiting on Discord
+    version = (await table_row(env))["version"]
+    ticking = asyncio.create_task(env.bot.tick())  # the bot player's move is due now
+    for _ in range(500):  # until the bot's move is committed (its redraw may be queued)
+        if (await table_row(env))["version"] > version:
+            break
+        await asyncio.sleep(0.01)
+    gate.set()
+    assert await ticking == 1
+    await env.h.settle()
+    row = await table_row(env)
+    latest = env.h.messages(thread)[-1]
+    assert row["message_id"] == latest.id
+    versions = {x.custom_id.split(":")[2] for x in latest.buttons if x.custom_id}
+    assert versions == {str(row["version"])}
+
+
+async def until(condition: Any, tries: int = 500) -> None:
+    """Wait (a bounded number of short sleeps) for work on other tasks and threads."""
+    for _ in range(tries):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition never held")

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.store import wallets
 from bot.tables.registry import kind_for
 from bot.ui.buttons import custom_id
 from bot.ui.errors import APOLOGY
@@ -110,6 +111,10 @@ async def assert_playable(env: Env, players: list[Player]) -> None:
 async def test_step_survives_a_crash_before_and_after_commit(make_env: MakeEnv, case: Case) -> None:
     env = await make_env(seed=case.seed)
     players, _ = await seat_game(env, case.game)
+    await check_case(env, case, players)
+
+
+async def check_case(env: Env, case: Case, players: list[Player]) -> None:
     await put_rules(env, case.rules)
     await env.restart()  # the new instance redraws the table from the database
     before = await snapshot(env.bot.db)
@@ -138,6 +143,26 @@ async def test_step_survives_a_crash_before_and_after_commit(make_env: MakeEnv, 
     await env.restart()
     assert await snapshot(env.bot.db) == after
     await assert_playable(env, players)
+
+
+@pytest.mark.parametrize("name", ["standard", "heartsdue", "board"])
+async def test_pot_payout_survives_a_crash_before_and_after_commit(
+    make_env: MakeEnv, name: str
+) -> None:
+    case = next(c for c in CASES if c.game.name == name and c.category == "end")
+    game = dataclasses.replace(case.game, options={**case.game.options, "stake": 50})
+    env = await make_env(seed=case.seed)
+    players, _ = await seat_game(env, game)
+    await check_case(env, dataclasses.replace(case, game=game), players)
+    db = env.bot.db
+    assert (await wallets.check_invariant(db)).ok
+    payouts = await db.fetchall("SELECT user_id, delta FROM ledger WHERE kind = 'payout'")
+    [winner] = await db.fetchall("SELECT user_id FROM game_results WHERE won = 1")
+    assert [tuple(p) for p in payouts] == [(winner[0], 50 * game.seats)]  # paid once
+    for player in players:
+        won = player.id == winner[0]
+        expected = wallets.START_CHIPS - 50 + (50 * game.seats if won else 0)
+        assert await wallets.balance(db, env.h.guild.id, player.id) == expected
 
 
 async def crash_twice_then_restart(
