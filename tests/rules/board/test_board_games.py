@@ -84,3 +84,11 @@ def test_bots_block_a_four() -> None:
     state = position(hands=[["AS", "7H", "8H"], ["3S"]], chips={(1, 9): 1, (2, 9): 1, (3, 9): 1})
     for level in ("greedy", "strong"):
         assert choose_action(view_for(state, 0), level, random.Random(1)) == PlayCard("AS", 4, 9)
+
+
+def test_bots_play_a_hand_of_only_two_eyed_jacks() -> None:
+    # No space is worth a jack, yet the jack is the only card: it must still be played.
+    state = position(hands=[["JD", "JC"], ["3S"]], chips={(5, 5): 1})
+    for level in LEVELS:
+        action = choose_action(view_for(state, 0), level, random.Random(2))
+        assert isinstance(action, PlayCard) and action in legal_actions(state)

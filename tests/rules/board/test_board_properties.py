@@ -59,7 +59,7 @@ def play_out(seats: int, teams: int | None, seed: int, max_turns: int) -> list[B
     return states
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(table=TABLES, seed=st.integers(0, 2**32 - 1))
 def test_invariants_hold_along_random_games(table: tuple[int, int | None], seed: int) -> None:
     states = play_out(*table, seed, max_turns=400)
@@ -78,7 +78,7 @@ def test_invariants_hold_along_random_games(table: tuple[int, int | None], seed:
         assert final.sequence_counts()[final.outcome.side] >= final.config.sequences_to_win
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(table=TABLES, seed=st.integers(0, 2**32 - 1))
 def test_legal_actions_are_exactly_what_apply_accepts(
     table: tuple[int, int | None], seed: int
@@ -102,7 +102,7 @@ def test_legal_actions_are_exactly_what_apply_accepts(
                 assert action in legal
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(table=TABLES, seed=st.integers(0, 2**32 - 1))
 def test_dump_load_round_trip(table: tuple[int, int | None], seed: int) -> None:
     for state in play_out(*table, seed, max_turns=300)[::5]:
