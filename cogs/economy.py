@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -126,16 +128,8 @@ class Chips(
         amount: Amount,
         reason: app_commands.Range[str, 1, MAX_REASON],
     ) -> None:
-        guild_id = self._check(interaction, member)
-        await remember(self.bot, guild_id, interaction.user, member)
-        balance = await wallets.grant(
-            self.bot.db, guild_id, member.id, amount,
-            actor_id=interaction.user.id, reason=reason, now=self.bot.clock(),
-        )  # fmt: skip
-        await interaction.response.send_message(
-            f"{interaction.user.mention} granted {member.mention} {chips(amount)} "
-            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} now.",
-            allowed_mentions=discord.AllowedMentions(users=[member]),
+        await self._adjust(
+            interaction, member, amount, reason, wallets.grant, "granted {member} {amount}", "now"
         )
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
@@ -149,15 +143,37 @@ class Chips(
         amount: Amount,
         reason: app_commands.Range[str, 1, MAX_REASON],
     ) -> None:
+        await self._adjust(
+            interaction,
+            member,
+            amount,
+            reason,
+            wallets.take,
+            "removed {amount} from {member}",
+            "left",
+        )
+
+    async def _adjust(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        member: discord.Member,
+        amount: int,
+        reason: str,
+        change: Callable[..., Awaitable[int]],
+        did: str,
+        after: str,
+    ) -> None:
+        """Grant or take, recorded with who did it and why, announced publicly."""
         guild_id = self._check(interaction, member)
         await remember(self.bot, guild_id, interaction.user, member)
-        balance = await wallets.take(
+        balance = await change(
             self.bot.db, guild_id, member.id, amount,
             actor_id=interaction.user.id, reason=reason, now=self.bot.clock(),
         )  # fmt: skip
+        what = did.format(member=member.mention, amount=chips(amount))
         await interaction.response.send_message(
-            f"{interaction.user.mention} removed {chips(amount)} from {member.mention} "
-            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} left.",
+            f"{interaction.user.mention} {what} "
+            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} {after}.",
             allowed_mentions=discord.AllowedMentions(users=[member]),
         )
 
