@@ -85,6 +85,15 @@ async def _one(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...]) ->
     return await cursor.fetchone()
 
 
+async def _balance(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+    row = await _one(
+        conn,
+        "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return int(row[0])
+
+
 async def _append(
     conn: aiosqlite.Connection,
     guild_id: int,
@@ -151,12 +160,7 @@ async def _debit(
         (amount, guild_id, user_id, amount),
     )
     if cursor.rowcount != 1:
-        row = await _one(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-        return int(row[0])
+        return await _balance(conn, guild_id, user_id)
     await _append(conn, guild_id, user_id, -amount, kind, now, **extra)
     return None
 
@@ -254,12 +258,8 @@ async def claim_daily(db: Database, guild_id: int, user_id: int, *, now: float) 
                 next_due,
             )
         await _append(conn, guild_id, user_id, DAILY_CHIPS, "daily", now)
-        row = await _one(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-    return int(row[0])
+        balance = await _balance(conn, guild_id, user_id)
+    return balance
 
 
 async def pay(
@@ -284,12 +284,8 @@ async def pay(
         if short is not None:
             raise InsufficientChips(f"You have {chips(short)}; you cannot pay {chips(amount)}.")
         await _credit(conn, guild_id, to_id, amount, "pay_in", now, reason=reason, actor_id=from_id)
-        row = await _one(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, from_id),
-        )
-    return int(row[0])
+        balance = await _balance(conn, guild_id, from_id)
+    return balance
 
 
 async def grant(
@@ -309,12 +305,8 @@ async def grant(
             conn, guild_id, user_id, amount, "grant", now,
             reason=reason[:MAX_REASON], actor_id=actor_id,
         )  # fmt: skip
-        row = await _one(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-    return int(row[0])
+        balance = await _balance(conn, guild_id, user_id)
+    return balance
 
 
 async def take(
@@ -336,12 +328,8 @@ async def take(
         )  # fmt: skip
         if short is not None:
             raise InsufficientChips(f"They have {chips(short)}; you cannot take {chips(amount)}.")
-        row = await _one(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-    return int(row[0])
+        balance = await _balance(conn, guild_id, user_id)
+    return balance
 
 
 # --- stakes (inside the table layer's transaction) ---------------------------------------
