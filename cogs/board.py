@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from cogs.game_group import GameGroup
 
 
-class Board(
-    commands.GroupCog, group_name="board", group_description="Sequence, the board-and-card game"
-):
-    def __init__(self, bot: SequencesBot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class Board(GameGroup, group_name="board", group_description="Sequence, the board-and-card game"):
     @app_commands.command(name="start", description="Open a table for Sequence (board game)")
     @app_commands.describe(
         seats="Most players at this table (2-12; 5, 7 and 11 can't make equal teams)",
@@ -51,16 +45,6 @@ class Board(
         await self.bot.presenter.open_lobby(
             interaction, kind="board", settings=settings, stake=stake
         )
-
-    @app_commands.command(name="end", description="End a running game (host or Manage Server)")
-    @app_commands.describe(game="The game number, if several run in this channel")
-    @app_commands.guild_only()
-    async def end(
-        self,
-        interaction: discord.Interaction[SequencesBot],
-        game: app_commands.Range[int, 1] | None = None,
-    ) -> None:
-        await self.bot.presenter.end_game(interaction, game)
 
 
 async def setup(bot: SequencesBot) -> None:

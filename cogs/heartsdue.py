@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SequencesBot
+from cogs.game_group import GameGroup
 from cogs.sequences import oneroll_settings
 
 
 class HeartsDue(
-    commands.GroupCog,
+    GameGroup,
     group_name="heartsdue",
     group_description="Hearts Due, the one-roll dice race",
 ):
-    def __init__(self, bot: SequencesBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
     @app_commands.describe(
         target="Points to reach (default 100)",
@@ -37,16 +33,6 @@ class HeartsDue(
             settings=oneroll_settings("heartsdue", target),
             stake=stake,
         )
-
-    @app_commands.command(name="end", description="End a running game (host or Manage Server)")
-    @app_commands.describe(game="The game number, if several run in this channel")
-    @app_commands.guild_only()
-    async def end(
-        self,
-        interaction: discord.Interaction[SequencesBot],
-        game: app_commands.Range[int, 1] | None = None,
-    ) -> None:
-        await self.bot.presenter.end_game(interaction, game)
 
 
 async def setup(bot: SequencesBot) -> None:

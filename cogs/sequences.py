@@ -7,11 +7,11 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.rules import pushluck as pl
+from cogs.game_group import GameGroup
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (5 dice, run from 1)", value="standard"),
@@ -65,13 +65,7 @@ def oneroll_settings(ruleset: str, target: int | None) -> dict[str, Any]:
     return {"ruleset": ruleset, "target": target}
 
 
-class Sequences(
-    commands.GroupCog, group_name="sequences", group_description="Sequences, the dice game"
-):
-    def __init__(self, bot: SequencesBot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class Sequences(GameGroup, group_name="sequences", group_description="Sequences, the dice game"):
     @app_commands.command(name="start", description="Open a table for Sequences in this channel")
     @app_commands.describe(
         variant="Which push-your-luck rules (default: standard)",
@@ -112,16 +106,6 @@ class Sequences(
         await self.bot.presenter.open_lobby(
             interaction, kind="sequences", settings=settings, stake=stake
         )
-
-    @app_commands.command(name="end", description="End a running game (host or Manage Server)")
-    @app_commands.describe(game="The game number, if several run in this channel")
-    @app_commands.guild_only()
-    async def end(
-        self,
-        interaction: discord.Interaction[SequencesBot],
-        game: app_commands.Range[int, 1] | None = None,
-    ) -> None:
-        await self.bot.presenter.end_game(interaction, game)
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -1,0 +1,27 @@
+"""What every game's command group shares: the ``end`` subcommand."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SequencesBot
+
+
+class GameGroup(commands.GroupCog, group_name="game"):
+    """Base of ``/sequences``, ``/heartsdue`` and ``/board``: each adds its own ``start``."""
+
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="end", description="End a running game (host or Manage Server)")
+    @app_commands.describe(game="The game number, if several run in this channel")
+    @app_commands.guild_only()
+    async def end(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        game: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await self.bot.presenter.end_game(interaction, game)
