@@ -594,17 +594,26 @@ class Presenter:
         died between a commit and its Discord update, so a message can show an older
         version whose buttons are refused as stale; redrawing puts the current buttons up."""
         tables = await self.tables.live_tables()
-        for table in tables:
-            try:
-                if table.status == "lobby":
-                    await self._edit_lobby(table)
-                elif table.row.message_id is None:
-                    await self._repost(table)
-                else:
-                    await self._edit_game_message(table, self.turn_edit(table))
-            except discord.HTTPException as exc:
-                log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
+        for listed in tables:
+            # Clicks are answered while this runs: redraw each table as it is now, under its
+            # redraw lock, or a slow start could put an older version back on screen.
+            async with self._publishing.setdefault(listed.id, asyncio.Lock()):
+                await self._restore_one(listed.id)
         return len(tables)
+
+    async def _restore_one(self, table_id: int) -> None:
+        table = await self.tables.get(table_id)
+        if table.status not in ("lobby", "running"):
+            return
+        try:
+            if table.status == "lobby":
+                await self._edit_lobby(table)
+            elif table.row.message_id is None:
+                await self._repost(table)
+            else:
+                await self._edit_game_message(table, self.turn_edit(table))
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
 
     async def _repost(self, table: Table) -> None:
         channel = await self._game_channel(table)

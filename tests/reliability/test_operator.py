@@ -165,9 +165,18 @@ async def test_forget_removes_a_member_and_keeps_the_sums(make_env: MakeEnv) -> 
     assert await dump(db) == before
     await zelda.slash("sequences end")
 
+    # Another table, without Zelda, whose text holds her name inside another member's.
+    fan = await env.h.member("Zelda Quux Fan")
+    other = (await fan.slash("sequences start")).message
+    await bo.click(other, "Join")
+    await fan.click(other, "Cancel")
+    other_game = await db.fetchone("SELECT id, state_json FROM games ORDER BY id DESC")
+
     report = await forget_member(db, zelda.id)
-    text = await dump(db)
+    text = (await dump(db)).replace("Zelda Quux Fan", "")
     assert str(zelda.id) not in text and "Zelda" not in text and "Quux" not in text
+    untouched = await db.fetchone("SELECT state_json FROM games WHERE id = ?", (other_game[0],))
+    assert untouched[0] == other_game[1]  # other members' games are left as they were
     assert DELETED in text and report.tombstone < 0
     assert [dict(r) for r in await db.fetchall(
         "SELECT * FROM game_results WHERE user_id = ?", (bo.id,))] == bo_results  # fmt: skip
