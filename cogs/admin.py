@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequencesBot
-from bot.errors import Forbidden
+from bot.errors import Forbidden, UserError
 from bot.store import games
 
 
@@ -42,6 +42,32 @@ class Admin(
         await interaction.response.send_message(
             f"New games here give each turn {seconds} seconds.", ephemeral=True
         )
+
+    @app_commands.command(name="max-stake", description="The largest stake a table here may ask")
+    @app_commands.describe(amount="Chips (0 turns staked tables off)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def max_stake(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        amount: app_commands.Range[int, 0, 1_000_000_000],
+    ) -> None:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.manage_guild):
+            raise Forbidden("You need Manage Server to change game settings.")
+        ceiling = self.bot.settings.max_stake
+        if not 0 <= amount <= ceiling:
+            raise UserError(f"The cap must be between 0 and {ceiling:,} chips (the bot's limit).")
+        assert interaction.guild_id is not None
+        await games.set_guild_max_stake(
+            self.bot.db, interaction.guild_id, amount, interaction.user.id, self.bot.clock()
+        )
+        text = (
+            "Tables here can no longer be staked."
+            if amount == 0
+            else f"Tables here may ask a stake of up to {amount:,} chips."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -279,6 +279,24 @@ async def set_guild_turn_timeout(
         )
 
 
+async def guild_max_stake(db: Database, guild_id: int) -> int | None:
+    row = await db.fetchone("SELECT max_stake FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else int(row[0])
+
+
+async def set_guild_max_stake(
+    db: Database, guild_id: int, amount: int, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, max_stake, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "max_stake = excluded.max_stake, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, amount, actor_id, at),
+        )
+
+
 @dataclass(frozen=True)
 class BoardRow:
     user_id: int

@@ -184,8 +184,12 @@ class TableService:
     ) -> Table:
         game = kind_for(kind)
         game.check_settings(settings)
-        if stake < 0 or stake > self.settings.max_stake:
-            raise UserError(f"The stake must be between 0 and {self.settings.max_stake:,} chips.")
+        cap = self.settings.max_stake
+        server_cap = await games.guild_max_stake(self.db, guild_id)
+        if server_cap is not None:
+            cap = min(cap, server_cap)
+        if stake < 0 or stake > cap:
+            raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
         # One open at a time: the checks below and the insert must not interleave, or a
         # burst of simultaneous commands passes the cooldown and the caps together.
         async with self._open_lock:

@@ -202,3 +202,18 @@ async def test_rules_and_help(make_env: MakeEnv) -> None:
     assert rules.ephemeral and "bonus throw" in rules.text
     helped = await ana.slash("help")
     assert "/sequences start" in helped.text and "/leaderboard" in helped.text
+
+
+async def test_server_settings_turn_timer_and_stake_cap(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, mod = await env.h.member("Ana"), await env.h.member("Mod", manage_guild=True)
+    refused = await ana.slash("settings max-stake", amount=100)
+    assert refused.ephemeral and "Manage Server" in refused.text
+    assert (await mod.slash("settings max-stake", amount=100)).ephemeral
+    assert (await mod.slash("settings turn-timer", seconds=60)).ephemeral
+    too_much = await ana.slash("sequences start", stake=200)
+    assert too_much.ephemeral and "between 0 and 100 chips on this server" in too_much.text
+    lobby = (await ana.slash("sequences start", stake=100)).message
+    assert "1 min" in lobby.text and "100 chips each" in lobby.text
+    beyond = await mod.slash("settings max-stake", amount=10_000_000)
+    assert beyond.ephemeral and "the bot's limit" in beyond.text
