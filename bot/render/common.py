@@ -114,7 +114,7 @@ def score_table(names: list[str], scores: list[int], marks: list[str] | None = N
     rows = []
     for i, (name, score) in enumerate(zip(names, scores, strict=True)):
         mark = marks[i] if marks else ""
-        rows.append(f"{_pad(mark, 2)}{_pad(name, width)} {score:>4}")
+        rows.append(f"{_pad(mark, 2)} {_pad(name, width)} {score:>4}")
     return "```\n" + "\n".join(rows) + "\n```"
 
 
