@@ -295,34 +295,3 @@ async def set_guild_max_stake(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, amount, actor_id, at),
         )
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    best_turn: int
-
-
-async def simple_leaderboard(
-    db: Database, guild_id: int, game_key_prefix: str, limit: int = 10, offset: int = 0
-) -> list[BoardRow]:
-    """Games and wins per member from results (the wallet/stats layer adds ratings)."""
-    rows = await db.fetchall(
-        "SELECT r.user_id, COALESCE(m.display_name, MAX(r.name)) AS name, COUNT(*) AS games, "
-        "SUM(r.won) AS wins, MAX(r.best_turn) AS best FROM game_results r "
-        "LEFT JOIN members m ON m.guild_id = r.guild_id AND m.user_id = r.user_id "
-        "WHERE r.guild_id = ? AND (r.game_key = ? OR r.game_key LIKE ? ESCAPE '\\') "
-        "AND r.user_id IS NOT NULL GROUP BY r.user_id "
-        "ORDER BY wins DESC, games ASC, name LIMIT ? OFFSET ?",
-        (guild_id, game_key_prefix, _like_prefix(game_key_prefix) + ":%", limit, offset),
-    )
-    return [
-        BoardRow(r["user_id"], r["name"], r["games"], r["wins"] or 0, r["best"] or 0) for r in rows
-    ]
-
-
-def _like_prefix(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
