@@ -161,6 +161,7 @@ async def _staked_game(
     """Two members stake chips, play by the optimal policy (as if clicking), and the pot is
     paid: balances before and after, then the leaderboard."""
     from bot.rules import pushluck as pl
+    from bot.rules.dice import NoDice
     from bot.rules.dice_bots import choose_push_action
     from bot.store import stats, wallets
 
@@ -189,7 +190,7 @@ async def _staked_game(
         if isinstance(action, pl.Lock):
             button = f"lock{action.count}" if action.count < len(state.extending) else "bank"
             if button == "bank":
-                after = choose_push_action(pl.apply(state, action, _NoDice()), "optimal", rng)
+                after = choose_push_action(pl.apply(state, action, NoDice()), "optimal", rng)
                 button = (
                     "push"
                     if isinstance(after, pl.Push)
@@ -214,11 +215,6 @@ async def _staked_game(
         f"ledger check: balances {report.balances:,} + held {report.held:,} = granted "
         f"{report.minted:,}: {'ok' if report.ok else 'BROKEN'}"
     )
-
-
-class _NoDice:
-    def roll(self, n: int) -> tuple[int, ...]:
-        raise AssertionError("a lock throws no dice")
 
 
 def _title(table: Table) -> str:

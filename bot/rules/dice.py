@@ -44,3 +44,10 @@ class ScriptedDice:
     @property
     def remaining(self) -> int:
         return len(self._throws)
+
+
+class NoDice:
+    """Dice for a step that throws none (a lock); a throw would be a bug."""
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        raise AssertionError("this step throws no dice")

@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol
 
 from bot.errors import IllegalAction, UserError
 from bot.rules import pushluck as pl
-from bot.rules.dice import RandomDice
+from bot.rules.dice import NoDice, RandomDice
 from bot.rules.dice_bots import LEVEL_DESCRIPTIONS
 from bot.store.games import SeatResult
 from bot.tables.model import Seat
@@ -217,7 +217,7 @@ class SequencesKind:
         first = choose_push_action(state, level, rng)  # type: ignore[arg-type]
         if isinstance(first, pl.Lock):
             # Lock and decide in one visible step, as a person pressing Bank/Push would.
-            locked = pl.apply(state, first, _NoDice())
+            locked = pl.apply(state, first, NoDice())
             return [first, choose_push_action(locked, level, rng)]  # type: ignore[arg-type]
         return [first]
 
@@ -271,13 +271,6 @@ class SequencesKind:
 def _bank_label(config: pl.PushConfig, run_length: int) -> str:
     points = pl.bank_value(config, run_length)
     return f"{points} point{'s' if points != 1 else ''}"
-
-
-class _NoDice:
-    """Dice for a step that throws none (Lock); throwing would be a bug."""
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        raise AssertionError("a lock throws no dice")
 
 
 def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
