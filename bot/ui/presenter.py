@@ -71,6 +71,11 @@ PERMISSION_LABELS = {
 }
 
 
+def lacking(perms: discord.Permissions, names: list[str]) -> list[str]:
+    """The labels of the permissions in ``names`` that ``perms`` does not grant."""
+    return [PERMISSION_LABELS[name] for name in names if not getattr(perms, name, False)]
+
+
 def missing_permissions(channel: Any) -> list[str]:
     """The permissions a game needs that the bot lacks in ``channel`` (a channel or thread)."""
     guild = getattr(channel, "guild", None)
@@ -81,7 +86,7 @@ def missing_permissions(channel: Any) -> list[str]:
     needed.append(
         "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
     )
-    return [PERMISSION_LABELS[name] for name in needed if not getattr(perms, name, False)]
+    return lacking(perms, needed)
 
 
 class Presenter:
@@ -210,14 +215,8 @@ class Presenter:
         return table
 
     def check_permissions(self, interaction: discord.Interaction[Any]) -> None:
-        perms = interaction.app_permissions
-        needed = {
-            "view_channel": "View Channel",
-            "send_messages": "Send Messages",
-            "embed_links": "Embed Links",
-            "attach_files": "Attach Files",
-        }
-        missing = [label for attr, label in needed.items() if not getattr(perms, attr, False)]
+        needed = ["view_channel", "send_messages", "embed_links", "attach_files"]
+        missing = lacking(interaction.app_permissions, needed)
         if missing:
             raise UserError(
                 "I can't run a game here: I'm missing " + ", ".join(missing) + " in this channel."
