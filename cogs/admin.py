@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.store import games
+from bot.ui.presenter import require_admin
 
 
 class Admin(
@@ -29,10 +30,7 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         seconds: app_commands.Range[int, 15, 3600],
     ) -> None:
-        # default_permissions only hides the command; the check in code is what counts.
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not (perms and perms.manage_guild):
-            raise Forbidden("You need Manage Server to change game settings.")
+        require_admin(interaction, "You need Manage Server to change game settings.")
         if not 15 <= seconds <= 3600:
             raise Forbidden("The turn timer must be between 15 and 3600 seconds.")
         assert interaction.guild_id is not None
@@ -52,9 +50,7 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         amount: app_commands.Range[int, 0, 1_000_000_000],
     ) -> None:
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not (perms and perms.manage_guild):
-            raise Forbidden("You need Manage Server to change game settings.")
+        require_admin(interaction, "You need Manage Server to change game settings.")
         ceiling = self.bot.settings.max_stake
         if not 0 <= amount <= ceiling:
             raise UserError(f"The cap must be between 0 and {ceiling:,} chips (the bot's limit).")

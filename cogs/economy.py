@@ -9,10 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequencesBot
-from bot.errors import Forbidden, UserError
+from bot.errors import UserError
 from bot.render.standings import chips, wallet_embed
 from bot.store import games, wallets
 from bot.tables.service import clean_name
+from bot.ui.presenter import require_admin
 
 MAX_REASON = wallets.MAX_REASON
 Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
@@ -110,10 +111,7 @@ class Chips(
 
     def _check(self, interaction: discord.Interaction[SequencesBot], member: discord.Member) -> int:
         guild_id = _guild(interaction)
-        # default_permissions only hides the command; the check in code is what counts.
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not (perms and perms.manage_guild):
-            raise Forbidden("You need Manage Server to grant or remove chips.")
+        require_admin(interaction, "You need Manage Server to grant or remove chips.")
         _human(member)
         return guild_id
 

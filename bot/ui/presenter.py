@@ -41,6 +41,13 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+def require_admin(interaction: discord.Interaction[Any], refusal: str) -> None:
+    """Manage Server or ``Forbidden(refusal)``: ``default_permissions`` only hides a command,
+    the check in code is what counts."""
+    if not is_admin(interaction):
+        raise Forbidden(refusal)
+
+
 def lobby_buttons(table: Table) -> list[Button]:
     game = kind_for(table.kind)
     full = len(table.seats) >= game.seat_limits(table.settings)[1]
