@@ -39,6 +39,7 @@ from bot.config import Settings  # noqa: E402
 from bot.rules import board as b  # noqa: E402
 from bot.rules import pushluck as pl  # noqa: E402
 from bot.store.db import Database  # noqa: E402
+from tests.discord.conftest import Env  # noqa: E402
 from tests.fakes import FakeClock, ScriptedRandom  # noqa: E402
 from tests.harness import Harness, Message, Player  # noqa: E402
 
@@ -81,11 +82,9 @@ def snap(message: Message, **extra: Any) -> Shot:
 
 
 @dataclass
-class Session:
-    h: Harness
-    bot: SequencesBot
-    clock: FakeClock
-    settings: Settings
+class Session(Env):
+    """A test ``Env`` (harness, bot, fake clock) that also remembers its players."""
+
     players: list[Player] = field(default_factory=list)
 
     async def member(self, name: str) -> Player:
@@ -97,23 +96,6 @@ class Session:
         channels = {c.id: c.name for c in self.h.guild.text_channels}
         channels.update({t.id: t.name for t in self.h.threads})
         return Screen(name, shots, {p.id: p.name for p in self.players}, channels, self.clock())
-
-    def thread_messages(self) -> list[Message]:
-        [thread] = self.h.threads
-        return [m for m in self.h.messages(thread) if not m.ephemeral]
-
-    def turn_message(self) -> Message:
-        return self.thread_messages()[-1]
-
-    async def run_bots(self, limit: int = 500) -> None:
-        """Let bot players move until a human is to play or the game is over."""
-        for _ in range(limit):
-            deadline = await self.bot.tables.next_deadline()
-            if deadline is None or deadline - self.clock() > self.settings.bot_turn_delay_seconds:
-                return
-            self.clock.now = max(self.clock.now, deadline)
-            await self.bot.tick()
-            await self.h.settle()
 
 
 async def open_session(tmp: Path, rng: random.Random) -> tuple[Session, Database]:
@@ -128,7 +110,7 @@ async def open_session(tmp: Path, rng: random.Random) -> tuple[Session, Database
     clock = FakeClock()
     bot = SequencesBot(settings, db, clock=clock, rng=rng, run_timers=False)
     h = await Harness.start(bot)
-    return Session(h, bot, clock, settings), db
+    return Session(h, bot, clock, db_path, settings, seed=0), db
 
 
 def label_starting(message: Message, *prefixes: str) -> str:
