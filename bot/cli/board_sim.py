@@ -5,6 +5,10 @@ Seat ``i`` of the table plays the ``i``-th level of ``--seats``; game ``g`` star
 ``g % seats`` so that every seat opens equally often. Reports win rates per level and per
 side with 95% Wilson intervals, blocked (drawn) games, average game length in turns, move
 times (p50/p99) per level and games per second.
+
+``--duplicate`` (two seats) plays every deal twice, the levels swapping seats, to tell skill
+from luck: it counts the deals each level wins from both seats and the deals the same seat
+wins whoever plays it (the cards decided those).
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--teams", type=int, default=None, help="number of teams (4+ seats)")
     parser.add_argument(
         "--first-sequence-wins", action="store_true", help="play the one-sequence variant"
+    )
+    parser.add_argument(
+        "--duplicate", action="store_true", help="play each deal twice, seats swapped (2 seats)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -143,6 +150,77 @@ def simulate(
     }
 
 
+def _play_deal(levels: list[str], deal_seed: int, first_sequence_wins: bool) -> int | None:
+    """Play one 2-seat deal; the winning seat, or ``None`` for a blocked or endless game.
+
+    The deal (shuffle, draws, reshuffles) has its own generator and the bots another, so
+    both games of a duplicate pair get the same cards in the same order."""
+    cards = random.Random(deal_seed)
+    bots = random.Random(deal_seed ^ 0x5EED)
+    state = new_game(BoardConfig(2, first_sequence_wins=first_sequence_wins), cards)
+    while state.outcome is None and state.turn_count < MAX_TURNS:
+        action = choose_action(view_for(state, state.turn), levels[state.turn], bots)
+        state = apply(state, action, cards)
+    return None if state.outcome is None else state.outcome.side
+
+
+def duplicate(
+    levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
+) -> dict[str, Any]:
+    """Play each of ``deals`` deals twice, the two levels swapping seats, and count whose
+    skill or whose cards decided it."""
+    if len(levels) != 2:
+        raise ValueError("--duplicate compares two levels: give exactly two seats")
+    master = random.Random(seed)
+    first_both = second_both = same_seat = other = 0
+    for _ in range(deals):
+        deal_seed = master.getrandbits(64)
+        straight = _play_deal(levels, deal_seed, first_sequence_wins)
+        swapped = _play_deal(levels[::-1], deal_seed, first_sequence_wins)
+        if straight is None or swapped is None:
+            other += 1
+        elif straight == swapped:
+            same_seat += 1
+        elif straight == 0:
+            first_both += 1
+        else:
+            second_both += 1
+    return {
+        "deals": deals,
+        "seed": seed,
+        "levels": [
+            {
+                "level": level,
+                "wins_both": both / deals,
+                "win_rate": (2 * both + same_seat) / (2 * deals),
+            }
+            for level, both in zip(levels, (first_both, second_both), strict=True)
+        ],
+        "same_seat_wins_both": same_seat / deals,
+        "with_a_blocked_game": other / deals,
+    }
+
+
+def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
+    try:
+        report = duplicate(levels, args.games, args.seed, args.first_sequence_wins)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.games} deals, each played twice with seats swapped, seed {args.seed}")
+    for row in report["levels"]:
+        print(
+            f"  {row['level']:>7} wins from both seats: {row['wins_both']:6.1%}"
+            f"  (win rate {row['win_rate']:.1%})"
+        )
+    print(f"  the same seat wins both (the cards decide): {report['same_seat_wins_both']:.1%}")
+    print(f"  a blocked game in the pair: {report['with_a_blocked_game']:.1%}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
     unknown = [level for level in levels if level not in LEVELS]
@@ -150,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
         problem = f"unknown level {unknown[0]!r}" if unknown else "--games must be at least 1"
         print(f"error: {problem} (levels: {', '.join(LEVELS)})", file=sys.stderr)
         return 2
+    if args.duplicate:
+        return _run_duplicate(args, levels)
     try:
         report = simulate(levels, args.games, args.seed, args.teams, args.first_sequence_wins)
     except (ValueError, UserError) as error:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.__main__ import main
-from bot.cli.board_sim import simulate, wilson
+from bot.cli.board_sim import duplicate, simulate, wilson
 
 
 def test_wilson_interval() -> None:
@@ -45,3 +45,30 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown level" in capsys.readouterr().err
     assert main(["board-sim", "--games", "2", "--seats", "random,random,random,random,random"]) == 2
     assert "can't split into equal teams" in capsys.readouterr().err
+
+
+def test_duplicate_mirror_match_is_decided_by_the_cards() -> None:
+    # The same level on both seats plays each deal identically twice: the same seat wins.
+    report = duplicate(["greedy", "greedy"], deals=6, seed=2)
+    assert report["same_seat_wins_both"] + report["with_a_blocked_game"] == 1.0
+    assert [row["wins_both"] for row in report["levels"]] == [0.0, 0.0]
+
+
+def test_duplicate_counts_add_up_and_skill_shows() -> None:
+    report = duplicate(["strong", "random"], deals=8, seed=5)
+    strong, random_level = report["levels"]
+    total = strong["wins_both"] + random_level["wins_both"]
+    assert total + report["same_seat_wins_both"] + report["with_a_blocked_game"] == 1.0
+    assert strong["wins_both"] >= 0.75 and random_level["wins_both"] == 0.0
+    assert strong["win_rate"] + random_level["win_rate"] <= 1.0
+    assert duplicate(["strong", "random"], deals=8, seed=5) == report
+
+
+def test_cli_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board-sim", "--games", "3", "--seats", "strong,greedy", "--duplicate"]) == 0
+    out = capsys.readouterr().out
+    assert "wins from both seats" in out and "the cards decide" in out
+    assert (
+        main(["board-sim", "--games", "2", "--seats", "greedy,greedy,greedy", "--duplicate"]) == 2
+    )
+    assert "exactly two seats" in capsys.readouterr().err
