@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
     "bench-render": ("bot.cli.bench_render", "time board image rendering"),
     "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
+    "board-fit": ("bot.cli.board_fit", "learn the strong board bot's weights from its games"),
     "bench-tables": ("bot.cli.bench_tables", "time a click inside the bot (service + redraw)"),
     "bench": ("bot.cli.bench", "run every benchmark and print the numbers"),
     "rebuild-ratings": ("bot.cli.rebuild_ratings", "recompute stats and ratings from results"),

@@ -6,22 +6,18 @@ Levels:
 - ``greedy``: one ply. Scores each placement by how much it extends the side's own open
   5-windows and blocks the opponents' (a four is blocked at almost any cost), trades dead
   cards, and holds jacks back unless they complete, block a four or break one.
-- ``strong``: one ply with a whole-board evaluation that knows the cards: which cards are
-  still unseen, how likely the opponents to move before us hold the card (or a two-eyed
-  jack) that completes one of their fours, how likely we are to finish our own fours and
-  they to block them, and which windows can no longer become a sequence (they overlap one
-  of the side's sequences in two spaces). Jacks kept in hand carry a high value, so they
-  are spent on finishing sequences and stopping real threats only.
+- ``strong``: one ply over every distinct move, each scored by a logistic model of "the
+  side that just moved goes on to win" (``FEATURES`` and ``WEIGHTS``, learned from strong's
+  own games against greedy by ``python -m bot board-fit``). The features know the cards:
+  which are still unseen, how likely we are to fill each open window, how likely the
+  opponents to move before us hold the card (or a jack) that finishes or stops a four, how
+  many jacks are in hand. Jacks therefore go on finishing moves and real threats.
 
 All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
 
-Measured with ``python -m bot board-sim`` (2 seats, seed 2026, first seat alternating):
-strong beats random in 99.5% of 400 games and greedy in 59.0% of 1000 games (95% CI
-55.9-62.0%), below the 70% aimed for. What moved it was keeping the jacks (about +8 points)
-and the fill weights (about +2); tuning the other weights, a top-windows evaluation,
-two-ply search against sampled opponent hands and flat Monte Carlo with greedy play-outs
-did not. Even Monte Carlo that sees the opponent's hand stays near 50% against greedy: once
-both sides finish and block fours, the order of the draws decides most 2-seat games.
+Measured with ``python -m bot board-sim`` (2 seats, 1000 games, first seat alternating): see
+``docs/board-rules.md``. Strong beats random in every game and greedy in about 60%, below
+the 70% aimed for; ``docs/board-rules.md`` lists what was tried and why it stops there.
 """
 
 from __future__ import annotations
@@ -174,25 +170,77 @@ def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action
 
 # --------------------------------------------------------------------------- strong
 
-# Value of an open window (no foe chip, not dead) by own spaces held, before the chances
-# of filling the missing ones.
-_VALUE = (0.0, 1.0, 6.0, 30.0, 120.0, 0.0)
 # Chance-like weight of filling an empty space by unseen copies (0, 1, 2) of its card.
 _FILL = (0.2, 0.55, 0.8)
 # A two-eyed jack in hand can fill any one space.
 _JACK_FILL = 0.6
-_SEQUENCE = 1000.0
-_WIN = 100_000.0
-# Jacks kept in hand: measured against greedy, keeping a two-eyed jack for a finishing
-# move instead of spending it on ordinary placements or blocks lifts strong from about 50%
-# to about 58%.
-_ONE_EYED_VALUE = 300.0
-_TWO_EYED_VALUE = 500.0
-# How much of a threatened sequence counts before it is real.
-_MY_THREAT = 0.6
-_FOE_THREAT = 0.9
-# Weight of the opponents' open windows against ours.
-_DEFENCE = 1.0
+
+#: What ``strong`` measures in the position its move leaves, in the order of ``WEIGHTS``.
+#: "own" is the mover's side, "foe" the opponents (averaged over them with three sides).
+#: ``fill_k``: open windows holding k of the side's spaces, each weighted by the chances of
+#: filling its missing spaces; ``count_k``: the same windows, counted; ``one_away``: one
+#: sequence from winning; ``threat``: chance that a four finishes before it is stopped;
+#: ``ready_holes``/``holes``: distinct spaces that finish a four; jacks in hand and unseen.
+FEATURES: tuple[str, ...] = (
+    "own_fill_1",
+    "own_fill_2",
+    "own_fill_3",
+    "own_fill_4",
+    "own_count_2",
+    "own_count_3",
+    "own_count_4",
+    "foe_fill_1",
+    "foe_fill_2",
+    "foe_fill_3",
+    "foe_fill_4",
+    "foe_count_2",
+    "foe_count_3",
+    "foe_count_4",
+    "own_one_away",
+    "foe_one_away",
+    "own_threat",
+    "own_threat_one_away",
+    "foe_threat",
+    "foe_threat_one_away",
+    "own_ready_holes",
+    "foe_holes",
+    "own_one_eyed_jacks",
+    "own_two_eyed_jacks",
+    "unseen_two_eyed_jacks",
+    "unseen_one_eyed_jacks",
+)
+
+#: Weights of a logistic model of "the side that just moved goes on to win", fitted by
+#: ``python -m bot board-fit`` (see ``docs/board-rules.md``); ``strong`` plays the move
+#: whose position scores highest. Only the order matters, so the intercept is left out.
+WEIGHTS: tuple[float, ...] = (
+    0.02689,  # own_fill_1
+    0.08977,  # own_fill_2
+    0.131,  # own_fill_3
+    0.2815,  # own_fill_4
+    -0.0154,  # own_count_2
+    0.003073,  # own_count_3
+    0.0337,  # own_count_4
+    -0.02946,  # foe_fill_1
+    -0.1025,  # foe_fill_2
+    -0.07907,  # foe_fill_3
+    -0.07866,  # foe_fill_4
+    0.00642,  # foe_count_2
+    -0.03445,  # foe_count_3
+    0.01129,  # foe_count_4
+    1.46,  # own_one_away
+    -1.148,  # foe_one_away
+    0.4664,  # own_threat
+    1.319,  # own_threat_one_away
+    -0.1701,  # foe_threat
+    -0.821,  # foe_threat_one_away
+    -0.01539,  # own_ready_holes
+    -0.2278,  # foe_holes
+    0.3979,  # own_one_eyed_jacks
+    0.5706,  # own_two_eyed_jacks
+    -0.04608,  # unseen_two_eyed_jacks
+    -0.1866,  # unseen_one_eyed_jacks
+)
 
 
 class _Cards:
@@ -245,7 +293,23 @@ class _Cards:
 
 
 def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
-    """One ply over distinct moves, each scored by ``_evaluate`` of the position it leaves."""
+    """One ply over distinct moves: the one whose position ``WEIGHTS`` scores highest."""
+    immediate, scored = strong_candidates(view, actions)
+    if immediate is not None:
+        return immediate
+    return _pick([(score(features), action) for features, action in scored], rng)
+
+
+def score(features: list[float]) -> float:
+    """The log-odds (up to a constant) that the mover wins from a position with ``features``."""
+    return sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
+
+
+def strong_candidates(
+    view: SeatView, actions: list[Action]
+) -> tuple[Action | None, list[tuple[list[float], Action]]]:
+    """A winning move if there is one, else every distinct placement or removal with the
+    ``FEATURES`` of the position it leaves. ``board-fit`` learns ``WEIGHTS`` from these."""
     side = view.side
     config = view.config
     cards = _Cards(view)
@@ -279,21 +343,21 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
         if kept or plain_cells or removals:
             jack_cells = kept
 
-    scored: list[tuple[float, Action]] = []
+    scored: list[tuple[list[float], Action]] = []
     for cell, card in [*plain_cells.items(), *jack_cells.items()]:
         new_masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
         made = len(new_sequences(new_masks, view.chips, side, cell, existing))
+        action = PlayCard(card, *divmod(cell, SIZE))
         if counts[side] + made >= config.sequences_to_win:
-            return PlayCard(card, *divmod(cell, SIZE))
+            return action, []
         left = without_card(hand, card)
-        score = _evaluate(view, new_masks, left, cards, dead, counts, made)
-        scored.append((score, PlayCard(card, *divmod(cell, SIZE))))
+        scored.append((_features(view, new_masks, left, cards, dead, counts, made), action))
     for cell, card in removals.items():
         new_masks = tuple(m & ~(1 << cell) for m in masks)
         left = without_card(hand, card)
-        score = _evaluate(view, new_masks, left, cards, dead, counts, 0)
-        scored.append((score, RemoveChip(card, *divmod(cell, SIZE))))
-    return _pick(scored, rng)
+        features = _features(view, new_masks, left, cards, dead, counts, 0)
+        scored.append((features, RemoveChip(card, *divmod(cell, SIZE))))
+    return None, scored
 
 
 def _hot_cells(masks: tuple[int, ...], dead: list[set[int]]) -> int:
@@ -311,7 +375,7 @@ def _hot_cells(masks: tuple[int, ...], dead: list[set[int]]) -> int:
     return hot
 
 
-def _evaluate(
+def _features(
     view: SeatView,
     masks: tuple[int, ...],
     hand: tuple[str, ...],
@@ -319,8 +383,8 @@ def _evaluate(
     dead: list[set[int]],
     counts: list[int],
     made: int,
-) -> float:
-    """Score a position after our move, from our side's point of view."""
+) -> list[float]:
+    """``FEATURES`` of a position after our move, from our side's point of view."""
     side = view.side
     sides = len(masks)
     need = view.config.sequences_to_win
@@ -329,7 +393,10 @@ def _evaluate(
         occupied |= m
     my_fill = cards.my_fill(hand)
     foe_fill = cards.foe_fill
-    score = 0.0
+    own_fill = [0.0] * 6
+    own_count = [0.0] * 6
+    foe_fill_sum = [0.0] * 6
+    foe_count = [0.0] * 6
     my_holes: set[int] = set()
     foe_holes: set[int] = set()
     for s in range(sides):
@@ -337,26 +404,31 @@ def _evaluate(
         own = own_chips | CORNER_MASK
         blockers = occupied & ~own_chips
         dead_s = dead[s]
-        fill = my_fill if s == side else foe_fill
-        holes = my_holes if s == side else foe_holes
-        total = 0.0
+        mine = s == side
+        fill = my_fill if mine else foe_fill
+        holes = my_holes if mine else foe_holes
+        sums = own_fill if mine else foe_fill_sum
+        tally = own_count if mine else foe_count
+        share = 1.0 if mine else 1.0 / (sides - 1)
         for w, window in enumerate(WINDOW_MASKS):
             if window & blockers or w in dead_s:
                 continue
             missing = window & ~own
             k = 5 - missing.bit_count()
-            weight = _VALUE[k]
+            weight = share
             while missing:
                 low = missing & -missing
                 weight *= fill[low.bit_length() - 1]
                 missing ^= low
-            total += weight
+            sums[k] += weight
+            tally[k] += share
             if k == 4:
                 holes.add((window & ~own).bit_length() - 1)
-        score += total if s == side else -_DEFENCE * total / (sides - 1)
 
-    my_need = need - counts[side] - made
-    score += made * _SEQUENCE
+    own_one_away = float(need - counts[side] - made <= 1)
+    foe_one_away = float(any(need - counts[s] <= 1 for s in range(sides) if s != side))
+    own_threat = 0.0
+    ready: set[int] = set()
     if my_holes:
         ready = {c for c in my_holes if my_fill[c] == 1.0}
         if any(card in TWO_EYED_JACKS for card in hand):
@@ -365,14 +437,25 @@ def _evaluate(
             useful = cards.copies(ready) + cards.jacks + cards.removers
             block = cards.chance(useful, cards.foe_cards)
             # Two different holes need two blocks before our next turn.
-            stop = block if len(ready) == 1 else block * block
-            value = _WIN if my_need <= 1 else _SEQUENCE
-            score += _MY_THREAT * value * (1.0 - stop)
+            own_threat = 1.0 - (block if len(ready) == 1 else block * block)
+    foe_threat = 0.0
     if foe_holes:
-        foe_best = max(counts[s] for s in range(sides) if s != side)
-        value = _WIN if need - foe_best <= 1 else _SEQUENCE
-        threat = cards.chance(cards.copies(foe_holes) + cards.jacks, cards.foe_cards)
-        score -= _FOE_THREAT * value * threat
-    score += _ONE_EYED_VALUE * sum(1 for card in hand if card in ONE_EYED_JACKS)
-    score += _TWO_EYED_VALUE * sum(1 for card in hand if card in TWO_EYED_JACKS)
-    return score
+        foe_threat = cards.chance(cards.copies(foe_holes) + cards.jacks, cards.foe_cards)
+    return [
+        *own_fill[1:5],
+        *own_count[2:5],
+        *foe_fill_sum[1:5],
+        *foe_count[2:5],
+        own_one_away,
+        foe_one_away,
+        own_threat,
+        own_threat * own_one_away,
+        foe_threat,
+        foe_threat * foe_one_away,
+        float(len(ready)),
+        float(len(foe_holes)),
+        float(sum(1 for card in hand if card in ONE_EYED_JACKS)),
+        float(sum(1 for card in hand if card in TWO_EYED_JACKS)),
+        cards.jacks / 4,
+        cards.removers / 4,
+    ]
