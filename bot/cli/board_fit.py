@@ -48,10 +48,13 @@ def collect(games: int, seed: int, explore: float = 0.0) -> tuple[list[list[floa
         while state.outcome is None and state.turn_count < MAX_TURNS:
             view = view_for(state, state.turn)
             actions = legal_actions(view)
-            if state.turn != strong_seat or isinstance(actions[0], (Pass, TradeDeadCard)):
-                action = choose_action(
-                    view, "greedy" if state.turn != strong_seat else "strong", rng
-                )
+            level = "strong" if state.turn == strong_seat else "greedy"
+            # Trades and passes are not scored moves: let the bot make them as in play.
+            forced = isinstance(actions[0], Pass) or any(
+                isinstance(action, TradeDeadCard) for action in actions
+            )
+            if level == "greedy" or forced:
+                action = choose_action(view, level, rng)
             else:
                 immediate, scored = strong_candidates(view, actions)
                 if immediate is not None:
