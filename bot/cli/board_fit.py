@@ -19,8 +19,7 @@ import sys
 import time
 
 from bot.rules.board import BoardConfig, apply, choose_action, legal_actions, new_game, view_for
-from bot.rules.board.bots import FEATURES, WEIGHTS, score, strong_candidates
-from bot.rules.board.game import Pass, TradeDeadCard
+from bot.rules.board.bots import FEATURES, WEIGHTS, forced_action, score, strong_candidates
 
 MAX_TURNS = 5000
 RIDGE = 1e-4
@@ -50,10 +49,7 @@ def collect(games: int, seed: int, explore: float = 0.0) -> tuple[list[list[floa
             actions = legal_actions(view)
             level = "strong" if state.turn == strong_seat else "greedy"
             # Trades and passes are not scored moves: let the bot make them as in play.
-            forced = isinstance(actions[0], Pass) or any(
-                isinstance(action, TradeDeadCard) for action in actions
-            )
-            if level == "greedy" or forced:
+            if level == "greedy" or forced_action(actions) is not None:
                 action = choose_action(view, level, rng)
             else:
                 immediate, scored = strong_candidates(view, actions)
@@ -93,6 +89,11 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
+def _predict(weights: list[float], row: list[float]) -> float:
+    """The logistic model's probability for one (standardised, intercept-extended) row."""
+    return 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(weights, row, strict=True))))
+
+
 def fit(
     rows: list[list[float]], labels: list[float], iterations: int = 25
 ) -> tuple[list[float], float, float]:
@@ -112,7 +113,7 @@ def fit(
         grad = [RIDGE * x for x in w]
         hess = [[RIDGE if i == j else 0.0 for j in range(size)] for i in range(size)]
         for row, y in zip(z, labels, strict=True):
-            p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(w, row, strict=True))))
+            p = _predict(w, row)
             err, curv = (p - y) / n, p * (1.0 - p) / n
             for i in range(size):
                 grad[i] += err * row[i]
@@ -129,8 +130,7 @@ def fit(
             break
     loss = correct = 0.0
     for row, y in zip(z, labels, strict=True):
-        p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(w, row, strict=True))))
-        p = min(max(p, 1e-12), 1.0 - 1e-12)
+        p = min(max(_predict(w, row), 1e-12), 1.0 - 1e-12)
         loss -= y * math.log(p) + (1.0 - y) * math.log(1.0 - p)
         correct += (p > 0.5) == (y > 0.5)
     weights = [w[j] / spreads[j] for j in range(width)]

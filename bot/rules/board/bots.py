@@ -62,19 +62,25 @@ def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
         raise ValueError("it is not this seat's turn, or the game is over")
     if level == "random":
         return rng.choice(actions)
-    # A dead card is never worth keeping: trade it before playing. Pass comes first in the
-    # list only when nothing else is legal.
-    for action in actions:
-        if isinstance(action, TradeDeadCard):
-            return action
-    if isinstance(actions[0], Pass):
-        return actions[0]
+    forced = forced_action(actions)
+    if forced is not None:
+        return forced
     if level == "greedy":
         return _greedy(view, actions, rng)
     return _strong(view, actions, rng)
 
 
 # --------------------------------------------------------------------------- shared pieces
+
+
+def forced_action(actions: list[Action]) -> Action | None:
+    """The action the greedy and strong bots take without weighing: a trade (a dead card
+    is never worth keeping, so trade it before playing) or a pass (first in the list only
+    when nothing else is legal)."""
+    for action in actions:
+        if isinstance(action, TradeDeadCard):
+            return action
+    return actions[0] if isinstance(actions[0], Pass) else None
 
 
 def _dead_windows(view: SeatView, side: int) -> set[int]:
