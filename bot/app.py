@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
+import pkgutil
 import random
 import re
 import time
@@ -15,26 +17,33 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
+from bot.tables.guild_settings import GuildSettings
 from bot.tables.service import Clock, TableHooks, TableService
+from bot.tables.stats import Stats
 from bot.tables.wallet_hooks import WalletHooks
+from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
-from bot.ui.presenter import Presenter
+from bot.ui.publisher import Publisher
+from bot.ui.router import Router
+from bot.ui.shell import Shell
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = (
-    "cogs.sequences",
-    "cogs.heartsdue",
-    "cogs.board",
-    "cogs.stats",
-    "cogs.economy",
-    "cogs.help",
-    "cogs.odds",
-    "cogs.admin",
-    "cogs.privacy",
-)
+COGS = "cogs"
+
+
+def extensions() -> list[str]:
+    """Every module of the ``cogs`` package that is an extension (has ``setup``)."""
+    package = importlib.import_module(COGS)
+    names = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{COGS}.{info.name}")
+        if hasattr(module, "setup"):
+            names.append(module.__name__)
+    return names
 
 
 class SequencesBot(commands.Bot):
@@ -47,6 +56,7 @@ class SequencesBot(commands.Bot):
         rng: random.Random | None = None,
         run_timers: bool = True,
         hooks: TableHooks | None = None,
+        games: Games | None = None,
     ) -> None:
         intents = discord.Intents.default()  # slash commands and buttons need no privileged intent
         super().__init__(
@@ -61,11 +71,28 @@ class SequencesBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.clock = clock
+        self.games = games or Games()
         # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
         self.tables = TableService(
-            db, settings, clock, rng or random.SystemRandom(), hooks or WalletHooks(clock)
+            db,
+            self.games,
+            settings.table_limits(),
+            clock,
+            rng or random.SystemRandom(),
+            hooks or WalletHooks(clock),
         )
-        self.presenter = Presenter(self)
+        wallets = Wallets(db, clock)
+        publisher = Publisher(self, self.tables, wallets)
+        self.shell = Shell(
+            games=self.games,
+            tables=self.tables,
+            wallets=wallets,
+            stats=Stats(db),
+            guild_settings=GuildSettings(db, clock),
+            publisher=publisher,
+            router=Router(self.games, self.tables, publisher),
+            clock=clock,
+        )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._templates: list[re.Pattern[str]] = []
@@ -90,11 +117,9 @@ class SequencesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton)
-        # Draw the board's base picture now (~0.3 s), not inside the first board interaction.
-        from bot.render.board import prepare
-
-        await asyncio.to_thread(prepare)
-        for extension in EXTENSIONS:
+        for game in self.games.values():
+            await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
+        for extension in extensions():
             await self.load_extension(extension)
         self.tree.error(self.on_tree_error)
         if self.settings.dev_guild_id:
@@ -112,7 +137,7 @@ class SequencesBot(commands.Bot):
         await handle_error(interaction, error, f"in /{command}")
 
     async def on_ready(self) -> None:
-        restored = await self.presenter.restore()
+        restored = await self.shell.publisher.restore()
         log.info(
             "ready as %s in %d guilds; %d live tables; database %s",
             self.user,
@@ -126,7 +151,7 @@ class SequencesBot(commands.Bot):
         changes = await self.tables.run_due()
         for change in changes:
             try:
-                await self.presenter.publish(change)
+                await self.shell.publisher.publish(change)
             except discord.HTTPException as exc:
                 log.warning(
                     "game %s: could not show a timer change (%s)", change.table.id, exc.status

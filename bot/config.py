@@ -8,6 +8,8 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.tables.limits import TableLimits
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -44,3 +46,9 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value in ("", None) else value
+
+    def table_limits(self) -> TableLimits:
+        """What the table service enforces, from these settings."""
+        return TableLimits(
+            **{name: getattr(self, name) for name in TableLimits.__dataclass_fields__}
+        )

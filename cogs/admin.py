@@ -8,8 +8,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
-from bot.store import games
-from bot.ui.presenter import require_admin
+from bot.ui.checks import require_admin
 
 
 class Admin(
@@ -34,8 +33,8 @@ class Admin(
         if not 15 <= seconds <= 3600:
             raise Forbidden("The turn timer must be between 15 and 3600 seconds.")
         assert interaction.guild_id is not None
-        await games.set_guild_turn_timeout(
-            self.bot.db, interaction.guild_id, seconds, interaction.user.id, self.bot.clock()
+        await self.bot.shell.guild_settings.set_turn_timeout(
+            interaction.guild_id, seconds, interaction.user.id
         )
         await interaction.response.send_message(
             f"New games here give each turn {seconds} seconds.", ephemeral=True
@@ -55,8 +54,8 @@ class Admin(
         if not 0 <= amount <= ceiling:
             raise UserError(f"The cap must be between 0 and {ceiling:,} chips (the bot's limit).")
         assert interaction.guild_id is not None
-        await games.set_guild_max_stake(
-            self.bot.db, interaction.guild_id, amount, interaction.user.id, self.bot.clock()
+        await self.bot.shell.guild_settings.set_max_stake(
+            interaction.guild_id, amount, interaction.user.id
         )
         text = (
             "Tables here can no longer be staked."

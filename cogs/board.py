@@ -42,7 +42,7 @@ class Board(GameGroup, group_name="board", group_description="Sequence, the boar
         if teams not in (None, 2, 3):
             raise UserError("Play in 2 or 3 teams.")
         settings = {"seats": seats, "teams": teams, "first_sequence_wins": first_sequence_wins}
-        await self.bot.presenter.open_lobby(
+        await self.bot.shell.router.open_lobby(
             interaction, kind="board", settings=settings, stake=stake
         )
 

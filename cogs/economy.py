@@ -10,14 +10,15 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
-from bot.render.standings import chips, wallet_embed
-from bot.store import games, wallets
-from bot.tables.service import clean_name
-from bot.ui.presenter import require_admin
+from bot.render.common import NO_PINGS, chips
+from bot.render.standings import wallet_embed
+from bot.tables import wallets
+from bot.tables.names import clean_name
+from bot.ui.checks import require_admin
+from bot.ui.members import remember
 
 MAX_REASON = wallets.MAX_REASON
 Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def _guild(interaction: discord.Interaction[SequencesBot]) -> int:
@@ -29,17 +30,6 @@ def _guild(interaction: discord.Interaction[SequencesBot]) -> int:
 def _human(member: discord.abc.User) -> None:
     if member.bot:
         raise UserError("Bots don't hold chips.")
-
-
-async def remember(bot: SequencesBot, guild_id: int, *members: discord.abc.User) -> None:
-    """Keep members' names, so wallets and leaderboards can name them after they leave."""
-    now = bot.clock()
-    async with bot.db.transaction() as conn:
-        for member in members:
-            if not member.bot:
-                await games.upsert_member(
-                    conn, guild_id, member.id, clean_name(member.display_name), now
-                )
 
 
 class Economy(commands.Cog):
@@ -55,9 +45,9 @@ class Economy(commands.Cog):
         guild_id = _guild(interaction)
         who = member or interaction.user
         _human(who)
-        await remember(self.bot, guild_id, who)
+        await remember(self.bot.shell, guild_id, who)
         now = self.bot.clock()
-        view = await wallets.get_wallet(self.bot.db, guild_id, who.id, now=now)
+        view = await self.bot.shell.wallets.view(guild_id, who.id)
         await interaction.response.send_message(
             embed=wallet_embed(view, clean_name(who.display_name), now),
             ephemeral=True,
@@ -68,10 +58,8 @@ class Economy(commands.Cog):
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction[SequencesBot]) -> None:
         guild_id = _guild(interaction)
-        await remember(self.bot, guild_id, interaction.user)
-        now = self.bot.clock()
-        balance = await wallets.claim_daily(self.bot.db, guild_id, interaction.user.id, now=now)
-        next_due = (wallets.utc_day(now) + 1) * wallets.DAY
+        await remember(self.bot.shell, guild_id, interaction.user)
+        balance, next_due = await self.bot.shell.wallets.claim_daily(guild_id, interaction.user.id)
         await interaction.response.send_message(
             f"{interaction.user.mention} collected {chips(wallets.DAILY_CHIPS)}: "
             f"{chips(balance)} now. Next ones <t:{next_due}:R>.",
@@ -89,10 +77,8 @@ class Economy(commands.Cog):
     ) -> None:
         guild_id = _guild(interaction)
         _human(member)
-        await remember(self.bot, guild_id, interaction.user, member)
-        balance = await wallets.pay(
-            self.bot.db, guild_id, interaction.user.id, member.id, amount, now=self.bot.clock()
-        )
+        await remember(self.bot.shell, guild_id, interaction.user, member)
+        balance = await self.bot.shell.wallets.pay(guild_id, interaction.user.id, member.id, amount)
         await interaction.response.send_message(
             f"{interaction.user.mention} paid {member.mention} {chips(amount)}; "
             f"{chips(balance)} left.",
@@ -127,7 +113,13 @@ class Chips(
         reason: app_commands.Range[str, 1, MAX_REASON],
     ) -> None:
         await self._adjust(
-            interaction, member, amount, reason, wallets.grant, "granted {member} {amount}", "now"
+            interaction,
+            member,
+            amount,
+            reason,
+            self.bot.shell.wallets.grant,
+            "granted {member} {amount}",
+            "now",
         )
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
@@ -146,7 +138,7 @@ class Chips(
             member,
             amount,
             reason,
-            wallets.take,
+            self.bot.shell.wallets.take,
             "removed {amount} from {member}",
             "left",
         )
@@ -163,11 +155,10 @@ class Chips(
     ) -> None:
         """Grant or take, recorded with who did it and why, announced publicly."""
         guild_id = self._check(interaction, member)
-        await remember(self.bot, guild_id, interaction.user, member)
+        await remember(self.bot.shell, guild_id, interaction.user, member)
         balance = await change(
-            self.bot.db, guild_id, member.id, amount,
-            actor_id=interaction.user.id, reason=reason, now=self.bot.clock(),
-        )  # fmt: skip
+            guild_id, member.id, amount, actor_id=interaction.user.id, reason=reason
+        )
         what = did.format(member=member.mention, amount=chips(amount))
         await interaction.response.send_message(
             f"{interaction.user.mention} {what} "

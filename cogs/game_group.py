@@ -24,4 +24,4 @@ class GameGroup(commands.GroupCog, group_name="game"):
         interaction: discord.Interaction[SequencesBot],
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        await self.bot.presenter.end_game(interaction, game)
+        await self.bot.shell.router.end_game(interaction, game)

@@ -27,7 +27,7 @@ class HeartsDue(
         target: app_commands.Range[int, 20, 1000] | None = None,
         stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
     ) -> None:
-        await self.bot.presenter.open_lobby(
+        await self.bot.shell.router.open_lobby(
             interaction,
             kind="oneroll",
             settings=oneroll_settings("heartsdue", target),

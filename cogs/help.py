@@ -7,12 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequencesBot
+from bot.errors import UserError
 from bot.render.common import COLOUR
-from bot.render.rules_text import RULES, rules_text
-
-
-def _choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=title, value=key) for key, (title, _) in RULES.items()]
 
 
 class Help(commands.Cog):
@@ -21,15 +17,31 @@ class Help(commands.Cog):
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
     @app_commands.describe(game="Which game or variant")
-    @app_commands.choices(game=_choices())
     async def rules(
-        self, interaction: discord.Interaction[SequencesBot], game: str = "sequences"
+        self, interaction: discord.Interaction[SequencesBot], game: str | None = None
     ) -> None:
-        title, text = rules_text(game)
+        pages = self.bot.games.rules_pages
+        wanted = (game or pages[0].key).strip().casefold()
+        page = next((p for p in pages if wanted in (p.key.casefold(), p.title.casefold())), None)
+        if page is None:
+            raise UserError("Pick a game from the list.")
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Rules · {title}", description=text, colour=COLOUR),
+            embed=discord.Embed(
+                title=f"Rules · {page.title}", description=page.text, colour=COLOUR
+            ),
             ephemeral=True,
         )
+
+    @rules.autocomplete("game")
+    async def _rules_game(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        text = current.casefold()
+        return [
+            app_commands.Choice(name=page.title, value=page.key)
+            for page in self.bot.games.rules_pages
+            if text in page.key.casefold() or text in page.title.casefold()
+        ][:25]
 
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction[SequencesBot]) -> None:

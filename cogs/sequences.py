@@ -93,7 +93,7 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
                     "Classic one-roll Sequences has no variants, rounds or house "
                     "rules: it is a race to the target."
                 )
-            await self.bot.presenter.open_lobby(
+            await self.bot.shell.router.open_lobby(
                 interaction,
                 kind="oneroll",
                 settings=oneroll_settings("classic", target),
@@ -103,7 +103,7 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
         if rules != "pushluck":
             raise UserError("Unknown rules.")
         settings = push_settings(variant, rounds, target, soft_last_die)
-        await self.bot.presenter.open_lobby(
+        await self.bot.shell.router.open_lobby(
             interaction, kind="sequences", settings=settings, stake=stake
         )
 

@@ -12,16 +12,14 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.render.chart import rating_chart
-from bot.render.standings import GAME_LABELS, game_label, stats_embed
-from bot.store import stats
-from bot.store.ratings import GLOBAL_SCOPE
-from bot.tables.service import clean_name
+from bot.render.common import NO_PINGS
+from bot.render.standings import stats_embed
+from bot.tables import stats
+from bot.tables.names import clean_name
 from bot.ui.leaderboard import GAME_KEY, LeaderboardButton, render_board
-from cogs.economy import remember
+from bot.ui.members import remember
 
-DEFAULT_GAME = "sequences:standard"
 CHART_GAMES = 30
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def _check_game(game: str) -> str:
@@ -38,14 +36,15 @@ class Stats(commands.Cog):
     async def _game_choices(
         self, interaction: discord.Interaction[SequencesBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        keys = set(GAME_LABELS)
+        games = self.bot.games
+        keys = set(games.labels)
         if interaction.guild_id is not None:
-            keys |= set(await stats.game_keys(self.bot.db, interaction.guild_id))
+            keys |= set(await self.bot.shell.stats.game_keys(interaction.guild_id))
         text = current.lower()
         found = [
-            app_commands.Choice(name=game_label(key), value=key)
+            app_commands.Choice(name=games.label(key), value=key)
             for key in sorted(keys)
-            if text in key or text in game_label(key).lower()
+            if text in key or text in games.label(key).lower()
         ]
         return found[:25]
 
@@ -71,7 +70,7 @@ class Stats(commands.Cog):
     async def leaderboard(
         self,
         interaction: discord.Interaction[SequencesBot],
-        game: str = DEFAULT_GAME,
+        game: str | None = None,
         scope: str = "server",
         sort: str = "rating",
     ) -> None:
@@ -79,11 +78,11 @@ class Stats(commands.Cog):
             raise UserError("Leaderboards belong to a server: use this in a server channel.")
         if scope not in stats.SCOPES or sort not in stats.SORTS:
             raise UserError("Pick a scope and a sort from the list.")
-        await remember(self.bot, interaction.guild_id, interaction.user)
+        await remember(self.bot.shell, interaction.guild_id, interaction.user)
         embed, view = await render_board(
-            self.bot,
+            self.bot.shell,
             interaction.guild_id,
-            _check_game(game),
+            _check_game(game) if game is not None else next(iter(self.bot.games.labels)),
             scope,
             sort,
             1,
@@ -111,21 +110,25 @@ class Stats(commands.Cog):
         who = member or interaction.user
         if who.bot:
             raise UserError("Bots don't keep statistics here.")
-        await remember(self.bot, interaction.guild_id, who)
+        await remember(self.bot.shell, interaction.guild_id, who)
         key = None if game is None else _check_game(game)
-        db = self.bot.db
-        lines = await stats.player_stats(db, interaction.guild_id, who.id, key)
+        service = self.bot.shell.stats
+        lines = await service.player_stats(interaction.guild_id, who.id, key)
         everywhere = {
-            line.game_key: line for line in await stats.player_stats(db, GLOBAL_SCOPE, who.id)
+            line.game_key: line for line in await service.player_stats(stats.GLOBAL_SCOPE, who.id)
         }
         chart_game = key or (lines[0].game_key if lines else None)
         points = (
-            await stats.rating_points(db, interaction.guild_id, chart_game, who.id, CHART_GAMES)
+            await service.rating_points(interaction.guild_id, chart_game, who.id, CHART_GAMES)
             if chart_game is not None
             else []
         )
         embed = stats_embed(
-            clean_name(who.display_name), lines, everywhere, chart_game if points else None
+            clean_name(who.display_name),
+            lines,
+            everywhere,
+            chart_game if points else None,
+            self.bot.games.label,
         )
         if points:
             png = await asyncio.to_thread(rating_chart, points)

@@ -140,7 +140,7 @@ async def sequences_session(tmp: Path) -> list[Screen]:
             table = await s.bot.tables.get(1)
             if table.status != "running":
                 break
-            state = pl.load(table.rules or {})
+            state = table.rules
             seat = table.seats[state.current]
             if seat.is_bot:
                 await s.run_bots()
@@ -225,11 +225,11 @@ async def board_session(tmp: Path) -> list[Screen]:
         by_id = {ana.id: ana, bo.id: bo}
         for _ in range(10):  # five moves each: a board with some chips on it
             table = await s.bot.tables.get(1)
-            player = by_id[table.seats[b.load(table.rules or {}).turn].user_id or 0]
+            player = by_id[table.seats[table.rules.turn].user_id or 0]
             await play_board_move(s, player)
         board = s.turn_message()
         table = await s.bot.tables.get(1)
-        if table.seats[b.load(table.rules or {}).turn].user_id != ana.id:
+        if table.seats[table.rules.turn].user_id != ana.id:
             raise RuntimeError("expected Ana to play")
         hand = (await ana.click(board, "My hand")).message
         chosen = await choose_card_with_choices(ana, hand)

@@ -28,8 +28,8 @@ def _percentile(sorted_ms: list[float], fraction: float) -> float:
 
 
 def _write_docs(directory: Path) -> int:
-    from bot.render import board
-    from bot.render.board_samples import SAMPLES
+    from bot.games.board import picture as board
+    from bot.games.board.samples import SAMPLES
 
     directory.mkdir(parents=True, exist_ok=True)
     for name, build in SAMPLES.items():
@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     if args.write_docs is not None:
         return _write_docs(args.write_docs)
     # Imported here, like the other subcommands do, so `python -m bot` starts without Pillow.
-    from bot.render import board
-    from bot.render.board_samples import SAMPLES
+    from bot.games.board import picture as board
+    from bot.games.board.samples import SAMPLES
 
     if args.frames < 1 or args.base_runs < 1:
         print("error: --frames and --base-runs must be at least 1")

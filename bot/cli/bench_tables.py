@@ -14,9 +14,9 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables.service import TableService
 
@@ -44,9 +44,6 @@ class _Clock:
 
 
 async def _bench(games: int, seed: int) -> int:
-    from bot.render.board_game import board_embed
-    from bot.render.sequences import turn_embed
-
     rng = random.Random(seed)
     clock = _Clock()
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,25 +55,17 @@ async def _bench(games: int, seed: int) -> int:
             max_games_per_guild=10_000,
         )
         db = await Database.open(settings.database_path)
-        service = TableService(db, settings, clock, rng)
+        registry = Games()
+        service = TableService(db, registry, settings.table_limits(), clock, rng)
         timings: dict[str, list[float]] = {}
 
         def note(name: str, started: float) -> None:
             timings.setdefault(name, []).append((time.perf_counter() - started) * 1000)
 
-        kinds: list[tuple[str, dict[str, Any], list[str]]] = [
-            (
-                "sequences",
-                {"variant": "standard", "rounds": 5, "target": None, "soft_last_die": False},
-                ["optimal", "bold"],
-            ),
-            (
-                "board",
-                {"seats": None, "teams": None, "first_sequence_wins": False},
-                ["greedy", "greedy"],
-            ),
-        ]
-        for kind, game_settings, levels in kinds:
+        # Each game's own demo table, with two of its bot players.
+        kinds = [(game, game.demos[0]) for game in registry.values() if game.demos]
+        for game, demo in kinds:
+            kind, game_settings, levels = game.name, demo.settings, demo.bot_levels[:2]
             for g in range(games):
                 started = time.perf_counter()
                 table = await service.open_lobby(
@@ -100,10 +89,7 @@ async def _bench(games: int, seed: int) -> int:
                     [change] = await service.run_due()
                     note(f"{kind}: one move (bot thinking + save)", started)
                     started = time.perf_counter()
-                    if kind == "board":
-                        board_embed(change.table)
-                    else:
-                        turn_embed(change.table)
+                    game.turn_view(change.table)
                     note(f"{kind}: redraw the public message", started)
         await db.close()
     print(f"{'operation':<44} {'n':>6} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")

@@ -15,18 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import random
 import sys
-import time
-from collections import defaultdict
-from typing import Any
 
 from bot.errors import UserError
-from bot.rules.board import LEVELS, BoardConfig, apply, choose_action, new_game, view_for
-
-# A safety net for the statistics only: no bot game has come near it in measurements.
-MAX_TURNS = 5000
+from bot.rules.board import LEVELS
+from bot.sim.board import duplicate, simulate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,160 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--duplicate", action="store_true", help="play each deal twice, seats swapped (2 seats)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 0.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[index]
-
-
-def simulate(
-    levels: list[str],
-    games: int,
-    seed: int,
-    teams: int | None = None,
-    first_sequence_wins: bool = False,
-) -> dict[str, Any]:
-    """Play ``games`` (at least 1) games and return the report as a JSON-safe dict."""
-    config = BoardConfig(len(levels), first_sequence_wins=first_sequence_wins, teams=teams)
-    config.validate()
-    master = random.Random(seed)
-    side_wins = [0] * config.sides
-    blocked = unfinished = 0
-    turns: list[int] = []
-    move_times: dict[str, list[float]] = defaultdict(list)
-    started = time.perf_counter()
-    for game in range(games):
-        rng = random.Random(master.getrandbits(64))
-        state = new_game(config, rng, first_seat=game % config.seats)
-        while state.outcome is None and state.turn_count < MAX_TURNS:
-            seat = state.turn
-            level = levels[seat]
-            tick = time.perf_counter()
-            action = choose_action(view_for(state, seat), level, rng)
-            move_times[level].append(time.perf_counter() - tick)
-            state = apply(state, action, rng)
-        turns.append(state.turn_count)
-        if state.outcome is None:
-            unfinished += 1
-        elif state.outcome.side is None:
-            blocked += 1
-        else:
-            side_wins[state.outcome.side] += 1
-    elapsed = time.perf_counter() - started
-
-    # A level's wins: games won by a side that level plays (sides of mixed levels count
-    # for each of their levels).
-    level_wins: dict[str, int] = defaultdict(int)
-    for level in dict.fromkeys(levels):
-        level_wins[level] = sum(
-            side_wins[side]
-            for side in range(config.sides)
-            if level in {levels[s] for s in config.seats_of(side)}
-        )
-
-    def rate(wins: int) -> dict[str, Any]:
-        low, high = wilson(wins, games)
-        return {"wins": wins, "rate": wins / games, "ci95": [low, high]}
-
-    def every_side(level: str) -> bool:
-        return all(
-            level in {levels[s] for s in config.seats_of(side)} for side in range(config.sides)
-        )
-
-    return {
-        "games": games,
-        "seats": levels,
-        "sides": config.sides,
-        "seed": seed,
-        "levels": {
-            level: rate(level_wins[level]) | {"every_side": every_side(level)}
-            for level in dict.fromkeys(levels)
-        },
-        "by_side": [
-            {"side": side, "levels": [levels[s] for s in config.seats_of(side)]}
-            | rate(side_wins[side])
-            for side in range(config.sides)
-        ],
-        "blocked": blocked,
-        "unfinished": unfinished,
-        "avg_turns": sum(turns) / games,
-        "move_ms": {
-            level: {
-                "p50": 1000 * _percentile(times, 0.50),
-                "p99": 1000 * _percentile(times, 0.99),
-                "max": 1000 * max(times),
-                "moves": len(times),
-            }
-            for level, times in move_times.items()
-        },
-        "game_ms": 1000 * elapsed / games,
-        "games_per_second": games / elapsed if elapsed else 0.0,
-    }
-
-
-def _play_deal(levels: list[str], deal_seed: int, first_sequence_wins: bool) -> int | None:
-    """Play one 2-seat deal; the winning seat, or ``None`` for a blocked or endless game.
-
-    The deal (shuffle, draws, reshuffles) has its own generator and the bots another, so
-    both games of a duplicate pair get the same cards in the same order."""
-    cards = random.Random(deal_seed)
-    bots = random.Random(deal_seed ^ 0x5EED)
-    state = new_game(BoardConfig(2, first_sequence_wins=first_sequence_wins), cards)
-    while state.outcome is None and state.turn_count < MAX_TURNS:
-        action = choose_action(view_for(state, state.turn), levels[state.turn], bots)
-        state = apply(state, action, cards)
-    return None if state.outcome is None else state.outcome.side
-
-
-def duplicate(
-    levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
-) -> dict[str, Any]:
-    """Play each of ``deals`` deals twice, the two levels swapping seats, and count whose
-    skill or whose cards decided it."""
-    if len(levels) != 2:
-        raise ValueError("--duplicate compares two levels: give exactly two seats")
-    master = random.Random(seed)
-    first_both = second_both = same_seat = other = 0
-    for _ in range(deals):
-        deal_seed = master.getrandbits(64)
-        straight = _play_deal(levels, deal_seed, first_sequence_wins)
-        swapped = _play_deal(levels[::-1], deal_seed, first_sequence_wins)
-        if straight is None or swapped is None:
-            other += 1
-        elif straight == swapped:
-            same_seat += 1
-        elif straight == 0:
-            first_both += 1
-        else:
-            second_both += 1
-    return {
-        "deals": deals,
-        "seed": seed,
-        "levels": [
-            {
-                "level": level,
-                "wins_both": both / deals,
-                "win_rate": (2 * both + same_seat) / (2 * deals),
-            }
-            for level, both in zip(levels, (first_both, second_both), strict=True)
-        ],
-        "same_seat_wins_both": same_seat / deals,
-        "with_a_blocked_game": other / deals,
-    }
 
 
 def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:

@@ -17,30 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
+from bot.games.base import Demo, Game
+from bot.games.registry import Games
 from bot.render.common import embed_as_text
 from bot.store.db import Database
-from bot.tables.model import Table
+from bot.tables.model import Seat
 from bot.tables.service import TableService
 
 DEMO_GUILD = 1
 DEMO_CHANNEL = 2
 HOST = 100
 
-GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
-    # game: (kind, settings, bot levels)
-    "sequences": (
-        "sequences",
-        {"variant": "standard", "rounds": 3, "target": None, "soft_last_die": False},
-        ["optimal", "bold", "cautious"],
-    ),
-    "classic": ("oneroll", {"ruleset": "classic", "target": 100}, ["thrower"] * 3),
-    "heartsdue": ("oneroll", {"ruleset": "heartsdue", "target": 100}, ["thrower"] * 3),
-    "board": (
-        "board",
-        {"seats": None, "teams": None, "first_sequence_wins": False},
-        ["strong", "greedy"],
-    ),
-}
+
+def _demos() -> dict[str, tuple[Game[Any], Demo]]:
+    return {demo.name: (game, demo) for game in Games().values() for demo in game.demos}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,14 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "game",
         nargs="?",
         default="sequences",
-        choices=sorted(GAMES),
+        choices=sorted(_demos()),
         help="which game to play (default: sequences)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed the game (repeatable)")
     parser.add_argument(
-        "--variant",
-        default=None,
-        help="push-your-luck variant: standard, reverse, sudden, extended, team",
+        "--seed", type=int, default=None, help="seed the dice and cards, to replay a demo"
     )
     parser.add_argument(
         "--out",
@@ -68,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--stake",
         type=int,
         default=250,
-        help="sequences: then a staked game between two members (0: skip)",
+        help="then a staked game between two members playing well (0: skip)",
     )
 
 
@@ -90,18 +77,7 @@ def _plain(text: str) -> str:
 
 async def _demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
-    kind, settings, levels = GAMES[args.game]
-    settings = dict(settings)
-    if args.variant:
-        if kind != "sequences":
-            print("error: --variant is for the push-your-luck game", file=sys.stderr)
-            return 2
-        settings["variant"] = args.variant
-        if args.variant == "sudden":
-            settings["rounds"] = None
-        if args.variant == "team":
-            settings.update(rounds=None, target=15)
-            levels = ["optimal", "bold", "cautious", "optimal"]
+    game, demo = _demos()[args.game]
     clock = _Clock()
     with tempfile.TemporaryDirectory() as tmp:
         settings_obj = Settings(  # type: ignore[call-arg]
@@ -111,21 +87,24 @@ async def _demo(args: argparse.Namespace) -> int:
         try:
             from bot.tables.wallet_hooks import WalletHooks
 
-            service = TableService(db, settings_obj, clock, rng, WalletHooks(clock))
+            games = Games()
+            service = TableService(
+                db, games, settings_obj.table_limits(), clock, rng, WalletHooks(clock)
+            )
             table = await service.open_lobby(
                 guild_id=DEMO_GUILD,
                 channel_id=DEMO_CHANNEL,
                 host_id=HOST,
                 host_name="Demo",
-                kind=kind,
-                settings=settings,
+                kind=game.name,
+                settings=dict(demo.settings),
                 seat_host=False,
             )
-            for level in levels:
+            for level in demo.bot_levels:
                 await service.add_bot(table.id, HOST, level)
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
-            print(f"{change.table.seats and _title(change.table)} #{table.id}: {names}\n")
+            print(f"{game.title(change.table.settings)} #{table.id}: {names}\n")
             seen = len(change.table.events)
             for _ in range(20_000):
                 if change.table.status != "running":
@@ -141,29 +120,39 @@ async def _demo(args: argparse.Namespace) -> int:
                     seen = len(events)
             final = change.table
             print()
-            print(_plain(_final_text(final)))
-            if args.out is not None and final.kind == "board":
-                from bot.render.board_game import board_embed
-
-                _, file = board_embed(final)
-                args.out.write_bytes(file.fp.read())
-                print(f"\nboard picture written to {args.out}")
-            if args.game == "sequences" and args.stake > 0:
-                await _staked_game(service, db, clock, rng, args)
+            shown = game.turn_view(final)
+            print(_plain(embed_as_text(shown.embed)))
+            if args.out is not None:
+                if shown.file is None:
+                    print(f"error: {args.game} has no picture to write", file=sys.stderr)
+                    return 2
+                args.out.write_bytes(shown.file.fp.read())
+                print(f"\npicture written to {args.out}")
+            if args.stake > 0 and args.game == game.demos[0].name:
+                await _staked_game(service, db, clock, rng, args, game, demo)
             return 0 if final.status == "finished" else 1
         finally:
             await db.close()
 
 
 async def _staked_game(
-    service: TableService, db: Database, clock: _Clock, rng: random.Random, args: argparse.Namespace
+    service: TableService,
+    db: Database,
+    clock: _Clock,
+    rng: random.Random,
+    args: argparse.Namespace,
+    game: Game[Any],
+    demo: Demo,
 ) -> None:
-    """Two members stake chips, play by the optimal policy (as if clicking), and the pot is
-    paid: balances before and after, then the leaderboard."""
-    from bot.rules import pushluck as pl
-    from bot.rules.dice import NoDice
-    from bot.rules.dice_bots import choose_push_action
+    """Two members stake chips, play by the game's member script (as if clicking), and the
+    pot is paid: balances before and after, then the leaderboard. Games without a member
+    script skip it."""
     from bot.store import stats, wallets
+
+    probe = random.Random(0)
+    seats = [Seat(1, "a"), Seat(2, "b")]
+    if game.member_button(game.start(demo.settings, seats, probe), probe) is None:
+        return
 
     members = {201: "Ana", 202: "Bo"}
     print(f"\n== A staked game: {args.stake:,} chips each ==")
@@ -174,36 +163,27 @@ async def _staked_game(
         channel_id=DEMO_CHANNEL,
         host_id=201,
         host_name="Ana",
-        kind="sequences",
+        kind=game.name,
         stake=args.stake,
-        settings=dict(GAMES["sequences"][1]),
+        settings=dict(demo.settings),
     )
     await service.join(table.id, 202, "Bo")
     change = await service.start(table.id, 201)
     while change.table.status == "running":
-        state = pl.load(change.table.rules or {})
-        seat = change.table.seats[state.current]
-        action = choose_push_action(state, "optimal", rng)
-        button = {pl.Throw: "throw", pl.Bank: "bank", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
-            type(action), ""
-        )
-        if isinstance(action, pl.Lock):
-            button = f"lock{action.count}" if action.count < len(state.extending) else "bank"
-            if button == "bank":
-                after = choose_push_action(pl.apply(state, action, NoDice()), "optimal", rng)
-                button = (
-                    "push"
-                    if isinstance(after, pl.Push)
-                    else ("bonus" if isinstance(after, pl.BonusThrow) else "bank")
-                )
+        seat_index = game.current_seat(change.table.rules)
+        assert seat_index is not None
+        seat = change.table.seats[seat_index]
+        button = game.member_button(change.table.rules, rng)
+        assert button is not None
         assert seat.user_id is not None
         change = await service.act(table.id, seat.user_id, change.table.version, button)
         if change.turn_changed and not args.quiet:
             print(_plain(change.table.events[-1]))
     for user, name in members.items():
         print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
-    page = await stats.leaderboard(db, "sequences:standard", "server", DEMO_GUILD, "rating")
-    print("\n== Leaderboard · Sequences (standard) · this server ==")
+    key = game.game_key(demo.settings)
+    page = await stats.leaderboard(db, key, "server", DEMO_GUILD, "rating")
+    print(f"\n== Leaderboard · {game.labels.get(key, key)} · this server ==")
     print(f"{'#':>2} {'player':<8} {'rating':>6} {'won':>4} {'games':>5} {'chips':>7}")
     for row in page.rows:
         print(
@@ -215,25 +195,3 @@ async def _staked_game(
         f"ledger check: balances {report.balances:,} + held {report.held:,} = granted "
         f"{report.minted:,}: {'ok' if report.ok else 'BROKEN'}"
     )
-
-
-def _title(table: Table) -> str:
-    from bot.tables.registry import kind_for
-
-    return kind_for(table.kind).title(table.settings)
-
-
-def _final_text(table: Table) -> str:
-    if table.kind == "board":
-        from bot.render.board_game import board_embed
-
-        embed, _ = board_embed(table)
-    elif table.kind == "oneroll":
-        from bot.render.oneroll import turn_embed
-
-        embed = turn_embed(table)
-    else:
-        from bot.render.sequences import turn_embed as seq_embed
-
-        embed = seq_embed(table)
-    return embed_as_text(embed)

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
-from bot.render.common import COLOUR
-from bot.store.ratings import StatLine
-from bot.store.stats import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
-from bot.store.wallets import WalletView
+from bot.ratings import StatLine
+from bot.records import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow, WalletView
+from bot.render.common import COLOUR, chips
 
-GAME_LABELS = {
-    "sequences:standard": "Sequences",
-    "sequences:reverse": "Sequences · Reverse",
-    "sequences:team": "Sequences · Team",
-    "sequences:sudden": "Sequences · Sudden",
-    "sequences:extended": "Sequences · Extended",
-    "classic": "Sequences · classic one-roll",
-    "heartsdue": "Hearts Due",
-    "board": "Sequence board game",
-}
 SORT_LABELS = {
     "rating": "rating",
     "wins": "wins",
@@ -29,18 +20,8 @@ SCOPE_LABELS = {"server": "this server", "global": "all servers"}
 MINUS = "\u2212"
 
 
-def game_label(game_key: str) -> str:
-    if game_key in GAME_LABELS:
-        return GAME_LABELS[game_key]
-    return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
-
-
 def signed(amount: int) -> str:
     return f"+{amount:,}" if amount >= 0 else f"{MINUS}{-amount:,}"
-
-
-def chips(amount: int) -> str:
-    return f"{amount:,} chip" + ("" if amount == 1 else "s")
 
 
 def _entry_text(kind: str, reason: str | None, game_id: int | None, actor_id: int | None) -> str:
@@ -105,9 +86,9 @@ def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
 
 
 def leaderboard_embed(
-    board: LeaderboardPage, game_key: str, scope: str, sort: str, viewer_id: int | None
+    board: LeaderboardPage, game_name: str, scope: str, sort: str, viewer_id: int | None
 ) -> discord.Embed:
-    title = f"Leaderboard · {game_label(game_key)}"
+    title = f"Leaderboard · {game_name}"
     head = f"{SCOPE_LABELS.get(scope, scope).capitalize()}, by {SORT_LABELS.get(sort, sort)}"
     if not board.rows:
         empty = {
@@ -140,6 +121,7 @@ def stats_embed(
     lines: list[StatLine],
     global_lines: dict[str, StatLine],
     chart_game: str | None,
+    game_label: Callable[[str], str],
 ) -> discord.Embed:
     embed = discord.Embed(title=f"Statistics · {name}", colour=COLOUR)
     if not lines:

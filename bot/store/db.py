@@ -22,6 +22,10 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 
+# A connection inside a transaction, as the repositories take it. Layers above the store
+# name this type, never the driver's.
+Connection = aiosqlite.Connection
+
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 

@@ -8,9 +8,14 @@ from typing import Any
 
 import aiosqlite
 
+from bot.records import SeatResult
 from bot.store.db import Database
 
 LIVE = ("lobby", "running")
+
+
+class VersionConflict(RuntimeError):
+    """The row was changed since it was read (by another click, timer or process)."""
 
 
 @dataclass
@@ -81,15 +86,14 @@ async def insert(conn: aiosqlite.Connection, row: GameRow) -> int:
 
 
 async def update(conn: aiosqlite.Connection, row: GameRow, expected_version: int) -> None:
-    """Write the row back; the version check makes a lost update impossible."""
+    """Write the row back; the version check makes a lost update impossible. Where the game
+    is shown (thread and message) is not written here: ``set_location`` owns it."""
     cursor = await conn.execute(
-        "UPDATE games SET thread_id = ?, lobby_message_id = ?, message_id = ?, game_key = ?, "
+        "UPDATE games SET lobby_message_id = ?, game_key = ?, "
         "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
         "finished_at = ? WHERE id = ? AND version = ?",
         (
-            row.thread_id,
             row.lobby_message_id,
-            row.message_id,
             row.game_key,
             row.status,
             row.stake,
@@ -103,7 +107,17 @@ async def update(conn: aiosqlite.Connection, row: GameRow, expected_version: int
         ),
     )
     if cursor.rowcount != 1:
-        raise RuntimeError(f"game {row.id} changed underneath (expected v{expected_version})")
+        raise VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
+
+
+async def set_location(
+    conn: aiosqlite.Connection, game_id: int, thread_id: int | None, message_id: int | None
+) -> None:
+    """Where the game is shown: its thread (kept when None) and its live message."""
+    await conn.execute(
+        "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?",
+        (thread_id, message_id, game_id),
+    )
 
 
 async def get(db: Database | aiosqlite.Connection, game_id: int) -> GameRow | None:
@@ -203,18 +217,6 @@ async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    seat: int
-    user_id: int | None
-    name: str
-    team: int | None
-    score: int
-    place: int
-    won: bool
-    best_turn: int
 
 
 async def insert_results(

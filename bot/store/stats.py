@@ -1,4 +1,4 @@
-"""Statistics, ratings and leaderboards: the SQL side of ``bot.store.ratings``.
+"""Statistics, ratings and leaderboards: the SQL side of ``bot.ratings``.
 
 ``record_finished_game`` runs in the transaction that writes a game's ``game_results`` (after
 ``wallets.settle_pot``, whose payouts it reads for chips won and lost). Leaderboards read the
@@ -13,8 +13,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-from bot.store.db import Database
-from bot.store.ratings import (
+from bot.ratings import (
     GLOBAL_SCOPE,
     RatingPoint,
     Seat,
@@ -24,6 +23,8 @@ from bot.store.ratings import (
     display_rating,
     stat_keys,
 )
+from bot.records import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
+from bot.store.db import Database
 from bot.store.wallets import game_chips
 
 Scope = Literal["server", "global"]
@@ -32,7 +33,6 @@ SORTS: tuple[Sort, ...] = ("rating", "wins", "win_rate", "chips")
 SCOPES: tuple[Scope, ...] = ("server", "global")
 # A win rate over two or three games says nothing; below this a member is not ranked by it.
 # Migration 002's partial index stats_by_win_rate repeats this number.
-WIN_RATE_MIN_GAMES = 5
 MAX_PAGE_SIZE = 25
 
 _STAT_COLUMNS = (
@@ -197,36 +197,6 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
 
 
 # --- reads -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    rank: int
-    user_id: int
-    name: str | None  # last seen display name; None if the member was never seen
-    games: int
-    wins: int
-    win_rate: float
-    best_turn: int
-    chips_won: int
-    chips_lost: int
-    chips_net: int
-    streak: int
-    rating: int  # display_rating(ordinal)
-    rated_games: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardPage:
-    rows: list[LeaderboardRow]
-    total: int
-    viewer_row: LeaderboardRow | None  # the viewer's rank, wherever it is (None: unranked)
-    page: int  # 1-based, clamped to the pages there are
-    page_size: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.page_size))
 
 
 # sort -> (ORDER BY, "ranks ahead of the viewer" condition on (key, key, user_id), filter)

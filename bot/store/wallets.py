@@ -23,6 +23,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from bot.errors import UserError
+from bot.records import DAY, LedgerEntry, WalletView, utc_day
 from bot.store.db import Database
 
 START_CHIPS = 1_000
@@ -30,7 +31,6 @@ DAILY_CHIPS = 100
 # Per operation; keeps every sum far from SQLite's 64-bit limit.
 MAX_AMOUNT = 1_000_000_000
 MAX_REASON = 200
-DAY = 86_400
 
 LedgerKind = Literal[
     "start", "daily", "grant", "take", "pay_in", "pay_out", "escrow", "refund", "payout"
@@ -60,10 +60,6 @@ class InvalidAmount(WalletError):
 def chips(amount: int) -> str:
     """``1234`` -> ``'1,234 chips'`` (``'1 chip'``)."""
     return f"{amount:,} chip" + ("" if amount == 1 else "s")
-
-
-def utc_day(now: float) -> int:
-    return int(now // DAY)
 
 
 def _now(now: float | None) -> float:
@@ -166,33 +162,6 @@ async def _debit(
 
 
 # --- reads -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    id: int
-    delta: int
-    kind: str
-    reason: str | None
-    game_id: int | None
-    actor_id: int | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class WalletView:
-    guild_id: int
-    user_id: int
-    balance: int
-    held: int  # chips in stakes of tables not finished yet
-    daily_day: int | None
-    entries: list[LedgerEntry]
-
-    def next_daily(self, now: float) -> float | None:
-        """When /daily can next be claimed, or None if it can be claimed now."""
-        if self.daily_day is not None and self.daily_day >= utc_day(now):
-            return float((self.daily_day + 1) * DAY)
-        return None
 
 
 async def get_wallet(

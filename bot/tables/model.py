@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.store.games import GameRow
+
+if TYPE_CHECKING:
+    from bot.tables.kind import GameKind
 
 MAX_EVENTS = 6
 MAX_NAME = 32
@@ -40,14 +43,18 @@ class Table:
     """The live state of one game table, loaded from and saved to its ``games`` row."""
 
     row: GameRow
-    kind: str
+    game: GameKind[Any]
     settings: dict[str, Any]
     seats: list[Seat]
-    rules: dict[str, Any] | None = None  # the rules state, dumped
+    rules: Any = None  # the game's own rules state (``game.load`` of the stored JSON)
     events: list[str] = field(default_factory=list)
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
     notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+
+    @property
+    def kind(self) -> str:
+        return self.game.name
 
     @property
     def id(self) -> int:
@@ -79,21 +86,22 @@ class Table:
             "kind": self.kind,
             "settings": self.settings,
             "seats": [s.dump() for s in self.seats],
-            "rules": self.rules,
+            "rules": None if self.rules is None else self.game.dump(self.rules),
             "events": self.events,
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
         }
 
     @classmethod
-    def from_row(cls, row: GameRow) -> Table:
+    def from_row(cls, row: GameRow, game: GameKind[Any]) -> Table:
         s = row.state
+        rules = s.get("rules")
         return cls(
             row=row,
-            kind=s["kind"],
+            game=game,
             settings=s["settings"],
             seats=[Seat.load(x) for x in s["seats"]],
-            rules=s.get("rules"),
+            rules=None if rules is None else game.load(rules),
             events=list(s.get("events", [])),
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),

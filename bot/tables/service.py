@@ -13,22 +13,20 @@ import asyncio
 import logging
 import math
 import random
-import re
-import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from bot.config import Settings
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
+from bot.records import SeatResult
 from bot.store import games
-from bot.store.db import Database
-from bot.store.games import GameRow, SeatResult
-from bot.tables.model import MAX_NAME, Seat, Table
-from bot.tables.registry import kind_for
+from bot.store.db import Connection, Database
+from bot.store.games import GameRow, VersionConflict
+from bot.tables.kind import GameKind
+from bot.tables.limits import TableLimits
+from bot.tables.model import Seat, Table
+from bot.tables.names import clean_name
 from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
@@ -57,18 +55,16 @@ class TableHooks:
     The base class moves no chips and records no ratings; the wallet layer subclasses it.
     """
 
-    async def on_join(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+    async def on_join(self, conn: Connection, table: Table, seat: Seat) -> None:
         return None
 
-    async def on_leave(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+    async def on_leave(self, conn: Connection, table: Table, seat: Seat) -> None:
         return None
 
-    async def on_refund_all(self, conn: aiosqlite.Connection, table: Table, why: str) -> None:
+    async def on_refund_all(self, conn: Connection, table: Table, why: str) -> None:
         return None
 
-    async def on_finish(
-        self, conn: aiosqlite.Connection, table: Table, results: list[SeatResult]
-    ) -> None:
+    async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
         return None
 
 
@@ -80,21 +76,6 @@ class Change:
     turn_changed: bool = False
     finished: bool = False
     closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
-
-
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-
-
-def clean_name(name: str) -> str:
-    """A display name safe to show: no zero-width or control characters, no markdown
-    or mentions, at most MAX_NAME characters."""
-    name = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    name = re.sub(r"[\\*_`~|>#\[\]()<@!&:]", "", name).strip()
-    name = name.replace("@", "")
-    if len(name) > MAX_NAME:
-        name = name[: MAX_NAME - 1] + "…"
-    return name or "Player"
 
 
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
@@ -110,39 +91,64 @@ class TableService:
     def __init__(
         self,
         db: Database,
-        settings: Settings,
+        kinds: Mapping[str, GameKind[Any]],
+        limits: TableLimits,
         clock: Clock,
         rng: random.Random,
         hooks: TableHooks | None = None,
     ) -> None:
         self.db = db
-        self.settings = settings
+        self.kinds = kinds
+        self.settings = limits
         self.clock = clock
         self.rng = rng
         self.hooks = hooks or TableHooks()
+        # Per live table: its lock, and the version this process last saved (so a table read
+        # before the lock was taken is known to be current). Both go when the table closes.
         self._locks: dict[int, asyncio.Lock] = {}
+        self._saved: dict[int, int] = {}
         self._open_lock = asyncio.Lock()
 
     # --- plumbing --------------------------------------------------------------------
 
+    def kind(self, name: str) -> GameKind[Any]:
+        try:
+            return self.kinds[name]
+        except KeyError:
+            raise UserError(f"Unknown game {name!r}.") from None
+
+    def _table(self, row: GameRow) -> Table:
+        return Table.from_row(row, self.kind(row.state["kind"]))
+
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    def live_locks(self) -> int:
+        """How many tables hold a lock (tables closed since start hold none)."""
+        return len(self._locks)
+
     @asynccontextmanager
-    async def _locked(self, table_id: int) -> AsyncIterator[Table]:
+    async def _locked(self, table_id: int, loaded: Table | None = None) -> AsyncIterator[Table]:
+        """The table under its lock. ``loaded``, a copy the caller read just before, is used
+        instead of reading again when this process has saved no newer version since; the
+        save's version check catches any other writer."""
         _check_id(table_id)
         async with self._lock(table_id):
-            row = await games.get(self.db, table_id)
-            if row is None:
-                raise StaleAction("That game no longer exists.")
-            yield Table.from_row(row)
+            current = loaded is not None and self._saved.get(table_id) in (None, loaded.version)
+            table = loaded if current and loaded is not None else await self.get(table_id)
+            try:
+                yield table
+            finally:
+                if table.status not in games.LIVE:  # closed: nothing will wait on it again
+                    self._locks.pop(table_id, None)
+                    self._saved.pop(table_id, None)
 
     async def get(self, table_id: int) -> Table:
         _check_id(table_id)
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")
-        return Table.from_row(row)
+        return self._table(row)
 
     async def _save(
         self,
@@ -150,7 +156,7 @@ class TableService:
         actor_id: int | None,
         kind: str,
         detail: dict[str, Any],
-        extra: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None,
+        extra: Callable[[Connection], Awaitable[None]] | None = None,
     ) -> None:
         now = self.clock()
         expected = table.row.version
@@ -163,9 +169,13 @@ class TableService:
                 await games.append_log(conn, table.id, now, actor_id, kind, detail)
                 if extra is not None:
                     await extra(conn)
+        except VersionConflict:
+            table.row.version = expected
+            raise StaleAction("That game changed just now; look again and retry.") from None
         except BaseException:
             table.row.version = expected
             raise
+        self._saved[table.id] = table.row.version
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -182,7 +192,7 @@ class TableService:
         turn_timeout: int | None = None,
         seat_host: bool = True,
     ) -> Table:
-        game = kind_for(kind)
+        game = self.kind(kind)
         game.check_settings(settings)
         cap = self.settings.max_stake
         server_cap = await games.guild_max_stake(self.db, guild_id)
@@ -248,7 +258,7 @@ class TableService:
         turn_timeout: int | None,
         seat_host: bool,
     ) -> Table:
-        game = kind_for(kind)
+        game = self.kind(kind)
         now = self.clock()
         timeout = (
             turn_timeout
@@ -276,7 +286,7 @@ class TableService:
                 updated_at=now,
                 finished_at=None,
             ),
-            kind=kind,
+            game=game,
             settings=settings,
             seats=[],
         )
@@ -309,14 +319,14 @@ class TableService:
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise UserError("You're already at this table.")
-            _, high = kind_for(table.kind).seat_limits(table.settings)
+            _, high = table.game.seat_limits(table.settings)
             if len(table.seats) >= high:
                 raise UserError(f"This table is full ({high} seats).")
             seat = Seat(user_id, clean_name(name))
             self._auto_team(table, seat)
             table.seats.append(seat)
 
-            async def money(conn: aiosqlite.Connection) -> None:
+            async def money(conn: Connection) -> None:
                 await games.upsert_member(
                     conn, table.row.guild_id, user_id, seat.name, self.clock()
                 )
@@ -337,7 +347,7 @@ class TableService:
                 )
             seat = table.seats.pop(index)
 
-            async def money(conn: aiosqlite.Connection) -> None:
+            async def money(conn: Connection) -> None:
                 await self.hooks.on_leave(conn, table, seat)
 
             await self._save(table, user_id, "leave", {"seat": index}, money)
@@ -346,7 +356,7 @@ class TableService:
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            game = kind_for(table.kind)
+            game = table.game
             if user_id != table.row.host_id:
                 raise Forbidden("Only the host can add bot players.")
             if table.row.stake > 0:
@@ -376,7 +386,7 @@ class TableService:
     async def switch_team(self, table_id: int, user_id: int) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            n_teams, _ = kind_for(table.kind).lobby_teams(table.settings)
+            n_teams, _ = table.game.lobby_teams(table.settings)
             if n_teams < 2:
                 raise UserError("This game has no teams.")
             index = table.seat_of(user_id)
@@ -399,7 +409,7 @@ class TableService:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host can start the game.")
-            game = kind_for(table.kind)
+            game = table.game
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"
@@ -410,13 +420,13 @@ class TableService:
                 table,
                 user_id,
                 "start",
-                {"seats": [s.dump() for s in table.seats], "rules": table.rules},
+                {"seats": [s.dump() for s in table.seats], "rules": game.dump(table.rules)},
             )
             return Change(table, turn_changed=True)
 
     def _auto_team(self, table: Table, seat: Seat) -> None:
         """New seats go to the smallest team, so the lobby shows balanced teams."""
-        n_teams, balance = kind_for(table.kind).lobby_teams(table.settings)
+        n_teams, balance = table.game.lobby_teams(table.settings)
         if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
             seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
@@ -435,7 +445,7 @@ class TableService:
         table.row.finished_at = self.clock()
         table.add_event(line)
 
-        async def money(conn: aiosqlite.Connection) -> None:
+        async def money(conn: Connection) -> None:
             await self.hooks.on_refund_all(conn, table, status)
 
         await self._save(table, actor_id, status, {"reason": line}, money)
@@ -447,11 +457,8 @@ class TableService:
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
-        async with self._lock(table_id), self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?",
-                (thread_id, message_id, table_id),
-            )
+        async with self.db.transaction() as conn:
+            await games.set_location(conn, table_id, thread_id, message_id)
 
     def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
         """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
@@ -459,7 +466,7 @@ class TableService:
             raise StaleAction(
                 "This game is over." if table.status == "finished" else "This game is not running."
             )
-        game = kind_for(table.kind)
+        game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
         seat = table.seat_of(user_id)
@@ -481,10 +488,12 @@ class TableService:
         version: int,
         action: str,
         stale_text: str = "That throw is over.",
+        loaded: Table | None = None,
     ) -> Change:
-        async with self._locked(table_id) as table:
+        """A turn button pressed. ``loaded``: the table as the caller just read it."""
+        async with self._locked(table_id, loaded) as table:
             seat = self.check_turn(table, user_id, version, stale_text)
-            game = kind_for(table.kind)
+            game = table.game
             assert table.rules is not None
             steps = game.resolve(table.rules, action)
             table.expiries[seat] = 0
@@ -494,7 +503,7 @@ class TableService:
         """Apply one click's (or one bot move's) steps; a step that ends the turn (a lock
         reaching the full run in Extended) drops the steps after it, which were meant for
         the same turn."""
-        game = kind_for(table.kind)
+        game = table.game
         assert table.rules is not None
         turn = game.turn_index(table.rules)
         for step in steps:
@@ -509,7 +518,7 @@ class TableService:
     async def _play(
         self, table: Table, steps: list[Any], actor_id: int | None, log_kind: str
     ) -> Change:
-        game = kind_for(table.kind)
+        game = table.game
         assert table.rules is not None
         before_turn = game.turn_index(table.rules)
         details: list[dict[str, Any]] = []
@@ -524,7 +533,7 @@ class TableService:
         actor_id: int | None,
         log_kind: str,
     ) -> Change:
-        game = kind_for(table.kind)
+        game = table.game
         assert table.rules is not None
         turn_changed = game.turn_index(table.rules) != before_turn
         results = game.results(table.rules, table.seats)
@@ -535,7 +544,7 @@ class TableService:
             winners = [r.name for r in results if r.won]
             table.add_event(f"🏆 {' & '.join(winners)} won!")
 
-            async def finish(conn: aiosqlite.Connection) -> None:
+            async def finish(conn: Connection) -> None:
                 await games.insert_results(
                     conn, table.id, table.row.guild_id, table.row.game_key, results, self.clock()
                 )
@@ -549,7 +558,7 @@ class TableService:
 
     def _set_turn_deadline(self, table: Table, turn_changed: bool) -> None:
         now = self.clock()
-        game = kind_for(table.kind)
+        game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
         if turn_changed:
@@ -613,7 +622,7 @@ class TableService:
                 )
             if table.status != "running":
                 return None
-            game = kind_for(table.kind)
+            game = table.game
             assert table.rules is not None
             current = game.current_seat(table.rules)
             if current is None:
@@ -643,5 +652,8 @@ class TableService:
 
     # --- restore ---------------------------------------------------------------------
 
+    async def live_in_channel(self, channel_id: int) -> list[Table]:
+        return [self._table(row) for row in await games.live_in_channel(self.db, channel_id)]
+
     async def live_tables(self) -> list[Table]:
-        return [Table.from_row(row) for row in await games.live(self.db)]
+        return [self._table(row) for row in await games.live(self.db)]

@@ -6,12 +6,10 @@ stake, or a result and its payout and ratings, are saved together or not at all.
 
 from __future__ import annotations
 
-import aiosqlite
-
+from bot.records import SeatResult
 from bot.store import stats, wallets
-from bot.store.games import SeatResult
+from bot.store.db import Connection
 from bot.tables.model import Seat, Table
-from bot.tables.registry import kind_for
 from bot.tables.service import Clock, TableHooks
 
 
@@ -19,24 +17,22 @@ class WalletHooks(TableHooks):
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    async def on_join(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+    async def on_join(self, conn: Connection, table: Table, seat: Seat) -> None:
         if seat.user_id is not None and table.row.stake > 0:
             await wallets.escrow(
                 conn, table.id, table.row.guild_id, seat.user_id, table.row.stake,
                 now=self.clock(),
             )  # fmt: skip
 
-    async def on_leave(self, conn: aiosqlite.Connection, table: Table, seat: Seat) -> None:
+    async def on_leave(self, conn: Connection, table: Table, seat: Seat) -> None:
         if seat.user_id is not None:
             await wallets.refund_seat(conn, table.id, seat.user_id, now=self.clock())
 
-    async def on_refund_all(self, conn: aiosqlite.Connection, table: Table, why: str) -> None:
+    async def on_refund_all(self, conn: Connection, table: Table, why: str) -> None:
         # Cancelled, expired, ended early or abandoned: no result, every stake goes back.
         await wallets.refund_all(conn, table.id, now=self.clock())
 
-    async def on_finish(
-        self, conn: aiosqlite.Connection, table: Table, results: list[SeatResult]
-    ) -> None:
+    async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
         winners = [r.user_id for r in winners_in_turn_order(table, results)]
         humans = [user for user in winners if user is not None]
         if humans:
@@ -51,13 +47,10 @@ class WalletHooks(TableHooks):
 def winners_in_turn_order(table: Table, results: list[SeatResult]) -> list[SeatResult]:
     """Winning seats, starting from the seat that went first (it takes a pot's remainder).
 
-    Seat 0 moves first unless the game kind says otherwise through ``first_seat(rules)``
+    Seat 0 moves first unless the game kind says otherwise through ``first_seat``
     (games whose opening throw picks the starter).
     """
-    first = 0
-    first_seat = getattr(kind_for(table.kind), "first_seat", None)
-    if first_seat is not None and table.rules is not None:
-        first = int(first_seat(table.rules))
+    first = 0 if table.rules is None else table.game.first_seat(table.rules)
     count = max(len(table.seats), 1)
     won = [r for r in results if r.won]
     return sorted(won, key=lambda r: (r.seat - first) % count)

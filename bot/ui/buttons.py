@@ -1,62 +1,32 @@
-"""Persistent buttons. Each custom_id carries the table, the version it was drawn at and the
-action, so a click is answered from the database alone: after a restart, with no view in
-memory. Format: ``t:<table>:<version or L for lobby>:<action>`` (well under 100 chars)."""
+"""The persistent game button: one ``DynamicItem`` answers every custom_id of the form
+``t:<table>:<version or L for lobby>:<action>`` (drawn by ``bot.render.view``), after a
+restart too. ``interaction_check`` reads the table once and checks the click comes from the
+table's own place; the callback hands the click to the router."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.tables.kinds import Button
-from bot.ui.errors import handle_error
-
-if TYPE_CHECKING:
-    from bot.app import SequencesBot
-
-LOBBY = "L"
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-
-def custom_id(table_id: int, version: int | str, action: str) -> str:
-    return f"t:{table_id}:{version}:{action}"
+from bot.errors import StaleAction, UserError
+from bot.render.view import LOBBY
+from bot.tables.model import Table
+from bot.ui.errors import handle_error, reply_private
+from bot.ui.shell import shell_of
 
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"t:(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,9}|L):(?P<action>[a-z0-9_]{1,32})",
 ):
-    def __init__(
-        self,
-        table_id: int,
-        version: int | str,
-        action: str,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        row: int | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80] or None,
-                style=style,
-                emoji=emoji,
-                row=row,
-                disabled=disabled,
-                custom_id=custom_id(table_id, version, action),
-            )
-        )
+    def __init__(self, table_id: int, version: int | str, action: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"t:{table_id}:{version}:{action}"))
         self.table_id = table_id
         self.version = version
         self.action = action
+        self.table: Table | None = None
 
     @classmethod
     async def from_custom_id(
@@ -66,30 +36,40 @@ class GameButton(
         match: re.Match[str],
         /,
     ) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
         version: int | str = match["version"]
         if version != LOBBY:
             version = int(version)
-        return cls(
-            int(match["table"]),
-            version,
-            match["action"],
-            label=item.label or "",
-            style=item.style,
-            emoji=str(item.emoji) if item.emoji else None,
-        )
+        return cls(int(match["table"]), version, match["action"])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A click must come from the table's own server and channel (or its thread): a
+        custom_id copied from elsewhere, or forged, changes nothing."""
+        try:
+            table = await shell_of(interaction).tables.get(self.table_id)
+            row = table.row
+            if interaction.guild_id != row.guild_id or interaction.channel_id not in (
+                row.channel_id,
+                row.thread_id,
+            ):
+                raise StaleAction("That button belongs to a game somewhere else.")
+        except UserError as exc:
+            await reply_private(interaction, str(exc))
+            return False
+        except Exception as exc:
+            await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
+            return False
+        self.table = table
+        return True
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: SequencesBot = interaction.client
+        router = shell_of(interaction).router
+        assert self.table is not None  # set by interaction_check
         try:
-            await bot.presenter.check_place(interaction, self.table_id)
             if self.version == LOBBY:
-                await bot.presenter.on_lobby_click(interaction, self.table_id, self.action)
+                await router.on_lobby_click(interaction, self.table, self.action)
             else:
                 assert isinstance(self.version, int)
-                await bot.presenter.on_turn_click(
-                    interaction, self.table_id, self.version, self.action
-                )
+                await router.on_turn_click(interaction, self.table, self.version, self.action)
         except Exception as exc:
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
 
@@ -101,21 +81,3 @@ def is_known_custom_id(custom_id: str, templates: list[re.Pattern[str]]) -> bool
 
 
 _AUTO_ID = re.compile(r"[0-9a-f]{32}")
-
-
-def build_view(table_id: int, version: int | str, buttons: list[Button]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for b in buttons[:25]:
-        view.add_item(
-            GameButton(
-                table_id,
-                version,
-                b.action,
-                label=b.label,
-                style=STYLES[b.style],
-                emoji=b.emoji,
-                row=b.row,
-                disabled=b.disabled,
-            )
-        )
-    return view

@@ -8,17 +8,15 @@ presses gets the page privately, with their own row.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.errors import UserError
 from bot.render.standings import leaderboard_embed
-from bot.store import stats
+from bot.tables import stats
 from bot.ui.errors import handle_error
-
-if TYPE_CHECKING:
-    from bot.app import SequencesBot
+from bot.ui.shell import Shell, shell_of
 
 SCOPE_CODES = {"server": "s", "global": "g"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
@@ -84,12 +82,17 @@ class LeaderboardButton(
             await handle_error(interaction, exc, f"on leaderboard page {self.page}")
 
     async def _show(self, interaction: discord.Interaction[Any]) -> None:
-        bot: SequencesBot = interaction.client
         if interaction.guild_id is None:
             raise UserError("Leaderboards belong to a server.")
         viewer = interaction.user.id
         embed, view = await render_board(
-            bot, interaction.guild_id, self.game_key, self.scope, self.sort, self.page, viewer
+            shell_of(interaction),
+            interaction.guild_id,
+            self.game_key,
+            self.scope,
+            self.sort,
+            self.page,
+            viewer,
         )
         if viewer == self.owner:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -103,7 +106,7 @@ class LeaderboardButton(
 
 
 async def render_board(
-    bot: SequencesBot,
+    shell: Shell,
     guild_id: int,
     game_key: str,
     scope: stats.Scope,
@@ -112,8 +115,8 @@ async def render_board(
     viewer_id: int,
 ) -> tuple[discord.Embed, discord.ui.View]:
     """The embed and Previous/Next buttons for one page, owned by ``viewer_id``."""
-    board = await stats.leaderboard(
-        bot.db, game_key, scope, guild_id, sort, page=page, viewer_id=viewer_id
+    board = await shell.stats.leaderboard(
+        game_key, scope, guild_id, sort, page=page, viewer_id=viewer_id
     )
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -128,4 +131,5 @@ async def render_board(
             label="Next ▶", disabled=board.page >= board.pages,
         )
     )  # fmt: skip
-    return leaderboard_embed(board, game_key, scope, sort, viewer_id), view
+    name = shell.games.label(game_key)
+    return leaderboard_embed(board, name, scope, sort, viewer_id), view

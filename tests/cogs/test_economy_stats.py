@@ -137,7 +137,7 @@ async def play_out(env: Env, table_id: int, players: dict[int, Player]) -> None:
         table = await env.bot.tables.get(table_id)
         if table.status != "running":
             return
-        state = pl.load(table.rules or {})
+        state = table.rules
         player = players[table.seats[state.current].user_id or 0]
         message = turn_message(env.h)
         ids = [b.custom_id or "" for b in message.buttons if not b.disabled]
@@ -169,7 +169,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
 
     table = await env.bot.tables.get(table_id)
     assert table.status == "finished"
-    state = pl.load(table.rules or {})
+    state = table.rules
     assert state.outcome is not None
     winner, loser = (alice, bob) if 0 in state.outcome.winners else (bob, alice)
     assert "**1,300 chips**" in (await winner.slash("wallet")).text
@@ -260,7 +260,7 @@ async def play_elsewhere(env: Env, guild_id: int, users: dict[int, str], stake: 
         await service.join(table.id, user, users[user])
     change = await service.start(table.id, host)
     while change.table.status == "running":
-        state = pl.load(change.table.rules or {})
+        state = change.table.rules
         action = "throw" if state.phase == "throw" else "bank"
         user = change.table.seats[state.current].user_id
         assert user is not None

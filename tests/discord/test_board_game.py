@@ -66,7 +66,7 @@ async def play_out(env: Env, players: dict[int, Player], limit: int = 600) -> No
         table = await env.bot.tables.get(1)
         if table.status != "running":
             return
-        state = b.load(table.rules or {})
+        state = table.rules
         seat = table.seats[state.turn]
         if seat.is_bot:
             await env.run_bots()
@@ -131,7 +131,7 @@ async def test_three_teams(make_env: MakeEnv) -> None:
     assert [s.team for s in table.seats] == [0, 1, 2, 0, 1, 2]
     await play_out(env, {ana.id: ana})
     table = await env.bot.tables.get(1)
-    state = b.load(table.rules or {})
+    state = table.rules
     assert state.outcome is not None and state.config.sides == 3
     assert state.outcome.side is None or state.sequence_counts()[state.outcome.side] == 1
 
@@ -153,7 +153,7 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
         ],
     )
     table = await env.bot.tables.get(1)
-    table.rules = b.dump(state)
+    table.rules = state
     await env.bot.tables._save(table, None, "test-position", {})
 
     hand = await open_hand(env, ana)
@@ -194,7 +194,7 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     await ana.click(cols.message, "E5")
     table = await env.bot.tables.get(1)
     assert table.status == "finished"
-    final = b.load(table.rules or {})
+    final = table.rules
     assert final.sequence_counts()[0] == 2 and final.outcome is not None
     assert "2 sequences!" in env.thread_messages()[-2].text
     assert "🏆 Ana won Sequence!" in env.turn_message().text

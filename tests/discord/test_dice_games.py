@@ -210,7 +210,7 @@ async def test_team_game_partners_alternate_and_teams_win_together(make_env: Mak
         table = await env.bot.tables.get(1)
         if table.status != "running":
             break
-        state = pl.load(table.rules or {})
+        state = table.rules
         player = players[table.seats[state.current].user_id or 0]
         message = env.turn_message()
         assert "Team A:" in message.text

@@ -22,7 +22,7 @@ async def play_until_over(env: Env, players: dict[int, Player], limit: int = 400
         table = await env.bot.tables.get(1)
         if table.status != "running":
             return
-        state = pl.load(table.rules or {})
+        state = table.rules
         seat = table.seats[state.current]
         if seat.is_bot:
             await env.run_bots()
@@ -68,7 +68,7 @@ async def test_a_whole_game_from_lobby_to_leaderboard(make_env: MakeEnv) -> None
     assert "🏆" in summary.content and f"<#{thread.id}>" in summary.content
 
     board = await bo.slash("leaderboard")
-    state = pl.load(table.rules or {})
+    state = table.rules
     winner = table.seats[state.outcome.winners[0]].name if state.outcome else "?"
     top = next(line for line in board.text.splitlines() if line.startswith("`  1.`"))
     assert winner in top and "1/1 won (100 %)" in top
@@ -179,7 +179,7 @@ async def test_restart_mid_turn_old_buttons_still_work(make_env: MakeEnv) -> Non
     assert after.version == before.version and after.rules == before.rules
     message = env.turn_message()
     label = next(lb for lb in message.labels if lb and lb.startswith(("Bank", "Throw")))
-    reply = await (ana if pl.load(after.rules or {}).current == 0 else bo).click(message, label)
+    reply = await (ana if after.rules.current == 0 else bo).click(message, label)
     assert not reply.ephemeral
     assert (await env.bot.tables.get(1)).version == after.version + 1
 

@@ -12,12 +12,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games.board.kind import move_action
+from bot.games.registry import Games
 from bot.rules import board as b
 from bot.rules import oneroll as one
 from bot.rules import pushluck as pl
-from bot.tables.board_kind import move_action
 from bot.tables.model import Seat
-from bot.tables.registry import kind_for
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,38 @@ class Case:
     seed: int
     rules: dict[str, Any]  # the rules state just before the step
     action: str  # the button action (custom_id tail) that makes the step
+
+
+class DictKind:
+    """A game kind over the stored JSON of its rules, as these cases keep them."""
+
+    def __init__(self, name: str) -> None:
+        self.kind = Games()[name]
+
+    def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> Any:
+        return self.kind.dump(self.kind.start(settings, seats, rng))
+
+    def current_seat(self, rules: dict[str, Any]) -> int | None:
+        return self.kind.current_seat(self.kind.load(rules))
+
+    def turn_index(self, rules: dict[str, Any]) -> int:
+        return self.kind.turn_index(self.kind.load(rules))
+
+    def turn_buttons(self, rules: dict[str, Any]) -> list[Any]:
+        return self.kind.turn_buttons(self.kind.load(rules))
+
+    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
+        return self.kind.resolve(self.kind.load(rules), action)
+
+    def apply(
+        self, rules: dict[str, Any], step: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+        after, detail, line = self.kind.apply(self.kind.load(rules), step, rng, seats)
+        return self.kind.dump(after), detail, line
+
+
+def kind_for(name: str) -> DictKind:
+    return DictKind(name)
 
 
 def _category(game: Game, rules: dict[str, Any], action: str) -> str:

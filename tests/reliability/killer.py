@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables.service import TableService
 
@@ -38,12 +39,14 @@ async def main(path: str, op: str, kill_at: int) -> int:
 
     db.conn.execute = execute  # type: ignore[method-assign]
     settings = Settings(_env_file=None, start_cooldown_seconds=0)
-    service = TableService(db, settings, lambda: 1_700_000_100.0, random.Random(7))
+    service = TableService(
+        db, Games(), settings.table_limits(), lambda: 1_700_000_100.0, random.Random(7)
+    )
     if op == "join":
         await service.join(1, CY, "Cy")
     else:
         table = await service.get(1)
-        seat = table.rules["current"] if table.rules else 0
+        seat = table.rules.current if table.rules else 0
         user = table.seats[seat].user_id
         assert user is not None
         await service.act(1, user, table.version, "throw")

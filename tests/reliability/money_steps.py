@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
@@ -22,7 +23,8 @@ def service_on(db: Database, rng: random.Random | None = None) -> TableService:
     clock = FakeClock()
     return TableService(
         db,
-        Settings(_env_file=None, start_cooldown_seconds=0),
+        Games(),
+        Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
         clock,
         rng or random.Random(1),
         WalletHooks(clock),
@@ -45,11 +47,11 @@ async def to_last_move(service: TableService, table_id: int) -> None:
     for _ in range(50):
         table = await service.get(table_id)
         assert table.rules is not None
-        user = table.seats[table.rules["current"]].user_id
+        user = table.seats[table.rules.current].user_id
         assert user is not None
-        if table.rules["current"] == 1 and table.rules["phase"] == "lock":
+        if table.rules.current == 1 and table.rules.phase == "lock":
             return  # banking now ends the game: the payout step
-        action = "throw" if table.rules["phase"] == "throw" else "bank"
+        action = "throw" if table.rules.phase == "throw" else "bank"
         await service.act(table_id, user, table.version, action)
     raise AssertionError("no last move")
 

@@ -22,7 +22,7 @@ async def lobby_of_two(env: Env, command: str = "sequences start", **options: ob
 async def to_move(env: Env, *players: Player) -> Player:
     table = await env.bot.tables.get(1)
     assert table.rules is not None
-    user = table.seats[int(table.rules.get("current", table.rules.get("turn", 0)))].user_id
+    user = table.seats[table.game.current_seat(table.rules) or 0].user_id
     return next(p for p in players if p.id == user)
 
 

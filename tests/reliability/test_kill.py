@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables.service import TableService
 from tests.fakes import FakeClock
@@ -26,7 +27,11 @@ ANA, BO = 1, 2
 async def prepare(path: Path, started: bool) -> None:
     db = await Database.open(path)
     service = TableService(
-        db, Settings(_env_file=None, start_cooldown_seconds=0), FakeClock(), random.Random(1)
+        db,
+        Games(),
+        Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
+        FakeClock(),
+        random.Random(1),
     )
     settings = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
     table = await service.open_lobby(

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from bot.cli.soak import OPS, InjectedFault, SoakWorld, Violation, report, soak
+from bot.sim.soak import OPS, InjectedFault, SoakWorld, Violation, report, soak
 from bot.store import wallets
 from bot.store.db import Database
 from tests.discord.conftest import MakeEnv

@@ -17,6 +17,7 @@ import pytest
 
 from bot.config import Settings
 from bot.errors import UserError
+from bot.games.registry import Games
 from bot.store import wallets
 from bot.store.db import Database
 from bot.store.privacy import DELETED, ID_COLUMNS, forget_member
@@ -70,7 +71,9 @@ async def open_service(path: Path, seed: int) -> tuple[Database, TableService]:
     clock = FakeClock()
     settings = Settings(_env_file=None, start_cooldown_seconds=0, max_lobbies_per_channel=50,
                         max_games_per_guild=500)  # fmt: skip
-    return db, TableService(db, settings, clock, random.Random(seed), WalletHooks(clock))
+    return db, TableService(
+        db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+    )
 
 
 async def busy_tables(service: TableService, rounds: int) -> None:
@@ -93,9 +96,9 @@ async def busy_tables(service: TableService, rounds: int) -> None:
             current = await service.get(table.id)
             if current.status != "running" or current.rules is None:
                 break
-            user = current.seats[current.rules["current"]].user_id
+            user = current.seats[current.rules.current].user_id
             assert user is not None
-            action = "throw" if current.rules["phase"] == "throw" else "bank"
+            action = "throw" if current.rules.phase == "throw" else "bank"
             await service.act(table.id, user, current.version, action)
         await asyncio.sleep(0)
 

@@ -28,7 +28,7 @@ async def two_player_game(env: Env, names: tuple[str, str] = ("Ana", "Bo")) -> l
 async def mover(env: Env, players: list[Player], table_id: int = 1) -> Player:
     table = await env.bot.tables.get(table_id)
     assert table.rules is not None
-    user = table.seats[table.rules["current"]].user_id
+    user = table.seats[table.rules.current].user_id
     return next(p for p in players if p.id == user)
 
 

@@ -15,9 +15,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.render.view import custom_id
 from bot.store import wallets
-from bot.tables.registry import kind_for
-from bot.ui.buttons import custom_id
 from bot.ui.errors import APOLOGY
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
@@ -64,7 +63,7 @@ async def perform(env: Env, players: list[Player], action: str) -> Reply:
     """Press what a player presses to make ``action``, on the message Discord shows now."""
     table = await env.bot.tables.get(1)
     assert table.rules is not None
-    seat = kind_for(table.kind).current_seat(table.rules)
+    seat = table.game.current_seat(table.rules)
     assert seat is not None
     player = player_to_move(players, [s.user_id for s in table.seats], seat)
     assert table.row.message_id is not None
@@ -93,7 +92,7 @@ async def assert_playable(env: Env, players: list[Player]) -> None:
     message = env.h.message(table.row.message_id)
     versions = {x.custom_id.split(":")[2] for x in message.buttons if x.custom_id}
     assert versions == {str(table.version)}, (versions, table.version)
-    kind = kind_for(table.kind)
+    kind = table.game
     seat = kind.current_seat(table.rules)
     assert seat is not None
     player = player_to_move(players, [s.user_id for s in table.seats], seat)
@@ -245,7 +244,7 @@ async def test_timer_fires_once_across_crashes_and_restarts(make_env: MakeEnv, t
             if bank is not None:
                 await players[0].click(thrown, bank)
             table = await env.bot.tables.get(1)
-            assert table.rules is not None and table.seats[table.rules["current"]].is_bot
+            assert table.rules is not None and table.seats[table.rules.current].is_bot
     if timer == "third-timeout":
         for _ in range(2):
             assert await env.tick(61) == 1  # Ana's turn runs out

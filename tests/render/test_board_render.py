@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 
 from bot.__main__ import main
-from bot.render import board
-from bot.render.board import (
+from bot.games.board import picture as board
+from bot.games.board.picture import (
     BOARD_PX,
     CARD,
     CELL,
@@ -27,7 +27,7 @@ from bot.render.board import (
     render_board,
     side_style,
 )
-from bot.render.board_samples import SAMPLES, three_teams_full
+from bot.games.board.samples import SAMPLES, three_teams_full
 
 RGB = tuple[int, int, int]
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cli import simulate
 from bot.errors import IllegalAction
 from bot.rules import odds, oneroll
 from bot.rules import pushluck as pl
 from bot.rules.dice import ScriptedDice
+from bot.sim import dice as simulate
 
 F = Fraction
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.ratings import GLOBAL_SCOPE, display_rating
 from bot.store import stats as st
 from bot.store import wallets as w
 from bot.store.db import Database
-from bot.store.ratings import GLOBAL_SCOPE, display_rating
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 
 KEY = "sequences:standard"

@@ -10,6 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
+from bot.games.registry import Games
 from bot.rules import pushluck as pl
 from bot.store import games
 from bot.store.db import Database
@@ -34,7 +35,7 @@ def clock() -> FakeClock:
 
 def make_service(db: Database, clock: FakeClock, seed: int = 1) -> TableService:
     settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
-    return TableService(db, settings, clock, random.Random(seed))
+    return TableService(db, Games(), settings.table_limits(), clock, random.Random(seed))
 
 
 async def open_two(service: TableService, **settings: object) -> int:
@@ -122,7 +123,7 @@ async def test_a_whole_game_is_recorded_with_results(db: Database, clock: FakeCl
         table = change.table
         if table.status != "running":
             break
-        state = pl.load(table.rules or {})
+        state = table.rules
         user = [ANA, BO][state.current]
         action = "throw" if state.phase == "throw" else "bank"
         change = await service.act(table_id, user, table.version, action)
@@ -132,7 +133,7 @@ async def test_a_whole_game_is_recorded_with_results(db: Database, clock: FakeCl
         (table_id,),
     )
     assert len(rows) == 2
-    state = pl.load(change.table.rules or {})
+    state = change.table.rules
     assert state.outcome is not None
     assert [bool(r["won"]) for r in rows] == [s in state.outcome.winners for s in (0, 1)]
     assert [r["score"] for r in rows] == list(state.totals)
@@ -209,7 +210,7 @@ async def test_restart_continues_from_the_database(clock: FakeClock, tmp_path: P
         [live] = await fresh.live_tables()
         assert live.id == table_id and live.version == change.table.version
         assert live.rules == change.table.rules
-        state = pl.load(live.rules or {})
+        state = live.rules
         action = "bank" if state.phase == "lock" else "throw"
         after = await fresh.act(table_id, [ANA, BO][state.current], live.version, action)
         assert after.table.version == live.version + 1
@@ -246,13 +247,11 @@ async def test_a_lock_that_ends_the_turn_drops_the_rest_of_the_click(
     table_id = await open_two(service, variant="extended")
     change = await service.start(table_id, ANA)
     table = change.table
-    table.rules = pl.dump(
-        pl.PushState(
-            **{**pl.load(table.rules or {}).__dict__, "phase": "lock", "throw": (1, 2, 3, 4, 5, 6)}
-        )
+    table.rules = pl.PushState(
+        **{**table.rules.__dict__, "phase": "lock", "throw": (1, 2, 3, 4, 5, 6)}
     )
     await service._save(table, None, "test", {})
     change = await service.act(table_id, ANA, table.version, "bank")
-    state = pl.load(change.table.rules or {})
+    state = change.table.rules
     assert state.totals == (15, 0) and state.current == 1 and state.phase == "throw"
     assert change.turn_changed

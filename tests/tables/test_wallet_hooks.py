@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
+from bot.games.registry import Games
+from bot.records import SeatResult
 from bot.rules import pushluck as pl
 from bot.store import stats, wallets
 from bot.store.db import Database
-from bot.store.games import SeatResult
-from bot.tables import wallet_hooks
+from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks, winners_in_turn_order
@@ -41,7 +42,9 @@ def clock() -> FakeClock:
 
 def service_for(db: Database, clock: FakeClock) -> TableService:
     settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
-    return TableService(db, settings, clock, random.Random(11), WalletHooks(clock))
+    return TableService(
+        db, Games(), settings.table_limits(), clock, random.Random(11), WalletHooks(clock)
+    )
 
 
 async def lobby(service: TableService, stake: int, *guests: int, **settings: Any) -> int:
@@ -103,12 +106,12 @@ async def test_finished_game_pays_once_and_records_stats(db: Database, clock: Fa
     table_id = await lobby(service, 100, BO, CY)
     change = await service.start(table_id, ANA)
     while change.table.status == "running":
-        state = pl.load(change.table.rules or {})
+        state = change.table.rules
         action = "throw" if state.phase == "throw" else "bank"
         user = change.table.seats[state.current].user_id
         assert user is not None
         change = await service.act(table_id, user, change.table.version, action)
-    state = pl.load(change.table.rules or {})
+    state = change.table.rules
     assert state.outcome is not None
     winners = [change.table.seats[s].user_id for s in sorted(state.outcome.winners)]
     shares = wallets.split_pot(300, [u for u in winners if u is not None])
@@ -124,17 +127,19 @@ def result(seat: int, won: bool) -> SeatResult:
     return SeatResult(seat, 100 + seat, f"p{seat}", seat % 2, 0, 1 if won else 2, won, 0)
 
 
-class _FirstSeat:
-    def first_seat(self, rules: dict[str, Any]) -> int:
-        return int(rules["first"])
+class _FirstSeat(GameKind[dict[str, int]]):
+    name = "first-seat"
+
+    def first_seat(self, state: dict[str, int]) -> int:
+        return state["first"]
 
 
-def test_remainder_goes_to_the_winner_who_moved_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remainder_goes_to_the_winner_who_moved_first() -> None:
     table = Table.__new__(Table)
-    table.kind = "sequences"
+    table.game = GameKind()  # seat 0 moves first unless the kind says otherwise
     table.seats = [Seat(100 + i, f"p{i}") for i in range(4)]
     table.rules = {"first": 2}
     results = [result(i, i % 2 == 1) for i in range(4)]
     assert [r.seat for r in winners_in_turn_order(table, results)] == [1, 3]
-    monkeypatch.setattr(wallet_hooks, "kind_for", lambda kind: _FirstSeat())
+    table.game = _FirstSeat()
     assert [r.seat for r in winners_in_turn_order(table, results)] == [3, 1]

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from bot.__main__ import main
-from bot.cli.board_fit import collect, fit
 from bot.rules.board.bots import FEATURES, WEIGHTS
+from bot.sim.board_fit import collect, fit
 
 
 def test_weights_name_every_feature() -> None:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.__main__ import main
-from bot.cli.board_sim import duplicate, simulate, wilson
+from bot.sim.board import duplicate, simulate, wilson
 
 
 def test_wilson_interval() -> None:

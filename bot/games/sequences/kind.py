@@ -1,88 +1,21 @@
-"""Game kinds: how the table layer drives each rules module.
-
-A kind translates between the table (seats, button actions, timers, bot players, results)
-and one pure rules module. Adding a game means adding a kind here and a renderer.
-"""
+"""Push-your-luck Sequences and its variants as a table kind (RULINGS §1)."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any
 
-from bot.errors import IllegalAction, UserError
+from bot.errors import IllegalAction
+from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice, RandomDice
-from bot.rules.dice_bots import LEVEL_DESCRIPTIONS
-from bot.store.games import SeatResult
+from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
+from bot.tables.kind import GameKind, check_seat_count, dice_text, seat_name
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
-Style = Literal["primary", "secondary", "success", "danger"]
 
-
-@dataclass(frozen=True)
-class Button:
-    """A turn button: ``action`` goes into the custom_id; the kind resolves it later."""
-
-    action: str
-    label: str
-    style: Style = "secondary"
-    row: int = 0
-    private: bool = False  # answered privately, changes nothing (e.g. Odds)
-    emoji: str | None = None
-    disabled: bool = False
-
-
-class GameKind(Protocol):
-    name: str
-    bot_levels: dict[str, str]  # level -> one-line description
-
-    def check_settings(self, settings: dict[str, Any]) -> None: ...
-    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]: ...
-    def team_count(self, settings: dict[str, Any], n_seats: int) -> int: ...
-    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
-        """Teams a lobby offers (0 = none) and whether new seats are balanced into them."""
-        ...
-
-    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]: ...
-    def game_key(self, settings: dict[str, Any]) -> str: ...
-    def title(self, settings: dict[str, Any]) -> str: ...
-    def describe_settings(self, settings: dict[str, Any]) -> str: ...
-    def start(
-        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
-    ) -> dict[str, Any]: ...
-    def current_seat(self, rules: dict[str, Any]) -> int | None: ...
-    def turn_index(self, rules: dict[str, Any]) -> int: ...
-    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]: ...
-    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]: ...
-    def apply(
-        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[dict[str, Any], dict[str, Any], str | None]: ...
-    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]: ...
-    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]: ...
-    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None: ...
-
-
-def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
-    low, high = limits
-    if not low <= len(seats) <= high:
-        need = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
-
-
-# --- push-your-luck Sequences -------------------------------------------------------------
-
-
-def seat_name(seats: list[Seat], index: int) -> str:
-    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
-
-
-def dice_text(faces: tuple[int, ...] | list[int]) -> str:
-    return "-".join(str(f) for f in faces)
-
-
-class SequencesKind:
+class SequencesKind(GameKind[pl.PushState]):
     """Push-your-luck Sequences and its variants (RULINGS §1)."""
 
     name = "sequences"
@@ -130,17 +63,25 @@ class SequencesKind:
 
     def start(
         self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
-    ) -> dict[str, Any]:
-        return pl.dump(pl.new_game(self.config(settings), len(seats)))
+    ) -> pl.PushState:
+        return pl.new_game(self.config(settings), len(seats))
 
-    def current_seat(self, rules: dict[str, Any]) -> int | None:
-        return pl.current_seat(pl.load(rules))
+    def load(self, data: dict[str, Any]) -> pl.PushState:
+        return pl.load(data)
 
-    def turn_index(self, rules: dict[str, Any]) -> int:
-        return len(rules.get("history", ()))
+    def dump(self, state: pl.PushState) -> dict[str, Any]:
+        return pl.dump(state)
 
-    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
-        state = pl.load(rules)
+    def current_seat(self, state: pl.PushState) -> int | None:
+        return pl.current_seat(state)
+
+    def turn_index(self, state: pl.PushState) -> int:
+        return len(state.history)
+
+    def last_seat(self, state: pl.PushState) -> int:
+        return 0 if state.last is None else state.last.seat
+
+    def turn_buttons(self, state: pl.PushState) -> list[Button]:
         buttons: list[Button] = []
         if state.phase == "throw":
             buttons.append(
@@ -177,8 +118,7 @@ class SequencesKind:
             buttons.append(Button("odds", "Odds", "secondary", private=True, emoji="📊"))
         return buttons
 
-    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
-        state = pl.load(rules)
+    def resolve(self, state: pl.PushState, action: str) -> list[Any]:
         if action == "throw":
             return [pl.Throw()]
         lock_all: list[Any] = [pl.Lock(len(state.extending))] if state.phase == "lock" else []
@@ -193,9 +133,9 @@ class SequencesKind:
         raise IllegalAction("That button does not belong to this game.")
 
     def apply(
-        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
-        before = pl.load(rules)
+        self, state: pl.PushState, action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[pl.PushState, dict[str, Any], str | None]:
+        before = state
         after = pl.apply(before, action, RandomDice(rng))
         detail = {"seat": before.current, "action": pl.dump_action(action)}
         event = after.last
@@ -208,12 +148,9 @@ class SequencesKind:
                 "run": list(event.run),
             }
             line = _event_line(after, event, seats)
-        return pl.dump(after), detail, line
+        return after, detail, line
 
-    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]:
-        from bot.rules.dice_bots import choose_push_action
-
-        state = pl.load(rules)
+    def bot_step(self, state: pl.PushState, level: str, rng: random.Random) -> list[Any]:
         first = choose_push_action(state, level, rng)  # type: ignore[arg-type]
         if isinstance(first, pl.Lock):
             # Lock and decide in one visible step, as a person pressing Bank/Push would.
@@ -221,17 +158,15 @@ class SequencesKind:
             return [first, choose_push_action(locked, level, rng)]  # type: ignore[arg-type]
         return [first]
 
-    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]:
+    def timeout_step(self, state: pl.PushState, rng: random.Random) -> list[Any]:
         # RULINGS §4: bank if possible, else throw; the rest of the turn is played at once.
-        state = pl.load(rules)
         if state.phase == "throw":
             return [pl.Throw()]
         if state.phase == "lock":
             return [pl.Lock(len(state.extending)), pl.Bank()]
         return [pl.Bank()]
 
-    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None:
-        state = pl.load(rules)
+    def results(self, state: pl.PushState, seats: list[Seat]) -> list[SeatResult] | None:
         if state.outcome is None:
             return None
         team_game = state.config.variant == "team"

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.render.board import BoardPicture, render_board, side_style
+from bot.games.board.picture import BoardPicture, render_board, side_style
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import Table
@@ -67,8 +67,7 @@ def board_file(
 
 
 def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
-    assert table.rules is not None
-    state = b.load(table.rules)
+    state: b.BoardState = table.rules
     names = side_names(table, state)
     sides = state.config.sides
     lines = []

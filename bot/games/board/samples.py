@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from bot.render.board import SIZE, BoardPicture, Cell, load_layout
+from bot.games.board.picture import SIZE, BoardPicture, Cell, load_layout
 
 
 def _open_cells() -> list[Cell]:

@@ -1,5 +1,7 @@
-"""Shows tables in Discord: lobby messages, one message per turn in the game's thread,
-results in the parent channel. Every click and every timer change ends up in ``publish``.
+"""The publisher owns every Discord message of a game: the lobby message, one message per
+turn in the game's thread, results in the parent channel, and the redraw after a restart.
+Every Discord error of a game's messages is handled here, because the change it shows is
+already committed.
 
 The public turn message is edited in place while a turn lasts; when the turn passes, it is
 turned into a one-line summary and a new message mentions the next player (an edit cannot
@@ -10,101 +12,59 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.errors import Forbidden, StaleAction, UserError
-from bot.render import oneroll as oneroll_render
-from bot.render import sequences as seq_render
-from bot.render.board_game import board_embed
-from bot.render.common import lobby_embed
-from bot.store import games
-from bot.tables.kinds import Button
+from bot.games.base import Game
+from bot.render.common import COLOUR_DONE, NO_PINGS
+from bot.render.view import LOBBY, build_view
 from bot.tables.model import Table
-from bot.tables.registry import kind_for
 from bot.tables.service import Change, TableService
-from bot.ui.board_hand import BoardHands
-from bot.ui.buttons import LOBBY, build_view
+from bot.tables.wallets import Wallets
+from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private
-
-if TYPE_CHECKING:
-    from bot.app import SequencesBot
+from bot.ui.lobby import lobby_buttons, lobby_embed
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()
 
-
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_guild)
-
-
-def require_admin(interaction: discord.Interaction[Any], refusal: str) -> None:
-    """Manage Server or ``Forbidden(refusal)``: ``default_permissions`` only hides a command,
-    the check in code is what counts."""
-    if not is_admin(interaction):
-        raise Forbidden(refusal)
-
-
-def lobby_buttons(table: Table) -> list[Button]:
-    game = kind_for(table.kind)
-    full = len(table.seats) >= game.seat_limits(table.settings)[1]
-    buttons = [
-        Button("join", "Join", "success", disabled=full),
-        Button("leave", "Leave", "secondary"),
-        Button("start", "Start", "primary"),
-        Button("cancel", "Cancel", "danger"),
-    ]
-    if game.lobby_teams(table.settings)[0] >= 2:
-        buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
-    if table.row.stake == 0:
-        buttons += [
-            Button(
-                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
-            )
-            for level in game.bot_levels
-        ]
-    return buttons
-
-
-PERMISSION_LABELS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-}
-
-
-def lacking(perms: discord.Permissions, names: list[str]) -> list[str]:
-    """The labels of the permissions in ``names`` that ``perms`` does not grant."""
-    return [PERMISSION_LABELS[name] for name in names if not getattr(perms, name, False)]
-
-
-def missing_permissions(channel: Any) -> list[str]:
-    """The permissions a game needs that the bot lacks in ``channel`` (a channel or thread)."""
-    guild = getattr(channel, "guild", None)
-    if guild is None or guild.me is None or not hasattr(channel, "permissions_for"):
-        return []
-    perms = channel.permissions_for(guild.me)
-    needed = ["view_channel", "embed_links", "attach_files"]
-    needed.append(
-        "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
-    )
-    return lacking(perms, needed)
-
-
-class Presenter:
-    def __init__(self, bot: SequencesBot) -> None:
-        self.bot = bot
-        self.hands = BoardHands(self)
+class Publisher:
+    def __init__(
+        self,
+        client: discord.Client,
+        tables: TableService,
+        wallets: Wallets,
+    ) -> None:
+        self.client = client
+        self.tables = tables
+        self.wallets = wallets
+        # Per live table: its redraw lock, and where its game message is now (the previous
+        # redraw may have moved it since the change being shown was read).
         self._publishing: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, tuple[int | None, int | None]] = {}
 
-    @property
-    def tables(self) -> TableService:
-        return self.bot.tables
+    def game(self, table: Table) -> Game[Any]:
+        game = table.game
+        assert isinstance(game, Game), f"{table.kind} is a kind without presentation"
+        return game
+
+    def live_locks(self) -> int:
+        return len(self._publishing)
+
+    def _forget(self, table: Table) -> None:
+        if table.status not in ("lobby", "running"):
+            self._publishing.pop(table.id, None)
+            self._shown.pop(table.id, None)
+
+    async def set_game_message(
+        self, table: Table, *, thread_id: int | None, message_id: int
+    ) -> None:
+        await self.tables.set_game_message(table.id, thread_id=thread_id, message_id=message_id)
+        if thread_id is not None:
+            table.row.thread_id = thread_id
+        table.row.message_id = message_id
+        self._shown[table.id] = (table.row.thread_id, message_id)
 
     # --- rendering -------------------------------------------------------------------
 
@@ -116,14 +76,9 @@ class Presenter:
 
     def turn_message(self, table: Table) -> dict[str, Any]:
         """The public message for the table's current turn (``file`` when it has a picture)."""
-        game = kind_for(table.kind)
-        file = None
-        if table.kind == "board":
-            embed, file = board_embed(table)
-        elif table.kind == "oneroll":
-            embed = oneroll_render.turn_embed(table)
-        else:
-            embed = seq_render.turn_embed(table)
+        game = self.game(table)
+        shown = game.turn_view(table)
+        embed, file = shown.embed, shown.file
         view = None
         content = None
         mentions = NO_PINGS
@@ -161,50 +116,18 @@ class Presenter:
         # The move that ended the turn, not the result line that may follow it.
         moves = [e for e in table.events if not e.startswith("🏆")]
         line = moves[-1] if moves else "Turn over."
-        seat = 0
-        if table.rules is not None and table.rules.get("last") is not None:
-            seat = int(table.rules["last"].get("seat", 0))
-        if table.rules is not None and table.rules.get("last_move") is not None:
-            seat = int(table.rules["last_move"].get("seat", 0))
+        seat = 0 if table.rules is None else table.game.last_seat(table.rules)
+        name = table.seats[seat].name if seat < len(table.seats) else "?"
+        embed = discord.Embed(title=f"{name}'s turn", description=line, colour=COLOUR_DONE)
         return {
-            "embed": seq_render.turn_summary_embed(table, seat, line),
+            "embed": embed,
             "view": None,
             "content": None,
             "attachments": [],
         }
 
-    async def check_place(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        """A click must come from the table's own server and channel (or its thread): a
-        custom_id copied from elsewhere, or forged, changes nothing."""
-        table = await self.tables.get(table_id)
-        row = table.row
-        if interaction.guild_id != row.guild_id or interaction.channel_id not in (
-            row.channel_id,
-            row.thread_id,
-        ):
-            raise StaleAction("That button belongs to a game somewhere else.")
-
-    # --- lobby -----------------------------------------------------------------------
-
-    async def open_lobby(
-        self,
-        interaction: discord.Interaction[Any],
-        *,
-        kind: str,
-        settings: dict[str, Any],
-        stake: int = 0,
-    ) -> Table:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        self.check_permissions(interaction)
-        table = await self.tables.open_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            kind=kind,
-            settings=settings,
-            stake=stake,
-        )
+    async def post_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Answer the start command with the lobby message."""
         try:
             callback = await interaction.response.send_message(
                 **self.lobby_message(table), allowed_mentions=NO_PINGS
@@ -216,41 +139,15 @@ class Presenter:
             # Nobody can see or join a lobby without its message: close it at once (refunding
             # the host's stake) rather than leave it counting against the channel's limit.
             log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
-            await self.tables.close_unseen(table.id, "The lobby message could not be posted.")
-            return table  # the interaction is dead: there is nobody to answer
-        await self.tables.set_lobby_message(table.id, message_id)
-        return table
-
-    def check_permissions(self, interaction: discord.Interaction[Any]) -> None:
-        needed = ["view_channel", "send_messages", "embed_links", "attach_files"]
-        missing = lacking(interaction.app_permissions, needed)
-        if missing:
-            raise UserError(
-                "I can't run a game here: I'm missing " + ", ".join(missing) + " in this channel."
+            change = await self.tables.close_unseen(
+                table.id, "The lobby message could not be posted."
             )
+            if change is not None:
+                self._forget(change.table)
+            return  # the interaction is dead: there is nobody to answer
+        await self.tables.set_lobby_message(table.id, message_id)
 
-    async def on_lobby_click(
-        self, interaction: discord.Interaction[Any], table_id: int, action: str
-    ) -> None:
-        user = interaction.user
-        if action == "join":
-            change = await self.tables.join(table_id, user.id, user.display_name)
-        elif action == "leave":
-            change = await self.tables.leave(table_id, user.id)
-        elif action == "team":
-            change = await self.tables.switch_team(table_id, user.id)
-        elif action.startswith("bot_"):
-            change = await self.tables.add_bot(table_id, user.id, action[4:])
-        elif action == "cancel":
-            change = await self.tables.cancel(table_id, user.id, is_admin(interaction))
-        elif action == "start":
-            await self.start_game(interaction, table_id)
-            return
-        else:
-            raise StaleAction("That button is not part of this lobby.")
-        await self._show_lobby(change.table, interaction)
-
-    async def _show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+    async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         try:
             await interaction.response.edit_message(
                 **self.lobby_message(table), allowed_mentions=NO_PINGS
@@ -261,10 +158,9 @@ class Presenter:
             log.info("game %s: lobby click not answered (%s); editing by REST", table.id, exc.code)
             await self._edit_lobby(table)
 
-    async def start_game(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        change = await self.tables.start(table_id, interaction.user.id, is_admin(interaction))
-        table = change.table
-        await self._show_lobby(table, interaction)
+    async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The host pressed Start: open the game's thread and post its first turn there."""
+        await self.show_lobby(table, interaction)
         channel: Any = interaction.channel
         thread = None
         notice = None
@@ -273,7 +169,7 @@ class Presenter:
         ):
             try:
                 thread = await interaction.message.create_thread(
-                    name=f"{kind_for(table.kind).title(table.settings)} #{table.id}"[:100],
+                    name=f"{table.game.title(table.settings)} #{table.id}"[:100],
                     auto_archive_duration=1440,
                 )
             except discord.Forbidden:
@@ -295,14 +191,14 @@ class Presenter:
                 log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
                 notice = self.cannot_post_text(target, exc, "so the game runs in the channel")
                 continue
-            await self.tables.set_game_message(
-                table.id, thread_id=table.row.thread_id, message_id=message.id
-            )
+            await self.set_game_message(table, thread_id=table.row.thread_id, message_id=message.id)
             return
         line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
-        await self.tables.close_unseen(table.id, line)
+        change = await self.tables.close_unseen(table.id, line)
         await reply_private(interaction, line)
-        await self._edit_lobby(await self.tables.get(table.id))
+        if change is not None:
+            await self._edit_lobby(change.table)
+            self._forget(change.table)
 
     def cannot_post_text(self, target: Any, exc: discord.HTTPException | None, then: str) -> str:
         """One line naming the permissions the bot lacks in ``target`` (or the error)."""
@@ -313,30 +209,6 @@ class Presenter:
         return f"⚠️ I couldn't post in <#{target.id}> ({why}), {then}."
 
     # --- turns -----------------------------------------------------------------------
-
-    async def on_turn_click(
-        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
-    ) -> None:
-        table = await self.tables.get(table_id)
-        if table.kind == "board":
-            await self.hands.on_click(interaction, table, version, action)
-            return
-        if action == "odds":
-            if table.status != "running" or version != table.version:
-                raise StaleAction("That throw is over.")
-            await reply_private(interaction, self.odds_text(table))
-            return
-        change = await self.tables.act(table_id, interaction.user.id, version, action)
-        await self.publish(change, interaction)
-
-    def odds_text(self, table: Table) -> str:
-        from bot.rules import odds
-        from bot.rules import pushluck as pl
-
-        state = pl.load(table.rules or {})
-        if state.phase not in ("lock", "decide"):
-            raise StaleAction("Throw first: the odds are about what to do with a throw.")
-        return odds.advice(state).text
 
     async def publish(
         self, change: Change, interaction: discord.Interaction[Any] | None = None
@@ -350,12 +222,15 @@ class Presenter:
         # One redraw at a time per table, in commit order: otherwise a timer's change shown
         # while a click's redraw still waits on Discord could post its new message first,
         # and the click's older one would land last and be recorded as the live message.
-        async with self._publishing.setdefault(change.table.id, asyncio.Lock()):
-            row = await games.get(self.bot.db, change.table.id)
-            if row is not None:  # where the game is shown now, as the previous redraw left it
-                change.table.row.message_id = row.message_id
-                change.table.row.thread_id = row.thread_id
-            await self._publish(change, interaction)
+        table = change.table
+        async with self._publishing.setdefault(table.id, asyncio.Lock()):
+            shown = self._shown.get(table.id)
+            if shown is not None:  # where the game is shown now, as the previous redraw left it
+                table.row.thread_id, table.row.message_id = shown
+            try:
+                await self._publish(change, interaction)
+            finally:
+                self._forget(table)
 
     async def _publish(self, change: Change, interaction: discord.Interaction[Any] | None) -> None:
         table = change.table
@@ -387,8 +262,7 @@ class Presenter:
             await self._show(table, interaction, self.turn_edit(table))
             return
         await self._show(table, interaction, self.turn_summary(table), repost=False)
-        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
-        table.row.message_id = message.id
+        await self.set_game_message(table, thread_id=None, message_id=message.id)
         if change.finished:
             await self._finished(table)
 
@@ -421,7 +295,7 @@ class Presenter:
         if interaction is not None:
             await reply_private(interaction, line)
         await self._edit_lobby(change.table)
-        parent = self.bot.get_channel(table.row.channel_id)
+        parent = self.client.get_channel(table.row.channel_id)
         if parent is not None and table.row.thread_id is not None:
             try:
                 await parent.send(  # type: ignore[union-attr]
@@ -434,10 +308,10 @@ class Presenter:
         """The game's thread or channel; None only if Discord says it no longer exists
         (404), which ends the game. Any other failure (5xx, 429, 403) is raised: the game
         must not end over a hiccup."""
-        channel = self.bot.get_channel(table.game_channel_id)
+        channel = self.client.get_channel(table.game_channel_id)
         if channel is None:
             try:
-                channel = await self.bot.fetch_channel(table.game_channel_id)
+                channel = await self.client.fetch_channel(table.game_channel_id)
             except discord.NotFound:
                 log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
                 return None
@@ -478,13 +352,12 @@ class Presenter:
         except discord.HTTPException as exc:
             log.warning("game %s: could not repost the game (%s)", table.id, exc.status)
             return
-        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
-        table.row.message_id = message.id
+        await self.set_game_message(table, thread_id=None, message_id=message.id)
 
     async def _edit_lobby(self, table: Table) -> None:
         if table.row.lobby_message_id is None:
             return
-        channel = self.bot.get_channel(table.row.channel_id)
+        channel = self.client.get_channel(table.row.channel_id)
         if channel is None:
             return
         try:
@@ -496,8 +369,10 @@ class Presenter:
 
     async def _finished(self, table: Table) -> None:
         await self._edit_lobby(table)
-        game = kind_for(table.kind)
-        results = game.results(table.rules or {}, table.seats) or []
+        game = table.game
+        results = (
+            game.results(table.rules, table.seats) if table.rules is not None else None
+        ) or []
         ranked = sorted(results, key=lambda r: (r.place, -r.score))
         winners = " & ".join(r.name for r in results if r.won)
         scores = ", ".join(f"{r.name} {r.score}" for r in ranked)
@@ -514,7 +389,7 @@ class Presenter:
                 await self._send_quietly(channel, pot, table)
         if table.row.thread_id is None:
             return
-        parent = self.bot.get_channel(table.row.channel_id)
+        parent = self.client.get_channel(table.row.channel_id)
         if parent is not None:
             text = f"{headline} <#{table.row.thread_id}>" + (f"\n{pot}" if pot else "")
             await self._send_quietly(parent, text, table)
@@ -522,9 +397,7 @@ class Presenter:
     async def _pot_line(self, table: Table) -> str | None:
         if not table.row.stake:
             return None
-        from bot.store import wallets
-
-        net = await wallets.game_chips(self.bot.db.conn, table.id)
+        net = await self.wallets.game_chips(table.id)
         names = {s.user_id: s.name for s in table.seats if s.user_id is not None}
         won = [
             f"{names.get(user, 'someone')} +{amount:,}"
@@ -542,13 +415,22 @@ class Presenter:
         except discord.HTTPException as exc:
             log.info("game %s: message not posted (%s)", table.id, exc.status)
 
+    async def closed(
+        self, table: Table, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """A table closed without a result: its lobby and game message say so."""
+        try:
+            await self._closed(table, interaction)
+        finally:
+            self._forget(table)
+
     async def _closed(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
         if (
             interaction is not None
             and interaction.message is not None
             and interaction.message.id == table.row.lobby_message_id
         ):
-            await self._show_lobby(table, interaction)
+            await self.show_lobby(table, interaction)
         else:
             await self._edit_lobby(table)
         if table.row.message_id is not None:
@@ -562,38 +444,17 @@ class Presenter:
                 },
             )
 
-    # --- commands --------------------------------------------------------------------
-
-    async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
-        table = await self.find_table(interaction, table_id)
-        change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+    async def answer_ended(
+        self, interaction: discord.Interaction[Any], table: Table, text: str
+    ) -> None:
+        """Answer an end command publicly, then show the game as closed."""
         try:
-            await interaction.response.send_message(
-                f"Game #{table.id} ended: no result is recorded and any stakes are refunded.",
-                allowed_mentions=NO_PINGS,
-            )
+            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:  # the game is ended either way: show it ended
             log.info("game %s: /end not answered (%s)", table.id, exc.code)
-        await self._closed(change.table, None)
+        await self.closed(table, None)
 
-    async def find_table(
-        self, interaction: discord.Interaction[Any], table_id: int | None
-    ) -> Table:
-
-        if table_id is not None:
-            table = await self.tables.get(table_id)
-            if table.row.guild_id != interaction.guild_id:
-                raise UserError("There is no such game on this server.")
-            return table
-        assert interaction.channel_id is not None
-        rows = await games.live_in_channel(self.bot.db, interaction.channel_id)
-        if not rows:
-            raise UserError("There is no game in this channel.")
-        mine = [r for r in rows if r.host_id == interaction.user.id]
-        if len(rows) > 1 and len(mine) != 1:
-            ids = ", ".join(f"#{r.id}" for r in rows)
-            raise UserError(f"Several games are here ({ids}); say which with the game option.")
-        return Table.from_row((mine or rows)[0])
+    # --- restore ---------------------------------------------------------------------
 
     async def restore(self) -> int:
         """After a start: redraw every live table from the database. The process may have
@@ -627,7 +488,4 @@ class Presenter:
             await self._channel_lost(table, None)
             return
         message = await channel.send(**self.turn_message(table))
-        await self.tables.set_game_message(table.id, thread_id=None, message_id=message.id)
-
-
-__all__ = ["Forbidden", "Presenter"]
+        await self.set_game_message(table, thread_id=None, message_id=message.id)

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import discord
 
+from bot.games.oneroll.kind import RULESETS
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
 from bot.tables.model import Table
-from bot.tables.oneroll_kind import RULESETS
 
 PENALTY_COLOUR = discord.Colour(0xC53030)
 
 
 def turn_embed(table: Table) -> discord.Embed:
-    assert table.rules is not None
-    state = one.load(table.rules)
+    state: one.OneRollState = table.rules.state
     title = RULESETS[state.config.ruleset]
     lines = []
     colour = COLOUR

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.render.board_game import board_file, card_order, hand_text, side_label, side_names
+from bot.games.board.kind import move_action
+from bot.games.board.render import board_file, card_order, hand_text, side_label, side_names
+from bot.records import Button
 from bot.render.common import COLOUR
+from bot.render.view import build_view
 from bot.rules import board as b
-from bot.tables.board_kind import move_action
-from bot.tables.kinds import Button
 from bot.tables.model import Table
-from bot.ui.buttons import build_view
 
 if TYPE_CHECKING:
-    from bot.ui.presenter import Presenter
+    from bot.games.base import ClickContext
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +39,23 @@ def _is_card(code: str) -> bool:
 
 
 class BoardHands:
-    def __init__(self, presenter: Presenter) -> None:
-        self.presenter = presenter
+    """The private hand's clicks: every action of the board game's buttons."""
 
     async def on_click(
-        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+        self,
+        ctx: ClickContext,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        version: int,
+        action: str,
     ) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You're not playing in this game, so you have no hand.")
         if table.rules is None:
             raise StaleAction("This game has not started.")
+        if action != "hand" and version != table.version:
+            raise StaleAction(STALE)
         private = _is_private(interaction)
         if action == "hand":
             payload = self.hand_payload(table, seat)
@@ -59,13 +65,11 @@ class BoardHands:
                 payload["files"] = payload.pop("attachments")
                 await interaction.response.send_message(**payload, ephemeral=True)
             return
-        if version != table.version:
-            raise StaleAction(STALE)
         if action.startswith(("c_", "r_")):
             await interaction.response.edit_message(**self.hand_payload(table, seat, action))
             return
-        change = await self.presenter.tables.act(
-            table.id, interaction.user.id, version, action, stale_text=STALE
+        change = await ctx.tables.act(
+            table.id, interaction.user.id, version, action, stale_text=STALE, loaded=table
         )
         try:
             await interaction.response.edit_message(**self.hand_payload(change.table, seat))
@@ -73,12 +77,11 @@ class BoardHands:
             # The move is committed: a dead token only costs the private hand's redraw
             # ("My hand" opens a fresh one), never the public board's.
             log.info("game %s: hand not redrawn (%s)", table.id, exc.code)
-        await self.presenter.publish(change)
+        await ctx.publisher.publish(change)
 
     def hand_payload(self, table: Table, seat: int, stage: str | None = None) -> dict[str, Any]:
         """The private message for ``seat``: its cards, and buttons for the next choice."""
-        assert table.rules is not None
-        state = b.load(table.rules)
+        state: b.BoardState = table.rules
         view = b.view_for(state, seat)
         my_turn = state.outcome is None and state.turn == seat
         legal = b.legal_actions(state) if my_turn else []

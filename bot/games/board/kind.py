@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
+from bot.records import Button, SeatResult
 from bot.rules import board as b
-from bot.store.games import SeatResult
-from bot.tables.kinds import Button, check_seat_count
+from bot.tables.kind import GameKind, check_seat_count
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
@@ -35,7 +35,7 @@ def move_action(action: b.Action) -> str:
     return "pass"
 
 
-class BoardKind:
+class BoardKind(GameKind[b.BoardState]):
     """Sequence, the board-and-card game."""
 
     name = "board"
@@ -99,22 +99,31 @@ class BoardKind:
 
     def start(
         self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
-    ) -> dict[str, Any]:
-        config = self.config(settings, len(seats))
-        return b.dump(b.new_game(config, rng))
+    ) -> b.BoardState:
+        return b.new_game(self.config(settings, len(seats)), rng)
 
-    def current_seat(self, rules: dict[str, Any]) -> int | None:
-        if rules.get("outcome"):
-            return None
-        return int(rules["turn"])
+    def load(self, data: dict[str, Any]) -> b.BoardState:
+        return b.load(data)
 
-    def turn_index(self, rules: dict[str, Any]) -> int:
-        return int(rules["turn_count"])
+    def dump(self, state: b.BoardState) -> dict[str, Any]:
+        return b.dump(state)
 
-    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
+    def current_seat(self, state: b.BoardState) -> int | None:
+        return None if state.outcome is not None else state.turn
+
+    def turn_index(self, state: b.BoardState) -> int:
+        return state.turn_count
+
+    def last_seat(self, state: b.BoardState) -> int:
+        return 0 if state.last_move is None else state.last_move.seat
+
+    def turn_buttons(self, state: b.BoardState) -> list[Button]:
         return [Button("hand", "My hand", "primary", private=True, emoji="🃏")]
 
-    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
+    def playable_actions(self, state: b.BoardState) -> list[str]:
+        return [move_action(action) for action in b.legal_actions(state)]
+
+    def resolve(self, state: b.BoardState, action: str) -> list[Any]:
         if action == "pass":
             return [b.Pass()]
         match = _MOVE.match(action)
@@ -130,23 +139,21 @@ class BoardKind:
         raise IllegalAction("That button does not belong to this game.")
 
     def apply(
-        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
-        state = b.apply(b.load(rules), action, rng)
-        move = state.last_move
+        self, state: b.BoardState, action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[b.BoardState, dict[str, Any], str | None]:
+        after = b.apply(state, action, rng)
+        move = after.last_move
         assert move is not None
-        return b.dump(state), b.dump_move(move), move_line(state, move, seats)
+        return after, b.dump_move(move), move_line(after, move, seats)
 
-    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]:
-        state = b.load(rules)
+    def bot_step(self, state: b.BoardState, level: str, rng: random.Random) -> list[Any]:
         return [b.choose_action(b.view_for(state, state.turn), level, rng)]
 
-    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]:
+    def timeout_step(self, state: b.BoardState, rng: random.Random) -> list[Any]:
         # RULINGS §4: the absent seat's move is the bot player's move.
-        return self.bot_step(rules, TIMEOUT_LEVEL, rng)
+        return self.bot_step(state, TIMEOUT_LEVEL, rng)
 
-    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None:
-        state = b.load(rules)
+    def results(self, state: b.BoardState, seats: list[Seat]) -> list[SeatResult] | None:
         if state.outcome is None:
             return None
         counts = state.sequence_counts()

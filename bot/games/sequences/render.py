@@ -22,8 +22,7 @@ def _header(state: pl.PushState) -> str:
 
 
 def turn_embed(table: Table) -> discord.Embed:
-    assert table.rules is not None
-    state = pl.load(table.rules)
+    state: pl.PushState = table.rules
     title = f"🎲 {_title(table)} · {_header(state)}"
     if state.outcome is not None:
         return final_embed(table)
@@ -57,15 +56,8 @@ def turn_embed(table: Table) -> discord.Embed:
     return embed
 
 
-def turn_summary_embed(table: Table, seat_index: int, line: str) -> discord.Embed:
-    """What a finished turn's message becomes: one line, no buttons."""
-    name = table.seats[seat_index].name if seat_index < len(table.seats) else "?"
-    return discord.Embed(title=f"{name}'s turn", description=line, colour=COLOUR_DONE)
-
-
 def final_embed(table: Table) -> discord.Embed:
-    assert table.rules is not None
-    state = pl.load(table.rules)
+    state: pl.PushState = table.rules
     assert state.outcome is not None
     winners = " & ".join(table.seats[s].name for s in state.outcome.winners)
     reason = {

@@ -1,25 +1,36 @@
 """One-roll Sequences ("classic") and Hearts Due as a table kind (RULINGS §2).
 
 A turn is one throw, so every throw passes the turn. The kind keeps two counters next to the
-rules state: the number of throws (the turn index) and each seat's best throw.
+rules state (``OneRollTable``): the number of throws (the turn index) and each seat's best
+throw. They are stored beside the rules state's own keys, as they always were.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
+from bot.records import Button, SeatResult
 from bot.rules import oneroll as one
 from bot.rules.dice import RandomDice
-from bot.store.games import SeatResult
-from bot.tables.kinds import Button, check_seat_count, dice_text, seat_name
+from bot.tables.kind import GameKind, dice_text, seat_name
 from bot.tables.model import Seat
 
 RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
 
 
-class OneRollKind:
+@dataclass(frozen=True)
+class OneRollTable:
+    """The rules state and the table's two counters."""
+
+    state: one.OneRollState
+    throws: int
+    best: tuple[int, ...]
+
+
+class OneRollKind(GameKind[OneRollTable]):
     name = "oneroll"
     bot_levels = {"thrower": "throws the dice (a one-roll game has no decisions to make)"}
 
@@ -38,16 +49,6 @@ class OneRollKind:
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return (2, one.MAX_SEATS)
 
-    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
-        return 0
-
-    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
-        return (0, False)
-
-    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
-        check_seat_count(self.seat_limits(settings), seats)
-        return seats
-
     def game_key(self, settings: dict[str, Any]) -> str:
         return self.ruleset(settings)
 
@@ -59,59 +60,65 @@ class OneRollKind:
 
     def start(
         self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
-    ) -> dict[str, Any]:
+    ) -> OneRollTable:
         config = one.OneRollConfig(self.ruleset(settings), int(settings.get("target", 100)))
-        rules = one.dump(one.new_game(config, len(seats)))
-        rules["throws"] = 0
-        rules["best"] = [0] * len(seats)
-        return rules
+        return OneRollTable(one.new_game(config, len(seats)), 0, (0,) * len(seats))
 
-    def current_seat(self, rules: dict[str, Any]) -> int | None:
-        return one.current_seat(one.load(rules))
+    def load(self, data: dict[str, Any]) -> OneRollTable:
+        state = one.load(data)
+        best = data.get("best", [0] * state.n_seats)
+        return OneRollTable(state, int(data.get("throws", 0)), tuple(int(b) for b in best))
 
-    def turn_index(self, rules: dict[str, Any]) -> int:
-        return int(rules.get("throws", 0))
+    def dump(self, table: OneRollTable) -> dict[str, Any]:
+        return {**one.dump(table.state), "throws": table.throws, "best": list(table.best)}
 
-    def first_seat(self, rules: dict[str, Any]) -> int:
+    def current_seat(self, table: OneRollTable) -> int | None:
+        return one.current_seat(table.state)
+
+    def turn_index(self, table: OneRollTable) -> int:
+        return table.throws
+
+    def first_seat(self, table: OneRollTable) -> int:
         """The seat the opening picked to start: it takes a split pot's remainder."""
-        starter = one.load(rules).starter
+        starter = table.state.starter
         return 0 if starter is None else starter
 
-    def turn_buttons(self, rules: dict[str, Any]) -> list[Button]:
+    def last_seat(self, table: OneRollTable) -> int:
+        return 0 if table.state.last is None else table.state.last.seat
+
+    def turn_buttons(self, table: OneRollTable) -> list[Button]:
         return [Button("throw", "Throw 6 dice", "primary", emoji="🎲")]
 
-    def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
+    def resolve(self, table: OneRollTable, action: str) -> list[Any]:
         if action != "throw":
             raise IllegalAction("That button does not belong to this game.")
         return [one.Throw()]
 
     def apply(
-        self, rules: dict[str, Any], action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
-        state = one.apply(one.load(rules), action, RandomDice(rng))
+        self, table: OneRollTable, action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[OneRollTable, dict[str, Any], str | None]:
+        state = one.apply(table.state, action, RandomDice(rng))
         record = state.last
         assert record is not None
-        best = list(rules.get("best", [0] * state.n_seats))
+        best = list(table.best)
         if record.phase == "play":
             best[record.seat] = max(best[record.seat], record.score.points)
-        after = one.dump(state)
-        after["throws"] = int(rules.get("throws", 0)) + 1
-        after["best"] = best
+        after = replace(table, state=state, throws=table.throws + 1, best=tuple(best))
         return after, one.dump_record(record), throw_line(record, seats)
 
-    def bot_step(self, rules: dict[str, Any], level: str, rng: random.Random) -> list[Any]:
+    def bot_step(self, table: OneRollTable, level: str, rng: random.Random) -> list[Any]:
         return [one.Throw()]
 
-    def timeout_step(self, rules: dict[str, Any], rng: random.Random) -> list[Any]:
+    def timeout_step(self, table: OneRollTable, rng: random.Random) -> list[Any]:
         return [one.Throw()]  # RULINGS §4: the absent seat's throw is thrown for them
 
-    def results(self, rules: dict[str, Any], seats: list[Seat]) -> list[SeatResult] | None:
-        state = one.load(rules)
+    def results(self, table: OneRollTable, seats: list[Seat]) -> list[SeatResult] | None:
+        state = table.state
         if state.outcome is None:
             return None
         totals = state.totals
         winner = state.outcome.winner
-        best = rules.get("best", [0] * len(seats))
+        best = table.best
         out = []
         for i, seat in enumerate(seats):
             higher = {t for s, t in enumerate(totals) if s != winner and t > totals[i]}

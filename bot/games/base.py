@@ -1,0 +1,101 @@
+"""What a game package provides to the Discord shell: ``Game``, a ``GameKind`` plus its
+presentation (embeds, rules text, leaderboard labels, and a private UI if it has one).
+
+Each game package under ``bot/games/`` defines one subclass and is listed once in
+``bot/games/registry.py``; nothing outside the package names the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import discord
+
+from bot.tables.kind import GameKind
+
+if TYPE_CHECKING:
+    from bot.tables.model import Table
+    from bot.tables.service import Change, TableService
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    """One entry of ``/rules``: ``key`` is the option value, ``title`` what players see."""
+
+    key: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A game among bot players for ``python -m bot demo NAME``."""
+
+    name: str
+    settings: dict[str, Any]
+    bot_levels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """The public message of a turn: an embed and, for games with a picture, its file."""
+
+    embed: discord.Embed
+    file: discord.File | None = None
+
+
+class Publishes(Protocol):
+    """The part of the publisher a game's private UI uses (``bot.ui.publisher``)."""
+
+    async def publish(
+        self, change: Change, interaction: discord.Interaction[Any] | None = None
+    ) -> None: ...
+
+
+@dataclass(frozen=True)
+class ClickContext:
+    """What a game's private UI may use to answer a click: the table service to act, the
+    publisher to redraw the public message."""
+
+    tables: TableService
+    publisher: Publishes
+
+
+class Game(GameKind[S]):
+    """A game as the bot runs it. Override ``turn_view``; the rest has defaults."""
+
+    rules_pages: tuple[RulesPage, ...] = ()  # /rules entries, the first is the game's own
+    labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
+    demos: tuple[Demo, ...] = ()  # offline demos, the first is the game's own
+
+    def member_button(self, state: S, rng: random.Random) -> str | None:
+        """The button a member playing well would press now (the demo's staked game plays
+        members this way); None where the game has no such script."""
+        return None
+
+    def prepare(self) -> None:
+        """Slow set-up done once at start, off the event loop (e.g. drawing a base picture)."""
+
+    def turn_view(self, table: Table) -> TurnView:
+        """The public message for the table's current turn (or the final position)."""
+        raise NotImplementedError
+
+    def is_private(self, action: str) -> bool:
+        """Whether a button's ``action`` is answered privately by ``private_click``,
+        instead of being played through the table service."""
+        return False
+
+    async def private_click(
+        self,
+        ctx: ClickContext,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        version: int,
+        action: str,
+    ) -> None:
+        """Answer a private button (see ``is_private``)."""
+        raise NotImplementedError

@@ -1,0 +1,22 @@
+"""One-roll Sequences and Hearts Due as the bot runs them: the kind plus its embed and
+rules text."""
+
+from __future__ import annotations
+
+from bot.games.base import Demo, Game, TurnView
+from bot.games.oneroll import render
+from bot.games.oneroll.kind import OneRollKind, OneRollTable
+from bot.games.oneroll.texts import LABELS, RULES_PAGES
+from bot.tables.model import Table
+
+
+class OneRollGame(OneRollKind, Game[OneRollTable]):
+    rules_pages = RULES_PAGES
+    labels = LABELS
+    demos = tuple(
+        Demo(ruleset, {"ruleset": ruleset, "target": 100}, ("thrower",) * 3)
+        for ruleset in ("classic", "heartsdue")
+    )
+
+    def turn_view(self, table: Table) -> TurnView:
+        return TurnView(render.turn_embed(table))

@@ -1,0 +1,41 @@
+"""The rules of this game as the bot plays them (RULINGS.md), in the words players read
+in ``/rules``; and the names its leaderboards go by."""
+
+from __future__ import annotations
+
+from bot.games.base import RulesPage
+
+RULES_PAGES = (
+    RulesPage(
+        "classic",
+        "Sequences (classic one-roll)",
+        "**Any number of players (up to 10), six dice, one throw a turn: no decisions.**\n"
+        "• Opening: everyone throws once; the highest sum of pips starts (ties throw again), "
+        "and play goes round the table from there.\n"
+        "• A throw scores its dice split into runs that start at 1, each die in one run at "
+        "most, taking the split that scores most; every run scores:\n"
+        "`1` 0 · `1-2` 5 · `1-2-3` 10 · `1-…-4` 15 · `1-…-5` 20 · `1-…-6` 25 · "
+        "five 6s 30 · six 6s 60.\n"
+        "  e.g. 1-1-2-2-3-5 → 1-2 + 1-2-3 = 15; five 6s and a 1 → 30.\n"
+        "• **Four or more 1s** wipe your total to 0 (the throw scores 0).\n"
+        "• When anyone reaches 100 the round is finished so everyone has thrown equally "
+        "often; the highest total wins; a tie is settled by one more throw each.\n"
+        "• The figures, exactly: an average throw scores **4.51** points (the old book says "
+        "10), **58 %** of throws score nothing (it says about half), and reaching 100 takes "
+        "**25.3 turns** on average (it says about twenty). See `/odds`.",
+    ),
+    RulesPage(
+        "heartsdue",
+        "Hearts Due",
+        "As classic one-roll Sequences, with its own table (every run scores, a lone 1 "
+        "too):\n"
+        "`1` 5 · `1-2` 10 · `1-2-3` 15 · `1-…-4` 20 · `1-…-5` 25 · `1-…-6` 30 · "
+        "five 6s 35 · six 6s 70.\n"
+        "  e.g. 1-1-2-3-5-6 → 1 + 1-2-3 = 20; 6-6-6-6-6-1 → 35 + 5 = 40.\n"
+        "• Four or more 1s wipe your total to 0. Race to 100, round finished, tie throws.\n"
+        "• Exactly: **9.33** points a throw on average; **11.9 turns** to reach 100 (only "
+        "29 % of players get there within 9 turns, though the book says most do).",
+    ),
+)
+
+LABELS = {"classic": "Sequences · classic one-roll", "heartsdue": "Hearts Due"}

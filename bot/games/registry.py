@@ -1,0 +1,61 @@
+"""Every game the bot runs, found from one list.
+
+To add a game, write its package (see docs/architecture.md, "How to add a game") and add
+its ``GAME`` to ``GAMES``. A test can run the bot with other games by passing its own
+``Games`` to the bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from bot.games import board, oneroll, sequences
+from bot.games.base import Game, RulesPage
+
+GAMES: tuple[Game[Any], ...] = (sequences.GAME, oneroll.GAME, board.GAME)
+
+
+class Games(Mapping[str, Game[Any]]):
+    """The registered games by kind name, and what the shell asks of them all."""
+
+    def __init__(self, games: Iterable[Game[Any]] = GAMES) -> None:
+        self._games: dict[str, Game[Any]] = {}
+        for game in games:
+            if not game.name or game.name in self._games:
+                raise ValueError(f"game name {game.name!r} is empty or taken")
+            self._games[game.name] = game
+
+    def __getitem__(self, name: str) -> Game[Any]:
+        return self._games[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Leaderboard key -> its name, for every game key the games declare."""
+        return {key: label for game in self.values() for key, label in game.labels.items()}
+
+    def label(self, game_key: str) -> str:
+        """A leaderboard key's name; a key no game declares (an old or removed game) is
+        shown from its parts."""
+        known = self.labels.get(game_key)
+        if known is not None:
+            return known
+        return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
+
+    def find_key(self, text: str) -> str | None:
+        """The leaderboard key a member typed or picked: a key or a label, any case."""
+        wanted = text.strip().casefold()
+        for key, label in self.labels.items():
+            if wanted in (key.casefold(), label.casefold()):
+                return key
+        return None
+
+    @property
+    def rules_pages(self) -> list[RulesPage]:
+        return [page for game in self.values() for page in game.rules_pages]

@@ -1,0 +1,82 @@
+"""Push-your-luck Sequences as the bot runs it: the kind plus its embeds, rules text and the
+private Odds button."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+
+from bot.errors import StaleAction
+from bot.games.base import ClickContext, Demo, Game, TurnView
+from bot.games.sequences import render
+from bot.games.sequences.kind import SequencesKind
+from bot.games.sequences.texts import LABELS, RULES_PAGES
+from bot.render.common import NO_PINGS
+from bot.rules import odds
+from bot.rules import pushluck as pl
+from bot.rules.dice import NoDice
+from bot.rules.dice_bots import choose_push_action
+from bot.tables.model import Table
+
+
+class SequencesGame(SequencesKind, Game[pl.PushState]):
+    rules_pages = RULES_PAGES
+    labels = LABELS
+    demos = (
+        Demo(
+            "sequences",
+            {"variant": "standard", "rounds": 3, "target": None, "soft_last_die": False},
+            ("optimal", "bold", "cautious"),
+        ),
+        *(
+            Demo(
+                f"sequences-{variant}",
+                {
+                    "variant": variant,
+                    "rounds": None if variant in ("sudden", "team") else 3,
+                    "target": 15 if variant == "team" else None,
+                    "soft_last_die": False,
+                },
+                ("optimal", "bold", "cautious", "optimal")
+                if variant == "team"
+                else ("optimal", "bold", "cautious"),
+            )
+            for variant in ("reverse", "team", "sudden", "extended")
+        ),
+    )
+
+    def member_button(self, state: pl.PushState, rng: random.Random) -> str | None:
+        """The optimal policy's next press (locking all and deciding is one press)."""
+        action = choose_push_action(state, "optimal", rng)
+        if isinstance(action, pl.Lock):
+            if action.count < len(state.extending):
+                return f"lock{action.count}"
+            action = choose_push_action(pl.apply(state, action, NoDice()), "optimal", rng)
+        return {pl.Throw: "throw", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
+            type(action), "bank"
+        )
+
+    def turn_view(self, table: Table) -> TurnView:
+        return TurnView(render.turn_embed(table))
+
+    def is_private(self, action: str) -> bool:
+        return action == "odds"
+
+    async def private_click(
+        self,
+        ctx: ClickContext,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        version: int,
+        action: str,
+    ) -> None:
+        if table.status != "running" or version != table.version:
+            raise StaleAction("That throw is over.")
+        state: pl.PushState = table.rules
+        if state.phase not in ("lock", "decide"):
+            raise StaleAction("Throw first: the odds are about what to do with a throw.")
+        await interaction.response.send_message(
+            odds.advice(state).text, ephemeral=True, allowed_mentions=NO_PINGS
+        )

@@ -1,0 +1,72 @@
+"""The rules of this game as the bot plays them (RULINGS.md), in the words players read
+in ``/rules``; and the names its leaderboards go by."""
+
+from __future__ import annotations
+
+from bot.games.base import RulesPage
+
+RULES_PAGES = (
+    RulesPage(
+        "sequences",
+        "Sequences (push-your-luck)",
+        "**2–4 players, 5 dice.** Start your turn by throwing all five dice.\n"
+        "• The **run** starts at 1 and grows one number at a time: 1, 1-2, 1-2-3 …\n"
+        "• A die **extends** the run if it shows the next missing number; one throw can extend "
+        "it by several (run at 2, throw 3-4-4-6-1: the 3 and one 4). Duplicates never count.\n"
+        "• After a throw you **lock** at least one extending die (the buttons lock them all; "
+        "*Lock only …* keeps fewer), then **Bank** (score = highest number reached) or "
+        "**Push** (re-throw the dice not locked).\n"
+        "• A throw with no extending die is a **bust**: the turn scores 0. "
+        "(A first throw with no 1 busts.)\n"
+        "• With all five locked (1-5) bank 5, or take one **bonus throw** of a single die: "
+        "a 6 scores **10**, anything else busts.\n"
+        "• The game lasts a number of rounds (default 5) or runs to a target score; with a "
+        "target the round is finished so everyone has the same number of turns. Highest "
+        "total wins. A tie: the tied players take one more turn each; the higher turn wins "
+        "(repeat while tied).\n"
+        "• House rule *soft last die* (off unless chosen): a bust while throwing a single die "
+        "keeps half the run, rounded down.\n"
+        "• Turn timer: if you don't act in time the bot banks for you (or throws); three "
+        "missed turns in a row abandon the game.\n"
+        "• Best play, exactly (`/odds`, or the **Odds** button in your turn): push a lone 1, "
+        "bank from 2 up, and never take the bonus throw (it is worth 1.67 on average against "
+        "5 banked). The old advice to push on 1-2 with three dice left is wrong: pushing is "
+        "worth 1.43, banking 2.",
+    ),
+    RulesPage(
+        "reverse",
+        "Sequences: Reverse",
+        "As standard, but the run starts at **6** and goes down (6, 6-5, 6-5-4 …). A turn "
+        "scores how many numbers the run holds (6-5-4 = 3); five locked dice reach 2, and a "
+        "bonus throw of **1** scores 10.",
+    ),
+    RulesPage(
+        "team",
+        "Sequences: Team",
+        "Exactly **4 players** in two teams of two; partners alternate in turn order "
+        "(A1 B1 A2 B2). A team's total is the sum of its players' turns; the first team to "
+        "the target (default **30**) at the end of a round wins. A tie between teams: every "
+        "member of the tied teams takes one more turn; the higher team sum wins.",
+    ),
+    RulesPage(
+        "sudden",
+        "Sequences: Sudden",
+        "No rounds: the first player whose total is **exactly 21** wins at once. A bank (or "
+        "bonus) that would take your total past 21 scores nothing that turn, so locking fewer "
+        "dice to bank a smaller number can win the game.",
+    ),
+    RulesPage(
+        "extended",
+        "Sequences: Extended",
+        "Played with **6 dice**. Reaching 6 ends the turn at once with **15** points; there is "
+        "no bonus throw.",
+    ),
+)
+
+LABELS = {
+    "sequences:standard": "Sequences",
+    "sequences:reverse": "Sequences · Reverse",
+    "sequences:team": "Sequences · Team",
+    "sequences:sudden": "Sequences · Sudden",
+    "sequences:extended": "Sequences · Extended",
+}

@@ -1,0 +1,99 @@
+"""Plain records that cross layers: the store returns them, the table layer and the
+renderers read them. Values only: no SQL, no Discord."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Style = Literal["primary", "secondary", "success", "danger"]
+DAY = 86_400
+WIN_RATE_MIN_GAMES = 5
+
+
+def utc_day(now: float) -> int:
+    return int(now // DAY)
+
+
+@dataclass(frozen=True)
+class Button:
+    """A game button: ``action`` goes into the custom_id; the game resolves it later."""
+
+    action: str
+    label: str
+    style: Style = "secondary"
+    row: int = 0
+    private: bool = False  # answered privately, changes nothing (e.g. Odds)
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result in a finished game."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    team: int | None
+    score: int
+    place: int
+    won: bool
+    best_turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    id: int
+    delta: int
+    kind: str
+    reason: str | None
+    game_id: int | None
+    actor_id: int | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WalletView:
+    guild_id: int
+    user_id: int
+    balance: int
+    held: int  # chips in stakes of tables not finished yet
+    daily_day: int | None
+    entries: list[LedgerEntry]
+
+    def next_daily(self, now: float) -> float | None:
+        """When /daily can next be claimed, or None if it can be claimed now."""
+        if self.daily_day is not None and self.daily_day >= utc_day(now):
+            return float((self.daily_day + 1) * DAY)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    name: str | None  # last seen display name; None if the member was never seen
+    games: int
+    wins: int
+    win_rate: float
+    best_turn: int
+    chips_won: int
+    chips_lost: int
+    chips_net: int
+    streak: int
+    rating: int  # display_rating(ordinal)
+    rated_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    rows: list[LeaderboardRow]
+    total: int
+    viewer_row: LeaderboardRow | None  # the viewer's rank, wherever it is (None: unranked)
+    page: int  # 1-based, clamped to the pages there are
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.page_size))

@@ -1,0 +1,39 @@
+"""Game buttons as Discord components. Each custom_id carries the table, the version it was
+drawn at and the action, so a click is answered from the database alone: after a restart,
+with no view in memory. Format: ``t:<table>:<version or L for lobby>:<action>``; the
+``GameButton`` in ``bot.ui.buttons`` answers every id of this form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.records import Button
+
+LOBBY = "L"
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def custom_id(table_id: int, version: int | str, action: str) -> str:
+    return f"t:{table_id}:{version}:{action}"
+
+
+def build_view(table_id: int, version: int | str, buttons: list[Button]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for b in buttons[:25]:
+        item: discord.ui.Button[Any] = discord.ui.Button(
+            label=b.label[:80] or None,
+            style=STYLES[b.style],
+            emoji=b.emoji,
+            row=b.row,
+            disabled=b.disabled,
+            custom_id=custom_id(table_id, version, b.action),
+        )
+        view.add_item(item)
+    return view

@@ -1,0 +1,132 @@
+"""What the table layer needs from a game: the ``GameKind`` base class.
+
+A kind translates between the table (seats, button actions, timers, bot players, results)
+and one pure rules module. It holds the rules' own state type ``S``; JSON appears only in
+``load``/``dump``, at the store boundary. Every method a game may provide is here, with a
+default where most games have nothing special; the presentation half of a game (embeds,
+rules text, private UI) is ``bot.games.base.Game``, which extends this class.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Generic, TypeVar
+
+from bot.errors import UserError
+from bot.records import Button, SeatResult
+from bot.tables.model import Seat
+
+S = TypeVar("S")
+
+
+class GameKind(Generic[S]):
+    """How the table service drives one game. Subclasses set ``name`` and implement the
+    methods that raise ``NotImplementedError``; the others have working defaults."""
+
+    name: str = ""  # stored in each table's state; unique among the registered games
+    bot_levels: dict[str, str] = {}  # level -> one-line description; empty: no bot players
+
+    # --- settings and seats ------------------------------------------------------------
+
+    def check_settings(self, settings: dict[str, Any]) -> None:
+        """Refuse settings a forged command could carry (a ``UserError``)."""
+
+    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+        """Teams the game is played in with ``n_seats`` (0 = every seat for itself)."""
+        return 0
+
+    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+        """Teams a lobby offers (0 = none) and whether new seats are balanced into them."""
+        return (0, False)
+
+    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+        """The seats in playing order, checked; called when the host starts the game."""
+        check_seat_count(self.seat_limits(settings), seats)
+        return seats
+
+    def game_key(self, settings: dict[str, Any]) -> str:
+        """The leaderboard a finished game counts for."""
+        return self.name
+
+    def title(self, settings: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def describe_settings(self, settings: dict[str, Any]) -> str:
+        return ""
+
+    # --- state -------------------------------------------------------------------------
+
+    def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> S:
+        raise NotImplementedError
+
+    def load(self, data: dict[str, Any]) -> S:
+        raise NotImplementedError
+
+    def dump(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def current_seat(self, state: S) -> int | None:
+        """Whose turn it is; None once the game is over."""
+        raise NotImplementedError
+
+    def turn_index(self, state: S) -> int:
+        """Counts turns: a change of it is a new turn (and a new message)."""
+        raise NotImplementedError
+
+    def first_seat(self, state: S) -> int:
+        """The seat that moved first: it takes a split pot's remainder."""
+        return 0
+
+    def last_seat(self, state: S) -> int:
+        """The seat whose move was last applied (named on a finished turn's summary)."""
+        return 0
+
+    # --- play --------------------------------------------------------------------------
+
+    def turn_buttons(self, state: S) -> list[Button]:
+        raise NotImplementedError
+
+    def playable_actions(self, state: S) -> list[str]:
+        """Every button action the current seat may press now and have it played (the soak
+        and tests pick from these). Default: the turn buttons that are not private."""
+        return [b.action for b in self.turn_buttons(state) if not b.private and not b.disabled]
+
+    def resolve(self, state: S, action: str) -> list[Any]:
+        """The rules actions a button's ``action`` stands for (an ``IllegalAction`` if none)."""
+        raise NotImplementedError
+
+    def apply(
+        self, state: S, action: Any, rng: random.Random, seats: list[Seat]
+    ) -> tuple[S, dict[str, Any], str | None]:
+        """One rules action: the new state, its log detail, and a line for the table's
+        recent events (None: nothing worth a line)."""
+        raise NotImplementedError
+
+    def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:
+        raise NotImplementedError
+
+    def timeout_step(self, state: S, rng: random.Random) -> list[Any]:
+        """What is played for a seat whose timer ran out (RULINGS §4)."""
+        raise NotImplementedError
+
+    def results(self, state: S, seats: list[Seat]) -> list[SeatResult] | None:
+        """Every seat's result once the game is over; None while it goes on."""
+        raise NotImplementedError
+
+
+def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
+    low, high = limits
+    if not low <= len(seats) <= high:
+        need = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+
+
+def seat_name(seats: list[Seat], index: int) -> str:
+    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
+
+
+def dice_text(faces: tuple[int, ...] | list[int]) -> str:
+    return "-".join(str(f) for f in faces)

@@ -1,0 +1,19 @@
+"""The limits and timings the table service enforces, taken from the settings once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    turn_timeout_seconds: int = 180
+    lobby_timeout_seconds: int = 900
+    bot_turn_delay_seconds: float = 1.2
+    max_stake: int = 10_000
+    start_cooldown_seconds: int = 10
+    max_lobbies_per_channel: int = 3
+    max_games_per_channel: int = 5  # running games in one channel
+    max_lobbies_per_guild: int = 10
+    max_games_per_guild: int = 25  # lobbies and running games together
+    max_bot_players: int = 11

@@ -1,0 +1,95 @@
+"""The lobby message every game shares: who sits where, the settings, and the buttons to
+join, leave, add bot players, switch team, start or cancel."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.records import Button
+from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
+from bot.tables.model import Table
+from bot.tables.teams import TEAM_NAMES
+
+
+def lobby_buttons(table: Table) -> list[Button]:
+    game = table.game
+    full = len(table.seats) >= game.seat_limits(table.settings)[1]
+    buttons = [
+        Button("join", "Join", "success", disabled=full),
+        Button("leave", "Leave", "secondary"),
+        Button("start", "Start", "primary"),
+        Button("cancel", "Cancel", "danger"),
+    ]
+    if game.lobby_teams(table.settings)[0] >= 2:
+        buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
+    if table.row.stake == 0:
+        buttons += [
+            Button(
+                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
+            )
+            for level in game.bot_levels
+        ]
+    return buttons
+
+
+def seat_lines(table: Table) -> list[str]:
+    lines = []
+    for i, seat in enumerate(table.seats, 1):
+        who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
+        host = " (host)" if seat.user_id == table.row.host_id else ""
+        team = f" · team {TEAM_NAMES[seat.team]}" if seat.team is not None else ""
+        lines.append(f"`{i:>2}.` {who}{host}{team}")
+    return lines
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    game = table.game
+    status = table.status
+    if status == "lobby":
+        low, high = game.seat_limits(table.settings)
+        need = f"{low}" if low == high else f"{low}–{high}"
+        description = (
+            f"**{game.describe_settings(table.settings)}** · turn timer "
+            f"{_minutes(table.settings.get('turn_timeout', 180))}\n"
+            f"Players: {len(table.seats)} (needs {need}) · "
+            f"closes {relative_time(table.row.deadline)}"
+        )
+        colour = COLOUR
+    else:
+        description = {
+            "running": f"Game on! Follow it in <#{table.game_channel_id}>.",
+            "finished": "This game is over. " + (table.events[-1] if table.events else ""),
+            "cancelled": "This table was cancelled.",
+            "expired": "Nobody started this table in time.",
+            "ended": "This game was ended early.",
+            "abandoned": "This game was abandoned.",
+        }.get(status, status)
+        colour = COLOUR_DONE if status in ("running", "finished") else COLOUR_CLOSED
+    embed = discord.Embed(
+        title=f"{game.title(table.settings)} · table #{table.id}",
+        description=description,
+        colour=colour,
+    )
+    embed.add_field(name="Seats", value="\n".join(seat_lines(table)) or "—", inline=False)
+    if table.row.stake:
+        humans = sum(1 for s in table.seats if not s.is_bot)
+        embed.add_field(
+            name="Stake",
+            value=f"{chips(table.row.stake)} each · pot {chips(table.row.stake * humans)}",
+            inline=False,
+        )
+    if status == "lobby" and game.bot_levels:
+        embed.add_field(
+            name="Bot players",
+            value="\n".join(f"**{level}**: {text}" for level, text in game.bot_levels.items()),
+            inline=False,
+        )
+    embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
+    return embed
+
+
+def _minutes(seconds: int) -> str:
+    seconds = int(seconds)
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"

@@ -1,0 +1,109 @@
+"""Click and command routing: what a lobby button, a turn button or a game command does.
+Each asks the table service for the change, then the publisher to show it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import StaleAction, UserError
+from bot.games.base import ClickContext
+from bot.games.registry import Games
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from bot.ui.checks import is_admin, require_game_permissions
+from bot.ui.publisher import Publisher
+
+ENDED = "Game #{id} ended: no result is recorded and any stakes are refunded."
+
+
+class Router:
+    def __init__(self, games: Games, tables: TableService, publisher: Publisher) -> None:
+        self.games = games
+        self.tables = tables
+        self.publisher = publisher
+        self.context = ClickContext(tables, publisher)
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        kind: str,
+        settings: dict[str, Any],
+        stake: int = 0,
+    ) -> Table:
+        """A game's start command: a lobby in this channel, answered with its message."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        require_game_permissions(interaction)
+        table = await self.tables.open_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            kind=kind,
+            settings=settings,
+            stake=stake,
+        )
+        await self.publisher.post_lobby(interaction, table)
+        return table
+
+    async def on_lobby_click(
+        self, interaction: discord.Interaction[Any], table: Table, action: str
+    ) -> None:
+        user = interaction.user
+        if action == "join":
+            change = await self.tables.join(table.id, user.id, user.display_name)
+        elif action == "leave":
+            change = await self.tables.leave(table.id, user.id)
+        elif action == "team":
+            change = await self.tables.switch_team(table.id, user.id)
+        elif action.startswith("bot_"):
+            change = await self.tables.add_bot(table.id, user.id, action[4:])
+        elif action == "cancel":
+            change = await self.tables.cancel(table.id, user.id, is_admin(interaction))
+        elif action == "start":
+            change = await self.tables.start(table.id, user.id, is_admin(interaction))
+            await self.publisher.started(interaction, change.table)
+            return
+        else:
+            raise StaleAction("That button is not part of this lobby.")
+        if change.closed:
+            await self.publisher.closed(change.table, interaction)
+        else:
+            await self.publisher.show_lobby(change.table, interaction)
+
+    async def on_turn_click(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+    ) -> None:
+        """A game button. ``table`` was read once for this click; the service acts on it."""
+        game = self.games[table.kind]
+        if game.is_private(action):
+            await game.private_click(self.context, interaction, table, version, action)
+            return
+        change = await self.tables.act(table.id, interaction.user.id, version, action, loaded=table)
+        await self.publisher.publish(change, interaction)
+
+    async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        table = await self.find_table(interaction, table_id)
+        change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+        await self.publisher.answer_ended(interaction, change.table, ENDED.format(id=table.id))
+
+    async def find_table(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> Table:
+        """The game a command names, or the one in this channel (the member's own first)."""
+        if table_id is not None:
+            table = await self.tables.get(table_id)
+            if table.row.guild_id != interaction.guild_id:
+                raise UserError("There is no such game on this server.")
+            return table
+        assert interaction.channel_id is not None
+        tables = await self.tables.live_in_channel(interaction.channel_id)
+        if not tables:
+            raise UserError("There is no game in this channel.")
+        mine = [t for t in tables if t.row.host_id == interaction.user.id]
+        if len(tables) > 1 and len(mine) != 1:
+            ids = ", ".join(f"#{t.id}" for t in tables)
+            raise UserError(f"Several games are here ({ids}); say which with the game option.")
+        return (mine or tables)[0]

@@ -1,0 +1,37 @@
+"""The services the Discord side of the bot is built from, wired once by ``bot.app``.
+Buttons and cogs reach them from an interaction with ``shell_of``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.games.registry import Games
+from bot.tables.guild_settings import GuildSettings
+from bot.tables.service import Clock, TableService
+from bot.tables.stats import Stats
+from bot.tables.wallets import Wallets
+from bot.ui.publisher import Publisher
+from bot.ui.router import Router
+
+
+@dataclass
+class Shell:
+    games: Games
+    tables: TableService
+    wallets: Wallets
+    stats: Stats
+    guild_settings: GuildSettings
+    publisher: Publisher
+    router: Router
+    clock: Clock
+
+
+class _HasShell(Protocol):
+    shell: Shell
+
+
+def shell_of(interaction: discord.Interaction[Any]) -> Shell:
+    return cast(_HasShell, interaction.client).shell
