@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/hadolint Dockerfile
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy bot cogs

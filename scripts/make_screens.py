@@ -36,8 +36,6 @@ sys.path.insert(0, str(ROOT))
 
 from bot.app import SequencesBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.rules import board as b  # noqa: E402
-from bot.rules import pushluck as pl  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 from tests.discord.conftest import Env  # noqa: E402
 from tests.fakes import FakeClock, ScriptedRandom  # noqa: E402

@@ -13,7 +13,6 @@ import pytest
 
 from bot.app import SequencesBot
 from bot.config import Settings
-from bot.rules import pushluck as pl
 from bot.store import wallets
 from bot.store.db import Database
 from bot.store.games import upsert_member

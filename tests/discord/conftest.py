@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import SequencesBot
 from bot.config import Settings
+from bot.games.registry import Games
 from bot.store.db import Database
 from tests.fakes import FakeClock
 from tests.harness import Harness, Message
@@ -27,6 +28,8 @@ class Env:
     db_path: Path
     settings: Settings
     seed: int
+    bot_class: type[SequencesBot] = SequencesBot
+    games: Games | None = None
 
     async def tick(self, seconds: float = 0.0) -> int:
         """Move the clock and fire due timers (bot moves, timeouts, lobby expiry)."""
@@ -49,12 +52,13 @@ class Env:
         """Stop this bot and start a new instance on the same database (a process restart)."""
         old_db = self.bot.db
         db = await Database.open(self.db_path)
-        bot = SequencesBot(
+        bot = self.bot_class(
             self.settings,
             db,
             clock=self.clock,
             rng=random.Random(seed if seed is not None else self.seed + 1),
             run_timers=False,
+            games=self.games,
         )
         await self.h.restart(bot)
         await old_db.close()
@@ -81,6 +85,8 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         seed: int = 1,
         rng: random.Random | None = None,
         channels: tuple[str, ...] = ("general",),
+        bot_class: type[SequencesBot] = SequencesBot,
+        games: Games | None = None,
         **overrides: Any,
     ) -> Env:
         db_path = tmp_path / f"bot{len(opened)}.sqlite3"
@@ -93,11 +99,16 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         settings = Settings(_env_file=None, **values)
         db = await Database.open(db_path)
         clock = FakeClock()
-        bot = SequencesBot(
-            settings, db, clock=clock, rng=rng or random.Random(seed), run_timers=False
+        bot = bot_class(
+            settings,
+            db,
+            clock=clock,
+            rng=rng or random.Random(seed),
+            run_timers=False,
+            games=games,
         )
         h = await make_harness(bot, channels=channels)
-        env = Env(h, bot, clock, db_path, settings, seed)
+        env = Env(h, bot, clock, db_path, settings, seed, bot_class, games)
         opened.append(env)
         return env
 

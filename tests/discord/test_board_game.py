@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.rules import board as b
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
 from tests.rules.board.board_helpers import position

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.rules import pushluck as pl
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player

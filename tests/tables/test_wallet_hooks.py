@@ -12,7 +12,6 @@ import pytest
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.records import SeatResult
-from bot.rules import pushluck as pl
 from bot.store import stats, wallets
 from bot.store.db import Database
 from bot.tables.kind import GameKind

@@ -1,0 +1,85 @@
+"""A game added from the tests alone is played end to end like any other: lobby, join,
+turns, a timer expiry, a restart in the middle, the result, /leaderboard and /rules."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from tests.discord.conftest import MakeEnv
+from tests.fakes import ScriptedRandom
+from tests.games.six import GAME, SixBot, SixState, games_with_six
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_a_test_only_game_plays_end_to_end(make_env: MakeEnv) -> None:
+    env = await make_env(
+        bot_class=SixBot, games=games_with_six(), rng=ScriptedRandom([3, 2], seed=4)
+    )
+    h = env.h
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+
+    lobby = (await ana.slash("six start")).message
+    assert "First to six · table #1" in lobby.embed_text()
+    assert "one die, the first 6 wins" in lobby.embed_text()
+    lobby = (await bo.click(lobby, "Join")).message
+    assert "Bo" in lobby.embed_text() or str(bo.id) in lobby.embed_text()
+    await ana.click(lobby, "Start")
+    [thread] = h.threads
+    assert thread.name == "First to six #1"
+
+    # Ana's turn: only she may roll; she rolls a 3.
+    turn = env.turn_message()
+    assert f"<@{ana.id}>, your turn." in turn.content
+    refused = await bo.click(turn, "Roll the die")
+    assert refused.ephemeral and "It's Ana's turn" in refused.text
+    await ana.click(turn, "Roll the die")
+    assert "Ana rolled 3." in env.thread_messages()[-2].embed_text()
+    assert f"<@{bo.id}>, your turn." in env.turn_message().content
+
+    # Bo walks away: his timer runs out and his roll (a 2) is played for him.
+    assert await env.tick(181) == 1
+    table = await env.bot.tables.get(1)
+    state: SixState = table.rules
+    assert state.throws == 2 and state.last == (1, 2) and state.turn == 0
+    assert any("Bo ran out of time" in e for e in table.events)
+
+    # A restart in the middle: the old message's button still works, from the database.
+    await env.restart(seed=11)
+    players = {ana.id: ana, bo.id: bo}
+    for _ in range(200):
+        table = await env.bot.tables.get(1)
+        if table.status != "running":
+            break
+        seat = GAME.current_seat(table.rules)
+        assert seat is not None
+        user = table.seats[seat].user_id
+        assert user is not None
+        reply = await players[user].click(env.turn_message(), "Roll the die")
+        assert not reply.ephemeral, reply.text
+    table = await env.bot.tables.get(1)
+    state = table.rules
+    assert table.status == "finished" and state.winner is not None
+    assert state.last is not None and state.last[1] == 6
+    winner = table.seats[state.winner].name
+    headline = h.last_message(h.channel).content
+    assert f"**{winner}** won First to six #1" in headline
+
+    board = await ana.slash("leaderboard", game="six")
+    assert board.embeds[0]["title"] == "Leaderboard · First to six"
+    assert "Ana" in board.embed_text() and "Bo" in board.embed_text()
+    rules = await bo.slash("rules", game="six")
+    assert rules.ephemeral and rules.embeds[0]["title"] == "Rules · First to six"
+    assert "The first 6 wins" in rules.embed_text()
+
+
+def test_adding_the_test_game_changed_nothing_under_bot_or_cogs() -> None:
+    """No file of the application names the test game: it lives in tests/ alone."""
+    found = subprocess.run(
+        ["grep", "-rlE", r"SixGame|games\.six|First to six", "bot", "cogs"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert found.stdout == ""
