@@ -13,6 +13,8 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_demo(args))
+    with _tap_events() as tap:
+        return asyncio.run(_demo(args, tap))
 
 
 class _Clock:
@@ -88,7 +91,50 @@ def _plain(text: str) -> str:
     return re.sub(r"\*\*|<t:\d+:R>", "", text)
 
 
-async def _demo(args: argparse.Namespace) -> int:
+class _EventTap:
+    """Every event line the table service records, in order, however many there are.
+
+    A table keeps only its last ``MAX_EVENTS`` lines, so the length of that list says
+    nothing once it is full. The tap collects each line as the service adds it; ``take``
+    hands over the lines of one table not handed over yet, exactly once each.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[int, str]] = []
+
+    def take(self, table_id: int) -> list[str]:
+        """The new lines of ``table_id``. Call it after each change: anything else pending
+        (a timer that failed and rolled back, so its lines never happened) is dropped."""
+        lines = [line for tid, line in self.pending if tid == table_id]
+        self.pending.clear()
+        return lines
+
+
+@contextmanager
+def _tap_events() -> Iterator[_EventTap]:
+    """While the demo runs, ``Table.add_event`` also feeds the tap (the service adds every
+    event line through it); the demo only reads, the tables behave as always."""
+    tap = _EventTap()
+    original = Table.add_event
+
+    def add_event(table: Table, line: str) -> None:
+        original(table, line)
+        tap.pending.append((table.id, line))
+
+    Table.add_event = add_event  # type: ignore[method-assign,assignment]
+    try:
+        yield tap
+    finally:
+        Table.add_event = original  # type: ignore[method-assign]
+
+
+def _print_lines(lines: list[str], quiet: bool) -> None:
+    if not quiet:
+        for line in lines:
+            print(_plain(line))
+
+
+async def _demo(args: argparse.Namespace, tap: _EventTap) -> int:
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     kind, settings, levels = GAMES[args.game]
     settings = dict(settings)
@@ -126,19 +172,14 @@ async def _demo(args: argparse.Namespace) -> int:
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
             print(f"{change.table.seats and _title(change.table)} #{table.id}: {names}\n")
-            seen = len(change.table.events)
+            _print_lines(tap.take(table.id), args.quiet)
             for _ in range(20_000):
                 if change.table.status != "running":
                     break
                 clock.now = (change.table.row.deadline or clock.now) + 0.01
                 for fired in await service.run_due():
                     change = fired
-                    events = fired.table.events
-                    fresh = events[-(len(events) - seen) :] if len(events) > seen else []
-                    if not args.quiet:
-                        for line in fresh or events[-1:]:
-                            print(_plain(line))
-                    seen = len(events)
+                    _print_lines(tap.take(fired.table.id), args.quiet)
             final = change.table
             print()
             print(_plain(_final_text(final)))
@@ -149,14 +190,19 @@ async def _demo(args: argparse.Namespace) -> int:
                 args.out.write_bytes(file.fp.read())
                 print(f"\nboard picture written to {args.out}")
             if args.game == "sequences" and args.stake > 0:
-                await _staked_game(service, db, clock, rng, args)
+                await _staked_game(service, db, clock, rng, args, tap)
             return 0 if final.status == "finished" else 1
         finally:
             await db.close()
 
 
 async def _staked_game(
-    service: TableService, db: Database, clock: _Clock, rng: random.Random, args: argparse.Namespace
+    service: TableService,
+    db: Database,
+    clock: _Clock,
+    rng: random.Random,
+    args: argparse.Namespace,
+    tap: _EventTap,
 ) -> None:
     """Two members stake chips, play by the optimal policy (as if clicking), and the pot is
     paid: balances before and after, then the leaderboard."""
@@ -180,6 +226,7 @@ async def _staked_game(
     )
     await service.join(table.id, 202, "Bo")
     change = await service.start(table.id, 201)
+    _print_lines(tap.take(table.id), args.quiet)
     while change.table.status == "running":
         state = pl.load(change.table.rules or {})
         seat = change.table.seats[state.current]
@@ -198,8 +245,7 @@ async def _staked_game(
                 )
         assert seat.user_id is not None
         change = await service.act(table.id, seat.user_id, change.table.version, button)
-        if change.turn_changed and not args.quiet:
-            print(_plain(change.table.events[-1]))
+        _print_lines(tap.take(table.id), args.quiet)
     for user, name in members.items():
         print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
     page = await stats.leaderboard(db, "sequences:standard", "server", DEMO_GUILD, "rating")
