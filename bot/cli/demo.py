@@ -75,6 +75,12 @@ def _plain(text: str) -> str:
     return re.sub(r"\*\*|<t:\d+:R>", "", text)
 
 
+def _print_lines(lines: list[str], quiet: bool) -> None:
+    if not quiet:
+        for line in lines:
+            print(_plain(line))
+
+
 async def _demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     game, demo = _demos()[args.game]
@@ -105,19 +111,16 @@ async def _demo(args: argparse.Namespace) -> int:
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
             print(f"{game.title(change.table.settings)} #{table.id}: {names}\n")
-            seen = len(change.table.events)
+            _print_lines(change.table.fresh_events, args.quiet)
             for _ in range(20_000):
                 if change.table.status != "running":
                     break
                 clock.now = (change.table.row.deadline or clock.now) + 0.01
                 for fired in await service.run_due():
                     change = fired
-                    events = fired.table.events
-                    fresh = events[-(len(events) - seen) :] if len(events) > seen else []
-                    if not args.quiet:
-                        for line in fresh or events[-1:]:
-                            print(_plain(line))
-                    seen = len(events)
+                    # Every line the timer's move added, once: a table keeps only its last
+                    # few events, so their count says nothing once the list is full.
+                    _print_lines(fired.table.fresh_events, args.quiet)
             final = change.table
             print()
             shown = game.turn_view(final)
@@ -169,6 +172,7 @@ async def _staked_game(
     )
     await service.join(table.id, 202, "Bo")
     change = await service.start(table.id, 201)
+    _print_lines(change.table.fresh_events, args.quiet)
     while change.table.status == "running":
         seat_index = game.current_seat(change.table.rules)
         assert seat_index is not None
@@ -177,8 +181,7 @@ async def _staked_game(
         assert button is not None
         assert seat.user_id is not None
         change = await service.act(table.id, seat.user_id, change.table.version, button)
-        if change.turn_changed and not args.quiet:
-            print(_plain(change.table.events[-1]))
+        _print_lines(change.table.fresh_events, args.quiet)
     for user, name in members.items():
         print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
     key = game.game_key(demo.settings)

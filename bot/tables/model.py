@@ -51,6 +51,8 @@ class Table:
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
     notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    # The lines this read of the table has added, every one (``events`` keeps the last few).
+    fresh_events: list[str] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -80,6 +82,7 @@ class Table:
 
     def add_event(self, line: str) -> None:
         self.events = [*self.events, line][-MAX_EVENTS:]
+        self.fresh_events.append(line)
 
     def to_state(self) -> dict[str, Any]:
         return {

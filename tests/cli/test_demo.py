@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,3 +36,59 @@ def test_demo_board_writes_the_final_board(
     assert "won Sequence" in capsys.readouterr().out or "drawn" in out.name
     with Image.open(out) as image:
         assert image.size[0] > 800 and image.format == "PNG"
+
+
+def _play_and_recent(out: str) -> tuple[list[str], list[str]]:
+    """The event lines the demo printed while the game ran, and the ``Recent`` lines of the
+    final table (the table's own last events)."""
+    blocks = out.split("\n\n")
+    played = blocks[1].splitlines()
+    final = "\n\n".join(blocks[2:]).splitlines()
+    start = final.index("-- Recent --") + 1
+    recent = []
+    for line in final[start:]:
+        if line.startswith(("(", "--")) or not line:
+            break
+        recent.append(line)
+    return played, recent
+
+
+def test_demo_prints_every_board_move_once_up_to_the_winning_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["demo", "board", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    played, recent = _play_and_recent(out)
+    # The demo's log ends exactly as the table's own last events do: the final turns, the
+    # winning move (a sequence) and the result, none repeated, none missing.
+    assert played[-len(recent) :] == recent
+    assert played[-1].startswith("🏆") and played[-2].endswith("a sequence!")
+    assert all(a != b for a, b in pairwise(played))
+    # Every sequence on the final board was announced by one printed move.
+    totals = re.search(r"Sequences: (.*)", out)
+    assert totals is not None
+    made = sum(int(n) for n in re.findall(r"(\d+)/\d+", totals.group(1)))
+    assert sum(line.endswith("a sequence!") for line in played) == made
+    # Every card played, removed with or traded went to the discards: with no reshuffle in
+    # this game (hands of 7 and 6, as the winner did not draw, + draw pile + discards = 104),
+    # one printed line per discard.
+    piles = re.search(r"Draw pile: (\d+) cards · discards: (\d+)", out)
+    assert piles is not None
+    pile, discards = int(piles.group(1)), int(piles.group(2))
+    assert pile + discards + 7 + 6 == 104
+    moves = [line for line in played if re.search(r" (played|removed|traded) ", line)]
+    assert len(moves) == discards
+
+
+def test_demo_prints_every_dice_turn_once_up_to_the_result(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["demo", "--seed", "3", "--stake", "0"]) == 0
+    out = capsys.readouterr().out
+    played, recent = _play_and_recent(out)
+    assert played[-len(recent) :] == recent
+    assert played[-1].startswith("🏆")
+    # Three rounds, no tie at the end: each of the three bot players took three turns.
+    names = out.split("\n", 1)[0].split(": ", 1)[1].split(", ")
+    for name in names:
+        assert sum(line.startswith(f"{name} ") for line in played) == 3, name

@@ -352,7 +352,7 @@ def strong_candidates(
     scored: list[tuple[list[float], Action]] = []
     for cell, card in [*plain_cells.items(), *jack_cells.items()]:
         new_masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
-        made = len(new_sequences(new_masks, view.chips, side, cell, existing))
+        made = len(new_sequences(new_masks, view.locked, side, cell, existing))
         action = PlayCard(card, *divmod(cell, SIZE))
         if counts[side] + made >= config.sequences_to_win:
             return action, []

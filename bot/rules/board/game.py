@@ -21,10 +21,11 @@ Everything here follows RULINGS §3. Points the rulings leave open are decided a
   at once and the same seat stays to move. Jacks are never dead.
 - **Sequence choice.** When a placement completes windows of five on a line, the engine
   locks as many as the line allows (two sequences of a side share at most one space); among
-  equally many, it locks those that leave the most 5-windows on that line still open for
-  another sequence of the side (first counting windows free of other sides' chips, then
-  all), then the leftmost/topmost. Only windows through the new chip are new: every other
-  full window was already decided when its last chip landed.
+  equally many, it locks those that leave the most room on that line (RULINGS §3: 5-windows
+  that could still become another sequence of the side; one holding another side's locked
+  chip is no room, one holding an unlocked chip is), then those leaving that sequence
+  fewest chips short, then the leftmost/topmost. Only windows through the new chip are
+  new: every other full window was already decided when its last chip landed.
 """
 
 from __future__ import annotations
@@ -464,15 +465,17 @@ def _window_cells(line: tuple[int, ...], start: int) -> frozenset[int]:
 
 def new_sequences(
     masks: tuple[int, ...],
-    chips: tuple[int, ...],
+    locked: int,
     side: int,
     cell: int,
     existing: list[frozenset[int]],
 ) -> list[frozenset[int]]:
     """The sequences the chip just placed on ``cell`` (already in ``masks``) completes for
-    ``side``, given the cell sets of its ``existing`` sequences. ``chips`` only steers the
-    choice of which five lock (room left free of other sides' chips)."""
+    ``side``, given the cell sets of its ``existing`` sequences. ``locked`` (the locked
+    spaces before this move) only steers the choice of which five lock: a window holding
+    another side's locked chip is no room for a second sequence (RULINGS §3)."""
     own = masks[side] | CORNER_MASK
+    foe_locked = locked & _occupied(masks) & ~masks[side]
     found: list[frozenset[int]] = []
     for line_index, pos in CELL_LINES[cell]:
         line = LINES[line_index]
@@ -490,35 +493,52 @@ def new_sequences(
             for start in range(max(lo, pos - RUN + 1), min(hi - RUN + 1, pos) + 1)
             if all(len(seq & _window_cells(line, start)) <= 1 for seq in on_line)
         ]
-        best = _best_windows(line, candidates, on_line, chips, side)
+        best = _best_windows(line, candidates, on_line, own, foe_locked)
         found.extend(_window_cells(line, start) for start in best)
     return found
+
+
+def _lock_room(
+    line: tuple[int, ...], taken: list[frozenset[int]], own: int, foe_locked: int
+) -> tuple[int, int]:
+    """Room a side keeps on ``line`` once the cell sets ``taken`` are its sequences there:
+    ``(windows, short)``. ``windows`` counts the 5-windows that could still become another
+    sequence (sharing at most one space with each taken one, holding no other side's
+    locked chip; ``foe_locked`` is a mask of those); ``short`` is how many of the side's
+    chips (``own`` mask, corners included) the fullest such window lacks, ``RUN + 1`` if
+    there is none (RULINGS §3)."""
+    windows, short = 0, RUN + 1
+    for start in range(len(line) - RUN + 1):
+        window = _window_cells(line, start)
+        if any(len(window & seq) > 1 for seq in taken):
+            continue
+        if any(foe_locked >> c & 1 for c in window):
+            continue
+        windows += 1
+        short = min(short, sum(1 for c in window if not own >> c & 1))
+    return windows, short
 
 
 def _best_windows(
     line: tuple[int, ...],
     candidates: list[int],
     on_line: list[frozenset[int]],
-    chips: tuple[int, ...],
-    side: int,
+    own: int,
+    foe_locked: int,
 ) -> tuple[int, ...]:
-    """Most windows that can lock together; ties go to those leaving most room on the line."""
+    """Most windows that can lock together; among those, the lock leaving most room on the
+    line, then the one leaving the second sequence fewest chips short, then the first
+    (leftmost/topmost)."""
     best: tuple[int, ...] = ()
-    best_key: tuple[int, int, int] = (-1, -1, -1)
+    best_key: tuple[int, int] = (-1, 0)
     for size in range(len(candidates), 0, -1):
         for combo in combinations(candidates, size):
             # Windows of one line share at most one space when their starts are 4+ apart.
             if any(b - a < RUN - 1 for a, b in pairwise(combo)):
                 continue
             taken = on_line + [_window_cells(line, start) for start in combo]
-            clean = total = 0
-            for start in range(len(line) - RUN + 1):
-                window = _window_cells(line, start)
-                if all(len(window & seq) <= 1 for seq in taken):
-                    total += 1
-                    if all(chips[c] in (EMPTY, side) for c in window):
-                        clean += 1
-            key = (size, clean, total)
+            windows, short = _lock_room(line, taken, own, foe_locked)
+            key = (windows, -short)
             if key > best_key:
                 best, best_key = combo, key
         if best:
@@ -627,7 +647,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         chips = (*chips[:cell], side, *chips[cell + 1 :])
         masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
         existing = sequence_cells(sequences, side)
-        fresh = new_sequences(masks, chips, side, cell, existing)
+        fresh = new_sequences(masks, state.locked, side, cell, existing)
         if fresh:
             added = tuple(_sequence_value(side, cells) for cells in fresh)
             sequences = sequences + added

@@ -329,6 +329,43 @@ def test_eight_in_a_line_keeps_room_on_the_open_end() -> None:
     assert [s.cells for s in won.last_move.new_sequences] == [tuple(ROW0[4:9])]
 
 
+def test_lock_leaves_room_a_one_eyed_jack_can_open_not_a_locked_window() -> None:
+    # RULINGS §3, room: row 4 (index 4) holds side 0 on columns 1-4 and 6-8, side 1's
+    # unlocked chip on A5 (4,0) and side 1's locked column-9 sequence through J5 (4,9).
+    # A two-eyed jack on F5 (4,5) makes the run 1-8. Locking 1-5 would leave only 5-9,
+    # which holds a locked chip: no room. Locking 4-8 leaves 0-4, open once A5 is removed.
+    column9 = [(r, 9) for r in range(5)]
+    chips = {(4, c): 0 for c in (1, 2, 3, 4, 6, 7, 8)} | {(4, 0): 1}
+    chips |= {cell: 1 for cell in column9[1:]}
+    hands = [["JD", "JS", "9C"], ["3S", "4S"]]
+    state = position(hands=hands, chips=chips, sequences=[(1, column9)])
+    after = apply(state, PlayCard("JD", 4, 5), RNG)
+    assert after.last_move is not None
+    assert [s.cells for s in after.last_move.new_sequences] == [tuple((4, c) for c in range(4, 9))]
+    assert not any(after.is_locked(4, c) for c in (0, 1, 2, 3))
+    assert after.outcome is None
+    # Side 0 removes A5 with a one-eyed jack, then fills it: 0-4 is the second sequence.
+    later = apply(after, PlayCard("3S", 0, 2), RNG)
+    later = apply(later, RemoveChip("JS", 4, 0), RNG)
+    later = apply(later, PlayCard("4S", 0, 3), RNG)
+    won = apply(later, PlayCard("9C", 4, 0), RNG)
+    assert won.last_move is not None
+    assert [s.cells for s in won.last_move.new_sequences] == [tuple((4, c) for c in range(0, 5))]
+    assert won.outcome is not None and won.outcome.side == 0
+
+
+def test_equal_room_prefers_the_lock_leaving_fewest_chips_short() -> None:
+    # RULINGS §3 tie-break, on a hand-made position (in play a full window like A5-E5 would
+    # already be a sequence; with earlier sequences the tie-break never changes the choice
+    # on a real line, see test_lock_choice_on_every_filling_of_a_line). Row 4 holds side 0
+    # on columns 0-4 and 6-8, side 1's unlocked chip on J5 (4,9); a chip on F5 (4,5).
+    # Locking 1-5 leaves 5-9, one chip short; locking 4-8 leaves 0-4, none short.
+    chips = {(4, c): 0 for c in (0, 1, 2, 3, 4, 6, 7, 8)} | {(4, 9): 1}
+    state = position(hands=[["JD", "2S"], ["3S"]], chips=chips)
+    after = apply(state, PlayCard("JD", 4, 5), RNG)
+    assert [s.cells for s in after.sequences] == [tuple((4, c) for c in range(4, 9))]
+
+
 def test_middle_five_first_ten_line_yields_one() -> None:
     chips = {(0, c): 0 for c in range(3, 8)}
     state = position(hands=[["3S", "2S"], ["5C"]], chips=chips, sequences=[(0, ROW0[3:8])])
