@@ -187,6 +187,16 @@ async def _main(settings: Settings) -> int:
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the intents this bot asked for")
             return 2
+        except discord.HTTPException as exc:  # 403, 429, 5xx at login: not the token's fault
+            log.error(
+                "Discord answered %s %s when the bot logged in: %s",
+                exc.status,
+                getattr(exc.response, "reason", "") or "",
+                "try again later (discordstatus.com)"
+                if exc.status >= 500
+                else "check the application in the Developer Portal",
+            )
+            return 2
     return 0
 
 
