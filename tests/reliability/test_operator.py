@@ -235,3 +235,41 @@ async def test_privacy_command_explains_and_stays_private(make_env: MakeEnv) -> 
     reply = await ana.slash("privacy")
     assert reply.ephemeral and f"python -m bot forget {ana.id}" in reply.text
     assert "Deleted member" in reply.text
+
+
+async def test_forget_rewrites_by_member_not_by_word(make_env: MakeEnv) -> None:
+    """Forgetting "Ann" leaves "Ann Lee" whole, in their game and in every ledger reason
+    that is not Ann's own."""
+    env = await make_env(seed=6)
+    ann = await env.h.member("Ann", manage_guild=True)
+    lee = await env.h.member("Ann Lee", manage_guild=True)
+    lobby = (await ann.slash("sequences start", rounds=1)).message
+    await lee.click(lobby, "Join")
+    await ann.click(lobby, "Start")
+    for _ in range(10):
+        if (await env.bot.tables.get(1)).status != "running":
+            break
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+    assert (await env.bot.tables.get(1)).status == "finished"
+    await ann.slash("chips grant", member=lee, amount=5, reason="Ann Lee won; Ann says well done")
+    await lee.slash("chips grant", member=ann, amount=5, reason="Ann lost to Ann Lee")
+    db = env.bot.db
+    before = json.loads((await db.fetchone("SELECT state_json FROM games WHERE id = 1"))[0])
+    assert any("Ann Lee" in e for e in before["events"]) and any(
+        "Ann " in e.replace("Ann Lee", "") for e in before["events"]
+    )
+
+    await forget_member(db, ann.id)
+    state = json.loads((await db.fetchone("SELECT state_json FROM games WHERE id = 1"))[0])
+    text = await dump(db)
+    assert "Deleted member Lee" not in text
+    assert [s["name"] for s in state["seats"]] == [DELETED, "Ann Lee"]
+    assert state["seats"][1]["user_id"] == lee.id
+    for old, new in zip(before["events"], state["events"], strict=True):
+        assert new.count("Ann Lee") == old.count("Ann Lee"), (old, new)
+        assert "Ann" not in new.replace("Ann Lee", ""), new
+    reasons = [r[0] for r in await db.fetchall("SELECT reason FROM ledger WHERE kind = 'grant'")]
+    # Ann Lee's row keeps what the grant said; Ann's own row loses Ann, not Ann Lee.
+    assert reasons == ["Ann Lee won; Ann says well done", f"{DELETED} lost to Ann Lee"]
+    results = await db.fetchall("SELECT name FROM game_results ORDER BY name")
+    assert sorted(r[0] for r in results) == ["Ann Lee", DELETED]
