@@ -273,3 +273,49 @@ async def test_forget_rewrites_by_member_not_by_word(make_env: MakeEnv) -> None:
     assert reasons == ["Ann Lee won; Ann says well done", f"{DELETED} lost to Ann Lee"]
     results = await db.fetchall("SELECT name FROM game_results ORDER BY name")
     assert sorted(r[0] for r in results) == ["Ann Lee", DELETED]
+
+
+async def make_database(path: Path) -> None:
+    db, service = await open_service(path, 3)
+    await busy_tables(service, 2)
+    await db.close()
+
+
+async def test_backup_of_a_path_with_question_mark_and_hash(tmp_path: Path) -> None:
+    folder = tmp_path / "odd?name#1"
+    source = folder / "bot?.sqlite3"
+    target = folder / "copies#" / "copy?.sqlite3"
+    await make_database(source)
+
+    def files() -> list[str]:  # the source's -wal and -shm come and go with readers
+        return sorted(p.name for p in tmp_path.rglob("*") if not p.name.endswith(("-wal", "-shm")))
+
+    before = files()
+    result = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert result.returncode == 0, result.stderr
+    assert f"written to {target}" in result.stdout
+    # The copy and its folder are the only new files: nothing at a path cut at "?" or "#".
+    assert sorted([*before, "copies#", "copy?.sqlite3"]) == files()
+    copy = sqlite3.connect(target)
+    original = sqlite3.connect(source)
+    try:
+        count = "SELECT COUNT(*), SUM(version) FROM games"
+        assert copy.execute(count).fetchone() == original.execute(count).fetchone()
+    finally:
+        copy.close()
+        original.close()
+
+
+async def test_a_failed_backup_leaves_nothing_behind(tmp_path: Path) -> None:
+    source = tmp_path / "bot.sqlite3"
+    source.write_bytes(b"not a database at all" * 300)
+    target = tmp_path / "copies" / "copy.sqlite3"
+    result = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not target.exists() and list(target.parent.iterdir()) == []
+    source.unlink()
+    await make_database(source)
+    retry = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert retry.returncode == 0, retry.stderr  # nothing left over blocks the retry
+    assert [p.name for p in target.parent.iterdir()] == ["copy.sqlite3"]
