@@ -179,15 +179,25 @@ class SequencesBot(commands.Bot):
         await super().close()
 
 
+# Loggers of the libraries under the bot. At DEBUG, aiosqlite logs every SQL parameter (the
+# state_json with every hand), discord.http every request body (private replies included).
+THIRD_PARTY_LOGGERS = ("aiosqlite", "discord", "asyncio", "aiohttp", "websockets", "PIL")
+
+
 def configure_logging(level: str) -> None:
+    """The bot's own loggers at ``level``; everything else at INFO or above, whatever it is."""
+    wanted = logging.getLevelName(level.upper())
+    if not isinstance(wanted, int):  # Settings refuses such a name; be safe all the same
+        wanted = logging.INFO
     logging.basicConfig(
-        level=level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+        level=max(wanted, logging.INFO), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s"
     )
-    # At DEBUG these log every request body, private hands and private replies included;
-    # LOG_LEVEL=DEBUG is for the bot's own code, never for what members were shown.
-    for name in ("discord.http", "discord.webhook.async_", "discord.gateway"):
+    logging.getLogger().setLevel(max(wanted, logging.INFO))  # basicConfig skips it if set up
+    for name in ("bot", "cogs"):
+        logging.getLogger(name).setLevel(wanted)
+    for name in THIRD_PARTY_LOGGERS:
         logger = logging.getLogger(name)
-        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
+        logger.setLevel(max(wanted, logging.INFO))
 
 
 async def _main(settings: Settings) -> int:
@@ -211,6 +221,16 @@ async def _main(settings: Settings) -> int:
             return 2
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the intents this bot asked for")
+            return 2
+        except discord.HTTPException as exc:  # 403, 429, 5xx at login: not the token's fault
+            log.error(
+                "Discord answered %s %s when the bot logged in: %s",
+                exc.status,
+                getattr(exc.response, "reason", "") or "",
+                "try again later (discordstatus.com)"
+                if exc.status >= 500
+                else "check the application in the Developer Portal",
+            )
             return 2
     return 0
 

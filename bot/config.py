@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.tables.limits import TableLimits
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -41,6 +43,14 @@ class Settings(BaseSettings):
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: object) -> object:
+        # logging.basicConfig raises on a name it does not know, after the bot has started.
+        if isinstance(value, str) and value.strip().upper() in LOG_LEVELS:
+            return value.strip().upper()
+        raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod

@@ -155,6 +155,9 @@ class Chips(
     ) -> None:
         """Grant or take, recorded with who did it and why, announced publicly."""
         guild_id = self._check(interaction, member)
+        # Discord enforces the option's length, a forged interaction need not: what is
+        # echoed is what the ledger keeps.
+        reason = reason[:MAX_REASON]
         await remember(self.bot.shell, guild_id, interaction.user, member)
         balance = await change(
             guild_id, member.id, amount, actor_id=interaction.user.id, reason=reason

@@ -8,7 +8,10 @@ command says it is good.
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
+import tempfile
+import urllib.parse
 from pathlib import Path
 
 
@@ -20,27 +23,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def backup(source: Path, target: Path) -> str:
-    """Copy ``source`` to ``target``; returns a one-line summary. Raises ValueError."""
+    """Copy ``source`` to ``target``; returns a one-line summary. Raises ValueError.
+
+    The copy is written to a temporary file beside ``target`` and renamed into place once it
+    passed its check, so a failed backup leaves nothing that blocks the next one."""
     if not source.exists():
         raise ValueError(f"no database at {source}")
     if target.exists():
         raise ValueError(f"{target} already exists; choose a new file")
     target.parent.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    # Quoted: a "?" or "#" in the path would start the URI's query or fragment.
+    uri = f"file:{urllib.parse.quote(str(source.resolve()))}?mode=ro"
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    os.close(fd)
+    partial = Path(name)
     try:
-        dst = sqlite3.connect(str(target))
+        src = sqlite3.connect(uri, uri=True, timeout=30)
         try:
-            src.backup(dst)  # all pages in one step: one consistent snapshot
-            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
-            version = dst.execute("PRAGMA user_version").fetchone()[0]
-            games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)  # all pages in one step: one consistent snapshot
+                check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+                version = dst.execute("PRAGMA user_version").fetchone()[0]
+                games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                dst.close()
         finally:
-            dst.close()
+            src.close()
+        if check != "ok":
+            raise ValueError(f"the copy failed its integrity check ({check}); nothing kept")
+        if target.exists():  # made while we copied: never overwrite it
+            raise ValueError(f"{target} already exists; choose a new file")
+        partial.replace(target)
     finally:
-        src.close()
-    if check != "ok":
-        target.unlink()
-        raise ValueError(f"the copy failed its integrity check ({check}); nothing kept")
+        partial.unlink(missing_ok=True)
     return f"backup of {source} written to {target}: schema {version}, {games:,} games, ok"
 
 

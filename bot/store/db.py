@@ -55,6 +55,23 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+# Primary SQLite result codes that mean the file cannot be used here, not that it is damaged:
+# PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
+_ACCESS_ERRORS = {3, 5, 6, 8, 10, 13, 14}
+
+
+def _is_access_error(exc: sqlite3.Error) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in _ACCESS_ERRORS
+
+
+def _cannot_open(path: str, exc: BaseException) -> str:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return (
+        f"cannot open the database {path} ({reason}): DATABASE_PATH must name a file in a "
+        "folder the bot can write to (in Docker, a volume writable by the image's user)"
+    )
+
+
 class Database:
     """One aiosqlite connection with migrations applied and a writer lock."""
 
@@ -66,10 +83,16 @@ class Database:
     @classmethod
     async def open(cls, path: str | Path) -> Database:
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                # Probe first: when aiosqlite's connect fails, its worker thread outlives
+                # the event loop and prints a traceback of its own.
+                sqlite3.connect(path).close()
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.OperationalError) as exc:
+            raise DatabaseUnusable(_cannot_open(path, exc)) from exc
         conn.row_factory = aiosqlite.Row
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -81,6 +104,8 @@ class Database:
             await db._migrate()
         except sqlite3.DatabaseError as exc:
             await conn.close()
+            if _is_access_error(exc):  # a read-only file or folder, a full disk: not damage
+                raise DatabaseUnusable(_cannot_open(path, exc)) from exc
             raise DatabaseCorrupt(
                 f"database {path} cannot be read ({exc}); restore a backup "
                 "(python -m bot backup makes one)"

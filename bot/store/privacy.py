@@ -52,8 +52,9 @@ class ForgetReport:
     names: tuple[str, ...]
 
 
-def _scrub(value: Any, user_id: int, tombstone: int, names: set[str]) -> Any:
-    """The JSON value with the member's seats renamed and ids replaced, names in text too."""
+def _scrub(value: Any, user_id: int, tombstone: int, names: Names) -> Any:
+    """The JSON value with the member's seats renamed and ids replaced, and their names in
+    its text (see ``_rename``)."""
     if isinstance(value, dict):
         out = {k: _scrub(v, user_id, tombstone, names) for k, v in value.items()}
         if value.get("user_id") == user_id:
@@ -64,24 +65,77 @@ def _scrub(value: Any, user_id: int, tombstone: int, names: set[str]) -> Any:
     if isinstance(value, list):
         return [_scrub(v, user_id, tombstone, names) for v in value]
     if isinstance(value, str):
-        for name in sorted(names, key=len, reverse=True):  # whole words only
-            value = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", DELETED, value)
+        value = _rename(value, names)
         return value.replace(f"<@{user_id}>", DELETED).replace(str(user_id), str(tombstone))
     if value == user_id and isinstance(value, int) and not isinstance(value, bool):
         return tombstone
     return value
 
 
+@dataclass(frozen=True)
+class Names:
+    """The member's names and everyone else's in one place (a game, a server), each known by
+    the id it belongs to. In text only the member's are replaced, and never inside a longer
+    name of someone else ("Ann" in "Ann Lee"), nor a name someone else has too."""
+
+    mine: frozenset[str]
+    others: frozenset[str]
+
+    @classmethod
+    def of(cls, mine: set[str], others: set[str]) -> Names:
+        # One or two letters ("Bo", "I") are left alone: too likely a word of the text.
+        return cls(frozenset(n for n in mine if len(n) >= 3 and n != DELETED), frozenset(others))
+
+
+def _rename(text: str, names: Names) -> str:
+    if not names.mine:
+        return text
+    everyone = sorted(names.mine | names.others, key=len, reverse=True)  # longest name wins
+    pattern = "|".join(re.escape(name) for name in everyone if name)
+    return re.sub(
+        rf"(?<!\w)(?:{pattern})(?!\w)",
+        lambda m: DELETED if m[0] in names.mine and m[0] not in names.others else m[0],
+        text,
+    )
+
+
+async def _strings(conn: aiosqlite.Connection, sql: str, args: tuple[Any, ...]) -> set[str]:
+    async with conn.execute(sql, args) as cursor:
+        return {str(r[0]) for r in await cursor.fetchall() if r[0] is not None}
+
+
 async def _names(conn: aiosqlite.Connection, user_id: int) -> set[str]:
-    names: set[str] = set()
-    for sql in (
-        "SELECT display_name FROM members WHERE user_id = ?",
-        "SELECT DISTINCT name FROM game_results WHERE user_id = ?",
-    ):
-        async with conn.execute(sql, (user_id,)) as cursor:
-            names.update(str(r[0]) for r in await cursor.fetchall())
-    # Names of bot players or common words must not be blanked in other people's text.
-    return {n for n in names if len(n) >= 3 and n != DELETED}
+    """Every name the member went by: in a server, and at the end of a game."""
+    return await _strings(
+        conn,
+        "SELECT display_name FROM members WHERE user_id = ?"
+        " UNION SELECT name FROM game_results WHERE user_id = ?",
+        (user_id, user_id),
+    )
+
+
+async def _game_names(
+    conn: aiosqlite.Connection, game_id: int, state: dict[str, Any], user_id: int
+) -> Names:
+    """Who was who in one game, by id: its seats, its results, the names logged at joins."""
+    mine: set[str] = set()
+    others: set[str] = set()
+    for seat in state.get("seats", []):
+        (mine if seat.get("user_id") == user_id else others).add(str(seat.get("name", "")))
+    async with conn.execute(
+        "SELECT user_id, name FROM game_results WHERE game_id = ?", (game_id,)
+    ) as cursor:
+        for row in await cursor.fetchall():
+            (mine if row[0] == user_id else others).add(str(row[1]))
+    async with conn.execute(
+        "SELECT actor_id, json_extract(detail_json, '$.name') FROM game_log"
+        " WHERE game_id = ? AND kind = 'join'",
+        (game_id,),
+    ) as cursor:
+        for row in await cursor.fetchall():
+            if row[1] is not None:
+                (mine if row[0] == user_id else others).add(str(row[1]))
+    return Names.of(mine, others - {""})
 
 
 async def forget_member(db: Database, user_id: int) -> ForgetReport:
@@ -101,6 +155,8 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
             raise UserError(f"Member {user_id} is seated in live games ({ids}); end them first.")
         names = await _names(conn, user_id)
         tombstone = -(secrets.randbits(52) + 1)
+        # Games first, while seats, results and the log still say which name was whose.
+        rows = await _scrub_json(conn, user_id, tombstone)
         triggers = []
         for name in GUARD_TRIGGERS:
             async with conn.execute(
@@ -110,7 +166,6 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
             if row is not None:
                 triggers.append(str(row[0]))
                 await conn.execute(f"DROP TRIGGER {name}")  # name from GUARD_TRIGGERS
-        rows = 0
         for sql in _UPDATES.values():
             cursor = await conn.execute(sql, (tombstone, user_id))
             rows += max(cursor.rowcount, 0)
@@ -120,16 +175,23 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
         await conn.execute(
             "UPDATE game_results SET name = ? WHERE user_id = ?", (DELETED, tombstone)
         )
-        rows += await _scrub_json(conn, user_id, tombstone, names)
-        if names:
-            async with conn.execute(
-                "SELECT id, reason FROM ledger WHERE reason IS NOT NULL"
-                " AND (user_id = ? OR actor_id = ?)",
+        # Reasons on the member's own ledger rows; a row of someone else's that the member
+        # only caused (a payment to them, a grant they made) keeps its text.
+        async with conn.execute(
+            "SELECT id, reason FROM ledger WHERE reason IS NOT NULL AND user_id = ?",
+            (tombstone,),
+        ) as c:
+            reasons = [(r[0], r[1]) for r in await c.fetchall()]
+        if reasons:
+            others = await _strings(
+                conn,
+                "SELECT display_name FROM members WHERE user_id <> ?"
+                " UNION SELECT name FROM game_results WHERE user_id IS NOT ?",
                 (tombstone, tombstone),
-            ) as c:
-                reasons = [(r[0], r[1]) for r in await c.fetchall()]
+            )
+            known = Names.of(names, others)
             for ledger_id, reason in reasons:
-                cleaned = _scrub(reason, user_id, tombstone, names)
+                cleaned = _scrub(reason, user_id, tombstone, known)
                 if cleaned != reason:
                     await conn.execute(
                         "UPDATE ledger SET reason = ? WHERE id = ?", (cleaned, ledger_id)
@@ -137,24 +199,26 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
                     rows += 1
         for trigger_sql in triggers:
             await conn.execute(trigger_sql)  # the guard exactly as the migration made it
-    return ForgetReport(tombstone, rows, tuple(sorted(names)))
+    return ForgetReport(tombstone, rows, tuple(sorted(Names.of(names, set()).mine)))
 
 
-async def _scrub_json(
-    conn: aiosqlite.Connection, user_id: int, tombstone: int, names: set[str]
-) -> int:
+async def _scrub_json(conn: aiosqlite.Connection, user_id: int, tombstone: int) -> int:
     """Seats, events and log details of the games the member took part in (seated, hosted,
-    acted, or had a result): other games are left alone, so a name that is also a common
-    word or another player's name is not blanked elsewhere."""
+    acted, or had a result): other games are left alone. Inside a game, names are told
+    apart by the ids of the seats, results and joins that carry them."""
     async with conn.execute(
         "SELECT id FROM games WHERE host_id = ? OR instr(state_json, ?) > 0"
         " UNION SELECT game_id FROM game_log WHERE actor_id = ?"
         " UNION SELECT game_id FROM game_results WHERE user_id = ?",
-        (tombstone, str(user_id), tombstone, tombstone),
+        (user_id, str(user_id), user_id, user_id),
     ) as cursor:
         game_ids = [int(r[0]) for r in await cursor.fetchall()]
     changed = 0
     for game_id in game_ids:
+        async with conn.execute("SELECT state_json FROM games WHERE id = ?", (game_id,)) as c:
+            found = await c.fetchone()
+        state = json.loads(found[0]) if found else {}
+        names = await _game_names(conn, game_id, state, user_id)
         for select, update in (
             (
                 "SELECT id, state_json FROM games WHERE id = ?",

@@ -7,16 +7,41 @@ import unicodedata
 
 from bot.tables.model import MAX_NAME
 
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# Characters that draw nothing, so a name made of them looks blank. Zero-width and direction
+# marks and variation selectors go; the fillers that stand for a space (Hangul fillers
+# U+115F, U+1160, U+3164, U+FFA0, the braille blank, line and paragraph separators) become one.
+_INVISIBLE = re.compile(
+    r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]"
+)
+_BLANK = re.compile(r"[\s\u115f\u1160\u3164\uffa0\u2800\u2028\u2029]+")
+MAX_MARKS = 2  # combining marks kept on one letter: enough for Thai or Vietnamese, not Zalgo
+
+
+def _marks_on_letters(name: str) -> str:
+    """Combining marks stay on the letter they belong to, at most MAX_MARKS of them; a mark
+    with no letter under it (at the start, after a space) is dropped."""
+    out: list[str] = []
+    run = -1  # marks on the last letter so far; -1 when there is no letter to carry them
+    for ch in name:
+        if unicodedata.category(ch).startswith("M"):
+            if 0 <= run < MAX_MARKS:
+                out.append(ch)
+                run += 1
+            continue
+        out.append(ch)
+        run = -1 if ch.isspace() else 0
+    return "".join(out)
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to show: no zero-width or control characters, no markdown
-    or mentions, at most MAX_NAME characters."""
+    """A display name safe to show: no zero-width, blank-looking or control characters, no
+    stacks of combining marks, no markdown or mentions, at most MAX_NAME characters; a name
+    with nothing visible left is "Player"."""
     name = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
+    name = _BLANK.sub(" ", name)
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    name = re.sub(r"[\\*_`~|>#\[\]()<@!&:]", "", name).strip()
-    name = name.replace("@", "")
+    name = re.sub(r"[\\*_`~|>#\[\]()<@!&:]", "", name)
+    name = _marks_on_letters(name.replace("@", "")).strip()
     if len(name) > MAX_NAME:
         name = name[: MAX_NAME - 1] + "…"
     return name or "Player"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,87 @@ def test_wrong_token_is_one_clear_line(
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert any("refused the token" in e for e in errors)
     assert all("wrong" not in e for e in errors)
+
+
+def test_unknown_log_level_is_one_clear_line(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", LOG_LEVEL="verbose")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "LOG_LEVEL" in lines[0] and "DEBUG" in lines[0] and "'verbose'" in lines[0]
+
+
+def as_unprivileged_root(command: list[str]) -> list[str]:
+    """Tests run as root, who may write anywhere; without its capabilities root obeys the
+    permission bits, like the image's user on a root-owned bind mount."""
+    if os.geteuid() != 0:
+        return command
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "setpriv (util-linux) is needed to drop root's capabilities"
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--", *command]
+
+
+@pytest.mark.parametrize("problem", ["directory", "proc", "parent is a file", "read-only folder"])
+def test_unopenable_database_is_one_clear_line(tmp_path: Path, problem: str) -> None:
+    wrapper = None
+    if problem == "directory":
+        path = tmp_path / "data"
+        path.mkdir()
+    elif problem == "proc":
+        path = Path("/proc/x.db")
+    elif problem == "parent is a file":
+        (tmp_path / "data").write_text("not a folder")
+        path = tmp_path / "data" / "bot.sqlite3"
+    else:
+        folder = tmp_path / "data"
+        folder.mkdir()
+        folder.chmod(0o555)
+        path = folder / "bot.sqlite3"
+        wrapper = as_unprivileged_root
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "DATABASE"))}
+    clean.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    command = [sys.executable, "-m", "bot"]
+    result = subprocess.run(
+        wrapper(command) if wrapper else command,
+        cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"cannot open the database {path}" in lines[0] and "DATABASE_PATH" in lines[0]
+    assert not path.is_file() or problem == "directory"
+
+
+class _Response:
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+
+
+@pytest.mark.parametrize(
+    ("error", "advice"),
+    [
+        (discord.Forbidden(_Response(403, "Forbidden"), "no"), "Developer Portal"),  # type: ignore[arg-type]
+        (discord.DiscordServerError(_Response(500, "Internal Server Error"), ""), "later"),  # type: ignore[arg-type]
+    ],
+)
+def test_discord_error_at_login_is_one_clear_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    error: discord.HTTPException,
+    advice: str,
+) -> None:
+    async def answer(self: object, route: object, **kwargs: object) -> None:
+        raise error
+
+    # The real static_login runs; only Discord's answer to it is made up.
+    monkeypatch.setattr(discord.http.HTTPClient, "request", answer)
+    settings = Settings(
+        _env_file=None, discord_token="token", database_path=tmp_path / "bot.sqlite3"
+    )
+    assert app.run_bot(settings) == 2
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and errors[0].exc_info is None
+    line = errors[0].getMessage()
+    assert str(error.status) in line and advice in line and "\n" not in line

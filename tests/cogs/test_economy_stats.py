@@ -296,3 +296,19 @@ async def test_stakes_survive_a_restart_and_cancel_refunds_them(env: Env) -> Non
     for player in (alice, bob):
         text = (await player.slash("wallet")).text
         assert "**1,000 chips**" in text and "Stake back from table #" in text
+
+
+async def test_a_long_reason_is_echoed_as_it_is_kept(env: Env) -> None:
+    """Discord caps the option at 200 characters; a forged interaction is not capped, and
+    the ledger keeps 200: the public answer says what was kept, not what was sent."""
+    alice = await env.h.member("Alice")
+    admin = await env.h.member("Admin", manage_guild=True)
+    sent = "because " + "y" * 600
+    for command in ("chips grant", "chips take"):
+        reply = await admin.slash(
+            command, member=alice.member, amount=10, reason=sent, _validate=False
+        )
+        assert not reply.ephemeral
+        kept = await env.db.fetchone("SELECT reason FROM ledger ORDER BY id DESC LIMIT 1")
+        assert kept[0] == sent[: wallets.MAX_REASON]
+        assert f"({kept[0]})" in reply.text and "y" * 200 not in reply.text

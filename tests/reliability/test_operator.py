@@ -238,3 +238,87 @@ async def test_privacy_command_explains_and_stays_private(make_env: MakeEnv) -> 
     reply = await ana.slash("privacy")
     assert reply.ephemeral and f"python -m bot forget {ana.id}" in reply.text
     assert "Deleted member" in reply.text
+
+
+async def test_forget_rewrites_by_member_not_by_word(make_env: MakeEnv) -> None:
+    """Forgetting "Ann" leaves "Ann Lee" whole, in their game and in every ledger reason
+    that is not Ann's own."""
+    env = await make_env(seed=6)
+    ann = await env.h.member("Ann", manage_guild=True)
+    lee = await env.h.member("Ann Lee", manage_guild=True)
+    lobby = (await ann.slash("sequences start", rounds=1)).message
+    await lee.click(lobby, "Join")
+    await ann.click(lobby, "Start")
+    for _ in range(10):
+        if (await env.bot.tables.get(1)).status != "running":
+            break
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+    assert (await env.bot.tables.get(1)).status == "finished"
+    await ann.slash("chips grant", member=lee, amount=5, reason="Ann Lee won; Ann says well done")
+    await lee.slash("chips grant", member=ann, amount=5, reason="Ann lost to Ann Lee")
+    db = env.bot.db
+    before = json.loads((await db.fetchone("SELECT state_json FROM games WHERE id = 1"))[0])
+    assert any("Ann Lee" in e for e in before["events"]) and any(
+        "Ann " in e.replace("Ann Lee", "") for e in before["events"]
+    )
+
+    await forget_member(db, ann.id)
+    state = json.loads((await db.fetchone("SELECT state_json FROM games WHERE id = 1"))[0])
+    text = await dump(db)
+    assert "Deleted member Lee" not in text
+    assert [s["name"] for s in state["seats"]] == [DELETED, "Ann Lee"]
+    assert state["seats"][1]["user_id"] == lee.id
+    for old, new in zip(before["events"], state["events"], strict=True):
+        assert new.count("Ann Lee") == old.count("Ann Lee"), (old, new)
+        assert "Ann" not in new.replace("Ann Lee", ""), new
+    reasons = [r[0] for r in await db.fetchall("SELECT reason FROM ledger WHERE kind = 'grant'")]
+    # Ann Lee's row keeps what the grant said; Ann's own row loses Ann, not Ann Lee.
+    assert reasons == ["Ann Lee won; Ann says well done", f"{DELETED} lost to Ann Lee"]
+    results = await db.fetchall("SELECT name FROM game_results ORDER BY name")
+    assert sorted(r[0] for r in results) == ["Ann Lee", DELETED]
+
+
+async def make_database(path: Path) -> None:
+    db, service = await open_service(path, 3)
+    await busy_tables(service, 2)
+    await db.close()
+
+
+async def test_backup_of_a_path_with_question_mark_and_hash(tmp_path: Path) -> None:
+    folder = tmp_path / "odd?name#1"
+    source = folder / "bot?.sqlite3"
+    target = folder / "copies#" / "copy?.sqlite3"
+    await make_database(source)
+
+    def files() -> list[str]:  # the source's -wal and -shm come and go with readers
+        return sorted(p.name for p in tmp_path.rglob("*") if not p.name.endswith(("-wal", "-shm")))
+
+    before = files()
+    result = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert result.returncode == 0, result.stderr
+    assert f"written to {target}" in result.stdout
+    # The copy and its folder are the only new files: nothing at a path cut at "?" or "#".
+    assert sorted([*before, "copies#", "copy?.sqlite3"]) == files()
+    copy = sqlite3.connect(target)
+    original = sqlite3.connect(source)
+    try:
+        count = "SELECT COUNT(*), SUM(version) FROM games"
+        assert copy.execute(count).fetchone() == original.execute(count).fetchone()
+    finally:
+        copy.close()
+        original.close()
+
+
+async def test_a_failed_backup_leaves_nothing_behind(tmp_path: Path) -> None:
+    source = tmp_path / "bot.sqlite3"
+    source.write_bytes(b"not a database at all" * 300)
+    target = tmp_path / "copies" / "copy.sqlite3"
+    result = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not target.exists() and list(target.parent.iterdir()) == []
+    source.unlink()
+    await make_database(source)
+    retry = bot_command(tmp_path, "backup", str(target), "--database", str(source))
+    assert retry.returncode == 0, retry.stderr  # nothing left over blocks the retry
+    assert [p.name for p in target.parent.iterdir()] == ["copy.sqlite3"]

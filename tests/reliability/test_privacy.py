@@ -5,12 +5,14 @@ Server, checked in code, and are recorded. The token never shows. SQL is paramet
 from __future__ import annotations
 
 import ast
+import json
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.app import configure_logging
+from bot.app import THIRD_PARTY_LOGGERS, configure_logging
 from bot.games.board.render import hand_text
 from bot.rules import board as b
 from bot.ui.errors import APOLOGY
@@ -96,18 +98,59 @@ async def test_private_odds_are_private(make_env: MakeEnv) -> None:
     raise AssertionError("no throw offered odds")
 
 
-def test_debug_logging_never_logs_request_bodies() -> None:
-    names = ("discord.http", "discord.webhook.async_", "discord.gateway")
-    saved = [logging.getLogger(n).level for n in names]
-    root = logging.getLogger().level
+@pytest.fixture
+def debug_logging() -> Iterator[list[logging.LogRecord]]:
+    """LOG_LEVEL=DEBUG as the bot sets it up, every record that reaches the root handlers
+    captured; the logging levels are put back afterwards."""
+    names = ("", "bot", "cogs", *THIRD_PARTY_LOGGERS, "discord.http", "discord.gateway")
+    saved = {name: logging.getLogger(name).level for name in names}
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = Keep(logging.NOTSET)
+    logging.getLogger().addHandler(keep)
     try:
         configure_logging("DEBUG")
-        for name in names:
-            assert logging.getLogger(name).getEffectiveLevel() >= logging.INFO
+        yield records
     finally:
-        for name, level in zip(names, saved, strict=True):
+        logging.getLogger().removeHandler(keep)
+        for name, level in saved.items():
             logging.getLogger(name).setLevel(level)
-        logging.getLogger().setLevel(root)
+
+
+def test_debug_logging_never_logs_request_bodies(debug_logging: list[logging.LogRecord]) -> None:
+    for name in ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite"):
+        assert logging.getLogger(name).getEffectiveLevel() >= logging.INFO
+    assert logging.getLogger("bot.tables.service").getEffectiveLevel() == logging.DEBUG
+
+
+async def test_no_hand_reaches_a_log_record_at_debug(
+    make_env: MakeEnv, debug_logging: list[logging.LogRecord]
+) -> None:
+    env = await make_env(seed=11)
+    ana, bo, _ = await board_game(env)
+    players = {ana.id: ana, bo.id: bo}
+    hands_held: set[str] = set()
+    for _ in range(8):
+        row = await table_row(env)
+        state = b.load(row["state"]["rules"])
+        hands_held.update(json.dumps(list(hand)) for hand in state.hands)
+        board = env.h.message(int(row["message_id"]))
+        mover = players[row["state"]["seats"][state.turn]["user_id"]]
+        hand = (await mover.click(board, "My hand")).message
+        card = next(x for x in hand.buttons if x.custom_id and ":c_" in x.custom_id)
+        spaces = (await mover.click(hand, custom_id=card.custom_id)).message
+        move = next(x for x in spaces.buttons if x.custom_id and ":p_" in x.custom_id)
+        await mover.click(spaces, custom_id=move.custom_id)
+    assert len(hands_held) >= 8
+    assert debug_logging, "the bot logged nothing at all: the capture is broken"
+    for record in debug_logging:
+        text = record.getMessage()
+        assert '"hands"' not in text, (record.name, text[:200])
+        assert not any(hand in text for hand in hands_held), (record.name, text[:200])
 
 
 async def test_admin_actions_need_manage_server_and_are_recorded(make_env: MakeEnv) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from bot.games.registry import Games
 from bot.rules import pushluck as pl
 from bot.store import games
 from bot.store.db import Database
-from bot.tables.service import TableService, clean_name
+from bot.tables.names import clean_name
+from bot.tables.service import TableService
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -255,3 +257,34 @@ async def test_a_lock_that_ends_the_turn_drops_the_rest_of_the_click(
     state = change.table.rules
     assert state.totals == (15, 0) and state.current == 1 and state.phase == "throw"
     assert change.turn_changed
+
+
+@pytest.mark.parametrize(
+    "blank",
+    [
+        "\u2800\u2800\u2800",  # braille blank
+        "\u3164",  # Hangul filler
+        "\u115f\u1160 \uffa0",  # the other Hangul fillers
+        "\ufe0f\ufe0e\U000e0100",  # variation selectors alone
+        "\u0301\u0301\u0308",  # combining marks with nothing under them
+        " \u0336\u0336 \u2800\u0301",  # marks on a space and on a blank
+        "\u2028\u2029",
+    ],
+)
+def test_blank_looking_names_become_player(blank: str) -> None:
+    assert clean_name(blank) == "Player"
+
+
+def test_combining_marks_stay_on_their_letter_without_stacking() -> None:
+    zalgo = "Z" + "\u0336\u0301\u0308\u0327\u0324" * 6 + "oe"
+    cleaned = clean_name(zalgo)
+    marks = [ch for ch in cleaned if unicodedata.category(ch).startswith("M")]
+    letters = [ch for ch in unicodedata.normalize("NFD", cleaned) if ch.isalpha()]
+    assert len(cleaned) <= 5 and len(marks) <= 2 and letters == ["Z", "o", "e"]
+    assert clean_name("\u0301\u0301Bo") == "Bo"  # no letter under them: gone
+    # Real names keep their marks: Thai vowel and tone marks, Hindi, accents.
+    for name in ("สวัสดี", "नमस्ते", "Zoë", "Ngô Bảo Châu"):
+        assert clean_name(name) == unicodedata.normalize("NFKC", name)
+    assert clean_name("Ann\u2800Lee\u3164") == "Ann Lee"  # a filler stands for a space
+    assert clean_name("Ann  \u3164 Lee") == "Ann Lee"
+    assert clean_name("Bo\ufe0f") == "Bo"
