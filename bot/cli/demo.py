@@ -51,7 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=sorted(GAMES),
         help="which game to play (default: sequences)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed the game (repeatable)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed the dice and cards: the same seed plays the same game",
+    )
     parser.add_argument(
         "--variant",
         default=None,
