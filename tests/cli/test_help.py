@@ -88,3 +88,11 @@ def test_health_command_exits_0_or_1_with_one_line(tmp_path: Path) -> None:
     sqlite3.connect(good).close()
     ok = health(good)
     assert ok.returncode == 0 and ok.stdout.strip().endswith("ok: schema 0"), ok.stderr
+
+
+def test_dockerfile_pins_python_and_checks_health_with_the_health_command() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^FROM python:3\.\d+\.\d+-slim-\w+$", dockerfile, flags=re.MULTILINE)
+    check_line = re.search(r"^HEALTHCHECK .*\\\n\s+CMD (.+)$", dockerfile, flags=re.MULTILINE)
+    assert check_line and check_line[1] == '["python", "-m", "bot", "health"]'
+    assert "health" in COMMANDS
