@@ -31,7 +31,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy bot cogs
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto  # one worker per core (pytest-xdist)
 
 test: lint typecheck unit
 

@@ -1,25 +1,66 @@
 """Subcommands of ``python -m bot``: each module has ``add_arguments(parser)`` and ``run(args)``.
 
-Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here.
+Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here, in its group; the
+README's "Offline tools" table lists every one (tests/cli/test_help.py checks both).
 """
 
+# (group title, {name: (module, one-line help)}), in the order `python -m bot --help` shows.
+GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
+    (
+        "the bot",
+        {
+            "run": ("bot.cli.run", "run the bot (the default)"),
+            "sync": ("bot.cli.sync", "register the slash commands with Discord"),
+            "health": ("bot.cli.health", "check that the database opens and is intact (0/1)"),
+        },
+    ),
+    (
+        "the database",
+        {
+            "backup": (
+                "bot.cli.backup",
+                "write a checked copy of the database, safe while running",
+            ),
+            "forget": ("bot.cli.forget", "delete a member's data: anonymise their id and names"),
+            "rebuild-ratings": (
+                "bot.cli.rebuild_ratings",
+                "recompute stats and ratings from results",
+            ),
+        },
+    ),
+    (
+        "games and odds, offline",
+        {
+            "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
+            "odds": ("bot.cli.odds", "print the exact odds of every dice game"),
+            "score": ("bot.cli.score", "score one throw of one-roll Sequences or Hearts Due"),
+            "simulate": (
+                "bot.cli.simulate",
+                "play dice turns with the real rules, beside the exact odds",
+            ),
+            "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
+            "board-fit": (
+                "bot.cli.board_fit",
+                "learn the strong board bot's weights from its games",
+            ),
+            "soak": ("bot.cli.soak", "random games, faults and restarts; check the chips add up"),
+        },
+    ),
+    (
+        "benchmarks",
+        {
+            "bench": ("bot.cli.bench", "run every benchmark and print the numbers"),
+            "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
+            "bench-render": ("bot.cli.bench_render", "time board image rendering"),
+            "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),
+            "bench-tables": (
+                "bot.cli.bench_tables",
+                "time a click inside the bot (service + redraw)",
+            ),
+        },
+    ),
+)
+
 COMMANDS: dict[str, tuple[str, str]] = {
-    # name: (module, one-line help)
-    "run": ("bot.cli.run", "run the bot (the default)"),
-    "score": ("bot.cli.score", "score one throw of one-roll Sequences or Hearts Due"),
-    "odds": ("bot.cli.odds", "print the exact odds of every dice game"),
-    "simulate": ("bot.cli.simulate", "play dice turns with the real rules, beside the exact odds"),
-    "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
-    "sync": ("bot.cli.sync", "register the slash commands with Discord"),
-    "demo": ("bot.cli.demo", "play a whole game among bot players offline"),
-    "bench-render": ("bot.cli.bench_render", "time board image rendering"),
-    "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
-    "board-fit": ("bot.cli.board_fit", "learn the strong board bot's weights from its games"),
-    "bench-tables": ("bot.cli.bench_tables", "time a click inside the bot (service + redraw)"),
-    "bench": ("bot.cli.bench", "run every benchmark and print the numbers"),
-    "rebuild-ratings": ("bot.cli.rebuild_ratings", "recompute stats and ratings from results"),
-    "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),
-    "backup": ("bot.cli.backup", "write a consistent copy of the database (safe while running)"),
-    "forget": ("bot.cli.forget", "delete a member's data: anonymise their id and names"),
-    "soak": ("bot.cli.soak", "random games, faults and restarts; check the chips add up"),
+    name: entry for _, commands in GROUPS for name, entry in commands.items()
 }

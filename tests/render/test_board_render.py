@@ -253,3 +253,26 @@ def test_legend_falls_back_to_colour_and_cuts_long_names() -> None:
     long = _image(BoardPicture(chips={}, side_names=("W" * 10_000, "Ben")))
     short = _image(BoardPicture(chips={}, side_names=("W" * 200, "Ben")))
     assert long.tobytes() == short.tobytes()  # both cut to the same width, the second name intact
+
+
+def test_three_teams_sample_is_a_position_a_game_can_reach() -> None:
+    """Three sides: the first sequence wins. So the picture holds exactly one, made by the
+    last chip, and the sides took turns (no removals: equal counts, the last side moved last)."""
+    picture = three_teams_full()
+    corners = {(0, 0), (0, 9), (9, 0), (9, 9)}
+    counts = [sum(1 for s in picture.chips.values() if s == side) for side in range(3)]
+    assert counts == [32, 32, 32]
+    full = []
+    for r in range(10):
+        for c in range(10):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                window = [(r + i * dr, c + i * dc) for i in range(5)]
+                if not all(0 <= a < 10 and 0 <= b < 10 for a, b in window):
+                    continue
+                sides = {picture.chips.get(cell) for cell in window if cell not in corners}
+                if len(sides) == 1 and None not in sides:  # corners are every side's
+                    full.append((sides.pop(), tuple(window)))
+    assert full == list(picture.sequences) and len(full) == 1
+    side, cells = full[0]
+    assert side == 2 and picture.last_move in cells  # the last chip made it; green moved last
+    assert picture.locked == frozenset(cells)

@@ -66,22 +66,39 @@ def sequences() -> BoardPicture:
     )
 
 
+# A three-side game that just ended: every space taken, 32 chips a side (blue, orange and
+# green took turns, no chip was removed), and green's last chip, at row 3 column 6, made the
+# only five in a row on the board (corners count for every side). With three sides one
+# sequence wins, so a position with more than one could never be shown.
+_THREE_TEAMS = (
+    ".OBOBOGBO.",
+    "BOGBBGOOBO",
+    "BOOGGGGGBB",
+    "OBOGOOBBGO",
+    "BOBGBBOOBB",
+    "OBOOBBOGOO",
+    "GBOGGGBOOB",
+    "GGOGGBOGGG",
+    "GBBGOGBGBG",
+    ".GOGOBGGB.",
+)
+
+
 def three_teams_full() -> BoardPicture:
-    """Three teams and every space taken: the largest PNG the bot can produce."""
-    rng = random.Random(3)
-    lines = ((0, _line((9, 1), (0, 1))), (1, _line((1, 9), (1, 0))), (2, _line((1, 1), (1, 1))))
-    chips: dict[Cell, int] = {}
-    for side, cells in lines:
-        chips |= dict.fromkeys(cells, side)
-    rest = [cell for cell in _open_cells() if cell not in chips]
-    rng.shuffle(rest)
-    for i, cell in enumerate(rest):
-        chips[cell] = i % 3
+    """Three teams and every space taken: the largest PNG the bot can produce, in a position
+    a game can reach (see _THREE_TEAMS)."""
+    chips = {
+        (r, c): "BOG".index(mark)
+        for r, row in enumerate(_THREE_TEAMS)
+        for c, mark in enumerate(row)
+        if mark != "."
+    }
+    green = _line((2, 3), (0, 1))
     return BoardPicture(
         chips=chips,
-        locked=frozenset(cell for _, cells in lines for cell in cells),
-        sequences=lines,
-        last_move=rest[-1],
+        locked=frozenset(green),
+        sequences=((2, green),),
+        last_move=(2, 5),
         n_sides=3,
         side_names=("Blue team", "Orange team", "Green team"),
     )
