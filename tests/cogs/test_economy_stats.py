@@ -297,3 +297,37 @@ async def test_stakes_survive_a_restart_and_cancel_refunds_them(env: Env) -> Non
     for player in (alice, bob):
         text = (await player.slash("wallet")).text
         assert "**1,000 chips**" in text and "Stake back from table #" in text
+
+
+def sent_mentions(h: Harness, text: str) -> dict[str, object]:
+    """The ``allowed_mentions`` sent with the (only) message whose content has ``text``."""
+    bodies = [r.json for r in h.requests if isinstance(r.json, dict)]
+    datas = [b.get("data", b) if "type" in b else b for b in bodies]
+    [found] = [d for d in datas if isinstance(d, dict) and text in str(d.get("content", ""))]
+    return dict(found["allowed_mentions"])
+
+
+async def test_chips_reasons_echo_everyone_and_roles_without_pinging(env: Env) -> None:
+    h = env.h
+    mods = await h.role("Mods")
+    alice, admin = await h.member("Alice"), await h.member("Admin", manage_guild=True)
+    reason = f"@everyone look, {mods.mention} too @here"
+    reply = await admin.slash("chips grant", member=alice.member, amount=50, reason=reason)
+    assert f"granted {alice.mention} 50 chips ({reason}): 1,050 chips now." in reply.text
+    allowed = sent_mentions(h, "granted")
+    assert allowed["parse"] == [] and allowed["users"] == [alice.id]
+
+    reply = await admin.slash("chips take", member=alice.member, amount=20, reason=reason)
+    assert f"removed 20 chips from {alice.mention} ({reason})" in reply.text
+    allowed = sent_mentions(h, "removed")
+    assert allowed["parse"] == [] and allowed["users"] == [alice.id]
+
+    # The wallet repeats the reasons, silently too.
+    assert f"Granted by {admin.mention}: {reason}" in (await alice.slash("wallet")).text
+
+
+async def test_pay_pings_only_the_payee_explicitly(env: Env) -> None:
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    await alice.slash("pay", member=bob.member, amount=5)
+    allowed = sent_mentions(env.h, "paid")
+    assert allowed["parse"] == [] and allowed["users"] == [bob.id]
