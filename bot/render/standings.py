@@ -7,7 +7,7 @@ import discord
 from bot.render.common import COLOUR
 from bot.store.ratings import StatLine
 from bot.store.stats import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
-from bot.store.wallets import WalletView
+from bot.store.wallets import LedgerEntry, WalletView
 
 GAME_LABELS = {
     "sequences:standard": "Sequences",
@@ -43,9 +43,53 @@ def chips(amount: int) -> str:
     return f"{amount:,} chip" + ("" if amount == 1 else "s")
 
 
-def _entry_text(kind: str, reason: str | None, game_id: int | None, actor_id: int | None) -> str:
+FIELD_MAX = 1024  # Discord's limit on an embed field's value
+ELLIPSIS = "…"
+
+
+def clip_markdown(text: str, room: int) -> str:
+    """``text`` with markdown escaped, cut (ending in "…") to at most ``room`` characters.
+    Cut before escaping, so no escape is split."""
+    escaped = discord.utils.escape_markdown(text)
+    if len(escaped) <= room:
+        return escaped
+    if room < 1:
+        return ""
+    cut = text
+    while cut:
+        cut = cut[:-1]
+        clipped = discord.utils.escape_markdown(cut.rstrip()) + ELLIPSIS
+        if len(clipped) <= room:
+            return clipped
+    return ELLIPSIS
+
+
+def fit_lines(lines: list[str], limit: int = FIELD_MAX) -> str:
+    """Join ``lines``; if that exceeds ``limit``, keep the first lines that fit and end
+    with a "…" line."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line, ELLIPSIS])) > limit:
+            break
+        kept.append(line)
+    if not kept and lines:  # even one line is too long: cut it
+        return lines[0][: limit - 1] + ELLIPSIS
+    return "\n".join([*kept, ELLIPSIS])
+
+
+def _entry_text(
+    kind: str,
+    reason: str | None,
+    game_id: int | None,
+    actor_id: int | None,
+    reason_room: int = FIELD_MAX,
+) -> str:
     who = f"<@{actor_id}>" if actor_id is not None else "someone"
-    why = f": {discord.utils.escape_markdown(reason)}" if reason else ""
+    clipped = clip_markdown(reason, reason_room) if reason else ""
+    why = f": {clipped}" if clipped else ""
     table = f"table #{game_id}" if game_id is not None else "a table"
     return {
         "start": "Welcome chips",
@@ -68,16 +112,26 @@ def wallet_embed(view: WalletView, name: str, now: float) -> discord.Embed:
     lines.append("`/daily` is ready" if due is None else f"Next `/daily` <t:{int(due)}:R>")
     embed = discord.Embed(title=f"Wallet · {name}", description="\n".join(lines), colour=COLOUR)
     if view.entries:
-        embed.add_field(
-            name="Latest",
-            value="\n".join(
-                f"`{signed(e.delta):>8}` {_entry_text(e.kind, e.reason, e.game_id, e.actor_id)}"
-                f" · <t:{int(e.at)}:R>"
-                for e in view.entries
-            ),
-            inline=False,
-        )
+        embed.add_field(name="Latest", value=_latest(view.entries), inline=False)
     return embed
+
+
+def _latest(entries: list[LedgerEntry]) -> str:
+    """One line per entry, in one field: reasons (200 characters each, longer once escaped)
+    are cut so that every entry keeps its line within the field's 1,024 characters."""
+
+    def line(e: LedgerEntry, room: int) -> str:
+        text = _entry_text(e.kind, e.reason, e.game_id, e.actor_id, room)
+        return f"`{signed(e.delta):>8}` {text} · <t:{int(e.at)}:R>"
+
+    lines = [line(e, FIELD_MAX) for e in entries]
+    if len("\n".join(lines)) > FIELD_MAX:
+        per_line = (FIELD_MAX - (len(entries) - 1)) // len(entries)
+        lines = [
+            line(e, per_line - len(line(e, 0)) - len(": ")) if e.reason else line(e, 0)
+            for e in entries
+        ]
+    return fit_lines(lines)
 
 
 def _who(row: LeaderboardRow) -> str:

@@ -331,3 +331,18 @@ async def test_pay_pings_only_the_payee_explicitly(env: Env) -> None:
     await alice.slash("pay", member=bob.member, amount=5)
     allowed = sent_mentions(env.h, "paid")
     assert allowed["parse"] == [] and allowed["users"] == [bob.id]
+
+
+async def test_wallet_latest_fits_five_long_reasons(env: Env) -> None:
+    # 200-character reasons whose every character markdown escaping doubles: 1,545 characters
+    # uncut, over the 1,024 a field holds (the harness refuses such a message).
+    alice, admin = await env.h.member("Alice"), await env.h.member("Admin", manage_guild=True)
+    for _ in range(5):
+        await admin.slash("chips grant", member=alice.member, amount=1, reason="*_" * 100)
+    wallet = await alice.slash("wallet")
+    [latest] = wallet.embeds[0]["fields"]
+    value = latest["value"]
+    assert len(value) <= 1024
+    lines = value.split("\n")
+    assert len(lines) == 5 and all(f"Granted by {admin.mention}: \\*\\_" in x for x in lines)
+    assert all(x.endswith(":R>") and "…" in x for x in lines)
