@@ -43,7 +43,8 @@ def chips(amount: int) -> str:
     return f"{amount:,} chip" + ("" if amount == 1 else "s")
 
 
-FIELD_MAX = 1024  # Discord's limit on an embed field's value
+FIELD_MAX = 1024  # Discord's limits on an embed field's value and on a description
+DESCRIPTION_MAX = 4096
 ELLIPSIS = "…"
 
 
@@ -171,9 +172,17 @@ def leaderboard_embed(
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
     lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
     mine = board.viewer_row
+    own: list[str] = []
     if mine is not None and all(row.user_id != mine.user_id for row in board.rows):
-        lines += ["…", _board_line(mine, sort, True)]
-    embed = discord.Embed(title=title, description=head + "\n\n" + "\n".join(lines), colour=COLOUR)
+        own = [ELLIPSIS, _board_line(mine, sort, True)]
+    # The page's rows end with "…" rather than pass a description's 4,096 characters; the
+    # viewer's own row always shows.
+    room = DESCRIPTION_MAX - len(head) - len("\n\n") - len("\n".join(["", *own]))
+    rows = fit_lines(lines, room)
+    if own and rows.endswith(ELLIPSIS):
+        own = own[1:]
+    description = "\n".join([head + "\n\n" + rows, *own])
+    embed = discord.Embed(title=title, description=description, colour=COLOUR)
     embed.set_footer(
         text=f"Page {board.page:,} of {board.pages:,} · {board.total:,} "
         f"player{'s' if board.total != 1 else ''}"
