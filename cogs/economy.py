@@ -21,6 +21,12 @@ MAX_REASON = wallets.MAX_REASON
 Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
 
 
+def only_pings(member: discord.abc.User) -> discord.AllowedMentions:
+    """Notify ``member`` and nobody else: never @everyone, @here or a role, whatever a
+    reason says (explicit here, not left to the client's default)."""
+    return discord.AllowedMentions(everyone=False, roles=False, users=[member], replied_user=False)
+
+
 def _guild(interaction: discord.Interaction[SequencesBot]) -> int:
     if interaction.guild_id is None:
         raise UserError("Chips belong to a server: use this in a server channel.")
@@ -82,7 +88,7 @@ class Economy(commands.Cog):
         await interaction.response.send_message(
             f"{interaction.user.mention} paid {member.mention} {chips(amount)}; "
             f"{chips(balance)} left.",
-            allowed_mentions=discord.AllowedMentions(users=[member]),
+            allowed_mentions=only_pings(member),
         )
 
 
@@ -166,7 +172,7 @@ class Chips(
         await interaction.response.send_message(
             f"{interaction.user.mention} {what} "
             f"({discord.utils.escape_markdown(reason)}): {chips(balance)} {after}.",
-            allowed_mentions=discord.AllowedMentions(users=[member]),
+            allowed_mentions=only_pings(member),
         )
 
 

@@ -7,7 +7,13 @@ from collections.abc import Callable
 import discord
 
 from bot.ratings import StatLine
-from bot.records import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow, WalletView
+from bot.records import (
+    WIN_RATE_MIN_GAMES,
+    LeaderboardPage,
+    LeaderboardRow,
+    LedgerEntry,
+    WalletView,
+)
 from bot.render.common import COLOUR, chips
 
 SORT_LABELS = {
@@ -24,9 +30,54 @@ def signed(amount: int) -> str:
     return f"+{amount:,}" if amount >= 0 else f"{MINUS}{-amount:,}"
 
 
-def _entry_text(kind: str, reason: str | None, game_id: int | None, actor_id: int | None) -> str:
+FIELD_MAX = 1024  # Discord's limits on an embed field's value and on a description
+DESCRIPTION_MAX = 4096
+ELLIPSIS = "…"
+
+
+def clip_markdown(text: str, room: int) -> str:
+    """``text`` with markdown escaped, cut (ending in "…") to at most ``room`` characters.
+    Cut before escaping, so no escape is split."""
+    escaped = discord.utils.escape_markdown(text)
+    if len(escaped) <= room:
+        return escaped
+    if room < 1:
+        return ""
+    cut = text
+    while cut:
+        cut = cut[:-1]
+        clipped = discord.utils.escape_markdown(cut.rstrip()) + ELLIPSIS
+        if len(clipped) <= room:
+            return clipped
+    return ELLIPSIS
+
+
+def fit_lines(lines: list[str], limit: int = FIELD_MAX) -> str:
+    """Join ``lines``; if that exceeds ``limit``, keep the first lines that fit and end
+    with a "…" line."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line, ELLIPSIS])) > limit:
+            break
+        kept.append(line)
+    if not kept and lines:  # even one line is too long: cut it
+        return lines[0][: limit - 1] + ELLIPSIS
+    return "\n".join([*kept, ELLIPSIS])
+
+
+def _entry_text(
+    kind: str,
+    reason: str | None,
+    game_id: int | None,
+    actor_id: int | None,
+    reason_room: int = FIELD_MAX,
+) -> str:
     who = f"<@{actor_id}>" if actor_id is not None else "someone"
-    why = f": {discord.utils.escape_markdown(reason)}" if reason else ""
+    clipped = clip_markdown(reason, reason_room) if reason else ""
+    why = f": {clipped}" if clipped else ""
     table = f"table #{game_id}" if game_id is not None else "a table"
     return {
         "start": "Welcome chips",
@@ -49,16 +100,26 @@ def wallet_embed(view: WalletView, name: str, now: float) -> discord.Embed:
     lines.append("`/daily` is ready" if due is None else f"Next `/daily` <t:{int(due)}:R>")
     embed = discord.Embed(title=f"Wallet · {name}", description="\n".join(lines), colour=COLOUR)
     if view.entries:
-        embed.add_field(
-            name="Latest",
-            value="\n".join(
-                f"`{signed(e.delta):>8}` {_entry_text(e.kind, e.reason, e.game_id, e.actor_id)}"
-                f" · <t:{int(e.at)}:R>"
-                for e in view.entries
-            ),
-            inline=False,
-        )
+        embed.add_field(name="Latest", value=_latest(view.entries), inline=False)
     return embed
+
+
+def _latest(entries: list[LedgerEntry]) -> str:
+    """One line per entry, in one field: reasons (200 characters each, longer once escaped)
+    are cut so that every entry keeps its line within the field's 1,024 characters."""
+
+    def line(e: LedgerEntry, room: int) -> str:
+        text = _entry_text(e.kind, e.reason, e.game_id, e.actor_id, room)
+        return f"`{signed(e.delta):>8}` {text} · <t:{int(e.at)}:R>"
+
+    lines = [line(e, FIELD_MAX) for e in entries]
+    if len("\n".join(lines)) > FIELD_MAX:
+        per_line = (FIELD_MAX - (len(entries) - 1)) // len(entries)
+        lines = [
+            line(e, per_line - len(line(e, 0)) - len(": ")) if e.reason else line(e, 0)
+            for e in entries
+        ]
+    return fit_lines(lines)
 
 
 def _who(row: LeaderboardRow) -> str:
@@ -98,9 +159,17 @@ def leaderboard_embed(
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
     lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
     mine = board.viewer_row
+    own: list[str] = []
     if mine is not None and all(row.user_id != mine.user_id for row in board.rows):
-        lines += ["…", _board_line(mine, sort, True)]
-    embed = discord.Embed(title=title, description=head + "\n\n" + "\n".join(lines), colour=COLOUR)
+        own = [ELLIPSIS, _board_line(mine, sort, True)]
+    # The page's rows end with "…" rather than pass a description's 4,096 characters; the
+    # viewer's own row always shows.
+    room = DESCRIPTION_MAX - len(head) - len("\n\n") - len("\n".join(["", *own]))
+    rows = fit_lines(lines, room)
+    if own and rows.endswith(ELLIPSIS):
+        own = own[1:]
+    description = "\n".join([head + "\n\n" + rows, *own])
+    embed = discord.Embed(title=title, description=description, colour=COLOUR)
     embed.set_footer(
         text=f"Page {board.page:,} of {board.pages:,} · {board.total:,} "
         f"player{'s' if board.total != 1 else ''}"

@@ -312,3 +312,52 @@ async def test_a_long_reason_is_echoed_as_it_is_kept(env: Env) -> None:
         kept = await env.db.fetchone("SELECT reason FROM ledger ORDER BY id DESC LIMIT 1")
         assert kept[0] == sent[: wallets.MAX_REASON]
         assert f"({kept[0]})" in reply.text and "y" * 200 not in reply.text
+
+
+def sent_mentions(h: Harness, text: str) -> dict[str, object]:
+    """The ``allowed_mentions`` sent with the (only) message whose content has ``text``."""
+    bodies = [r.json for r in h.requests if isinstance(r.json, dict)]
+    datas = [b.get("data", b) if "type" in b else b for b in bodies]
+    [found] = [d for d in datas if isinstance(d, dict) and text in str(d.get("content", ""))]
+    return dict(found["allowed_mentions"])
+
+
+async def test_chips_reasons_echo_everyone_and_roles_without_pinging(env: Env) -> None:
+    h = env.h
+    mods = await h.role("Mods")
+    alice, admin = await h.member("Alice"), await h.member("Admin", manage_guild=True)
+    reason = f"@everyone look, {mods.mention} too @here"
+    reply = await admin.slash("chips grant", member=alice.member, amount=50, reason=reason)
+    assert f"granted {alice.mention} 50 chips ({reason}): 1,050 chips now." in reply.text
+    allowed = sent_mentions(h, "granted")
+    assert allowed["parse"] == [] and allowed["users"] == [alice.id]
+
+    reply = await admin.slash("chips take", member=alice.member, amount=20, reason=reason)
+    assert f"removed 20 chips from {alice.mention} ({reason})" in reply.text
+    allowed = sent_mentions(h, "removed")
+    assert allowed["parse"] == [] and allowed["users"] == [alice.id]
+
+    # The wallet repeats the reasons, silently too.
+    assert f"Granted by {admin.mention}: {reason}" in (await alice.slash("wallet")).text
+
+
+async def test_pay_pings_only_the_payee_explicitly(env: Env) -> None:
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    await alice.slash("pay", member=bob.member, amount=5)
+    allowed = sent_mentions(env.h, "paid")
+    assert allowed["parse"] == [] and allowed["users"] == [bob.id]
+
+
+async def test_wallet_latest_fits_five_long_reasons(env: Env) -> None:
+    # 200-character reasons whose every character markdown escaping doubles: 1,545 characters
+    # uncut, over the 1,024 a field holds (the harness refuses such a message).
+    alice, admin = await env.h.member("Alice"), await env.h.member("Admin", manage_guild=True)
+    for _ in range(5):
+        await admin.slash("chips grant", member=alice.member, amount=1, reason="*_" * 100)
+    wallet = await alice.slash("wallet")
+    [latest] = wallet.embeds[0]["fields"]
+    value = latest["value"]
+    assert len(value) <= 1024
+    lines = value.split("\n")
+    assert len(lines) == 5 and all(f"Granted by {admin.mention}: \\*\\_" in x for x in lines)
+    assert all(x.endswith(":R>") and "…" in x for x in lines)

@@ -198,3 +198,48 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     assert "2 sequences!" in env.thread_messages()[-2].text
     assert "🏆 Ana won Sequence!" in env.turn_message().text
     assert board_message.buttons == []
+
+
+async def test_a_hand_of_six_dead_cards_opens_with_every_trade_button(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = await open_board(env, ana, [bo])
+    await ana.click(lobby, "Start")
+    dead = ["2S", "3S", "4S", "5S", "6S", "7S"]  # spaces A..G on rows 1 and 9: all taken
+    chips = {(0, c): c % 2 for c in range(1, 7)} | {(8, c): (c + 1) % 2 for c in range(1, 7)}
+    state = position(chips=chips, hands=[[*dead, "JD"], ["7D", "8D", "9D", "TD", "QD", "KD"]])
+    assert all(b.TradeDeadCard(card) in b.legal_actions(state) for card in dead)
+    table = await env.bot.tables.get(1)
+    table.rules = b.dump(state)
+    await env.bot.tables._save(table, None, "test-position", {})
+
+    hand = await open_hand(env, ana)
+    buttons = hand.message.buttons
+    trades = [x for x in buttons if (x.label or "").startswith("Trade")]
+    # Action rows as sent (empty rows are left out): the card, two rows of trades, Refresh.
+    assert [x.row for x in trades] == [1, 1, 1, 1, 1, 2]
+    assert hand.message.button("J♦ · wild").row == 0
+    assert hand.message.button("Refresh").row == 3
+    traded = await ana.click(hand.message, "Trade 7♠ (dead)")
+    assert "traded the dead 7♠" in env.turn_message().text
+    assert not any((x.label or "").startswith("Trade") for x in traded.message.buttons)
+
+
+def test_any_mix_of_seven_playable_and_dead_cards_fits_in_five_rows() -> None:
+    from bot.tables.kinds import Button
+    from bot.ui.board_hand import BoardHands
+
+    from bot.rules.board.game import CARD_CELLS
+    from bot.ui.buttons import build_view
+
+    dead = ["2S", "3S", "4S", "5S", "6S", "7S", "8S"]
+    chips = {divmod(cell, 10): i % 2 for card in dead for i, cell in enumerate(CARD_CELLS[card])}
+    live = ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+    assert {divmod(c, 10) for card in live for c in CARD_CELLS[card]}.isdisjoint(chips)
+    for k in range(8):
+        state = position(chips=chips, hands=[dead[:k] + live[k:], ["9D"]])
+        legal = b.legal_actions(state)
+        buttons, _ = BoardHands(None)._card_buttons(legal, b.view_for(state, 0))  # type: ignore[arg-type]
+        assert len(buttons) == 7
+        view = build_view(1, 1, [*buttons, Button("hand", "Refresh", "secondary", row=4)])
+        assert len(view.children) == 8

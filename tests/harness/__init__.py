@@ -4,7 +4,7 @@ See :mod:`tests.harness.harness` for the entry point (:class:`Harness`).
 """
 
 from .fake import FakeDiscord, RecordedRequest, http_error
-from .harness import BotErrorLogged, Harness, Player, SettleTimeout
+from .harness import BotErrorLogged, Harness, MessageRejected, Player, SettleTimeout
 from .model import Attachment, Button, HarnessError, Message, Modal, NoResponse, Reply, Select
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "Harness",
     "HarnessError",
     "Message",
+    "MessageRejected",
     "Modal",
     "NoResponse",
     "Player",

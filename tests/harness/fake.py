@@ -208,6 +208,9 @@ class FakeDiscord:
         self.events: list[Event] = []
         self.faults: list[Fault] = []
         self.files_by_url: dict[str, bytes] = {}
+        # Messages refused for breaking Discord's limits or for pinging @everyone/a role:
+        # the harness fails the test with these even if the bot swallowed the 400.
+        self.rejected: list[str] = []
         self.gateway_echo = True
         R = _route
         self._rest_routes: list[tuple[str, re.Pattern[str], Handler]] = [
@@ -277,6 +280,21 @@ class FakeDiscord:
                     self.faults.remove(fault)
                 req.failed_with = fault.status
                 raise http_error(fault.status, fault.code, fault.message)
+
+    def _refuse(self, req: RecordedRequest, problems: list[str]) -> None:
+        """Fail the call as Discord would (400, 50035) and remember why for the harness."""
+        if not problems:
+            return
+        text = "; ".join(problems)
+        self.rejected.append(f"{req.method} {req.path}: {text}")
+        req.failed_with = 400
+        raise http_error(400, 50035, f"Invalid Form Body (refused by the test harness): {text}")
+
+    def check_message(self, req: RecordedRequest, body: JsonDict | None) -> None:
+        """Refuse a message body Discord would reject (sizes) or that could ping @everyone,
+        @here or a role (see :func:`payloads.message_problems` / ``mention_problems``)."""
+        body = body or {}
+        self._refuse(req, P.message_problems(body) + P.mention_problems(body))
 
     def _event(self, kind: str, id: int | None, token: str | None = None) -> None:
         # Without an explicit token, attribute the event to the interaction whose handling
@@ -479,6 +497,10 @@ class FakeDiscord:
         req = RecordedRequest("rest", route.method, path, body, files)
         self.requests.append(req)
         self._check_fault(req)
+        if route.method in ("POST", "PATCH") and _MESSAGE_PATH.match(path):
+            self.check_message(req, body)
+        elif route.method == "POST" and _THREADS_PATH.match(path) and (body or {}).get("message"):
+            self.check_message(req, body["message"])  # a forum post's first message
         for method, pattern, handler in self._rest_routes:
             if method == route.method and (m := pattern.match(path)):
                 return await handler(*m.groups(), body=body or {}, files=files, **kwargs)
@@ -708,6 +730,14 @@ class FakeDiscord:
             raise http_error(404, 10015)
         if rec.expired:
             raise http_error(401, 50027)
+        if route.method == "POST" and path.endswith("/callback"):
+            kind = int(body.get("type") or 0)
+            if kind in (4, 7):
+                self.check_message(req, body.get("data"))
+            elif kind == 8:
+                self._refuse(req, P.choices_problems((body.get("data") or {}).get("choices") or []))
+        elif route.method in ("POST", "PATCH"):  # a followup, or an edit of a response
+            self.check_message(req, body)
         if m := re.match(r"^/interactions/\d+/[^/]+/callback$", path):
             return self._callback(rec, body, raw_files)
         if re.match(r"^/webhooks/\d+/[^/]+$", path) and route.method == "POST":
@@ -834,6 +864,8 @@ class FakeDiscord:
 
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
+_MESSAGE_PATH = re.compile(r"^/channels/\d+/messages(/\d+)?$")
+_THREADS_PATH = re.compile(r"^/channels/\d+/threads$")
 
 
 def command_schema_problems(cmd: JsonDict, where: str = "") -> list[str]:

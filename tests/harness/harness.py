@@ -65,6 +65,20 @@ class BotErrorLogged(AssertionError):
         super().__init__(f"{len(self.records)} error(s) logged while handling:\n{text}")
 
 
+class MessageRejected(AssertionError):
+    """The bot sent a message Discord would reject (a size limit) or that could ping
+    @everyone, @here or a role. The fake Discord answered 400 at the call; this fails the
+    test even if the bot caught that error."""
+
+    def __init__(self, problems: Sequence[str], records: Sequence[logging.LogRecord] = ()) -> None:
+        self.problems = list(problems)
+        self.records = list(records)
+        text = "\n".join(f"- {p}" for p in self.problems)
+        if self.records:
+            text += "\n(and the bot logged: " + str(BotErrorLogged(self.records)) + ")"
+        super().__init__(f"{len(self.problems)} message(s) refused by the fake Discord:\n{text}")
+
+
 class SettleTimeout(AssertionError):
     """Dispatch or bot tasks did not finish within the settle timeout."""
 
@@ -398,6 +412,7 @@ class Harness:
         self._saved_adapter_request: Any = None
         self._stopped = False
         self._batch: list[tuple[Player, Reply]] | None = None
+        self._expected_rejections: list[tuple[re.Pattern[str] | None, list[str]]] = []
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -648,9 +663,39 @@ class Harness:
                 (type(exc), exc, exc.__traceback__),
             )  # fmt: skip
             self.errors.handle(record)
+        rejected = self._take_rejected()
         records = self.errors.take()
+        if rejected:
+            raise MessageRejected(rejected, records)
         if records:
             raise BotErrorLogged(records)
+
+    def _take_rejected(self) -> list[str]:
+        if self.fake is None:
+            return []
+        rejected = self.fake.rejected
+        self.fake.rejected = []
+        for pattern, sink in self._expected_rejections:
+            sink += [r for r in rejected if pattern is None or pattern.search(r)]
+            rejected = [r for r in rejected if not (pattern is None or pattern.search(r))]
+        return rejected
+
+    @contextlib.contextmanager
+    def expect_rejected(self, match: str | None = None) -> Iterator[list[str]]:
+        """Allow messages the fake Discord refuses (limits, pings) matching ``match`` inside
+        the block; yields their descriptions and fails if none was refused. The bot still
+        got its 400 at the call."""
+        sink: list[str] = []
+        entry = (re.compile(match) if match else None, sink)
+        self._expected_rejections.append(entry)
+        try:
+            yield sink
+            # Sort what was refused in the block; the rest stays to fail the test.
+            self.fake.rejected[:0] = self._take_rejected()
+        finally:
+            self._expected_rejections.remove(entry)
+        if not sink:
+            raise HarnessError(f"expected a refused message matching {match!r}, none was")
 
     @contextlib.contextmanager
     def expect_errors(self, match: str | None = None) -> Iterator[list[logging.LogRecord]]:
@@ -968,6 +1013,7 @@ class Harness:
 __all__ = [
     "BotErrorLogged",
     "Harness",
+    "MessageRejected",
     "Player",
     "SettleTimeout",
 ]

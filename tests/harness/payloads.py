@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import itertools
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -326,6 +327,213 @@ def find_component(
         f"no component with label={label!r} custom_id={custom_id!r} of types {tuple(types)}; "
         f"the message has {have}"
     )
+
+
+# --------------------------------------------------------------------------- message limits
+
+# What Discord rejects (400, 50035 Invalid Form Body) in a message it is sent: the numbers of
+# /work/shared/notes/discord-limits.md and the Discord API reference (v10).
+CONTENT_MAX = 2000
+EMBEDS_MAX = 10
+EMBED_TOTAL_MAX = 6000  # title + description + field names/values + footer + author name
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_FIELDS_MAX = 25
+EMBED_FIELD_NAME_MAX = 256
+EMBED_FIELD_VALUE_MAX = 1024
+EMBED_FOOTER_MAX = 2048
+EMBED_AUTHOR_MAX = 256
+ACTION_ROWS_MAX = 5
+ROW_BUTTONS_MAX = 5
+BUTTON_LABEL_MAX = 80
+CUSTOM_ID_MAX = 100
+SELECT_OPTIONS_MAX = 25
+SELECT_OPTION_TEXT_MAX = 100  # an option's label, value and description
+SELECT_PLACEHOLDER_MAX = 150
+COMPONENTS_V2_MAX = 40  # every component of a components-v2 message, nested ones included
+COMPONENTS_V2_FLAG = 1 << 15
+AUTOCOMPLETE_CHOICES_MAX = 25
+CHOICE_TEXT_MAX = 100  # an autocomplete choice's name and (string) value
+
+_EVERYONE = re.compile(r"@(everyone|here)")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+
+
+def _too_long(where: str, value: Any, limit: int, what: str) -> list[str]:
+    n = len(value) if isinstance(value, str) else 0
+    if n > limit:
+        return [f"{where} is {n:,} characters; {what} holds at most {limit:,}"]
+    return []
+
+
+def embed_length(embed: Mapping[str, Any]) -> int:
+    """The characters Discord counts towards the 6,000 of a message's embeds."""
+    n = len(embed.get("title") or "") + len(embed.get("description") or "")
+    for f in embed.get("fields") or ():
+        n += len(f.get("name") or "") + len(f.get("value") or "")
+    n += len((embed.get("footer") or {}).get("text") or "")
+    n += len((embed.get("author") or {}).get("name") or "")
+    return n
+
+
+def embed_problems(embeds: Sequence[Mapping[str, Any]]) -> list[str]:
+    problems: list[str] = []
+    if len(embeds) > EMBEDS_MAX:
+        problems.append(f"{len(embeds)} embeds; a message holds at most {EMBEDS_MAX}")
+    for i, e in enumerate(embeds):
+        at = f"embeds[{i}]"
+        problems += _too_long(f"{at}.title", e.get("title"), EMBED_TITLE_MAX, "a title")
+        problems += _too_long(
+            f"{at}.description", e.get("description"), EMBED_DESCRIPTION_MAX, "a description"
+        )
+        footer = (e.get("footer") or {}).get("text")
+        problems += _too_long(f"{at}.footer.text", footer, EMBED_FOOTER_MAX, "a footer")
+        author = (e.get("author") or {}).get("name")
+        problems += _too_long(f"{at}.author.name", author, EMBED_AUTHOR_MAX, "an author name")
+        fields = e.get("fields") or []
+        if len(fields) > EMBED_FIELDS_MAX:
+            problems.append(
+                f"{at} has {len(fields)} fields; an embed holds at most {EMBED_FIELDS_MAX}"
+            )
+        for j, f in enumerate(fields):
+            name, value = f.get("name"), f.get("value")
+            problems += _too_long(
+                f"{at}.fields[{j}].name", name, EMBED_FIELD_NAME_MAX, "a field name"
+            )
+            problems += _too_long(
+                f"{at}.fields[{j}].value", value, EMBED_FIELD_VALUE_MAX, "a field value"
+            )
+    total = sum(embed_length(e) for e in embeds)
+    if total > EMBED_TOTAL_MAX:
+        problems.append(
+            f"the embeds total {total:,} characters (title, description, fields, footer, "
+            f"author); a message's embeds hold at most {EMBED_TOTAL_MAX:,}"
+        )
+    return problems
+
+
+def _item_problems(at: str, comp: Mapping[str, Any]) -> list[str]:
+    """Limits of one interactive component (button or select), wherever it sits."""
+    problems = _too_long(f"{at}.custom_id", comp.get("custom_id"), CUSTOM_ID_MAX, "a custom_id")
+    kind = comp.get("type")
+    if kind == BUTTON:
+        problems += _too_long(f"{at}.label", comp.get("label"), BUTTON_LABEL_MAX, "a button label")
+    elif kind in SELECT_TYPES:
+        placeholder = comp.get("placeholder")
+        problems += _too_long(
+            f"{at}.placeholder", placeholder, SELECT_PLACEHOLDER_MAX, "a placeholder"
+        )
+        options = comp.get("options") or []
+        if len(options) > SELECT_OPTIONS_MAX:
+            problems.append(
+                f"{at} has {len(options)} options; a select holds at most {SELECT_OPTIONS_MAX}"
+            )
+        for k, opt in enumerate(options):
+            for key in ("label", "value", "description"):
+                problems += _too_long(
+                    f"{at}.options[{k}].{key}",
+                    opt.get(key),
+                    SELECT_OPTION_TEXT_MAX,
+                    f"an option {key}",
+                )
+        if int(comp.get("max_values") or 1) > SELECT_OPTIONS_MAX:
+            problems.append(f"{at}.max_values is above {SELECT_OPTIONS_MAX}")
+    return problems
+
+
+def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 0) -> list[str]:
+    problems: list[str] = []
+    if flags & COMPONENTS_V2_FLAG:
+        every = list(walk_components(components))
+        if len(every) > COMPONENTS_V2_MAX:
+            problems.append(
+                f"{len(every)} components; a components-v2 message holds at most "
+                f"{COMPONENTS_V2_MAX}"
+            )
+    elif len(components) > ACTION_ROWS_MAX:
+        problems.append(f"{len(components)} action rows; a message holds at most {ACTION_ROWS_MAX}")
+    for r, top in enumerate(components):
+        if top.get("type") == ACTION_ROW:
+            items = list(top.get("components") or [])
+            selects = [c for c in items if c.get("type") in SELECT_TYPES]
+            if selects and len(items) > 1:
+                problems.append(f"components[{r}]: a select takes a whole action row")
+            elif len(items) > ROW_BUTTONS_MAX:
+                problems.append(
+                    f"components[{r}] has {len(items)} buttons; an action row holds at most "
+                    f"{ROW_BUTTONS_MAX}"
+                )
+            if not items:
+                problems.append(f"components[{r}] is an empty action row")
+        for k, comp in enumerate(walk_components([top])):
+            if comp.get("type") == BUTTON or comp.get("type") in SELECT_TYPES:
+                problems += _item_problems(f"components[{r}]...[{k}]", comp)
+    return problems
+
+
+def message_problems(body: Mapping[str, Any]) -> list[str]:
+    """What Discord would reject in a message body it is sent (create, edit, interaction
+    response data, followup): sizes of content, embeds and components. An empty list means
+    Discord would accept it."""
+    problems = _too_long("content", body.get("content"), CONTENT_MAX, "message content")
+    problems += embed_problems(list(body.get("embeds") or []))
+    components = list(body.get("components") or [])
+    problems += component_problems(components, flags=int(body.get("flags") or 0))
+    return problems
+
+
+def _mention_text(body: Mapping[str, Any]) -> str:
+    # Mentions ping from the content (and from components-v2 text displays), never embeds.
+    parts = [str(body.get("content") or "")]
+    parts += [
+        str(c.get("content") or "")
+        for c in walk_components(body.get("components") or [])
+        if c.get("type") == TEXT_DISPLAY
+    ]
+    return "\n".join(parts)
+
+
+def mention_problems(body: Mapping[str, Any]) -> list[str]:
+    """Mentions of @everyone, @here or a role that this body lets Discord ping: without
+    ``allowed_mentions`` Discord parses every mention in the content."""
+    text = _mention_text(body)
+    everyone = sorted(set(_EVERYONE.findall(text)))
+    roles = sorted(set(_ROLE_MENTION.findall(text)))
+    if not everyone and not roles:
+        return []
+    allowed = body.get("allowed_mentions")
+    if allowed is None:
+        parse = {"everyone", "roles", "users"}
+        allowed_roles: set[str] = set()
+        why = "no allowed_mentions is set, so Discord parses every mention"
+    else:
+        parse = set(allowed.get("parse") or [])
+        allowed_roles = {str(r) for r in allowed.get("roles") or []}
+        why = f"allowed_mentions is {dict(allowed)}"
+    problems = []
+    if everyone and "everyone" in parse:
+        shown = ", ".join(f"@{e}" for e in everyone)
+        problems.append(f"the content would ping {shown}: {why}")
+    pinged = [r for r in roles if "roles" in parse or r in allowed_roles]
+    if pinged:
+        shown = ", ".join(f"<@&{r}>" for r in pinged)
+        problems.append(f"the content would ping the role(s) {shown}: {why}")
+    return problems
+
+
+def choices_problems(choices: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What Discord rejects in an autocomplete answer."""
+    problems: list[str] = []
+    if len(choices) > AUTOCOMPLETE_CHOICES_MAX:
+        problems.append(
+            f"{len(choices)} autocomplete choices; Discord takes at most {AUTOCOMPLETE_CHOICES_MAX}"
+        )
+    for i, c in enumerate(choices):
+        problems += _too_long(f"choices[{i}].name", c.get("name"), CHOICE_TEXT_MAX, "a choice name")
+        problems += _too_long(
+            f"choices[{i}].value", c.get("value"), CHOICE_TEXT_MAX, "a choice value"
+        )
+    return problems
 
 
 # --------------------------------------------------------------------------- interactions

@@ -125,7 +125,10 @@ class BoardHands:
             return [
                 Button("pass", "Pass (no playable card)", "danger")
             ], "None of your cards can be played: you must pass."
-        buttons: list[Button] = []
+        # A hand holds at most 7 distinct cards: plays fill rows 0-1, trades rows 2-3, five
+        # a row, so even seven of either fit beside Refresh on row 4.
+        plays: list[Button] = []
+        trades: list[Button] = []
         seen: set[str] = set()
         for card in sorted(view.hand, key=card_order):
             if card in seen:
@@ -133,8 +136,13 @@ class BoardHands:
             seen.add(card)
             label = b.card_label(card)
             if b.TradeDeadCard(card) in legal:
-                buttons.append(
-                    Button(f"t_{card.lower()}", f"Trade {label} (dead)", "danger", row=2)
+                trades.append(
+                    Button(
+                        f"t_{card.lower()}",
+                        f"Trade {label} (dead)",
+                        "danger",
+                        row=2 + len(trades) // 5,
+                    )
                 )
             elif any(isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card for a in legal):
                 suffix = (
@@ -142,10 +150,10 @@ class BoardHands:
                     if card in b.TWO_EYED_JACKS
                     else (" · remove" if card in b.ONE_EYED_JACKS else "")
                 )
-                buttons.append(
-                    Button(f"c_{card.lower()}", label + suffix, "primary", row=len(buttons) // 5)
+                plays.append(
+                    Button(f"c_{card.lower()}", label + suffix, "primary", row=len(plays) // 5)
                 )
-        return buttons, "Your turn: choose a card."
+        return plays + trades, "Your turn: choose a card."
 
     def _space_buttons(
         self, legal: list[b.Action], stage: str
