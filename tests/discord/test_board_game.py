@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from bot.games.board.hand import BoardHands
+from bot.records import Button
+from bot.render.view import build_view
+from bot.rules import board as b
+from bot.rules.board.game import CARD_CELLS
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
 from tests.rules.board.board_helpers import position
@@ -210,7 +215,7 @@ async def test_a_hand_of_six_dead_cards_opens_with_every_trade_button(make_env: 
     state = position(chips=chips, hands=[[*dead, "JD"], ["7D", "8D", "9D", "TD", "QD", "KD"]])
     assert all(b.TradeDeadCard(card) in b.legal_actions(state) for card in dead)
     table = await env.bot.tables.get(1)
-    table.rules = b.dump(state)
+    table.rules = state
     await env.bot.tables._save(table, None, "test-position", {})
 
     hand = await open_hand(env, ana)
@@ -226,12 +231,6 @@ async def test_a_hand_of_six_dead_cards_opens_with_every_trade_button(make_env: 
 
 
 def test_any_mix_of_seven_playable_and_dead_cards_fits_in_five_rows() -> None:
-    from bot.tables.kinds import Button
-    from bot.ui.board_hand import BoardHands
-
-    from bot.rules.board.game import CARD_CELLS
-    from bot.ui.buttons import build_view
-
     dead = ["2S", "3S", "4S", "5S", "6S", "7S", "8S"]
     chips = {divmod(cell, 10): i % 2 for card in dead for i, cell in enumerate(CARD_CELLS[card])}
     live = ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]
@@ -239,7 +238,7 @@ def test_any_mix_of_seven_playable_and_dead_cards_fits_in_five_rows() -> None:
     for k in range(8):
         state = position(chips=chips, hands=[dead[:k] + live[k:], ["9D"]])
         legal = b.legal_actions(state)
-        buttons, _ = BoardHands(None)._card_buttons(legal, b.view_for(state, 0))  # type: ignore[arg-type]
+        buttons, _ = BoardHands()._card_buttons(legal, b.view_for(state, 0))
         assert len(buttons) == 7
         view = build_view(1, 1, [*buttons, Button("hand", "Refresh", "secondary", row=4)])
         assert len(view.children) == 8

@@ -3,8 +3,7 @@ them that would break a Discord limit (description, embed total, content)."""
 
 from __future__ import annotations
 
-from bot.render.rules_text import RULES
-
+from bot.games.registry import Games
 from cogs.odds import CHOICES
 from tests.discord.conftest import MakeEnv
 
@@ -12,8 +11,8 @@ from tests.discord.conftest import MakeEnv
 async def test_rules_odds_and_help_fit_discord(make_env: MakeEnv) -> None:
     env = await make_env()
     ana = await env.h.member("Ana")
-    for game in RULES:
-        reply = await ana.slash("rules", game=game)
+    for page in Games().rules_pages:
+        reply = await ana.slash("rules", game=page.key)
         assert reply.ephemeral and reply.embeds[0]["title"].startswith("Rules · ")
     for choice in CHOICES:
         reply = await ana.slash("odds", ruleset=choice.value)

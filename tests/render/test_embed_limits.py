@@ -8,12 +8,13 @@ from typing import Any
 
 import discord
 import pytest
-from bot.render.rules_text import RULES, rules_text
-from bot.store.ratings import StatLine
 
-from bot.render.standings import GAME_LABELS, leaderboard_embed, stats_embed, wallet_embed
-from bot.store.stats import MAX_PAGE_SIZE, SORTS, LeaderboardPage, LeaderboardRow
-from bot.store.wallets import LedgerEntry, WalletView
+from bot.games.base import RulesPage
+from bot.games.registry import Games
+from bot.ratings import StatLine
+from bot.records import LeaderboardPage, LeaderboardRow, LedgerEntry, WalletView
+from bot.render.standings import leaderboard_embed, stats_embed, wallet_embed
+from bot.store.stats import MAX_PAGE_SIZE, SORTS
 from tests.harness import payloads as P
 
 BIG = 2**62
@@ -49,24 +50,24 @@ def test_leaderboard_fits_the_largest_page(sort: str) -> None:
 
     rows = [row(BIG - i, NAME, 10**18 + i) for i in range(MAX_PAGE_SIZE)]
     page = LeaderboardPage(rows, BIG, row(BIG, None), 999_999, MAX_PAGE_SIZE)
-    embed = leaderboard_embed(page, "x" * 60, "global", sort, viewer_id=None)
+    embed = leaderboard_embed(page, Games().label("x" * 60), "global", sort, viewer_id=None)
     assert problems(embed) == []
     assert f"__<@{USER}>__" in (embed.description or "").splitlines()[-1]  # the viewer's row
 
 
 def test_stats_fit_every_game_with_huge_numbers() -> None:
-    keys = [*GAME_LABELS, *(f"{'k' * 28}:{i:031}" for i in range(20))]
+    games = Games()
+    keys = [*games.labels, *(f"{'k' * 28}:{i:031}" for i in range(20))]
     lines = [
         StatLine(1, key, USER, BIG, BIG, BIG, BIG, BIG, -BIG, BIG, mu=1e12, sigma=1.0)
         for key in keys
     ]
     glob = {line.game_key: line for line in lines}
-    embed = stats_embed(NAME, lines, glob, keys[-1])
+    embed = stats_embed(NAME, lines, glob, keys[-1], games.label)
     assert problems(embed) == []
 
 
-@pytest.mark.parametrize("game", sorted(RULES))
-def test_rules_fit_one_embed(game: str) -> None:
-    title, text = rules_text(game)
-    embed = discord.Embed(title=f"Rules · {title}", description=text)
+@pytest.mark.parametrize("page", Games().rules_pages, ids=lambda page: page.key)
+def test_rules_fit_one_embed(page: RulesPage) -> None:
+    embed = discord.Embed(title=f"Rules · {page.title}", description=page.text)
     assert problems(embed) == []
