@@ -387,6 +387,10 @@ class _Snapshot:
         self.payload = payload
 
 
+# Seconds of settle time each interaction of ``Harness.together`` adds to the timeout.
+PER_INTERACTION_SETTLE = 0.02
+
+
 class Harness:
     """A fake Discord guild around one (or, after :meth:`restart`, successive) bot(s)."""
 
@@ -905,7 +909,9 @@ class Harness:
             batch = self._batch
         finally:
             self._batch = None
-        await self.settle()
+        # Every delivered interaction gets its share of the wait: a burst of a thousand
+        # clicks is work, not a hang, on a loaded two-core machine.
+        await self.settle(timeout=self.settle_timeout + PER_INTERACTION_SETTLE * len(actions))
         for player, reply in batch:
             self._finish(player, reply)
         return replies
