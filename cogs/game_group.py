@@ -1,4 +1,4 @@
-"""What every game's command group shares: the ``end`` subcommand."""
+"""What every game's command group shares: the ``end`` and ``resign`` subcommands."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ class GameGroup(commands.GroupCog, group_name="game"):
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="end", description="End a running game (host or Manage Server)")
+    @app_commands.command(
+        name="end",
+        description="End a game early: host (staked games: once the others agree) or Manage Server",
+    )
     @app_commands.describe(game="The game number, if several run in this channel")
     @app_commands.guild_only()
     async def end(
@@ -25,3 +28,13 @@ class GameGroup(commands.GroupCog, group_name="game"):
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
         await self.bot.shell.router.end_game(interaction, game)
+
+    @app_commands.command(name="resign", description="Leave a game you play in for good")
+    @app_commands.describe(game="The game number, if you play in several in this channel")
+    @app_commands.guild_only()
+    async def resign(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        game: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await self.bot.shell.router.resign_command(interaction, game)

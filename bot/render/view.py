@@ -12,6 +12,7 @@ import discord
 from bot.records import Button
 
 LOBBY = "L"
+TABLE = "T"  # a table action that no turn makes stale (Resign, Agree to end)
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -24,16 +25,24 @@ def custom_id(table_id: int, version: int | str, action: str) -> str:
     return f"t:{table_id}:{version}:{action}"
 
 
-def build_view(table_id: int, version: int | str, buttons: list[Button]) -> discord.ui.View:
+def build_view(
+    table_id: int,
+    version: int | str,
+    buttons: list[Button],
+    table_buttons: list[Button] = (),  # type: ignore[assignment]
+) -> discord.ui.View:
+    """The buttons drawn at ``version`` and, after them, ``table_buttons`` (drawn with
+    ``TABLE`` in place of the version: pressing them is never stale)."""
     view = discord.ui.View(timeout=None)
-    for b in buttons[:25]:
+    drawn = [(version, b) for b in buttons] + [(TABLE, b) for b in table_buttons]
+    for at, b in drawn[:25]:
         item: discord.ui.Button[Any] = discord.ui.Button(
             label=b.label[:80] or None,
             style=STYLES[b.style],
             emoji=b.emoji,
             row=b.row,
             disabled=b.disabled,
-            custom_id=custom_id(table_id, version, b.action),
+            custom_id=custom_id(table_id, at, b.action),
         )
         view.add_item(item)
     return view

@@ -51,6 +51,9 @@ class Table:
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
     notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    # A host's request to end a staked game early: {"by": user id, "until": unix time,
+    # "agreed": [user ids]} while it is open (RULINGS §4, "Ending early").
+    end_request: dict[str, Any] | None = None
     # The lines this read of the table has added, every one (``events`` keeps the last few).
     fresh_events: list[str] = field(default_factory=list)
 
@@ -74,6 +77,14 @@ class Table:
     def game_channel_id(self) -> int:
         return self.row.thread_id or self.row.channel_id
 
+    def playing(self, index: int) -> bool:
+        """Whether the seat still plays (has not forfeited)."""
+        return self.rules is None or index not in self.game.forfeited(self.rules)
+
+    def humans_playing(self) -> list[int]:
+        """The seats of members (not bot players) still playing."""
+        return [i for i, s in enumerate(self.seats) if not s.is_bot and self.playing(i)]
+
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id:
@@ -93,6 +104,7 @@ class Table:
             "events": self.events,
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
+            "end_request": self.end_request,
         }
 
     @classmethod
@@ -108,4 +120,5 @@ class Table:
             events=list(s.get("events", [])),
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
+            end_request=s.get("end_request"),
         )

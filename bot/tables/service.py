@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 MAX_EXPIRIES = 3
+END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -76,6 +77,7 @@ class Change:
     turn_changed: bool = False
     finished: bool = False
     closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
+    end_requested: bool = False  # the host asked the others to agree to end the game
 
 
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
@@ -573,12 +575,107 @@ class TableService:
             )
 
     async def end(self, table_id: int, user_id: int, is_admin: bool) -> Change:
+        """End a table early (RULINGS §4): Manage Server always can; the host can close a
+        lobby or end an unstaked game; a staked running game needs every other member still
+        playing to agree, so the host's end opens a request (``end_requested``) instead."""
         async with self._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 raise StaleAction("That game is already over.")
-            if user_id != table.row.host_id and not is_admin:
+            who = self._name_of(table, user_id)
+            if is_admin:
+                return await self._close(table, "ended", user_id, f"Ended early by {who}.")
+            if user_id != table.row.host_id:
                 raise Forbidden("Only the host or a member with Manage Server can end this game.")
-            return await self._close(table, "ended", user_id, "The game was ended early.")
+            others = [
+                table.seats[i].user_id
+                for i in table.humans_playing()
+                if table.seats[i].user_id != user_id
+            ]
+            if table.status == "lobby" or table.row.stake == 0 or not others:
+                return await self._close(table, "ended", user_id, f"Ended early by {who}.")
+            now = self.clock()
+            request = table.end_request
+            if request is not None and request["until"] > now:
+                raise UserError("You already asked; the others have until the request runs out.")
+            table.end_request = {"by": user_id, "until": now + END_VOTE_SECONDS, "agreed": []}
+            table.add_event(f"{who} asks to end the game early; everyone still playing must agree.")
+            await self._save(table, user_id, "end_request", {"until": now + END_VOTE_SECONDS})
+            return Change(table, end_requested=True)
+
+    async def agree_to_end(self, table_id: int, user_id: int) -> Change:
+        """A member still playing agrees to the host's request to end early; the last
+        agreement ends the game with every stake refunded."""
+        async with self._locked(table_id) as table:
+            if table.status != "running":
+                raise StaleAction("That game is already over.")
+            request = table.end_request
+            if request is None or request["until"] <= self.clock():
+                raise StaleAction("There is no request to end this game now.")
+            index = table.seat_of(user_id)
+            if index is None or not table.playing(index):
+                raise UserError("Only the players still in the game decide whether it ends.")
+            if user_id == request["by"] or user_id in request["agreed"]:
+                raise UserError("You have already agreed.")
+            request["agreed"] = [*request["agreed"], user_id]
+            waiting = self.waiting_to_agree(table)
+            if not waiting:
+                host = self._name_of(table, request["by"])
+                return await self._close(
+                    table, "ended", user_id, f"Ended early: {host} asked and everyone agreed."
+                )
+            await self._save(table, user_id, "agree_end", {"seat": index})
+            return Change(table, end_requested=True)
+
+    def waiting_to_agree(self, table: Table) -> list[str]:
+        """Who still has to agree to the open request to end the game."""
+        request = table.end_request or {}
+        done = {request.get("by"), *request.get("agreed", [])}
+        return [
+            table.seats[i].name
+            for i in table.humans_playing()
+            if table.seats[i].user_id not in done
+        ]
+
+    @staticmethod
+    def _name_of(table: Table, user_id: int) -> str:
+        index = table.seat_of(user_id)
+        return table.seats[index].name if index is not None else "a moderator"
+
+    async def resign(self, table_id: int, user_id: int) -> Change:
+        """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the
+        pot."""
+        async with self._locked(table_id) as table:
+            if table.status != "running":
+                raise StaleAction("That game is not running.")
+            index = table.seat_of(user_id)
+            if index is None:
+                raise UserError("You're not playing in this game.")
+            if not table.playing(index):
+                raise UserError("You have already left this game.")
+            line = f"🏳️ {table.seats[index].name} resigned."
+            return await self._forfeit(table, index, line, user_id, "resign")
+
+    async def _forfeit(
+        self, table: Table, seat: int, line: str, actor_id: int | None, why: str
+    ) -> Change:
+        """``seat`` forfeits; the game goes on among the rest, the last side standing wins,
+        and with no member left playing (or none present) it is abandoned."""
+        game = table.game
+        assert table.rules is not None
+        before_turn = game.turn_index(table.rules)
+        table.rules = game.forfeit(table.rules, seat)
+        table.add_event(line)
+        playing = table.humans_playing()
+        # Nobody left to play for: every member still seated also let their last turn run
+        # out (docs/rules.md, "Forfeits"); a rated win or a pot for an absent seat is wrong.
+        present = [i for i in playing if table.expiries[i] == 0]
+        if not present:
+            return await self._close(
+                table, "abandoned", actor_id, "No player is left in the game: it is abandoned."
+            )
+        return await self._commit(
+            table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why
+        )
 
     async def close_unseen(self, table_id: int, line: str) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
@@ -633,12 +730,8 @@ class TableService:
                 return await self._play(table, steps, None, "bot")
             table.expiries[current] += 1
             if table.expiries[current] >= MAX_EXPIRIES:
-                return await self._close(
-                    table,
-                    "abandoned",
-                    None,
-                    f"{seat.name} missed {MAX_EXPIRIES} turns in a row: game abandoned.",
-                )
+                line = f"⏰ {seat.name} missed {MAX_EXPIRIES} turns in a row and forfeits."
+                return await self._forfeit(table, current, line, None, "forfeit")
             table.add_event(f"⏰ {seat.name} ran out of time; the bot played that turn.")
             # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
             # the real dice, since what comes next depends on how they fall.

@@ -1,6 +1,7 @@
 """The persistent game button: one ``DynamicItem`` answers every custom_id of the form
-``t:<table>:<version or L for lobby>:<action>`` (drawn by ``bot.render.view``), after a
-restart too. ``interaction_check`` reads the table once and checks the click comes from the
+``t:<table>:<version, L for the lobby or T for the table>:<action>`` (drawn by
+``bot.render.view``), after a restart too. ``interaction_check`` reads the table once and
+checks the click comes from the
 table's own place; the callback hands the click to the router."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.render.view import LOBBY
+from bot.render.view import LOBBY, TABLE
 from bot.tables.model import Table
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import shell_of
@@ -19,7 +20,7 @@ from bot.ui.shell import shell_of
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"t:(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,9}|L):(?P<action>[a-z0-9_]{1,32})",
+    template=r"t:(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,9}|L|T):(?P<action>[a-z0-9_]{1,32})",
 ):
     def __init__(self, table_id: int, version: int | str, action: str) -> None:
         super().__init__(discord.ui.Button(custom_id=f"t:{table_id}:{version}:{action}"))
@@ -37,7 +38,7 @@ class GameButton(
         /,
     ) -> GameButton:
         version: int | str = match["version"]
-        if version != LOBBY:
+        if version not in (LOBBY, TABLE):
             version = int(version)
         return cls(int(match["table"]), version, match["action"])
 
@@ -67,6 +68,8 @@ class GameButton(
         try:
             if self.version == LOBBY:
                 await router.on_lobby_click(interaction, self.table, self.action)
+            elif self.version == TABLE:
+                await router.on_table_click(interaction, self.table, self.action)
             else:
                 assert isinstance(self.version, int)
                 await router.on_turn_click(interaction, self.table, self.version, self.action)

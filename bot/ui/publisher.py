@@ -17,7 +17,8 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
-from bot.render.common import COLOUR_DONE, NO_PINGS
+from bot.records import Button
+from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
 from bot.tables.model import Table
 from bot.tables.service import Change, TableService
@@ -27,6 +28,8 @@ from bot.ui.errors import reply_private
 from bot.ui.lobby import lobby_buttons, lobby_embed
 
 log = logging.getLogger(__name__)
+
+RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 
 
 class Publisher:
@@ -84,7 +87,9 @@ class Publisher:
         mentions = NO_PINGS
         if table.status == "running" and table.rules is not None:
             current = game.current_seat(table.rules)
-            view = build_view(table.id, table.version, game.turn_buttons(table.rules))
+            view = build_view(
+                table.id, table.version, game.turn_buttons(table.rules), [RESIGN_BUTTON]
+            )
             if current is not None and not table.seats[current].is_bot:
                 user_id = table.seats[current].user_id
                 content = f"<@{user_id}>, your turn."
@@ -453,6 +458,83 @@ class Publisher:
         except discord.HTTPException as exc:  # the game is ended either way: show it ended
             log.info("game %s: /end not answered (%s)", table.id, exc.code)
         await self.closed(table, None)
+
+    # --- leaving and ending early -------------------------------------------------------
+
+    async def ask_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The private confirmation before a player resigns."""
+        view = build_view(
+            table.id,
+            "T",
+            [
+                Button("resign_yes", "Resign", "danger", emoji="🏳️"),
+                Button("resign_no", "Keep playing", "secondary"),
+            ],
+        )
+        stake = " Your stake stays in the pot." if table.row.stake else ""
+        await interaction.response.send_message(
+            f"Resign from game #{table.id}? You leave the game for good and rank last.{stake}",
+            view=view,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+    def end_request_message(self, table: Table) -> dict[str, Any]:
+        """The public request to end a staked game early, with its Agree button."""
+        request = table.end_request or {}
+        host = next((s.name for s in table.seats if s.user_id == request.get("by")), "The host")
+        waiting = self.tables.waiting_to_agree(table)
+        lines = [
+            f"{host} asks to end game #{table.id} early: no result, every stake refunded.",
+            f"Everyone still playing must agree <t:{int(request.get('until', 0))}:R>.",
+            f"Waiting for: {', '.join(waiting)}." if waiting else "",
+        ]
+        embed = discord.Embed(
+            title="End the game early?", description="\n".join(x for x in lines if x), colour=COLOUR
+        )
+        view = build_view(table.id, "T", [Button("agree_end", "Agree to end", "danger")])
+        return {"embed": embed, "view": view}
+
+    async def post_end_request(self, interaction: discord.Interaction[Any], change: Change) -> None:
+        """The host asked to end a staked game: the request goes to the game's channel, the
+        host is told privately."""
+        table = change.table
+        try:
+            channel = await self._game_channel(table)
+            if channel is not None:
+                await channel.send(**self.end_request_message(table), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.warning("game %s: end request not posted (%s)", table.id, exc.status)
+            channel = None
+        if channel is None:
+            await reply_private(
+                interaction, "I couldn't post the request in the game's channel; try again later."
+            )
+            return
+        await reply_private(
+            interaction,
+            f"The others in game #{table.id} have 2 minutes to agree; until then the game goes "
+            "on (you can still resign).",
+        )
+
+    async def show_end_request(self, change: Change, interaction: discord.Interaction[Any]) -> None:
+        """An agreement was given: redraw the request, and the game if it ended."""
+        table = change.table
+        if change.closed:
+            await interaction.response.edit_message(
+                embed=discord.Embed(
+                    title="Game ended early",
+                    description=table.events[-1] if table.events else "Game over.",
+                    colour=COLOUR_DONE,
+                ),
+                view=None,
+                allowed_mentions=NO_PINGS,
+            )
+            await self.closed(table)
+            return
+        await interaction.response.edit_message(
+            **self.end_request_message(table), allowed_mentions=NO_PINGS
+        )
 
     # --- restore ---------------------------------------------------------------------
 

@@ -84,15 +84,57 @@ class Router:
         change = await self.tables.act(table.id, interaction.user.id, version, action, loaded=table)
         await self.publisher.publish(change, interaction)
 
+    async def on_table_click(
+        self, interaction: discord.Interaction[Any], table: Table, action: str
+    ) -> None:
+        """A button that belongs to the table, not to one turn: Resign (with its
+        confirmation) and Agree to end."""
+        if action == "resign":
+            await self.confirm_resign(interaction, table)
+        elif action == "resign_yes":
+            change = await self.tables.resign(table.id, interaction.user.id)
+            await interaction.response.edit_message(
+                content=f"You resigned from game #{table.id}.", view=None
+            )
+            await self.publisher.publish(change)
+        elif action == "resign_no":
+            await interaction.response.edit_message(content="You're still in the game.", view=None)
+        elif action == "agree_end":
+            change = await self.tables.agree_to_end(table.id, interaction.user.id)
+            await self.publisher.show_end_request(change, interaction)
+        else:
+            raise StaleAction("That button is not part of this game.")
+
+    async def confirm_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Ask a player still in the game to confirm that they resign (privately)."""
+        if table.status != "running":
+            raise StaleAction("That game is not running.")
+        index = table.seat_of(interaction.user.id)
+        if index is None:
+            raise UserError("You're not playing in this game.")
+        if not table.playing(index):
+            raise UserError("You have already left this game.")
+        await self.publisher.ask_resign(interaction, table)
+
+    async def resign_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> None:
+        table = await self.find_table(interaction, table_id, playing=True)
+        await self.confirm_resign(interaction, table)
+
     async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
         table = await self.find_table(interaction, table_id)
         change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+        if change.end_requested:
+            await self.publisher.post_end_request(interaction, change)
+            return
         await self.publisher.answer_ended(interaction, change.table, ENDED.format(id=table.id))
 
     async def find_table(
-        self, interaction: discord.Interaction[Any], table_id: int | None
+        self, interaction: discord.Interaction[Any], table_id: int | None, playing: bool = False
     ) -> Table:
-        """The game a command names, or the one in this channel (the member's own first)."""
+        """The game a command names, or the one in this channel (the member's own first;
+        with ``playing``, the one the member plays in)."""
         if table_id is not None:
             table = await self.tables.get(table_id)
             if table.row.guild_id != interaction.guild_id:
@@ -102,7 +144,10 @@ class Router:
         tables = await self.tables.live_in_channel(interaction.channel_id)
         if not tables:
             raise UserError("There is no game in this channel.")
-        mine = [t for t in tables if t.row.host_id == interaction.user.id]
+        user = interaction.user.id
+        mine = [
+            t for t in tables if (t.seat_of(user) is not None if playing else t.row.host_id == user)
+        ]
         if len(tables) > 1 and len(mine) != 1:
             ids = ", ".join(f"#{t.id}" for t in tables)
             raise UserError(f"Several games are here ({ids}); say which with the game option.")
