@@ -99,10 +99,10 @@ def test_dockerfile_pins_python_and_checks_health_with_the_health_command() -> N
 
 
 def test_harness_readme_custom_ids_have_the_real_format() -> None:
-    from bot.ui.buttons import GameButton, custom_id
+    from bot.ui.buttons import GameButton
 
     text = (ROOT / "tests" / "harness" / "README.md").read_text(encoding="utf-8")
     examples = re.findall(r'custom_id="([^"]+)"', text)
     template = GameButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
     assert examples and all(template.fullmatch(example) for example in examples), examples
-    assert "t:1:L:join" in examples and custom_id(1, "L", "join") == "t:1:L:join"
+    assert "t:1:L:join" in examples and GameButton(1, "L", "join").custom_id == "t:1:L:join"
