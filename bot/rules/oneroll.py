@@ -17,6 +17,11 @@ Decisions the rulings leave open, taken here:
 - Tie-break: the tied seats throw once more each, in seating order from the starter; the
   highest **score** of that throw wins (a penalty throw counts 0 and does not touch totals,
   which are final); seats tied again for the highest repeat.
+- Forfeits (RULINGS §4, ``forfeit``): a forfeited seat throws no more. It leaves the opening
+  or tie-break pass it was in (a throw it made there no longer counts) and is skipped in
+  play. A round is complete when every seat still playing has thrown equally often; only
+  seats still playing are compared at the end. A pass left with one seat is won by it, and
+  when one seat is left in the game it wins at once (reason ``"forfeit"``).
 """
 
 from __future__ import annotations
@@ -182,7 +187,7 @@ class OneRollOutcome:
     winner: int
     totals: tuple[int, ...]
     rounds: int
-    reason: Literal["target", "tiebreak"] = "target"
+    reason: Literal["target", "tiebreak", "forfeit"] = "target"
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -196,6 +201,7 @@ class OneRollState:
 
     ``contenders`` are the seats throwing in the current opening or tie-break pass, in
     throwing order, and ``pass_values`` the values the first of them have thrown so far.
+    ``out`` holds the seats that forfeited.
     """
 
     config: OneRollConfig
@@ -209,6 +215,12 @@ class OneRollState:
     pass_values: tuple[int, ...] = ()
     last: ThrowRecord | None = None
     outcome: OneRollOutcome | None = None
+    out: frozenset[int] = frozenset()
+
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The seats that have not forfeited, in seating order."""
+        return tuple(s for s in range(self.n_seats) if s not in self.out)
 
 
 def new_game(config: OneRollConfig, n_seats: int) -> OneRollState:
@@ -254,25 +266,37 @@ def apply(state: OneRollState, action: Throw, dice: DiceSource) -> OneRollState:
         return _after_play_throw(state, seat, faces, score)
     value = sum(faces) if state.phase == "opening" else score.points
     record = ThrowRecord(seat, state.phase, tuple(faces), score, value, total, total)
-    values = (*state.pass_values, value)
-    if len(values) < len(state.contenders):
-        return replace(
-            state, current=state.contenders[len(values)], pass_values=values, last=record
-        )
-    tied = _highest(state.contenders, values)
-    if len(tied) > 1:
-        return replace(state, current=tied[0], contenders=tied, pass_values=(), last=record)
+    return _pass_step(replace(state, pass_values=(*state.pass_values, value), last=record))
+
+
+def _pass_step(state: OneRollState) -> OneRollState:
+    """The next throw of an opening or tie-break pass, or the pass decided: the highest
+    throw (or the one contender left) starts the play, or wins the tie-break; a tie for the
+    highest starts a new pass among the tied."""
+    values = state.pass_values
+    if len(state.contenders) == 1:
+        first = state.contenders[0]
+    elif len(values) < len(state.contenders):
+        return replace(state, current=state.contenders[len(values)])
+    else:
+        tied = _highest(state.contenders, values)
+        if len(tied) > 1:
+            return replace(state, current=tied[0], contenders=tied, pass_values=())
+        first = tied[0]
     if state.phase == "opening":
         return replace(
-            state,
-            phase="play",
-            current=tied[0],
-            starter=tied[0],
-            contenders=(),
-            pass_values=(),
-            last=record,
+            state, phase="play", current=first, starter=first, contenders=(), pass_values=()
         )
-    return _finish(state, tied[0], record)
+    return _finish(state, first)
+
+
+def _next_playing(state: OneRollState, seat: int) -> int:
+    """The first seat after ``seat`` in seating order that has not forfeited."""
+    for step in range(1, state.n_seats + 1):
+        candidate = (seat + step) % state.n_seats
+        if candidate not in state.out:
+            return candidate
+    return seat
 
 
 def _after_play_throw(
@@ -283,31 +307,69 @@ def _after_play_throw(
     totals = (*state.totals[:seat], after, *state.totals[seat + 1 :])
     turns = (*state.turns[:seat], state.turns[seat] + 1, *state.turns[seat + 1 :])
     record = ThrowRecord(seat, "play", faces, score, score.points, before, after)
-    starter = 0 if state.starter is None else state.starter
-    following = (seat + 1) % state.n_seats
-    moved = replace(state, totals=totals, turns=turns, current=following, last=record)
-    if following != starter or max(totals) < state.config.target:
+    return _pass_play_turn(replace(state, totals=totals, turns=turns, last=record), seat)
+
+
+def _pass_play_turn(state: OneRollState, seat: int) -> OneRollState:
+    """``seat``'s turn in play is over: once a round is complete (every seat still playing
+    has thrown equally often) and a total reached the target, the highest total still
+    playing wins, or the tied throw again; else the next seat still playing throws."""
+    playing = state.playing
+    following = _next_playing(state, seat)
+    moved = replace(state, current=following)
+    if len({state.turns[s] for s in playing}) > 1:
         return moved
-    leaders = tuple(s for s in range(state.n_seats) if totals[s] == max(totals))
+    best = max(state.totals[s] for s in playing)
+    if best < state.config.target:
+        return moved
+    leaders = tuple(s for s in playing if state.totals[s] == best)
     if len(leaders) == 1:
-        return _finish(moved, leaders[0], record)
+        return _finish(moved, leaders[0])
+    starter = 0 if state.starter is None else state.starter
     order = _seating_from(state, starter, leaders)
     return replace(moved, phase="tiebreak", current=order[0], contenders=order, pass_values=())
 
 
-def _finish(state: OneRollState, winner: int, record: ThrowRecord) -> OneRollState:
-    rounds = state.turns[0 if state.starter is None else state.starter]
-    reason: Literal["target", "tiebreak"] = "tiebreak" if state.phase == "tiebreak" else "target"
+def _finish(
+    state: OneRollState, winner: int, reason: Literal["target", "tiebreak", "forfeit"] | None = None
+) -> OneRollState:
+    rounds = max(state.turns[s] for s in state.playing)
+    if reason is None:
+        reason = "tiebreak" if state.phase == "tiebreak" else "target"
     outcome = OneRollOutcome(winner, state.totals, rounds, reason)
     return replace(
-        state,
-        phase="over",
-        current=winner,
-        contenders=(),
-        pass_values=(),
-        last=record,
-        outcome=outcome,
+        state, phase="over", current=winner, contenders=(), pass_values=(), outcome=outcome
     )
+
+
+def forfeit(state: OneRollState, seat: int) -> OneRollState:
+    """The state after ``seat`` forfeits (RULINGS §4): it throws no more. If it was to throw,
+    the turn passes to the next seat still playing (in an opening or tie-break pass: the
+    next contender, or the pass is decided). When one seat is left, it wins at once.
+    A seat that already forfeited, or any seat once the game is over, raises
+    ``IllegalAction``."""
+    if state.phase == "over":
+        raise IllegalAction("This game is over.")
+    if not 0 <= seat < state.n_seats:
+        raise IllegalAction(f"Seat {seat} is not at this table.")
+    if seat in state.out:
+        raise IllegalAction("That seat has already forfeited.")
+    after = replace(state, out=state.out | {seat})
+    playing = after.playing
+    if not playing:
+        raise IllegalAction("The last seat playing cannot forfeit.")
+    if len(playing) == 1:
+        return _finish(after, playing[0], "forfeit")
+    if state.phase == "play":
+        return _pass_play_turn(after, seat) if seat == state.current else after
+    if seat not in state.contenders:
+        return after
+    index = state.contenders.index(seat)
+    values = state.pass_values
+    if index < len(values):
+        values = values[:index] + values[index + 1 :]
+    contenders = state.contenders[:index] + state.contenders[index + 1 :]
+    return _pass_step(replace(after, contenders=contenders, pass_values=values))
 
 
 # --- JSON-safe persistence ------------------------------------------------------------------
@@ -365,6 +427,7 @@ def dump(state: OneRollState) -> dict[str, Any]:
         "contenders": list(state.contenders),
         "pass_values": list(state.pass_values),
         "last": None if state.last is None else dump_record(state.last),
+        "forfeited": sorted(state.out),
         "outcome": None
         if outcome is None
         else {
@@ -437,14 +500,18 @@ def load(data: Mapping[str, Any]) -> OneRollState:
         outcome = None
         if raw_outcome is not None:
             reason = raw_outcome["reason"]
-            if reason not in ("target", "tiebreak"):
+            if reason not in ("target", "tiebreak", "forfeit"):
                 raise ValueError(f"unknown outcome reason {reason!r}")
             outcome = OneRollOutcome(
                 _int(raw_outcome["winner"]),
                 _ints(raw_outcome["totals"]),
                 _int(raw_outcome["rounds"]),
-                "tiebreak" if reason == "tiebreak" else "target",
+                reason,
             )
+        # States saved before forfeits existed have no "forfeited": nobody forfeited.
+        out = frozenset(_ints(data.get("forfeited", [])))
+        if any(not 0 <= s < n_seats for s in out):
+            raise ValueError("a forfeited seat is not at this table")
         return OneRollState(
             config=config,
             n_seats=n_seats,
@@ -457,6 +524,7 @@ def load(data: Mapping[str, Any]) -> OneRollState:
             pass_values=_ints(data["pass_values"]),
             last=None if data["last"] is None else _load_record(data["last"]),
             outcome=outcome,
+            out=out,
         )
     except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"malformed one-roll state: {error!r}") from error

@@ -13,6 +13,13 @@ Rulings this module makes where RULINGS §1 is silent (also in docs/rules.md):
   teams, the higher team sum winning.
 - In Sudden the bank that would overshoot 21 scores nothing, and so does a bonus throw that
   would overshoot.
+- Forfeits (RULINGS §4, ``forfeit``): a forfeited seat is skipped in turn order. A round is
+  over when every seat still playing has had the same number of turns; the round and
+  target checks, the totals compared and the tie-breaks count only sides still playing (a
+  team still playing keeps the points its forfeited partner banked). A seat forfeiting in
+  the middle of its turn scores nothing for it. When only one side has a seat playing, it
+  wins at once (reason ``"forfeit"``); a tie-break left with one side is won by that side.
+  The winners named in an outcome are always seats still playing.
 """
 
 from __future__ import annotations
@@ -163,7 +170,7 @@ class Event:
 @dataclass(frozen=True)
 class Outcome:
     winners: tuple[int, ...]  # seats; a winning team's seats in turn order
-    reason: Literal["rounds", "target", "exact21", "tiebreak"]
+    reason: Literal["rounds", "target", "exact21", "tiebreak", "forfeit"]
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,8 @@ class PushState:
     last: Event | None = None
     outcome: Outcome | None = None
     history: tuple[int, ...] = field(default=())  # points of every finished turn, in order
+    out: frozenset[int] = frozenset()  # seats that forfeited (RULINGS §4)
+    forfeited_turns: int = 0  # turns that ended unplayed because their seat forfeited
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -208,6 +217,15 @@ class PushState:
                 sum(self.totals[s] for s in range(self.n_seats) if s % 2 == t) for t in (0, 1)
             )
         return self.totals
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for: its team in Team games, itself otherwise."""
+        return seat % 2 if self.config.variant == "team" else seat
+
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The seats that have not forfeited, in turn order."""
+        return tuple(s for s in range(self.n_seats) if s not in self.out)
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -324,15 +342,31 @@ def _end_turn(
     best = tuple(max(b, points) if s == seat else b for s, b in enumerate(state.best_turn))
     after = replace(base, totals=totals, turns_taken=turns, best_turn=best)
 
-    if state.config.variant == "sudden":
-        if totals[seat] == SUDDEN_TARGET:
-            return replace(after, phase="over", outcome=Outcome((seat,), "exact21"))
-        return replace(after, phase="throw", current=(seat + 1) % state.n_seats)
+    if state.config.variant == "sudden" and totals[seat] == SUDDEN_TARGET:
+        return replace(after, phase="over", outcome=Outcome((seat,), "exact21"))
+    return _pass_turn(after, seat)
 
-    next_seat = (seat + 1) % state.n_seats
-    if next_seat == 0 and _game_should_end(after):
-        return _finish_or_tiebreak(after)
-    return replace(after, phase="throw", current=next_seat)
+
+def _next_playing(state: PushState, seat: int) -> int:
+    """The first seat after ``seat`` in turn order that has not forfeited."""
+    for step in range(1, state.n_seats + 1):
+        candidate = (seat + step) % state.n_seats
+        if candidate not in state.out:
+            return candidate
+    return seat
+
+
+def _pass_turn(state: PushState, seat: int) -> PushState:
+    """The turn of ``seat`` is over (outside a tie-break): at the end of a round, end the game
+    if it should; else the next seat still playing throws."""
+    if state.config.variant != "sudden" and _round_complete(state) and _game_should_end(state):
+        return _finish_or_tiebreak(state)
+    return replace(state, phase="throw", run=(), throw=(), current=_next_playing(state, seat))
+
+
+def _round_complete(state: PushState) -> bool:
+    """Every seat still playing has had the same number of turns."""
+    return len({state.turns_taken[s] for s in state.playing}) == 1
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
@@ -340,25 +374,29 @@ def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 
 def _game_should_end(state: PushState) -> bool:
+    """Called at the end of a round: has the game reached its length?"""
     config = state.config
     if config.rounds is not None:
-        return state.turns_taken[0] >= config.rounds
+        return state.turns_taken[state.playing[0]] >= config.rounds
     assert config.target is not None
-    return max(state.side_totals()) >= config.target
+    side_totals = state.side_totals()
+    return max(side_totals[side] for side, _ in _sides(state)) >= config.target
 
 
-def _sides(state: PushState) -> list[tuple[int, ...]]:
-    """Seats grouped by side, each in turn order."""
-    if state.config.variant == "team":
-        return [tuple(s for s in range(state.n_seats) if s % 2 == t) for t in (0, 1)]
-    return [(s,) for s in range(state.n_seats)]
+def _sides(state: PushState) -> list[tuple[int, tuple[int, ...]]]:
+    """The sides still playing, each with its seats still playing in turn order."""
+    sides: dict[int, list[int]] = {}
+    for seat in state.playing:
+        sides.setdefault(state.side_of(seat), []).append(seat)
+    return [(side, tuple(seats)) for side, seats in sorted(sides.items())]
 
 
 def _finish_or_tiebreak(state: PushState) -> PushState:
     sides = _sides(state)
-    scores = [sum(state.totals[s] for s in side) for side in sides]
+    side_totals = state.side_totals()
+    scores = [side_totals[side] for side, _ in sides]
     best = max(scores)
-    leaders = [side for side, score in zip(sides, scores, strict=True) if score == best]
+    leaders = [seats for (_, seats), score in zip(sides, scores, strict=True) if score == best]
     reason: Literal["rounds", "target"] = "rounds" if state.config.rounds is not None else "target"
     if len(leaders) == 1:
         return replace(state, phase="over", outcome=Outcome(leaders[0], reason))
@@ -367,31 +405,93 @@ def _finish_or_tiebreak(state: PushState) -> PushState:
 
 
 def _advance_tiebreak(state: PushState, seat: int, points: int) -> PushState:
-    done = (*state.tiebreak_points, points)
+    return _tiebreak_step(state, (*state.tiebreak_points, points))
+
+
+def _tiebreak_step(state: PushState, done: tuple[int, ...]) -> PushState:
+    """A tie-break turn is over and ``done`` holds the points of those played: the next
+    seat of the tie-break throws, or the tie-break is decided (or starts again)."""
+    if len({state.side_of(s) for s in state.tiebreak}) == 1:
+        return _tiebreak_won(state, done, state.side_of(state.tiebreak[0]))
     if len(done) < len(state.tiebreak):
         return replace(
-            state, phase="throw", tiebreak_points=done, current=state.tiebreak[len(done)]
+            state,
+            phase="throw",
+            run=(),
+            throw=(),
+            tiebreak_points=done,
+            current=state.tiebreak[len(done)],
         )
     # Everyone in the tie-break has had their turn: compare per side.
     by_side: dict[int, int] = {}
     for s, p in zip(state.tiebreak, done, strict=True):
-        side = s % 2 if state.config.variant == "team" else s
+        side = state.side_of(s)
         by_side[side] = by_side.get(side, 0) + p
     best = max(by_side.values())
     leaders = [side for side, p in by_side.items() if p == best]
     if len(leaders) == 1:
-        winners = tuple(
-            s
-            for s in range(state.n_seats)
-            if (s % 2 if state.config.variant == "team" else s) == leaders[0]
-        )
-        return replace(
-            state, phase="over", tiebreak_points=done, outcome=Outcome(winners, "tiebreak")
-        )
-    tied = tuple(
-        s for s in state.tiebreak if (s % 2 if state.config.variant == "team" else s) in leaders
-    )
+        return _tiebreak_won(state, done, leaders[0])
+    tied = tuple(s for s in state.tiebreak if state.side_of(s) in leaders)
     return replace(state, phase="throw", tiebreak=tied, tiebreak_points=(), current=tied[0])
+
+
+def _tiebreak_won(state: PushState, done: tuple[int, ...], side: int) -> PushState:
+    winners = tuple(s for s in state.playing if state.side_of(s) == side)
+    return replace(
+        state,
+        phase="over",
+        run=(),
+        throw=(),
+        tiebreak_points=done,
+        outcome=Outcome(winners, "tiebreak"),
+    )
+
+
+def forfeit(state: PushState, seat: int) -> PushState:
+    """The state after ``seat`` forfeits (RULINGS §4).
+
+    The seat plays no more turns. If it was to play, its turn ends unplayed and scores
+    nothing (``forfeited_turns`` counts such turns) and the next seat still playing throws;
+    that may end a round, and the game. When only one side still has a seat playing, it
+    wins at once. A seat that already forfeited, or any seat once the game is over, raises
+    ``IllegalAction``.
+    """
+    if state.outcome is not None:
+        raise IllegalAction("This game is over.")
+    if not 0 <= seat < state.n_seats:
+        raise IllegalAction(f"Seat {seat} is not at this table.")
+    if seat in state.out:
+        raise IllegalAction("That seat has already forfeited.")
+    to_play = seat == state.current
+    after = replace(
+        state,
+        out=state.out | {seat},
+        forfeited_turns=state.forfeited_turns + (1 if to_play else 0),
+    )
+    sides = _sides(after)
+    if not sides:
+        raise IllegalAction("The last seat playing cannot forfeit.")
+    if len(sides) == 1:
+        return replace(
+            after, phase="over", run=(), throw=(), outcome=Outcome(sides[0][1], "forfeit")
+        )
+    if state.tiebreak:
+        if seat not in state.tiebreak:
+            return after
+        index = state.tiebreak.index(seat)
+        done = state.tiebreak_points
+        if index < len(done):
+            done = done[:index] + done[index + 1 :]
+        tiebreak = state.tiebreak[:index] + state.tiebreak[index + 1 :]
+        after = replace(after, tiebreak=tiebreak, tiebreak_points=done)
+        if to_play or len({after.side_of(s) for s in tiebreak}) == 1:
+            return _tiebreak_step(after, done)
+        return after
+    if not to_play:
+        return after
+    if state.config.variant == "sudden":
+        return replace(after, phase="throw", run=(), throw=(), current=_next_playing(after, seat))
+    return _pass_turn(after, seat)
 
 
 # --- serialisation -------------------------------------------------------------------------
@@ -464,6 +564,8 @@ def dump(state: PushState) -> dict[str, Any]:
         if state.outcome is None
         else {"winners": list(state.outcome.winners), "reason": state.outcome.reason},
         "history": list(state.history),
+        "forfeited": sorted(state.out),
+        "forfeited_turns": state.forfeited_turns,
     }
 
 
@@ -502,4 +604,7 @@ def load(data: dict[str, Any]) -> PushState:
         ),
         outcome=None if outcome is None else Outcome(tuple(outcome["winners"]), outcome["reason"]),
         history=tuple(data.get("history", ())),
+        # States stored before forfeits existed have neither key: nobody forfeited.
+        out=frozenset(int(s) for s in data.get("forfeited", ())),
+        forfeited_turns=int(data.get("forfeited_turns", 0)),
     )

@@ -123,8 +123,25 @@ class GameKind(Generic[S]):
         return frozenset()
 
     def results(self, state: S, seats: list[Seat]) -> list[SeatResult] | None:
-        """Every seat's result once the game is over; None while it goes on."""
+        """Every seat's result once the game is over; None while it goes on. A forfeited
+        seat ranks last (one place below every other seat's) and never wins."""
         raise NotImplementedError
+
+    # --- forfeits (RULINGS §4) ----------------------------------------------------------
+
+    def forfeit(self, state: S, seat: int) -> S:
+        """The state after ``seat`` forfeits: it plays no more turns (if it was to play, its
+        turn ends unplayed and passes to the next seat still playing). When only one side
+        still has a seat playing, that side wins at once (the game is over: current_seat()
+        is None and results() returns the results). Forfeiting a seat that already
+        forfeited, or after the game is over, raises IllegalAction.
+
+        ``turn_index`` changes exactly when the forfeiting seat was the one to play."""
+        raise NotImplementedError
+
+    def forfeited(self, state: S) -> frozenset[int]:
+        """The seats that have forfeited."""
+        return frozenset()
 
 
 def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
@@ -132,6 +149,13 @@ def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
     if not low <= len(seats) <= high:
         need = f"exactly {low}" if low == high else f"{low} to {high}"
         raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+
+
+def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:
+    """``places`` with every forfeited seat moved to the last place: one below the distinct
+    places of the other seats, shared by all forfeited seats (RULINGS §4)."""
+    last = len({p for i, p in enumerate(places) if i not in forfeited}) + 1
+    return [last if i in forfeited else p for i, p in enumerate(places)]
 
 
 def seat_name(seats: list[Seat], index: int) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.rules import board as b
-from bot.tables.kind import GameKind, check_seat_count
+from bot.tables.kind import GameKind, check_seat_count, forfeit_places
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
@@ -153,13 +153,23 @@ class BoardKind(GameKind[b.BoardState]):
         # RULINGS §4: the absent seat's move is the bot player's move.
         return self.bot_step(state, TIMEOUT_LEVEL, rng)
 
+    def forfeit(self, state: b.BoardState, seat: int) -> b.BoardState:
+        return b.forfeit(state, seat)
+
+    def forfeited(self, state: b.BoardState) -> frozenset[int]:
+        return state.out
+
     def results(self, state: b.BoardState, seats: list[Seat]) -> list[SeatResult] | None:
         if state.outcome is None:
             return None
         counts = state.sequence_counts()
         sides = state.config.sides
-        winners = set(state.outcome.seats)
+        winners = set(state.outcome.seats) - state.out
         team_game = len(seats) >= 4
+        # Winners first (everyone in a blocked draw), the others second, forfeited seats last.
+        places = forfeit_places(
+            [1 if (i in winners or not winners) else 2 for i in range(len(seats))], state.out
+        )
         return [
             SeatResult(
                 seat=i,
@@ -167,7 +177,7 @@ class BoardKind(GameKind[b.BoardState]):
                 name=seat.name,
                 team=i % sides if team_game else None,
                 score=counts[i % sides],
-                place=1 if (i in winners or not winners) else 2,
+                place=places[i],
                 won=i in winners,
                 best_turn=0,
             )

@@ -1,8 +1,9 @@
 """One-roll Sequences ("classic") and Hearts Due as a table kind (RULINGS §2).
 
-A turn is one throw, so every throw passes the turn. The kind keeps two counters next to the
-rules state (``OneRollTable``): the number of throws (the turn index) and each seat's best
-throw. They are stored beside the rules state's own keys, as they always were.
+A turn is one throw, so every throw passes the turn. The kind keeps counters next to the
+rules state (``OneRollTable``): the number of throws, the turns a forfeit ended unthrown
+(together the turn index) and each seat's best throw. They are stored beside the rules
+state's own keys, as they always were.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.rules import oneroll as one
 from bot.rules.dice import RandomDice
-from bot.tables.kind import GameKind, dice_text, seat_name
+from bot.tables.kind import GameKind, dice_text, forfeit_places, seat_name
 from bot.tables.model import Seat
 
 RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
@@ -23,11 +24,12 @@ RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
 
 @dataclass(frozen=True)
 class OneRollTable:
-    """The rules state and the table's two counters."""
+    """The rules state and the table's counters."""
 
     state: one.OneRollState
     throws: int
     best: tuple[int, ...]
+    skipped: int = 0  # turns that ended unthrown because their seat forfeited
 
 
 class OneRollKind(GameKind[OneRollTable]):
@@ -67,16 +69,26 @@ class OneRollKind(GameKind[OneRollTable]):
     def load(self, data: dict[str, Any]) -> OneRollTable:
         state = one.load(data)
         best = data.get("best", [0] * state.n_seats)
-        return OneRollTable(state, int(data.get("throws", 0)), tuple(int(b) for b in best))
+        return OneRollTable(
+            state,
+            int(data.get("throws", 0)),
+            tuple(int(b) for b in best),
+            int(data.get("skipped", 0)),
+        )
 
     def dump(self, table: OneRollTable) -> dict[str, Any]:
-        return {**one.dump(table.state), "throws": table.throws, "best": list(table.best)}
+        return {
+            **one.dump(table.state),
+            "throws": table.throws,
+            "best": list(table.best),
+            "skipped": table.skipped,
+        }
 
     def current_seat(self, table: OneRollTable) -> int | None:
         return one.current_seat(table.state)
 
     def turn_index(self, table: OneRollTable) -> int:
-        return table.throws
+        return table.throws + table.skipped
 
     def first_seat(self, table: OneRollTable) -> int:
         """The seat the opening picked to start: it takes a split pot's remainder."""
@@ -112,6 +124,14 @@ class OneRollKind(GameKind[OneRollTable]):
     def timeout_step(self, table: OneRollTable, rng: random.Random) -> list[Any]:
         return [one.Throw()]  # RULINGS §4: the absent seat's throw is thrown for them
 
+    def forfeit(self, table: OneRollTable, seat: int) -> OneRollTable:
+        to_throw = one.current_seat(table.state) == seat
+        state = one.forfeit(table.state, seat)
+        return replace(table, state=state, skipped=table.skipped + (1 if to_throw else 0))
+
+    def forfeited(self, table: OneRollTable) -> frozenset[int]:
+        return table.state.out
+
     def results(self, table: OneRollTable, seats: list[Seat]) -> list[SeatResult] | None:
         state = table.state
         if state.outcome is None:
@@ -119,9 +139,15 @@ class OneRollKind(GameKind[OneRollTable]):
         totals = state.totals
         winner = state.outcome.winner
         best = table.best
+        # Below the winner by the distinct higher totals still playing; forfeited seats last.
+        losers = [s for s in state.playing if s != winner]
+        places = [
+            1 if i == winner else 2 + len({totals[s] for s in losers if totals[s] > totals[i]})
+            for i in range(len(seats))
+        ]
+        places = forfeit_places(places, state.out)
         out = []
         for i, seat in enumerate(seats):
-            higher = {t for s, t in enumerate(totals) if s != winner and t > totals[i]}
             out.append(
                 SeatResult(
                     seat=i,
@@ -129,8 +155,8 @@ class OneRollKind(GameKind[OneRollTable]):
                     name=seat.name,
                     team=None,
                     score=totals[i],
-                    place=1 if i == winner else 2 + len(higher),
-                    won=i == winner,
+                    place=places[i],
+                    won=i == winner and i not in state.out,
                     best_turn=int(best[i]),
                 )
             )

@@ -10,7 +10,7 @@ from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice, RandomDice
 from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
-from bot.tables.kind import GameKind, check_seat_count, dice_text, seat_name
+from bot.tables.kind import GameKind, check_seat_count, dice_text, forfeit_places, seat_name
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
@@ -76,7 +76,8 @@ class SequencesKind(GameKind[pl.PushState]):
         return pl.current_seat(state)
 
     def turn_index(self, state: pl.PushState) -> int:
-        return len(state.history)
+        # A turn ended unplayed by a forfeit is a turn too: the next seat gets a new message.
+        return len(state.history) + state.forfeited_turns
 
     def last_seat(self, state: pl.PushState) -> int:
         return 0 if state.last is None else state.last.seat
@@ -166,12 +167,19 @@ class SequencesKind(GameKind[pl.PushState]):
             return [pl.Lock(len(state.extending)), pl.Bank()]
         return [pl.Bank()]
 
+    def forfeit(self, state: pl.PushState, seat: int) -> pl.PushState:
+        return pl.forfeit(state, seat)
+
+    def forfeited(self, state: pl.PushState) -> frozenset[int]:
+        return state.out
+
     def results(self, state: pl.PushState, seats: list[Seat]) -> list[SeatResult] | None:
         if state.outcome is None:
             return None
         team_game = state.config.variant == "team"
         side_totals = state.side_totals()
         winners = set(state.outcome.winners)
+        out_seats = state.out
 
         def side(seat: int) -> int:
             return seat % 2 if team_game else seat
@@ -179,15 +187,20 @@ class SequencesKind(GameKind[pl.PushState]):
         def score(seat: int) -> int:
             return side_totals[side(seat)]
 
+        # Losers rank below every winner, then by how many losing sides still playing scored
+        # more; forfeited seats rank last (RULINGS §4), a winning team's too.
+        losers = [s for s in range(state.n_seats) if s not in winners and s not in out_seats]
+
+        def place(index: int) -> int:
+            if index in winners:
+                return 1
+            return 2 + len({score(s) for s in losers if score(s) > score(index)})
+
+        places = [place(index) for index in range(len(seats))]
+        places = forfeit_places(places, out_seats)
         out = []
         for index, seat in enumerate(seats):
-            won = index in winners
-            # Losers rank below every winner, then by how many losing sides scored more.
-            higher = {
-                score(s)
-                for s in range(state.n_seats)
-                if s not in winners and score(s) > score(index)
-            }
+            won = index in winners and index not in out_seats
             out.append(
                 SeatResult(
                     seat=index,
@@ -195,7 +208,7 @@ class SequencesKind(GameKind[pl.PushState]):
                     name=seat.name,
                     team=side(index) if team_game else None,
                     score=state.totals[index],
-                    place=1 if won else 2 + len(higher),
+                    place=places[index],
                     won=won,
                     best_turn=state.best_turn[index],
                 )

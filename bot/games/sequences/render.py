@@ -65,6 +65,7 @@ def final_embed(table: Table) -> discord.Embed:
         "tiebreak": "won the tie-break",
         "rounds": "had the highest total after the last round",
         "target": "had the highest total when the target was reached",
+        "forfeit": "kept playing after every other side forfeited",
     }[state.outcome.reason]
     embed = discord.Embed(
         title=f"🏆 {winners} won {_title(table)}!",

@@ -15,6 +15,10 @@ Levels:
 
 All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
 
+Forfeits (RULINGS §4): a side whose seats have all forfeited is out. Its chips stay on the
+board and block like any foe chip, but neither bot spends a move on blocking it or fears its
+lines; a forfeited seat's hand is empty, so it holds none of the cards the strong bot counts.
+
 Measured with ``python -m bot board-sim`` (2 seats, 1000 games, first seat alternating): see
 ``docs/board-rules.md``. Strong beats random in every game and greedy in about 60%, below
 the 70% aimed for; ``docs/board-rules.md`` lists what was tried and why it stops there.
@@ -124,7 +128,9 @@ def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action
     masks = view.side_masks
     own_chips = masks[side]
     own = own_chips | CORNER_MASK
-    opponents = [(m | CORNER_MASK, m) for s, m in enumerate(masks) if s != side]
+    gone = view.sides_out()
+    # Sides that are out still block with their chips (``foes``) but are not worth blocking.
+    opponents = [(m | CORNER_MASK, m) for s, m in enumerate(masks) if s != side and s not in gone]
     foes = 0
     for s, m in enumerate(masks):
         if s != side:
@@ -393,6 +399,8 @@ def _features(
     """``FEATURES`` of a position after our move, from our side's point of view."""
     side = view.side
     sides = len(masks)
+    gone = view.sides_out()
+    foes_left = sum(1 for s in range(sides) if s != side and s not in gone)
     need = view.config.sequences_to_win
     occupied = 0
     for m in masks:
@@ -406,6 +414,8 @@ def _features(
     my_holes: set[int] = set()
     foe_holes: set[int] = set()
     for s in range(sides):
+        if s in gone:
+            continue  # out: its chips block (``occupied``), its lines are no threat
         own_chips = masks[s]
         own = own_chips | CORNER_MASK
         blockers = occupied & ~own_chips
@@ -415,7 +425,7 @@ def _features(
         holes = my_holes if mine else foe_holes
         sums = own_fill if mine else foe_fill_sum
         tally = own_count if mine else foe_count
-        share = 1.0 if mine else 1.0 / (sides - 1)
+        share = 1.0 if mine else 1.0 / max(1, foes_left)
         for w, window in enumerate(WINDOW_MASKS):
             if window & blockers or w in dead_s:
                 continue
@@ -432,7 +442,9 @@ def _features(
                 holes.add((window & ~own).bit_length() - 1)
 
     own_one_away = float(need - counts[side] - made <= 1)
-    foe_one_away = float(any(need - counts[s] <= 1 for s in range(sides) if s != side))
+    foe_one_away = float(
+        any(need - counts[s] <= 1 for s in range(sides) if s != side and s not in gone)
+    )
     own_threat = 0.0
     ready: set[int] = set()
     if my_holes:

@@ -26,6 +26,13 @@ Everything here follows RULINGS §3. Points the rulings leave open are decided a
   chip is no room, one holding an unlocked chip is), then those leaving that sequence
   fewest chips short, then the leftmost/topmost. Only windows through the new chip are
   new: every other full window was already decided when its last chip landed.
+- **Forfeits** (RULINGS §4, ``forfeit``). The seat's hand goes to the discard pile (in hand
+  order) and its turns are skipped; its side's chips stay on the board and its side's
+  sequences still count. A side whose seats have all forfeited is out: its chips remain,
+  still opponents' chips to the others (a one-eyed jack may remove them). When one side is
+  left it wins at once (reason ``"forfeit"``). A win names only the side's seats still
+  playing. A forfeit restarts the count of passes that makes a blocked round, which then
+  needs every seat still playing to pass in turn.
 """
 
 from __future__ import annotations
@@ -249,8 +256,10 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class BoardOutcome:
-    """How a game ended. ``reason`` is ``"sequences"`` (``side`` won) or ``"blocked"``
-    (every seat passed for a whole round: a draw, ``side`` is ``None`` and ``seats`` empty)."""
+    """How a game ended. ``reason`` is ``"sequences"`` (``side`` won), ``"forfeit"``
+    (``side`` is the last side with a seat playing) or ``"blocked"`` (every seat playing
+    passed for a whole round: a draw, ``side`` is ``None`` and ``seats`` empty). ``seats``
+    are the winning side's seats still playing."""
 
     side: int | None
     seats: tuple[int, ...]
@@ -280,6 +289,7 @@ class BoardState:
     passes: int = 0
     last_move: MoveRecord | None = None
     outcome: BoardOutcome | None = None
+    out: frozenset[int] = frozenset()  # seats that forfeited (RULINGS §4)
     side_masks: tuple[int, ...] = field(default=(), repr=False, compare=False)
     locked: int = field(default=0, repr=False, compare=False)
 
@@ -298,6 +308,15 @@ class BoardState:
         for seq in self.sequences:
             counts[seq.side] += 1
         return tuple(counts)
+
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The seats that have not forfeited, in turn order."""
+        return tuple(s for s in range(self.config.seats) if s not in self.out)
+
+    def sides_out(self) -> frozenset[int]:
+        """The sides whose seats have all forfeited."""
+        return sides_out(self.config, self.out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,11 +341,23 @@ class SeatView:
     outcome: BoardOutcome | None
     side_masks: tuple[int, ...] = field(repr=False, compare=False)
     locked: int = field(repr=False, compare=False)
+    out: frozenset[int] = frozenset()  # seats that forfeited
 
     @property
     def side(self) -> int:
         """The viewer's side."""
         return self.seat % self.config.sides
+
+    def sides_out(self) -> frozenset[int]:
+        """The sides whose seats have all forfeited: their chips stay, they play no more."""
+        return sides_out(self.config, self.out)
+
+
+def sides_out(config: BoardConfig, out: frozenset[int]) -> frozenset[int]:
+    """The sides of ``config`` whose seats are all in ``out``."""
+    return frozenset(
+        side for side in range(config.sides) if all(s in out for s in config.seats_of(side))
+    )
 
 
 def current_seat(state: BoardState) -> int:
@@ -360,6 +391,7 @@ def view_for(state: BoardState, seat: int) -> SeatView:
         outcome=state.outcome,
         side_masks=state.side_masks,
         locked=state.locked,
+        out=state.out,
     )
 
 
@@ -596,11 +628,11 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             raise IllegalAction("You can play a card, so you can't pass.")
         passes = state.passes + 1
         done = None
-        if passes >= config.seats:
+        if passes >= len(state.playing):
             done = BoardOutcome(None, (), "blocked")
         return replace(
             state,
-            turn=(seat + 1) % config.seats,
+            turn=_next_playing(state, seat),
             turn_count=state.turn_count + 1,
             traded=False,
             passes=passes,
@@ -659,7 +691,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     hand = without_card(hand, card)
     done = None
     if added and sum(1 for s in sequences if s.side == side) >= config.sequences_to_win:
-        done = BoardOutcome(side, config.seats_of(side), "sequences")
+        done = BoardOutcome(side, _playing_of(state, side), "sequences")
     drawn, pile, reshuffled = None, state.draw_pile, False
     if done is None:
         drawn, pile, discards, reshuffled = _draw(pile, discards, rng)
@@ -673,7 +705,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         draw_pile=pile,
         discards=discards,
         sequences=sequences,
-        turn=(seat + 1) % config.seats,
+        turn=_next_playing(state, seat),
         turn_count=state.turn_count + 1,
         traded=False,
         passes=0,
@@ -682,6 +714,54 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         side_masks=masks,
         locked=new_locked,
     )
+
+
+def _next_playing(state: BoardState, seat: int) -> int:
+    """The first seat after ``seat`` in turn order that has not forfeited."""
+    seats = state.config.seats
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
+        if candidate not in state.out:
+            return candidate
+    return seat
+
+
+def _playing_of(state: BoardState, side: int) -> tuple[int, ...]:
+    """The seats of ``side`` still playing, in turn order."""
+    return tuple(s for s in state.config.seats_of(side) if s not in state.out)
+
+
+def forfeit(state: BoardState, seat: int) -> BoardState:
+    """The state after ``seat`` forfeits (RULINGS §4): its hand goes to the discard pile and
+    it plays no more turns; if it was to move, its turn ends unplayed and passes to the next
+    seat still playing (``turn_count`` counts it). When only one side still has a seat
+    playing, that side wins at once. A seat that already forfeited, or any seat once the
+    game is over, raises ``IllegalAction``."""
+    if state.outcome is not None:
+        raise IllegalAction("The game is over.")
+    config = state.config
+    if not 0 <= seat < config.seats:
+        raise IllegalAction(f"Seat {seat} is not at this table.")
+    if seat in state.out:
+        raise IllegalAction("That seat has already forfeited.")
+    out = state.out | {seat}
+    live = [side for side in range(config.sides) if side not in sides_out(config, out)]
+    if not live:
+        raise IllegalAction("The last seat playing cannot forfeit.")
+    hands = (*state.hands[:seat], (), *state.hands[seat + 1 :])
+    after = replace(
+        state, hands=hands, discards=(*state.discards, *state.hands[seat]), out=out, passes=0
+    )
+    if seat != state.turn:
+        if len(live) == 1:
+            return replace(
+                after, outcome=BoardOutcome(live[0], _playing_of(after, live[0]), "forfeit")
+            )
+        return after
+    after = replace(after, turn_count=state.turn_count + 1, traded=False)
+    if len(live) == 1:
+        return replace(after, outcome=BoardOutcome(live[0], _playing_of(after, live[0]), "forfeit"))
+    return replace(after, turn=_next_playing(after, seat))
 
 
 def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
@@ -772,6 +852,7 @@ def dump(state: BoardState) -> dict[str, Any]:
         "outcome": None
         if out is None
         else {"side": out.side, "seats": list(out.seats), "reason": out.reason},
+        "forfeited": sorted(state.out),
     }
 
 
@@ -800,6 +881,10 @@ def load(data: dict[str, Any]) -> BoardState:
         for r, c in seq.cells:
             locked |= 1 << (r * SIZE + c)
     raw_out = data["outcome"]
+    # States saved before forfeits existed have no "forfeited": nobody forfeited.
+    forfeited = frozenset(int(s) for s in data.get("forfeited", ()))
+    if any(not 0 <= s < config.seats for s in forfeited):
+        raise ValueError("a forfeited seat is not at this table")
     return BoardState(
         config=config,
         chips=chips,
@@ -820,6 +905,7 @@ def load(data: dict[str, Any]) -> BoardState:
             tuple(int(s) for s in raw_out["seats"]),
             str(raw_out["reason"]),
         ),
+        out=forfeited,
         side_masks=tuple(masks),
         locked=locked,
     )

@@ -88,7 +88,10 @@ def check_invariants(state: BoardState, log: list[MoveRecord]) -> None:
             assert state.is_locked(row, col)
     if state.outcome is None:
         size = state.config.hand_size
-        assert all(len(hand) == size for hand in state.hands)
+        # A forfeited seat's hand went to the discards (RULINGS §4).
+        assert all(
+            len(hand) == (0 if seat in state.out else size) for seat, hand in enumerate(state.hands)
+        )
 
 
 def seeded(seed: int) -> random.Random:
