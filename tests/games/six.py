@@ -32,6 +32,7 @@ class SixState:
     throws: int = 0  # turns played
     last: tuple[int, int] | None = None  # (seat, face) of the last roll
     winner: int | None = None
+    out: frozenset[int] = frozenset()  # seats that forfeited
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,32 @@ def roll(state: SixState, rng: random.Random) -> SixState:
     face = rng.randint(1, 6)
     return replace(
         state,
-        turn=(state.turn + 1) % state.n_seats,
+        turn=next_seat(state, state.turn),
         throws=state.throws + 1,
         last=(state.turn, face),
         winner=state.turn if face == 6 else None,
     )
+
+
+def next_seat(state: SixState, seat: int) -> int:
+    for step in range(1, state.n_seats + 1):
+        candidate = (seat + step) % state.n_seats
+        if candidate not in state.out:
+            return candidate
+    return seat
+
+
+def forfeit(state: SixState, seat: int) -> SixState:
+    if state.winner is not None or seat in state.out or not 0 <= seat < state.n_seats:
+        raise IllegalAction("That seat cannot forfeit now.")
+    out = state.out | {seat}
+    left = [s for s in range(state.n_seats) if s not in out]
+    if len(left) == 1:
+        return replace(state, out=out, winner=left[0], throws=state.throws + 1)
+    if state.turn != seat:
+        return replace(state, out=out)
+    after = replace(state, out=out)
+    return replace(after, turn=next_seat(after, seat), throws=state.throws + 1)
 
 
 # 2. The game: its table kind and its presentation.
@@ -84,6 +106,7 @@ class SixGame(Game[SixState]):
             data["throws"],
             None if last is None else (last[0], last[1]),
             data["winner"],
+            frozenset(data.get("out", ())),
         )
 
     def dump(self, state: SixState) -> dict[str, Any]:
@@ -93,6 +116,7 @@ class SixGame(Game[SixState]):
             "throws": state.throws,
             "last": None if state.last is None else list(state.last),
             "winner": state.winner,
+            "out": sorted(state.out),
         }
 
     def current_seat(self, state: SixState) -> int | None:
@@ -126,6 +150,12 @@ class SixGame(Game[SixState]):
 
     def timeout_step(self, state: SixState, rng: random.Random) -> list[Any]:
         return [Roll()]
+
+    def forfeit(self, state: SixState, seat: int) -> SixState:
+        return forfeit(state, seat)
+
+    def forfeited(self, state: SixState) -> frozenset[int]:
+        return state.out
 
     def results(self, state: SixState, seats: list[Seat]) -> list[SeatResult] | None:
         if state.winner is None:

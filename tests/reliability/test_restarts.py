@@ -90,7 +90,11 @@ async def assert_playable(env: Env, players: list[Player]) -> None:
         return
     assert table.rules is not None and table.row.message_id is not None
     message = env.h.message(table.row.message_id)
-    versions = {x.custom_id.split(":")[2] for x in message.buttons if x.custom_id}
+    versions = {
+        x.custom_id.split(":")[2]
+        for x in message.buttons
+        if x.custom_id and ":T:" not in x.custom_id
+    }
     assert versions == {str(table.version)}, (versions, table.version)
     kind = table.game
     seat = kind.current_seat(table.rules)

@@ -67,7 +67,7 @@ async def test_host_without_the_stake_opens_nothing(db: Database, clock: FakeClo
     assert await db.fetchall("SELECT id FROM games") == []
 
 
-@pytest.mark.parametrize("how", ["cancel", "host_leaves", "expiry", "end"])
+@pytest.mark.parametrize("how", ["cancel", "host_leaves", "expiry", "end", "admin_end"])
 async def test_closing_without_a_result_refunds_every_stake(
     db: Database, clock: FakeClock, how: str
 ) -> None:
@@ -81,9 +81,17 @@ async def test_closing_without_a_result_refunds_every_stake(
     elif how == "expiry":
         clock.advance(901)
         await service.run_due()
+    elif how == "end":  # a staked game: the host asks, and only everyone's agreement ends it
+        await service.start(table_id, ANA)
+        asked = await service.end(table_id, ANA, is_admin=False)
+        assert asked.end_requested and not asked.closed
+        await service.agree_to_end(table_id, BO)
+        assert await balances(db, ANA, BO, CY) == [750, 750, 750]
+        agreed = await service.agree_to_end(table_id, CY)
+        assert agreed.closed and agreed.table.status == "ended"
     else:
         await service.start(table_id, ANA)
-        await service.end(table_id, ANA, is_admin=False)
+        await service.end(table_id, BO, is_admin=True)
     assert await balances(db, ANA, BO, CY) == [1_000, 1_000, 1_000]
 
 
