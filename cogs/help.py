@@ -8,7 +8,26 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.games.base import RulesPage
 from bot.render.common import COLOUR
+
+# What every game shares (RULINGS §4), after the games' own pages in /rules.
+TABLE_RULES = RulesPage(
+    "tables",
+    "Turns, timers, forfeits and ending early",
+    "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
+    "unless the server changes it); when it runs out the bot plays that turn for you.\n"
+    "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
+    "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
+    "ranks last. The game goes on among the others; when one side is left it wins at once "
+    "and takes the pot. A forfeited seat's stake stays in the pot.\n"
+    "• With no player left (or every one away), the game is abandoned: no result, no rating "
+    "change, every stake refunded.\n"
+    "• **Ending early** (`/<game> end`): Manage Server can end any game (stakes refunded). The "
+    "host can end an unstaked game; a staked one only when everyone else still playing "
+    "presses **Agree to end** within 2 minutes.\n"
+    "• Games with bot players count for games and wins but do not move ratings.",
+)
 
 
 class Help(commands.Cog):
@@ -20,7 +39,7 @@ class Help(commands.Cog):
     async def rules(
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
     ) -> None:
-        pages = self.bot.games.rules_pages
+        pages = [*self.bot.games.rules_pages, TABLE_RULES]
         wanted = (game or pages[0].key).strip().casefold()
         page = next((p for p in pages if wanted in (p.key.casefold(), p.title.casefold())), None)
         if page is None:
@@ -39,7 +58,7 @@ class Help(commands.Cog):
         text = current.casefold()
         return [
             app_commands.Choice(name=page.title, value=page.key)
-            for page in self.bot.games.rules_pages
+            for page in [*self.bot.games.rules_pages, TABLE_RULES]
             if text in page.key.casefold() or text in page.title.casefold()
         ][:25]
 

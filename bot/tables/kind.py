@@ -112,16 +112,6 @@ class GameKind(Generic[S]):
         """What is played for a seat whose timer ran out (RULINGS §4)."""
         raise NotImplementedError
 
-    def forfeit(self, state: S, seat: int) -> S:
-        """The state after ``seat`` forfeits (RULINGS §4): it plays no more turns (if it was
-        to play, the turn passes to the next seat still playing); when one side is left, it
-        wins at once. A seat that already forfeited, or a finished game: ``IllegalAction``."""
-        raise NotImplementedError
-
-    def forfeited(self, state: S) -> frozenset[int]:
-        """The seats that have forfeited."""
-        return frozenset()
-
     def results(self, state: S, seats: list[Seat]) -> list[SeatResult] | None:
         """Every seat's result once the game is over; None while it goes on. A forfeited
         seat ranks last (one place below every other seat's) and never wins."""

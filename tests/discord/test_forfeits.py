@@ -231,3 +231,12 @@ async def test_a_forfeit_when_the_others_are_away_too_abandons(make_env: MakeEnv
     assert await results(env) == {}
     assert await balances(env, ana, bo) == [1000, 1000]
     assert await invariant_holds(env)
+
+
+async def test_rules_explain_forfeits_and_ending_early(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    rules = await ana.slash("rules", game="tables")
+    assert rules.ephemeral and "Forfeit" in rules.text and "Agree to end" in rules.text
+    choices = await ana.autocomplete("rules", "game", "forf")
+    assert [c["value"] for c in choices] == ["tables"]

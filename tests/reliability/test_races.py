@@ -180,7 +180,11 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     row = await table_row(env)
     latest = env.h.messages(thread)[-1]
     assert row["message_id"] == latest.id
-    versions = {x.custom_id.split(":")[2] for x in latest.buttons if x.custom_id and ":T:" not in x.custom_id}
+    versions = {
+        x.custom_id.split(":")[2]
+        for x in latest.buttons
+        if x.custom_id and ":T:" not in x.custom_id
+    }
     assert versions == {str(row["version"])}
 
 

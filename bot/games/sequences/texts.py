@@ -27,7 +27,7 @@ RULES_PAGES = (
         "• House rule *soft last die* (off unless chosen): a bust while throwing a single die "
         "keeps half the run, rounded down.\n"
         "• Turn timer: if you don't act in time the bot banks for you (or throws); three "
-        "missed turns in a row abandon the game.\n"
+        "missed turns in a row forfeit your seat (see `/rules game:tables`).\n"
         "• Best play, exactly (`/odds`, or the **Odds** button in your turn): push a lone 1, "
         "bank from 2 up, and never take the bonus throw (it is worth 1.67 on average against "
         "5 banked). The old advice to push on 1-2 with three dice left is wrong: pushing is "
