@@ -132,18 +132,77 @@ async def live(db: Database) -> list[GameRow]:
     return [_row(r) for r in rows]
 
 
-async def due(db: Database, now: float) -> list[int]:
+async def due(db: Database, now: float, limit: int = 1000) -> list[int]:
+    """The tables whose timer has passed, soonest first (a closed table has no deadline:
+    the deadline index holds only live timers)."""
     rows = await db.fetchall(
-        "SELECT id FROM games WHERE status IN ('lobby', 'running') AND deadline IS NOT NULL "
-        "AND deadline <= ? ORDER BY deadline",
-        (now,),
+        "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? "
+        "ORDER BY deadline LIMIT ?",
+        (now, limit),
     )
     return [r["id"] for r in rows]
 
 
 async def next_deadline(db: Database) -> float | None:
-    row = await db.fetchone("SELECT MIN(deadline) FROM games WHERE status IN ('lobby', 'running')")
+    row = await db.fetchone("SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL")
     return None if row is None or row[0] is None else float(row[0])
+
+
+@dataclass(frozen=True)
+class OpenChecks:
+    """What opening a table at a server checks, read in one query."""
+
+    lobbies_in_channel: int
+    running_in_channel: int
+    lobbies_in_guild: int
+    live_in_guild: int
+    host_last_opened: float | None
+    turn_timeout: int | None
+    max_stake: int | None
+
+
+async def open_checks(db: Database, guild_id: int, channel_id: int, host_id: int) -> OpenChecks:
+    row = await db.fetchone(
+        "SELECT"
+        " COALESCE(SUM(channel_id = ? AND status = 'lobby'), 0),"
+        " COALESCE(SUM(channel_id = ? AND status = 'running'), 0),"
+        " COALESCE(SUM(status = 'lobby'), 0),"
+        " COUNT(*),"
+        " (SELECT MAX(created_at) FROM games WHERE guild_id = ? AND host_id = ?),"
+        " (SELECT turn_timeout_seconds FROM guild_settings WHERE guild_id = ?),"
+        " (SELECT max_stake FROM guild_settings WHERE guild_id = ?)"
+        " FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')",
+        (channel_id, channel_id, guild_id, host_id, guild_id, guild_id, guild_id),
+    )
+    assert row is not None
+    return OpenChecks(
+        int(row[0]),
+        int(row[1]),
+        int(row[2]),
+        int(row[3]),
+        None if row[4] is None else float(row[4]),
+        None if row[5] is None else int(row[5]),
+        None if row[6] is None else int(row[6]),
+    )
+
+
+async def set_shown_versions(conn: aiosqlite.Connection, shown: list[tuple[int, int]]) -> None:
+    """Record which version each game's Discord message shows (game id, version)."""
+    await conn.executemany(
+        "UPDATE games SET shown_version = MAX(COALESCE(shown_version, 0), ?) WHERE id = ?",
+        [(version, game_id) for game_id, version in shown],
+    )
+
+
+async def behind_on_discord(db: Database) -> list[int]:
+    """Live tables whose message may show an older version than the database holds,
+    soonest deadline first (a restart redraws only these)."""
+    rows = await db.fetchall(
+        "SELECT id FROM games WHERE status IN ('lobby', 'running')"
+        " AND (shown_version IS NULL OR shown_version < version)"
+        " ORDER BY deadline IS NULL, deadline, id"
+    )
+    return [r["id"] for r in rows]
 
 
 async def count_live(

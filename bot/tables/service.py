@@ -196,17 +196,17 @@ class TableService:
     ) -> Table:
         game = self.kind(kind)
         game.check_settings(settings)
-        cap = self.settings.max_stake
-        server_cap = await games.guild_max_stake(self.db, guild_id)
-        if server_cap is not None:
-            cap = min(cap, server_cap)
-        if stake < 0 or stake > cap:
-            raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
         # One open at a time: the checks below and the insert must not interleave, or a
         # burst of simultaneous commands passes the cooldown and the caps together.
         async with self._open_lock:
-            await self._check_open_limits(guild_id, channel_id, host_id)
-            table = await self._open(
+            checks = await games.open_checks(self.db, guild_id, channel_id, host_id)
+            cap = self.settings.max_stake
+            if checks.max_stake is not None:
+                cap = min(cap, checks.max_stake)
+            if stake < 0 or stake > cap:
+                raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
+            self._check_open_limits(checks)
+            return await self._open(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
@@ -214,37 +214,27 @@ class TableService:
                 kind=kind,
                 settings=settings,
                 stake=stake,
-                turn_timeout=turn_timeout,
+                turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
             )
-            return table
 
-    async def _check_open_limits(self, guild_id: int, channel_id: int, host_id: int) -> None:
+    def _check_open_limits(self, checks: games.OpenChecks) -> None:
         now = self.clock()
         # From the database, not memory: a restart must not reset everyone's cooldown.
-        last = await games.last_opened(self.db, guild_id, host_id)
+        last = checks.host_last_opened
         cooldown = self.settings.start_cooldown_seconds
         if last is not None and now - last < cooldown:
             wait = math.ceil(cooldown - (now - last))
             raise UserError(f"You just opened a table; try again in {wait} s.")
         limits = self.settings
-        if (
-            await games.count_live(self.db, channel_id=channel_id, status="lobby")
-            >= limits.max_lobbies_per_channel
-        ):
+        if checks.lobbies_in_channel >= limits.max_lobbies_per_channel:
             raise UserError("This channel has too many open lobbies; join one of them instead.")
-        if (
-            await games.count_live(self.db, channel_id=channel_id, status="running")
-            >= limits.max_games_per_channel
-        ):
+        if checks.running_in_channel >= limits.max_games_per_channel:
             raise UserError("There are too many games running in this channel; "
                             "wait for one to finish or use another channel.")  # fmt: skip
-        if (
-            await games.count_live(self.db, guild_id=guild_id, status="lobby")
-            >= limits.max_lobbies_per_guild
-        ):
+        if checks.lobbies_in_guild >= limits.max_lobbies_per_guild:
             raise UserError("There are too many open lobbies on this server; join one instead.")
-        if await games.count_live(self.db, guild_id=guild_id) >= limits.max_games_per_guild:
+        if checks.live_in_guild >= limits.max_games_per_guild:
             raise UserError("This server has too many games running; try again later.")
 
     async def _open(
@@ -262,11 +252,7 @@ class TableService:
     ) -> Table:
         game = self.kind(kind)
         now = self.clock()
-        timeout = (
-            turn_timeout
-            or await games.guild_turn_timeout(self.db, guild_id)
-            or self.settings.turn_timeout_seconds
-        )
+        timeout = turn_timeout or self.settings.turn_timeout_seconds
         settings = {**settings, "turn_timeout": timeout}
         host = Seat(host_id, clean_name(host_name))
         table = Table(
