@@ -205,37 +205,6 @@ async def behind_on_discord(db: Database) -> list[int]:
     return [r["id"] for r in rows]
 
 
-async def count_live(
-    db: Database,
-    *,
-    channel_id: int | None = None,
-    guild_id: int | None = None,
-    status: str | None = None,
-) -> int:
-    sql = "SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')"
-    params: list[Any] = []
-    if channel_id is not None:
-        sql += " AND channel_id = ?"
-        params.append(channel_id)
-    if guild_id is not None:
-        sql += " AND guild_id = ?"
-        params.append(guild_id)
-    if status is not None:
-        sql += " AND status = ?"
-        params.append(status)
-    row = await db.fetchone(sql, params)
-    return int(row[0]) if row else 0
-
-
-async def last_opened(db: Database, guild_id: int, host_id: int) -> float | None:
-    """When ``host_id`` last opened a table on this server (for the start cooldown)."""
-    row = await db.fetchone(
-        "SELECT MAX(created_at) FROM games WHERE guild_id = ? AND host_id = ?",
-        (guild_id, host_id),
-    )
-    return None if row is None or row[0] is None else float(row[0])
-
-
 async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
     rows = await db.fetchall(
         "SELECT * FROM games WHERE status IN ('lobby', 'running') "
@@ -320,13 +289,6 @@ async def upsert_member(
     )
 
 
-async def guild_turn_timeout(db: Database, guild_id: int) -> int | None:
-    row = await db.fetchone(
-        "SELECT turn_timeout_seconds FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    )
-    return None if row is None or row[0] is None else int(row[0])
-
-
 async def set_guild_turn_timeout(
     db: Database, guild_id: int, seconds: int, actor_id: int, at: float
 ) -> None:
@@ -338,11 +300,6 @@ async def set_guild_turn_timeout(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, seconds, actor_id, at),
         )
-
-
-async def guild_max_stake(db: Database, guild_id: int) -> int | None:
-    row = await db.fetchone("SELECT max_stake FROM guild_settings WHERE guild_id = ?", (guild_id,))
-    return None if row is None or row[0] is None else int(row[0])
 
 
 async def set_guild_max_stake(
