@@ -99,7 +99,8 @@ def test_dockerfile_pins_python_and_checks_health_with_the_health_command() -> N
 
 
 def test_harness_readme_custom_ids_have_the_real_format() -> None:
-    from bot.ui.buttons import GameButton, custom_id
+    from bot.render.view import custom_id
+    from bot.ui.buttons import GameButton
 
     text = (ROOT / "tests" / "harness" / "README.md").read_text(encoding="utf-8")
     examples = re.findall(r'custom_id="([^"]+)"', text)
