@@ -466,6 +466,10 @@ class TableService:
             raise StaleAction(
                 "This game is over." if table.status == "finished" else "This game is not running."
             )
+        # The version first: a button from an earlier throw is over for everyone, even
+        # for the player whose turn it was once the turn has passed.
+        if version != table.version:
+            raise StaleAction(stale_text)
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
@@ -477,8 +481,6 @@ class TableService:
             if seat is None:
                 raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
             raise NotYourTurn(f"It's {who}'s turn, not yours.")
-        if version != table.version:
-            raise StaleAction(stale_text)
         return seat
 
     async def act(
