@@ -218,6 +218,14 @@ class TableService:
             return table
 
     async def _check_open_limits(self, guild_id: int, channel_id: int, host_id: int) -> None:
+        # A game's thread tells that game's story: a second table there would interleave
+        # two games in one thread, so a new one starts in the channel the thread belongs to.
+        owner = await games.in_thread(self.db, channel_id)
+        if owner is not None:
+            raise UserError(
+                f"Start a new game in <#{owner.channel_id}>: "
+                f"this thread belongs to game #{owner.id}."
+            )
         now = self.clock()
         # From the database, not memory: a restart must not reset everyone's cooldown.
         last = await games.last_opened(self.db, guild_id, host_id)

@@ -22,3 +22,25 @@ async def test_an_earlier_throws_button_pressed_after_the_turn_passed_is_over(
 
     again = await ana.click_stale(turn, throw_id)
     assert again.ephemeral and again.text == "That throw is over."
+
+
+async def test_a_new_table_is_not_opened_inside_a_games_thread(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    [thread] = env.h.threads
+
+    refused = await bo.slash("heartsdue start", _channel=thread)
+    assert refused.ephemeral
+    assert refused.text == (
+        f"Start a new game in <#{env.h.channel.id}>: this thread belongs to game #1."
+    )
+    assert [m for m in env.h.messages(thread) if not m.ephemeral][-1].buttons  # still the game
+    assert len(await env.bot.tables.live_tables()) == 1
+    # The same command in the channel opens a table as usual, even once the game is over.
+    await env.bot.tables.end(1, ana.id, is_admin=False)
+    assert (await bo.slash("heartsdue start", _channel=thread)).ephemeral
+    opened = await bo.slash("heartsdue start")
+    assert not opened.ephemeral and "Hearts Due" in opened.message.text
