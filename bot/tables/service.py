@@ -410,7 +410,8 @@ class TableService:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host or a member with Manage Server can cancel.")
-            return await self._close(table, "cancelled", user_id, "Cancelled by the host.")
+            who = "The host" if user_id == table.row.host_id else "A member with Manage Server"
+            return await self._close(table, "cancelled", user_id, f"{who} cancelled this table.")
 
     async def start(self, table_id: int, user_id: int, is_admin: bool = False) -> Change:
         async with self._locked(table_id) as table:

@@ -55,16 +55,27 @@ def lobby_embed(table: Table) -> discord.Embed:
             f"closes {relative_time(table.row.deadline)}"
         )
         colour = COLOUR
+    elif status in ("running", "finished"):
+        description = (
+            f"Game on! Follow it in <#{table.game_channel_id}>."
+            if status == "running"
+            else "This game is over. " + (table.events[-1] if table.events else "")
+        )
+        colour = COLOUR_DONE
     else:
-        description = {
-            "running": f"Game on! Follow it in <#{table.game_channel_id}>.",
-            "finished": "This game is over. " + (table.events[-1] if table.events else ""),
-            "cancelled": "This table was cancelled.",
-            "expired": "Nobody started this table in time.",
-            "ended": "This game was ended early.",
-            "abandoned": "This game was abandoned.",
-        }.get(status, status)
-        colour = COLOUR_DONE if status in ("running", "finished") else COLOUR_CLOSED
+        # Closed without a result: the reason the service recorded ("The host left, so the
+        # table is closed.", "Nobody started this table in time.", ...) is the last event.
+        description = (
+            table.events[-1]
+            if table.events
+            else {
+                "cancelled": "This table was cancelled.",
+                "expired": "Nobody started this table in time.",
+                "ended": "This game was ended early.",
+                "abandoned": "This game was abandoned.",
+            }.get(status, status)
+        )
+        colour = COLOUR_CLOSED
     embed = discord.Embed(
         title=f"{game.title(table.settings)} · table #{table.id}",
         description=description,

@@ -44,3 +44,18 @@ async def test_a_new_table_is_not_opened_inside_a_games_thread(make_env: MakeEnv
     assert (await bo.slash("heartsdue start", _channel=thread)).ephemeral
     opened = await bo.slash("heartsdue start")
     assert not opened.ephemeral and "Hearts Due" in opened.message.text
+
+
+async def test_the_lobby_says_why_it_closed(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    mod = await env.h.member("Mod", manage_guild=True)
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    left = await ana.click(lobby, "Leave")
+    assert "The host left, so the table is closed." in left.message.text
+    assert left.message.buttons == []
+
+    lobby = (await bo.slash("sequences start")).message
+    cancelled = await mod.click(lobby, "Cancel")
+    assert "A member with Manage Server cancelled this table." in cancelled.message.text
