@@ -394,7 +394,7 @@ class TableService:
     async def switch_team(self, table_id: int, user_id: int) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            n_teams, _ = table.game.lobby_teams(table.settings)
+            n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
                 raise UserError("This game has no teams.")
             index = table.seat_of(user_id)
@@ -435,7 +435,7 @@ class TableService:
 
     def _auto_team(self, table: Table, seat: Seat) -> None:
         """New seats go to the smallest team, so the lobby shows balanced teams."""
-        n_teams, balance = table.game.lobby_teams(table.settings)
+        n_teams, balance = table.game.lobby_teams(table.settings, len(table.seats) + 1)
         if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
             seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))

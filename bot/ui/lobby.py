@@ -20,7 +20,7 @@ def lobby_buttons(table: Table) -> list[Button]:
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
-    if game.lobby_teams(table.settings)[0] >= 2:
+    if lobby_team_count(table) >= 2:
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
@@ -32,12 +32,21 @@ def lobby_buttons(table: Table) -> list[Button]:
     return buttons
 
 
+def lobby_team_count(table: Table) -> int:
+    """Teams the lobby offers at its current seat count (0: none)."""
+    return table.game.lobby_teams(table.settings, len(table.seats))[0]
+
+
 def seat_lines(table: Table) -> list[str]:
+    # In the lobby a seat shows a team only where the game would start with teams (a pick
+    # made at 4 seats means nothing once a player leaves and 3 play alone).
+    n_teams = lobby_team_count(table) if table.status == "lobby" else len(TEAM_NAMES)
     lines = []
     for i, seat in enumerate(table.seats, 1):
         who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
         host = " (host)" if seat.user_id == table.row.host_id else ""
-        team = f" · team {TEAM_NAMES[seat.team]}" if seat.team is not None else ""
+        shown = seat.team is not None and seat.team < n_teams
+        team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
     return lines
 

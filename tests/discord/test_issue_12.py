@@ -59,3 +59,24 @@ async def test_the_lobby_says_why_it_closed(make_env: MakeEnv) -> None:
     lobby = (await bo.slash("sequences start")).message
     cancelled = await mod.click(lobby, "Cancel")
     assert "A member with Manage Server cancelled this table." in cancelled.message.text
+
+
+async def test_board_lobby_offers_switch_team_only_where_teams_exist(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo, cy, di = [await env.h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    lobby = (await ana.slash("board start")).message
+    for player in (bo, cy):
+        lobby = (await player.click(lobby, "Join")).message
+    assert "Switch team" not in lobby.labels  # 3 players play alone
+    lobby = (await di.click(lobby, "Join")).message
+    assert "Switch team" in lobby.labels  # 4 make two teams
+    lobby = (await bo.click(lobby, "Switch team")).message
+    assert "team A" in lobby.text
+    lobby = (await di.click(lobby, "Leave")).message
+    assert "Switch team" not in lobby.labels and "team" not in lobby.text
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    assert [s.team for s in table.seats] == [None, None, None]
+
+    fixed = (await ana.slash("board start", teams=2)).message  # the settings fix teams
+    assert "Switch team" in fixed.labels and "team A" in fixed.text
