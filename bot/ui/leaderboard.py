@@ -22,7 +22,6 @@ SCOPE_CODES = {"server": "s", "global": "g"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
 _SCOPES = {code: name for name, code in SCOPE_CODES.items()}
 _SORTS = {code: name for name, code in SORT_CODES.items()}
-GAME_KEY = re.compile(r"^[a-z0-9_:.-]{1,60}$")
 
 
 class LeaderboardButton(
@@ -132,4 +131,7 @@ async def render_board(
         )
     )  # fmt: skip
     name = shell.games.label(game_key)
-    return leaderboard_embed(board, name, scope, sort, viewer_id), view
+    played = bool(board.rows) or game_key in await shell.stats.game_keys(
+        guild_id if scope == "server" else stats.GLOBAL_SCOPE
+    )
+    return leaderboard_embed(board, name, scope, sort, viewer_id, played=played), view

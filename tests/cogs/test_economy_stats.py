@@ -191,9 +191,9 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "1 won of 1 (100 %)" in stats.text
     assert [f.filename for f in stats.files] == ["rating.png"]
     assert stats.files[0].size > 500
-    one_private_line(
-        await winner.slash("stats", game="no such game!"), "Pick a game from the list."
-    )
+    refused = await winner.slash("stats", game="no such game!")
+    assert refused.ephemeral and "\n" not in refused.text
+    assert refused.text.startswith("There is no such game here. Pick one from the list: ")
 
 
 async def seed_board(env: Env, count: int) -> list[int]:
@@ -278,7 +278,7 @@ async def test_two_servers_keep_separate_wallets_and_a_global_board(env: Env) ->
     assert await wallets.balance(env.db, other_guild, alice.id) in (600, 1_400)
 
     here = await alice.slash("leaderboard", scope="server", sort="wins")
-    assert "No finished games yet." in here.text
+    assert "No Sequences games finished on this server yet." in here.text
     everywhere = await bob.slash("leaderboard", scope="global", sort="wins")
     assert "All servers, by wins" in everywhere.text
     assert "Alice" in everywhere.text and "Dave" in everywhere.text

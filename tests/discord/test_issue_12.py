@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.discord.conftest import MakeEnv
+from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
+from tests.harness import Player
 
 
 async def test_an_earlier_throws_button_pressed_after_the_turn_passed_is_over(
@@ -80,3 +81,41 @@ async def test_board_lobby_offers_switch_team_only_where_teams_exist(make_env: M
 
     fixed = (await ana.slash("board start", teams=2)).message  # the settings fix teams
     assert "Switch team" in fixed.labels and "team A" in fixed.text
+
+
+async def finish_a_hearts_due_game(env: Env, ana: Player, bo: Player) -> None:
+    lobby = (await ana.slash("heartsdue start", target=20)).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    for player in (ana, bo, ana, bo):  # openings 36 and 7; Ana 70, Bo 10: Ana wins
+        assert not (await player.click(env.turn_message(), "Throw 6 dice")).ephemeral
+    assert (await env.bot.tables.get(1)).status == "finished"
+
+
+HEARTS_DUE_FACES = [6] * 6 + [1, 1, 1, 1, 1, 2] + [6] * 6 + [1, 2, 4, 4, 4, 4]
+
+
+async def test_leaderboard_and_stats_take_game_names_and_refuse_unknown_games(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await finish_a_hearts_due_game(env, ana, bo)
+
+    unknown = await ana.slash("leaderboard", game="xyz")
+    assert unknown.ephemeral and "no such game" in unknown.text
+    assert "Hearts Due" in unknown.text  # the names to pick from
+    for typed in ("Hearts Due", "hearts due", "heartsdue"):
+        board = await ana.slash("leaderboard", game=typed)
+        assert not board.ephemeral and board.embeds[0]["title"] == "Leaderboard · Hearts Due"
+        assert "Ana" in board.text
+
+    mine = await ana.slash("stats", game="Hearts Due")
+    assert not mine.ephemeral and "Hearts Due" in mine.text and "1 won of 1" in mine.text
+    refused = await ana.slash("stats", game="xyz")
+    assert refused.ephemeral and "no such game" in refused.text
+
+    # Only Hearts Due was played: the default board says so, and blames no bot player.
+    plain = await ana.slash("leaderboard")
+    assert "No Sequences games finished on this server yet." in plain.text
+    assert "bot players" not in plain.text
