@@ -119,3 +119,16 @@ async def test_leaderboard_and_stats_take_game_names_and_refuse_unknown_games(
     plain = await ana.slash("leaderboard")
     assert "No Sequences games finished on this server yet." in plain.text
     assert "bot players" not in plain.text
+
+
+async def test_sudden_refuses_rounds_and_target(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    for option in ({"rounds": 3}, {"target": 30}):
+        refused = await ana.slash("sequences start", variant="sudden", **option)
+        assert refused.ephemeral
+        assert refused.text == (
+            "Sudden has no rounds or target: the first to exactly 21 wins at once."
+        )
+    assert await env.bot.tables.live_tables() == []
+    assert not (await ana.slash("sequences start", variant="sudden")).ephemeral
