@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.harness import Player
+from tests.rules.board.board_helpers import position
 
 
 async def test_an_earlier_throws_button_pressed_after_the_turn_passed_is_over(
@@ -132,3 +133,26 @@ async def test_sudden_refuses_rounds_and_target(make_env: MakeEnv) -> None:
         )
     assert await env.bot.tables.live_tables() == []
     assert not (await ana.slash("sequences start", variant="sudden")).ephemeral
+
+
+async def test_a_card_that_cannot_be_played_now_says_why(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("board start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    # Only Ana's chips are on the board (both 2♠ spaces), and she has traded this turn.
+    state = position(
+        chips={(0, 1): 0, (8, 6): 0},
+        hands=[["2S", "JS", "3H", "4H", "5C", "6C"], ["7D", "8D", "9D", "TD", "QD", "KD"]],
+        traded=True,
+    )
+    table = await env.bot.tables.get(1)
+    table.rules = state
+    await env.bot.tables._save(table, None, "test-position", {})
+
+    hand = await ana.click(env.turn_message(), "My hand")
+    jack = hand.message.button("J♠ · remove (no chip can be removed now)")
+    dead = hand.message.button("2♠ (dead: one trade a turn)")
+    assert jack.disabled and dead.disabled
+    assert not hand.message.button("3♥").disabled
