@@ -156,3 +156,14 @@ async def test_a_card_that_cannot_be_played_now_says_why(make_env: MakeEnv) -> N
     dead = hand.message.button("2♠ (dead: one trade a turn)")
     assert jack.disabled and dead.disabled
     assert not hand.message.button("3♥").disabled
+
+
+async def test_a_bust_reads_busted(make_env: MakeEnv) -> None:
+    env = await make_env(rng=ScriptedRandom([2, 3, 4, 5, 6]))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    await ana.click(env.turn_message(), "Throw 5 dice")
+    story = "\n".join(m.text for m in env.thread_messages())
+    assert "Ana busted on 2-3-4-5-6: no points" in story and " bust on " not in story

@@ -225,5 +225,5 @@ def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str 
         return f"{who} would pass 21 with that bank: no points"
     # bust
     if event.points:
-        return f"{who} bust on {faces} (soft last die keeps **{event.points}**)"
-    return f"{who} bust on {faces}: no points"
+        return f"{who} busted on {faces} (soft last die keeps **{event.points}**)"
+    return f"{who} busted on {faces}: no points"
