@@ -175,7 +175,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "Pot won at table" in (await winner.slash("wallet")).text
     assert "**700 chips**" in (await loser.slash("wallet")).text
     pot_lines = [m.content for m in h.messages() if m.content.startswith("💰")]
-    assert pot_lines == [f"💰 Pot of 600 chips: {winner.name} +300."]
+    assert pot_lines == [f"💰 {winner.name} won the pot of 600 chips."]
 
     board = await cy.slash("leaderboard")
     assert not board.ephemeral
