@@ -222,7 +222,7 @@ def stats_embed(
                 f"{rated}{everywhere}\n"
                 f"{line.wins:,} won of {line.games:,} ({100 * line.win_rate:.0f} %) · "
                 f"best turn {line.best_turn:,}\n"
-                f"chips {signed(line.chips_won)} / {signed(-line.chips_lost)} · "
+                f"chips won {line.chips_won:,} · lost {line.chips_lost:,} · "
                 f"streak {_streak(line.streak)}"
             ),
             inline=False,

@@ -189,6 +189,8 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
 
     stats = await winner.slash("stats")
     assert "1 won of 1 (100 %)" in stats.text
+    assert "chips won 300 · lost 0" in stats.text  # net of the stake, each labelled
+    assert "chips won 0 · lost 300" in (await loser.slash("stats")).text
     assert [f.filename for f in stats.files] == ["rating.png"]
     assert stats.files[0].size > 500
     refused = await winner.slash("stats", game="no such game!")
