@@ -37,8 +37,8 @@ class Stats(commands.Cog):
         for key in await self.bot.shell.stats.game_keys(guild_id):
             if wanted in (key.casefold(), games.label(key).casefold()):
                 return key
-        names = ", ".join(games.labels.values())
-        raise UserError(f"There is no such game here. Pick one from the list: {names}.")
+        examples = ", ".join(next(iter(g.labels.values())) for g in games.values() if g.labels)
+        raise UserError(f"There is no such game here: pick one from the list (e.g. {examples}).")
 
     async def _game_choices(
         self, interaction: discord.Interaction[SequencesBot], current: str

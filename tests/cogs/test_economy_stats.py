@@ -195,7 +195,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert stats.files[0].size > 500
     refused = await winner.slash("stats", game="no such game!")
     assert refused.ephemeral and "\n" not in refused.text
-    assert refused.text.startswith("There is no such game here. Pick one from the list: ")
+    assert refused.text.startswith("There is no such game here: pick one from the list")
 
 
 async def seed_board(env: Env, count: int) -> list[int]:
