@@ -583,13 +583,19 @@ class TableService:
                 table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
             )
 
-    async def end(self, table_id: int, user_id: int, is_admin: bool) -> Change:
+    async def end(
+        self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
+    ) -> Change:
+        """``name``: who ends it, as shown (their seat's name if they have one)."""
         async with self._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 raise StaleAction("That game is already over.")
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host or a member with Manage Server can end this game.")
-            return await self._close(table, "ended", user_id, "The game was ended early.")
+            seat = table.seat_of(user_id)
+            who = table.seats[seat].name if seat is not None else clean_name(name) if name else ""
+            line = f"Ended early by {who}." if who else "The game was ended early."
+            return await self._close(table, "ended", user_id, line)
 
     async def close_unseen(self, table_id: int, line: str) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the

@@ -86,7 +86,8 @@ class Router:
 
     async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
         table = await self.find_table(interaction, table_id)
-        change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+        user = interaction.user
+        change = await self.tables.end(table.id, user.id, is_admin(interaction), user.display_name)
         await self.publisher.answer_ended(interaction, change.table, ENDED.format(id=table.id))
 
     async def find_table(

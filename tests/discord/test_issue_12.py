@@ -105,7 +105,7 @@ async def test_leaderboard_and_stats_take_game_names_and_refuse_unknown_games(
 
     unknown = await ana.slash("leaderboard", game="xyz")
     assert unknown.ephemeral and "no such game" in unknown.text
-    assert "Hearts Due" in unknown.text  # the names to pick from
+    assert "pick one from the list" in unknown.text
     for typed in ("Hearts Due", "hearts due", "heartsdue"):
         board = await ana.slash("leaderboard", game=typed)
         assert not board.ephemeral and board.embeds[0]["title"] == "Leaderboard · Hearts Due"
@@ -167,3 +167,20 @@ async def test_a_bust_reads_busted(make_env: MakeEnv) -> None:
     await ana.click(env.turn_message(), "Throw 5 dice")
     story = "\n".join(m.text for m in env.thread_messages())
     assert "Ana busted on 2-3-4-5-6: no points" in story and " bust on " not in story
+
+
+async def test_an_early_end_says_who_ended_it(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    mod = await env.h.member("Mod", manage_guild=True)
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    [thread] = env.h.threads
+    assert not (await ana.slash("sequences end", _channel=thread)).ephemeral
+    assert "Ended early by Ana." in env.h.message(lobby.id).text
+    assert any("Ended early by Ana." in m.text for m in env.thread_messages())
+
+    lobby = (await bo.slash("sequences start")).message
+    await mod.slash("sequences end", game=2)
+    assert "Ended early by Mod." in env.h.message(lobby.id).text
