@@ -93,11 +93,9 @@ def lobby_embed(table: Table) -> discord.Embed:
     embed.add_field(name="Seats", value="\n".join(seat_lines(table)) or "—", inline=False)
     if table.row.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
-        embed.add_field(
-            name="Stake",
-            value=f"{chips(table.row.stake)} each · pot {chips(table.row.stake * humans)}",
-            inline=False,
-        )
+        closed = status not in ("lobby", "running", "finished")  # no result: stakes went back
+        pot = "refunded" if closed else f"pot {chips(table.row.stake * humans)}"
+        embed.add_field(name="Stake", value=f"{chips(table.row.stake)} each · {pot}", inline=False)
     if status == "lobby" and game.bot_levels:
         embed.add_field(
             name="Bot players",

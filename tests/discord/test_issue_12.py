@@ -184,3 +184,13 @@ async def test_an_early_end_says_who_ended_it(make_env: MakeEnv) -> None:
     lobby = (await bo.slash("sequences start")).message
     await mod.slash("sequences end", game=2)
     assert "Ended early by Mod." in env.h.message(lobby.id).text
+
+
+async def test_a_closed_staked_lobby_shows_the_stakes_refunded(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start", stake=100)).message
+    lobby = (await bo.click(lobby, "Join")).message
+    assert "100 chips each · pot 200 chips" in lobby.text
+    cancelled = (await ana.click(lobby, "Cancel")).message
+    assert "100 chips each · refunded" in cancelled.text and "pot" not in cancelled.text
