@@ -97,10 +97,10 @@ def lobby_embed(table: Table) -> discord.Embed:
         pot = "refunded" if closed else f"pot {chips(table.row.stake * humans)}"
         embed.add_field(name="Stake", value=f"{chips(table.row.stake)} each · {pot}", inline=False)
     if status == "lobby" and game.bot_levels:
+        # One line: how each level plays is in /rules, not repeated on every lobby.
+        levels = " · ".join(game.bot_levels)
         embed.add_field(
-            name="Bot players",
-            value="\n".join(f"**{level}**: {text}" for level, text in game.bot_levels.items()),
-            inline=False,
+            name="Bot players", value=f"{levels} (`/rules` says how each plays)", inline=False
         )
     embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
     return embed

@@ -194,3 +194,18 @@ async def test_a_closed_staked_lobby_shows_the_stakes_refunded(make_env: MakeEnv
     assert "100 chips each · pot 200 chips" in lobby.text
     cancelled = (await ana.click(lobby, "Cancel")).message
     assert "100 chips each · refunded" in cancelled.text and "pot" not in cancelled.text
+
+
+async def test_the_lobby_lists_bot_levels_in_one_line_and_rules_explain_them(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    lobby = (await ana.slash("sequences start")).message
+    [field] = [f for f in lobby.embeds[0]["fields"] if f["name"] == "Bot players"]
+    assert field["value"] == "cautious · bold · optimal (`/rules` says how each plays)"
+    assert "banks as soon as" not in lobby.text
+    rules = await ana.slash("rules", game="sequences")
+    assert rules.ephemeral and "**cautious**: banks as soon as it has a run" in rules.text
+    board_rules = await ana.slash("rules", game="board")
+    assert "**strong**: weighs every line" in board_rules.text
