@@ -42,7 +42,9 @@ class Economy(commands.Cog):
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="wallet", description="Your chips (or a member's) and the latest")
+    @app_commands.command(
+        name="wallet", description="Your chips (or a member's) and their latest changes"
+    )
     @app_commands.describe(member="Whose wallet (default: yours)")
     @app_commands.guild_only()
     async def wallet(

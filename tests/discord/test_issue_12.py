@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.harness import Player
@@ -209,3 +211,17 @@ async def test_the_lobby_lists_bot_levels_in_one_line_and_rules_explain_them(
     assert rules.ephemeral and "**cautious**: banks as soon as it has a run" in rules.text
     board_rules = await ana.slash("rules", game="board")
     assert "**strong**: weighs every line" in board_rules.text
+
+
+async def synced_commands(env: Env) -> dict[str, dict[str, object]]:
+    """The commands as the bot syncs them: the recorded PUT of the global command list."""
+    await env.bot.tree.sync()
+    return {command["name"]: command for command in env.h.fake.commands[None]}
+
+
+async def test_the_wallet_command_description_is_a_whole_sentence(make_env: MakeEnv) -> None:
+    env = await make_env()
+    commands = await synced_commands(env)
+    assert commands["wallet"]["description"] == (
+        "Your chips (or a member's) and their latest changes"
+    )
