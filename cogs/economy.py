@@ -94,6 +94,10 @@ class Economy(commands.Cog):
         )
 
 
+# On the group, not the subcommands (Discord ignores those): hidden from members without
+# Manage Server and from DMs. require_admin in _check is the check that counts.
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
 class Chips(
     commands.GroupCog,
     group_name="chips",
@@ -111,8 +115,6 @@ class Chips(
 
     @app_commands.command(name="grant", description="Add chips to a member's wallet")
     @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def grant(
         self,
         interaction: discord.Interaction[SequencesBot],
@@ -132,8 +134,6 @@ class Chips(
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
     @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def take(
         self,
         interaction: discord.Interaction[SequencesBot],

@@ -219,6 +219,23 @@ async def synced_commands(env: Env) -> dict[str, dict[str, object]]:
     return {command["name"]: command for command in env.h.fake.commands[None]}
 
 
+async def test_admin_groups_are_synced_for_manage_server_in_servers_only(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    commands = await synced_commands(env)
+    manage_guild = str(discord.Permissions(manage_guild=True).value)
+    for name in ("chips", "settings"):
+        command = commands[name]
+        assert str(command["default_member_permissions"]) == manage_guild, name
+        assert command["dm_permission"] is False, name
+    assert commands["wallet"]["default_member_permissions"] is None  # for everyone
+    # The check in code still counts: the permission only hides the command.
+    ana = await env.h.member("Ana")
+    refused = await ana.slash("chips grant", member=ana.member, amount=5, reason="me")
+    assert refused.ephemeral and "Manage Server" in refused.text
+
+
 async def test_the_wallet_command_description_is_a_whole_sentence(make_env: MakeEnv) -> None:
     env = await make_env()
     commands = await synced_commands(env)
