@@ -37,9 +37,7 @@ def push_settings(
         raise UserError("Choose rounds or a target score, not both.")
     if variant == "sudden":
         if rounds is not None or target is not None:
-            raise UserError(
-                "Sudden has no rounds or target: the first to exactly 21 wins at once."
-            )
+            raise UserError("Sudden has no rounds or target: the first to exactly 21 wins at once.")
     elif rounds is None and target is None:
         if variant == "team":
             target = pl.TEAM_DEFAULT_TARGET
