@@ -15,6 +15,7 @@ import discord
 from bot.errors import UserError
 from bot.render.standings import leaderboard_embed
 from bot.tables import stats
+from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
@@ -64,15 +65,19 @@ class LeaderboardButton(
         match: re.Match[str],
         /,
     ) -> LeaderboardButton:
-        assert isinstance(item, discord.ui.Button)
+        # ``item`` is a select when a forged component carries this id: built all the same,
+        # interaction_check refuses it (and the bot's on_interaction answers).
         return cls(
             int(match["owner"]),
             int(match["page"]),
             _SCOPES[match["scope"]],  # type: ignore[arg-type]
             _SORTS[match["sort"]],  # type: ignore[arg-type]
             match["game"],
-            label=item.label or "",
+            label=getattr(item, "label", None) or "",
         )
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return is_button(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

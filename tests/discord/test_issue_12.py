@@ -6,7 +6,9 @@ import discord
 
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
-from tests.harness import Player
+from tests.harness import Message, Player, Reply
+from tests.harness import payloads as P
+from tests.reliability.helpers import _Forged
 from tests.rules.board.board_helpers import position
 
 
@@ -242,3 +244,48 @@ async def test_the_wallet_command_description_is_a_whole_sentence(make_env: Make
     assert commands["wallet"]["description"] == (
         "Your chips (or a member's) and their latest changes"
     )
+
+
+async def forge_component(
+    env: Env, player: Player, message: Message, custom_id: str, component_type: int
+) -> Reply:
+    """A click on a component ``message`` never had: a button, or a select with one value."""
+    component: dict[str, object] = {"type": component_type, "custom_id": custom_id}
+    if component_type == P.BUTTON:
+        component |= {"style": 2, "label": "x"}
+    else:
+        component |= {"options": [{"label": "x", "value": "x"}]}
+    payload = dict(message.payload)
+    payload["components"] = [{"type": 1, "components": [component]}]
+    values = None if component_type == P.BUTTON else ["x"]
+    data = P.component_data(custom_id, component_type=component_type, values=values)
+    return await env.h._interact(
+        player,
+        P.MESSAGE_COMPONENT,
+        data,
+        message.channel_id,
+        message=_Forged(message.id, message.channel_id, payload),  # type: ignore[arg-type]
+    )
+
+
+async def test_unknown_ids_and_selects_with_a_game_id_get_the_private_refusal(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    turn = env.turn_message()
+    throw_id = turn.button("Throw 5 dice").custom_id
+    version = (await env.bot.tables.get(1)).version
+    refusal = "That button isn't one of mine; nothing changed."
+    for custom_id, component_type in (
+        ("0123456789abcdef0123456789abcdef", P.BUTTON),  # no view of the bot uses such ids
+        (throw_id, P.STRING_SELECT),  # a game button's id on a select
+        ("t:1:L:join", P.STRING_SELECT),
+        ("lb:1:1:s:r:heartsdue", P.STRING_SELECT),
+    ):
+        reply = await forge_component(env, ana, turn, custom_id, component_type)
+        assert reply.ephemeral and reply.text == refusal, (custom_id, reply.text)
+    assert (await env.bot.tables.get(1)).version == version
