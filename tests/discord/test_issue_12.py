@@ -289,3 +289,38 @@ async def test_unknown_ids_and_selects_with_a_game_id_get_the_private_refusal(
         reply = await forge_component(env, ana, turn, custom_id, component_type)
         assert reply.ephemeral and reply.text == refusal, (custom_id, reply.text)
     assert (await env.bot.tables.get(1)).version == version
+
+
+async def test_per_table_locks_are_freed_when_tables_close(make_env: MakeEnv) -> None:
+    env = await make_env(
+        rng=ScriptedRandom(HEARTS_DUE_FACES * 5),
+        max_lobbies_per_channel=60,
+        max_lobbies_per_guild=60,
+        max_games_per_guild=60,
+    )
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    for _ in range(50):  # 50 lobbies, each cancelled by its host
+        lobby = (await ana.slash("heartsdue start")).message
+        closed = await ana.click(lobby, "Cancel")
+        assert "cancelled" in closed.message.text
+    for _ in range(5):  # 5 games played to the end through the buttons
+        lobby = (await ana.slash("heartsdue start", target=20)).message
+        lobby = (await bo.click(lobby, "Join")).message
+        await ana.click(lobby, "Start")
+        for player in (ana, bo, ana, bo):
+            turn = env.h.messages(env.h.threads[-1])[-1]
+            assert not (await player.click(turn, "Throw 6 dice")).ephemeral
+    statuses = [(await env.bot.tables.get(i)).status for i in range(1, 56)]
+    assert statuses == ["cancelled"] * 50 + ["finished"] * 5
+    assert env.bot.tables.live_locks() == 0
+    assert env.bot.shell.publisher.live_locks() == 0
+
+    # Live tables keep theirs: one open lobby, one game under way.
+    assert not (await bo.slash("heartsdue start")).ephemeral
+    lobby = (await ana.slash("heartsdue start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    live = len(await env.bot.tables.live_tables())
+    assert live == 2
+    assert env.bot.tables.live_locks() == live
+    assert env.bot.shell.publisher.live_locks() <= live
