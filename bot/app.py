@@ -112,7 +112,7 @@ class SequencesBot(commands.Bot):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if not is_known_custom_id(custom_id, self._templates):
+        if not is_known_custom_id(custom_id, self._templates, data.get("component_type")):
             await reply_private(interaction, "That button isn't one of mine; nothing changed.")
 
     async def setup_hook(self) -> None:

@@ -11,6 +11,11 @@ from bot.errors import Forbidden, UserError
 from bot.ui.checks import require_admin
 
 
+# On the group: Discord takes a subcommand's permissions from its top-level command only, so
+# these decorators on the subcommands were ignored (shown to everyone, in DMs too). They only
+# hide the commands; require_admin in each command is the check that counts.
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
 class Admin(
     commands.GroupCog,
     group_name="settings",
@@ -22,8 +27,6 @@ class Admin(
 
     @app_commands.command(name="turn-timer", description="Seconds a player has for each turn")
     @app_commands.describe(seconds="15 to 3600 (default 180)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def turn_timer(
         self,
         interaction: discord.Interaction[SequencesBot],
@@ -42,8 +45,6 @@ class Admin(
 
     @app_commands.command(name="max-stake", description="The largest stake a table here may ask")
     @app_commands.describe(amount="Chips (0 turns staked tables off)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def max_stake(
         self,
         interaction: discord.Interaction[SequencesBot],

@@ -42,7 +42,9 @@ class Economy(commands.Cog):
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="wallet", description="Your chips (or a member's) and the latest")
+    @app_commands.command(
+        name="wallet", description="Your chips (or a member's) and their latest changes"
+    )
     @app_commands.describe(member="Whose wallet (default: yours)")
     @app_commands.guild_only()
     async def wallet(
@@ -92,6 +94,10 @@ class Economy(commands.Cog):
         )
 
 
+# On the group, not the subcommands (Discord ignores those): hidden from members without
+# Manage Server and from DMs. require_admin in _check is the check that counts.
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
 class Chips(
     commands.GroupCog,
     group_name="chips",
@@ -109,8 +115,6 @@ class Chips(
 
     @app_commands.command(name="grant", description="Add chips to a member's wallet")
     @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def grant(
         self,
         interaction: discord.Interaction[SequencesBot],
@@ -130,8 +134,6 @@ class Chips(
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
     @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def take(
         self,
         interaction: discord.Interaction[SequencesBot],

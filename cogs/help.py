@@ -39,17 +39,23 @@ class Help(commands.Cog):
     async def rules(
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
     ) -> None:
-        pages = [*self.bot.games.rules_pages, TABLE_RULES]
-        wanted = (game or pages[0].key).strip().casefold()
-        page = next((p for p in pages if wanted in (p.key.casefold(), p.title.casefold())), None)
-        if page is None:
-            raise UserError("Pick a game from the list.")
-        await interaction.response.send_message(
-            embed=discord.Embed(
-                title=f"Rules · {page.title}", description=page.text, colour=COLOUR
-            ),
-            ephemeral=True,
+        pages = [(g, p) for g in self.bot.games.values() for p in g.rules_pages]
+        pages.append((None, TABLE_RULES))
+        wanted = (game or pages[0][1].key).strip().casefold()
+        found = next(
+            ((g, p) for g, p in pages if wanted in (p.key.casefold(), p.title.casefold())), None
         )
+        if found is None:
+            raise UserError("Pick a game from the list.")
+        owner, page = found
+        embed = discord.Embed(title=f"Rules · {page.title}", description=page.text, colour=COLOUR)
+        if owner is not None and owner.bot_levels:  # the lobby lists them; here is how each plays
+            embed.add_field(
+                name="Bot players",
+                value="\n".join(f"**{lv}**: {text}" for lv, text in owner.bot_levels.items()),
+                inline=False,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")
     async def _rules_game(

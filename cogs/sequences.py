@@ -36,7 +36,8 @@ def push_settings(
     if rounds is not None and target is not None:
         raise UserError("Choose rounds or a target score, not both.")
     if variant == "sudden":
-        rounds = target = None
+        if rounds is not None or target is not None:
+            raise UserError("Sudden has no rounds or target: the first to exactly 21 wins at once.")
     elif rounds is None and target is None:
         if variant == "team":
             target = pl.TEAM_DEFAULT_TARGET

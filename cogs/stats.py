@@ -16,22 +16,29 @@ from bot.render.common import NO_PINGS
 from bot.render.standings import stats_embed
 from bot.tables import stats
 from bot.tables.names import clean_name
-from bot.ui.leaderboard import GAME_KEY, LeaderboardButton, render_board
+from bot.ui.leaderboard import LeaderboardButton, render_board
 from bot.ui.members import remember
 
 CHART_GAMES = 30
 
 
-def _check_game(game: str) -> str:
-    game = game.strip().lower()
-    if not GAME_KEY.match(game):
-        raise UserError("Pick a game from the list.")
-    return game
-
-
 class Stats(commands.Cog):
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
+
+    async def _game_key(self, guild_id: int, text: str) -> str:
+        """The leaderboard key a ``game`` option names: a key or a name the autocomplete
+        shows (a registered game, or one this server has statistics for), any case."""
+        games = self.bot.games
+        key = games.find_key(text)
+        if key is not None:
+            return key
+        wanted = text.strip().casefold()
+        for key in await self.bot.shell.stats.game_keys(guild_id):
+            if wanted in (key.casefold(), games.label(key).casefold()):
+                return key
+        examples = ", ".join(next(iter(g.labels.values())) for g in games.values() if g.labels)
+        raise UserError(f"There is no such game here: pick one from the list (e.g. {examples}).")
 
     async def _game_choices(
         self, interaction: discord.Interaction[SequencesBot], current: str
@@ -78,11 +85,16 @@ class Stats(commands.Cog):
             raise UserError("Leaderboards belong to a server: use this in a server channel.")
         if scope not in stats.SCOPES or sort not in stats.SORTS:
             raise UserError("Pick a scope and a sort from the list.")
+        key = (
+            await self._game_key(interaction.guild_id, game)
+            if game is not None
+            else next(iter(self.bot.games.labels))
+        )
         await remember(self.bot.shell, interaction.guild_id, interaction.user)
         embed, view = await render_board(
             self.bot.shell,
             interaction.guild_id,
-            _check_game(game) if game is not None else next(iter(self.bot.games.labels)),
+            key,
             scope,
             sort,
             1,
@@ -110,8 +122,8 @@ class Stats(commands.Cog):
         who = member or interaction.user
         if who.bot:
             raise UserError("Bots don't keep statistics here.")
+        key = None if game is None else await self._game_key(interaction.guild_id, game)
         await remember(self.bot.shell, interaction.guild_id, who)
-        key = None if game is None else _check_game(game)
         service = self.bot.shell.stats
         lines = await service.player_stats(interaction.guild_id, who.id, key)
         everywhere = {

@@ -147,15 +147,29 @@ def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
 
 
 def leaderboard_embed(
-    board: LeaderboardPage, game_name: str, scope: str, sort: str, viewer_id: int | None
+    board: LeaderboardPage,
+    game_name: str,
+    scope: str,
+    sort: str,
+    viewer_id: int | None,
+    *,
+    played: bool = True,
 ) -> discord.Embed:
+    """``played``: whether any game of this leaderboard finished in the scope (an empty
+    board says so, rather than blame bot players for the missing ratings)."""
     title = f"Leaderboard · {game_name}"
     head = f"{SCOPE_LABELS.get(scope, scope).capitalize()}, by {SORT_LABELS.get(sort, sort)}"
     if not board.rows:
-        empty = {
-            "rating": "Nobody is rated yet: ratings move in games without bot players.",
-            "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
-        }.get(sort, "No finished games yet.")
+        where = "on this server" if scope == "server" else "anywhere"
+        empty = (
+            {
+                "rating": "Nobody is rated yet: ratings move in games without bot players.",
+                "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
+            }.get(sort, "No finished games yet.")
+            if played
+            else f"No {game_name} games finished {where} yet. "
+            "Pick another game with the `game` option."
+        )
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
     lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
     mine = board.viewer_row
@@ -208,7 +222,7 @@ def stats_embed(
                 f"{rated}{everywhere}\n"
                 f"{line.wins:,} won of {line.games:,} ({100 * line.win_rate:.0f} %) · "
                 f"best turn {line.best_turn:,}\n"
-                f"chips {signed(line.chips_won)} / {signed(-line.chips_lost)} · "
+                f"chips won {line.chips_won:,} · lost {line.chips_lost:,} · "
                 f"streak {_streak(line.streak)}"
             ),
             inline=False,

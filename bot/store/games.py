@@ -214,6 +214,14 @@ async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
     return [_row(r) for r in rows]
 
 
+async def in_thread(db: Database, thread_id: int) -> GameRow | None:
+    """The game whose thread ``thread_id`` is (the latest, whatever its status), if any."""
+    row = await db.fetchone(
+        "SELECT * FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,)
+    )
+    return None if row is None else _row(row)
+
+
 async def append_log(
     conn: aiosqlite.Connection,
     game_id: int,

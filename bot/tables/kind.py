@@ -38,8 +38,10 @@ class GameKind(Generic[S]):
         """Teams the game is played in with ``n_seats`` (0 = every seat for itself)."""
         return 0
 
-    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
-        """Teams a lobby offers (0 = none) and whether new seats are balanced into them."""
+    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
+        """Teams a lobby of ``n_seats`` offers (0 = none: no Switch team, no team shown) and
+        whether new seats are balanced into them. Must agree with ``team_count``: a lobby
+        shows teams only where the game would start with them."""
         return (0, False)
 
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:

@@ -198,6 +198,14 @@ class TableService:
         game.check_settings(settings)
         # One open at a time: the checks below and the insert must not interleave, or a
         # burst of simultaneous commands passes the cooldown and the caps together.
+        # A game's thread tells that game's story: a second table there would interleave
+        # two games in one thread, so a new one starts in the channel the thread belongs to.
+        owner = await games.in_thread(self.db, channel_id)
+        if owner is not None:
+            raise UserError(
+                f"Start a new game in <#{owner.channel_id}>: "
+                f"this thread belongs to game #{owner.id}."
+            )
         async with self._open_lock:
             checks = await games.open_checks(self.db, guild_id, channel_id, host_id)
             cap = self.settings.max_stake
@@ -374,7 +382,7 @@ class TableService:
     async def switch_team(self, table_id: int, user_id: int) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            n_teams, _ = table.game.lobby_teams(table.settings)
+            n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
                 raise UserError("This game has no teams.")
             index = table.seat_of(user_id)
@@ -390,7 +398,8 @@ class TableService:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host or a member with Manage Server can cancel.")
-            return await self._close(table, "cancelled", user_id, "Cancelled by the host.")
+            who = "The host" if user_id == table.row.host_id else "A member with Manage Server"
+            return await self._close(table, "cancelled", user_id, f"{who} cancelled this table.")
 
     async def start(self, table_id: int, user_id: int, is_admin: bool = False) -> Change:
         async with self._locked(table_id) as table:
@@ -414,7 +423,7 @@ class TableService:
 
     def _auto_team(self, table: Table, seat: Seat) -> None:
         """New seats go to the smallest team, so the lobby shows balanced teams."""
-        n_teams, balance = table.game.lobby_teams(table.settings)
+        n_teams, balance = table.game.lobby_teams(table.settings, len(table.seats) + 1)
         if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
             seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
@@ -454,6 +463,10 @@ class TableService:
             raise StaleAction(
                 "This game is over." if table.status == "finished" else "This game is not running."
             )
+        # The version first: a button from an earlier throw is over for everyone, even
+        # for the player whose turn it was once the turn has passed.
+        if version != table.version:
+            raise StaleAction(stale_text)
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
@@ -465,8 +478,6 @@ class TableService:
             if seat is None:
                 raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
             raise NotYourTurn(f"It's {who}'s turn, not yours.")
-        if version != table.version:
-            raise StaleAction(stale_text)
         return seat
 
     async def act(
@@ -560,14 +571,17 @@ class TableService:
                 table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
             )
 
-    async def end(self, table_id: int, user_id: int, is_admin: bool) -> Change:
+    async def end(
+        self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
+    ) -> Change:
         """End a table early (RULINGS §4): Manage Server always can; the host can close a
         lobby or end an unstaked game; a staked running game needs every other member still
-        playing to agree, so the host's end opens a request (``end_requested``) instead."""
+        playing to agree, so the host's end opens a request (``end_requested``) instead.
+        ``name``: who ends it, as shown when they have no seat (a moderator)."""
         async with self._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 raise StaleAction("That game is already over.")
-            who = self._name_of(table, user_id)
+            who = self._name_of(table, user_id, name)
             if is_admin:
                 return await self._close(table, "ended", user_id, f"Ended early by {who}.")
             if user_id != table.row.host_id:
@@ -623,9 +637,11 @@ class TableService:
         ]
 
     @staticmethod
-    def _name_of(table: Table, user_id: int) -> str:
+    def _name_of(table: Table, user_id: int, name: str | None = None) -> str:
         index = table.seat_of(user_id)
-        return table.seats[index].name if index is not None else "a moderator"
+        if index is not None:
+            return table.seats[index].name
+        return clean_name(name) if name else "a moderator"
 
     async def resign(self, table_id: int, user_id: int) -> Change:
         """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the

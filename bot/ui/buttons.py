@@ -45,6 +45,8 @@ class GameButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """A click must come from the table's own server and channel (or its thread): a
         custom_id copied from elsewhere, or forged, changes nothing."""
+        if not is_button(interaction):
+            return False  # a select with a button's id: the bot's on_interaction refuses it
         try:
             table = await shell_of(interaction).tables.get(self.table_id)
             row = table.row
@@ -77,10 +79,18 @@ class GameButton(
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
 
 
-def is_known_custom_id(custom_id: str, templates: list[re.Pattern[str]]) -> bool:
-    """Whether some persistent item of the bot answers ``custom_id`` (or it is one of
-    discord.py's own 32-hex ids for an in-memory view)."""
-    return bool(_AUTO_ID.fullmatch(custom_id)) or any(t.fullmatch(custom_id) for t in templates)
+def is_button(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the component used is a button (every component of the bot is one)."""
+    data: Any = interaction.data or {}
+    return bool(data.get("component_type") == discord.ComponentType.button.value)
 
 
-_AUTO_ID = re.compile(r"[0-9a-f]{32}")
+def is_known_custom_id(
+    custom_id: str, templates: list[re.Pattern[str]], component_type: object
+) -> bool:
+    """Whether some persistent item of the bot answers this component. Every one is a button
+    whose custom_id matches a template: the bot keeps no in-memory view, so discord.py's
+    32-hex ids are never its own, and a select carrying a game button's id is forged."""
+    return component_type == discord.ComponentType.button.value and any(
+        t.fullmatch(custom_id) for t in templates
+    )

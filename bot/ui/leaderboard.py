@@ -15,6 +15,7 @@ import discord
 from bot.errors import UserError
 from bot.render.standings import leaderboard_embed
 from bot.tables import stats
+from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
@@ -22,7 +23,6 @@ SCOPE_CODES = {"server": "s", "global": "g"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
 _SCOPES = {code: name for name, code in SCOPE_CODES.items()}
 _SORTS = {code: name for name, code in SORT_CODES.items()}
-GAME_KEY = re.compile(r"^[a-z0-9_:.-]{1,60}$")
 
 
 class LeaderboardButton(
@@ -65,15 +65,19 @@ class LeaderboardButton(
         match: re.Match[str],
         /,
     ) -> LeaderboardButton:
-        assert isinstance(item, discord.ui.Button)
+        # ``item`` is a select when a forged component carries this id: built all the same,
+        # interaction_check refuses it (and the bot's on_interaction answers).
         return cls(
             int(match["owner"]),
             int(match["page"]),
             _SCOPES[match["scope"]],  # type: ignore[arg-type]
             _SORTS[match["sort"]],  # type: ignore[arg-type]
             match["game"],
-            label=item.label or "",
+            label=getattr(item, "label", None) or "",
         )
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return is_button(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -132,4 +136,7 @@ async def render_board(
         )
     )  # fmt: skip
     name = shell.games.label(game_key)
-    return leaderboard_embed(board, name, scope, sort, viewer_id), view
+    played = bool(board.rows) or game_key in await shell.stats.game_keys(
+        guild_id if scope == "server" else stats.GLOBAL_SCOPE
+    )
+    return leaderboard_embed(board, name, scope, sort, viewer_id, played=played), view

@@ -20,7 +20,7 @@ def lobby_buttons(table: Table) -> list[Button]:
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
-    if game.lobby_teams(table.settings)[0] >= 2:
+    if lobby_team_count(table) >= 2:
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
@@ -32,12 +32,21 @@ def lobby_buttons(table: Table) -> list[Button]:
     return buttons
 
 
+def lobby_team_count(table: Table) -> int:
+    """Teams the lobby offers at its current seat count (0: none)."""
+    return table.game.lobby_teams(table.settings, len(table.seats))[0]
+
+
 def seat_lines(table: Table) -> list[str]:
+    # In the lobby a seat shows a team only where the game would start with teams (a pick
+    # made at 4 seats means nothing once a player leaves and 3 play alone).
+    n_teams = lobby_team_count(table) if table.status == "lobby" else len(TEAM_NAMES)
     lines = []
     for i, seat in enumerate(table.seats, 1):
         who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
         host = " (host)" if seat.user_id == table.row.host_id else ""
-        team = f" · team {TEAM_NAMES[seat.team]}" if seat.team is not None else ""
+        shown = seat.team is not None and seat.team < n_teams
+        team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
     return lines
 
@@ -55,16 +64,27 @@ def lobby_embed(table: Table) -> discord.Embed:
             f"closes {relative_time(table.row.deadline)}"
         )
         colour = COLOUR
+    elif status in ("running", "finished"):
+        description = (
+            f"Game on! Follow it in <#{table.game_channel_id}>."
+            if status == "running"
+            else "This game is over. " + (table.events[-1] if table.events else "")
+        )
+        colour = COLOUR_DONE
     else:
-        description = {
-            "running": f"Game on! Follow it in <#{table.game_channel_id}>.",
-            "finished": "This game is over. " + (table.events[-1] if table.events else ""),
-            "cancelled": "This table was cancelled.",
-            "expired": "Nobody started this table in time.",
-            "ended": "This game was ended early.",
-            "abandoned": "This game was abandoned.",
-        }.get(status, status)
-        colour = COLOUR_DONE if status in ("running", "finished") else COLOUR_CLOSED
+        # Closed without a result: the reason the service recorded ("The host left, so the
+        # table is closed.", "Nobody started this table in time.", ...) is the last event.
+        description = (
+            table.events[-1]
+            if table.events
+            else {
+                "cancelled": "This table was cancelled.",
+                "expired": "Nobody started this table in time.",
+                "ended": "This game was ended early.",
+                "abandoned": "This game was abandoned.",
+            }.get(status, status)
+        )
+        colour = COLOUR_CLOSED
     embed = discord.Embed(
         title=f"{game.title(table.settings)} · table #{table.id}",
         description=description,
@@ -73,16 +93,14 @@ def lobby_embed(table: Table) -> discord.Embed:
     embed.add_field(name="Seats", value="\n".join(seat_lines(table)) or "—", inline=False)
     if table.row.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
-        embed.add_field(
-            name="Stake",
-            value=f"{chips(table.row.stake)} each · pot {chips(table.row.stake * humans)}",
-            inline=False,
-        )
+        closed = status not in ("lobby", "running", "finished")  # no result: stakes went back
+        pot = "refunded" if closed else f"pot {chips(table.row.stake * humans)}"
+        embed.add_field(name="Stake", value=f"{chips(table.row.stake)} each · {pot}", inline=False)
     if status == "lobby" and game.bot_levels:
+        # One line: how each level plays is in /rules, not repeated on every lobby.
+        levels = " · ".join(game.bot_levels)
         embed.add_field(
-            name="Bot players",
-            value="\n".join(f"**{level}**: {text}" for level, text in game.bot_levels.items()),
-            inline=False,
+            name="Bot players", value=f"{levels} (`/rules` says how each plays)", inline=False
         )
     embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
     return embed

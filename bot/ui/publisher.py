@@ -404,15 +404,22 @@ class Publisher:
             return None
         net = await self.wallets.game_chips(table.id)
         names = {s.user_id: s.name for s in table.seats if s.user_id is not None}
-        won = [
-            f"{names.get(user, 'someone')} +{amount:,}"
+        # What each winner received: their net gain plus their own stake back.
+        received = {
+            names.get(user, "someone"): amount + table.row.stake
             for user, amount in net.items()
             if amount > 0
-        ]
+        }
         pot = table.row.stake * len(names)
-        if not won:
+        if not received:
             return f"💰 The pot of {pot:,} chips went back to the players."
-        return f"💰 Pot of {pot:,} chips: " + ", ".join(won) + "."
+        line = f"💰 {' and '.join(received)} won the pot of {pot:,} chips"
+        if len(received) == 1:
+            return line + "."
+        shares = set(received.values())
+        if len(shares) == 1:
+            return line + f": {shares.pop():,} each."
+        return line + ": " + ", ".join(f"{who} {got:,}" for who, got in received.items()) + "."
 
     async def _send_quietly(self, channel: Any, text: str, table: Table) -> None:
         try:

@@ -124,7 +124,8 @@ class Router:
 
     async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
         table = await self.find_table(interaction, table_id)
-        change = await self.tables.end(table.id, interaction.user.id, is_admin(interaction))
+        user = interaction.user
+        change = await self.tables.end(table.id, user.id, is_admin(interaction), user.display_name)
         if change.end_requested:
             await self.publisher.post_end_request(interaction, change)
             return

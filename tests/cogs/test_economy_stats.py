@@ -175,7 +175,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "Pot won at table" in (await winner.slash("wallet")).text
     assert "**700 chips**" in (await loser.slash("wallet")).text
     pot_lines = [m.content for m in h.messages() if m.content.startswith("💰")]
-    assert pot_lines == [f"💰 Pot of 600 chips: {winner.name} +300."]
+    assert pot_lines == [f"💰 {winner.name} won the pot of 600 chips."]
 
     board = await cy.slash("leaderboard")
     assert not board.ephemeral
@@ -189,11 +189,13 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
 
     stats = await winner.slash("stats")
     assert "1 won of 1 (100 %)" in stats.text
+    assert "chips won 300 · lost 0" in stats.text  # net of the stake, each labelled
+    assert "chips won 0 · lost 300" in (await loser.slash("stats")).text
     assert [f.filename for f in stats.files] == ["rating.png"]
     assert stats.files[0].size > 500
-    one_private_line(
-        await winner.slash("stats", game="no such game!"), "Pick a game from the list."
-    )
+    refused = await winner.slash("stats", game="no such game!")
+    assert refused.ephemeral and "\n" not in refused.text
+    assert refused.text.startswith("There is no such game here: pick one from the list")
 
 
 async def seed_board(env: Env, count: int) -> list[int]:
@@ -278,7 +280,7 @@ async def test_two_servers_keep_separate_wallets_and_a_global_board(env: Env) ->
     assert await wallets.balance(env.db, other_guild, alice.id) in (600, 1_400)
 
     here = await alice.slash("leaderboard", scope="server", sort="wins")
-    assert "No finished games yet." in here.text
+    assert "No Sequences games finished on this server yet." in here.text
     everywhere = await bob.slash("leaderboard", scope="global", sort="wins")
     assert "All servers, by wins" in everywhere.text
     assert "Alice" in everywhere.text and "Dave" in everywhere.text

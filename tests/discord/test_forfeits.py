@@ -182,7 +182,7 @@ async def test_manage_server_ends_any_game_and_refunds(make_env: MakeEnv) -> Non
     ended = await mod.slash("sequences end", game=1)
     assert not ended.ephemeral and "Game #1 ended" in ended.text
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and "Ended early by a moderator." in table.events[-1]
+    assert table.status == "ended" and "Ended early by Mod." in table.events[-1]
     assert await balances(env, ana, bo) == [1000, 1000]
     assert await invariant_holds(env)
 

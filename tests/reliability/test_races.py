@@ -38,6 +38,7 @@ def public(replies: list[Reply]) -> list[Reply]:
 
 async def test_a_thousand_clicks_by_the_player_to_move_apply_once(make_env: MakeEnv) -> None:
     env = await make_env(seed=11)
+    env.h.settle_timeout = 60  # a thousand handlers: seconds on a busy machine
     players = await two_player_game(env)
     player = await mover(env, players)
     turn = env.turn_message()
@@ -54,6 +55,7 @@ async def test_a_thousand_clicks_by_the_player_to_move_apply_once(make_env: Make
 
 async def test_a_thousand_clicks_by_fifty_members_apply_once(make_env: MakeEnv) -> None:
     env = await make_env(seed=12)
+    env.h.settle_timeout = 60  # a thousand handlers: seconds on a busy machine
     players = await two_player_game(env)
     crowd = [await env.h.member(f"M{i}") for i in range(48)] + players
     player = await mover(env, players)

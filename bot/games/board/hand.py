@@ -153,6 +153,16 @@ class BoardHands:
                 plays.append(
                     Button(f"c_{card.lower()}", label + suffix, "primary", row=len(plays) // 5)
                 )
+            else:  # listed all the same, disabled, with the reason it can't be played now
+                plays.append(
+                    Button(
+                        f"c_{card.lower()}",
+                        f"{label} {_unplayable_reason(card)}",
+                        "secondary",
+                        row=len(plays) // 5,
+                        disabled=True,
+                    )
+                )
         return plays + trades, "Your turn: choose a card."
 
     def _space_buttons(
@@ -197,6 +207,16 @@ class BoardHands:
             else f"{label}: choose where to put your chip."
         )
         return buttons, cells, text
+
+
+def _unplayable_reason(card: str) -> str:
+    """Why a card in the hand has no move this turn (it is in the hand, so it is not a
+    two-eyed jack, which always has an open space until the board is full)."""
+    if card in b.ONE_EYED_JACKS:
+        return "· remove (no chip can be removed now)"
+    if card in b.TWO_EYED_JACKS:
+        return "· wild (no open space)"
+    return "(dead: one trade a turn)"
 
 
 def _is_private(interaction: discord.Interaction[Any]) -> bool:

@@ -70,9 +70,13 @@ class BoardKind(GameKind[b.BoardState]):
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
         return self.config(settings, n_seats).sides if n_seats >= 4 else 0
 
-    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
+        # Teams the settings fix are offered (and balanced) from the first seat; otherwise
+        # teams exist once 4+ seats make them (2, or 3 where 2 can't split the seats).
         teams = settings.get("teams")
-        return (int(teams), True) if teams else (3, False)
+        if teams:
+            return (int(teams), True)
+        return (self.team_count(settings, n_seats), False) if n_seats >= 4 else (0, False)
 
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
         check_seat_count(self.seat_limits(settings), seats)

@@ -39,7 +39,7 @@ class SequencesKind(GameKind[pl.PushState]):
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
         return 2 if settings.get("variant") == "team" else 0
 
-    def lobby_teams(self, settings: dict[str, Any]) -> tuple[int, bool]:
+    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
         return (2, True) if settings.get("variant") == "team" else (0, False)
 
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
@@ -238,5 +238,5 @@ def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str 
         return f"{who} would pass 21 with that bank: no points"
     # bust
     if event.points:
-        return f"{who} bust on {faces} (soft last die keeps **{event.points}**)"
-    return f"{who} bust on {faces}: no points"
+        return f"{who} busted on {faces} (soft last die keeps **{event.points}**)"
+    return f"{who} busted on {faces}: no points"
