@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
-from bot.games.base import RulesPage
+from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
@@ -39,7 +41,9 @@ class Help(commands.Cog):
     async def rules(
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
     ) -> None:
-        pages = [(g, p) for g in self.bot.games.values() for p in g.rules_pages]
+        pages: list[tuple[Game[Any] | None, RulesPage]] = [
+            (g, p) for g in self.bot.games.values() for p in g.rules_pages
+        ]
         pages.append((None, TABLE_RULES))
         wanted = (game or pages[0][1].key).strip().casefold()
         found = next(
