@@ -747,6 +747,15 @@ class TableService:
 
     # --- restore ---------------------------------------------------------------------
 
+    async def record_shown(self, shown: list[tuple[int, int]]) -> None:
+        """Which version each table's message shows (table id, version), in one transaction."""
+        async with self.db.transaction() as conn:
+            await games.set_shown_versions(conn, shown)
+
+    async def behind_on_discord(self) -> list[int]:
+        """Live tables whose message may show an older version, soonest deadline first."""
+        return await games.behind_on_discord(self.db)
+
     async def live_in_channel(self, channel_id: int) -> list[Table]:
         return [self._table(row) for row in await games.live_in_channel(self.db, channel_id)]
 

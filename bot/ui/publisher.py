@@ -45,7 +45,10 @@ class Publisher:
         # Per live table: its redraw lock, and where its game message is now (the previous
         # redraw may have moved it since the change being shown was read).
         self._publishing: dict[int, asyncio.Lock] = {}
-        self._shown: dict[int, tuple[int | None, int | None]] = {}
+        self._where: dict[int, tuple[int | None, int | None]] = {}
+        # The versions Discord now shows, not yet recorded in the database (``flush_shown``):
+        # after a restart only the tables whose message is behind are redrawn.
+        self._shown_versions: dict[int, int] = {}
 
     def game(self, table: Table) -> Game[Any]:
         game = table.game
@@ -55,10 +58,26 @@ class Publisher:
     def live_locks(self) -> int:
         return len(self._publishing)
 
+    def _mark_shown(self, table: Table) -> None:
+        self._shown_versions[table.id] = max(table.version, self._shown_versions.get(table.id, 0))
+
+    async def flush_shown(self) -> int:
+        """Record in the database which version each message shows (one transaction for
+        every table redrawn since the last flush); returns how many."""
+        shown, self._shown_versions = self._shown_versions, {}
+        if shown:
+            try:
+                await self.tables.record_shown(sorted(shown.items()))
+            except Exception:
+                for table_id, version in shown.items():  # try again at the next flush
+                    self._shown_versions.setdefault(table_id, version)
+                raise
+        return len(shown)
+
     def _forget(self, table: Table) -> None:
         if table.status not in ("lobby", "running"):
             self._publishing.pop(table.id, None)
-            self._shown.pop(table.id, None)
+            self._where.pop(table.id, None)
 
     async def set_game_message(
         self, table: Table, *, thread_id: int | None, message_id: int
@@ -67,7 +86,7 @@ class Publisher:
         if thread_id is not None:
             table.row.thread_id = thread_id
         table.row.message_id = message_id
-        self._shown[table.id] = (table.row.thread_id, message_id)
+        self._where[table.id] = (table.row.thread_id, message_id)
 
     # --- rendering -------------------------------------------------------------------
 
@@ -229,7 +248,7 @@ class Publisher:
         # and the click's older one would land last and be recorded as the live message.
         table = change.table
         async with self._publishing.setdefault(table.id, asyncio.Lock()):
-            shown = self._shown.get(table.id)
+            shown = self._where.get(table.id)
             if shown is not None:  # where the game is shown now, as the previous redraw left it
                 table.row.thread_id, table.row.message_id = shown
             try:
@@ -245,13 +264,16 @@ class Publisher:
         if not change.turn_changed:
             await self._show(table, interaction, self.turn_edit(table))
             return
-        # A new message for the new turn (an edit cannot notify the next player), then the
-        # old one becomes a summary. Posting comes first, so a refusal leaves a live message.
+        # The click is answered first: its message becomes the finished turn's summary. Then
+        # a new message is posted for the new turn (an edit cannot notify the next player);
+        # if that is refused, the old message is made the live one again, saying why.
+        summary = self.turn_summary(table)
+        answered = await self._answer(interaction, summary, table)
         try:
             channel = await self._game_channel(table)
         except discord.HTTPException as exc:
             log.warning("game %s: cannot reach its channel now (%s)", table.id, exc.status)
-            await self._show(table, interaction, self.turn_edit(table))
+            await self._edit_game_message(table, self.turn_edit(table))
             return
         if channel is None:
             await self._channel_lost(table, interaction)
@@ -264,12 +286,32 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("game %s: new turn message refused (%s)", table.id, exc.status)
             table.notice = self.cannot_post_text(channel, exc, "so the game goes on here")
-            await self._show(table, interaction, self.turn_edit(table))
+            await self._edit_game_message(table, self.turn_edit(table))
             return
-        await self._show(table, interaction, self.turn_summary(table), repost=False)
+        if not answered:
+            await self._edit_game_message(table, summary, repost=False)
         await self.set_game_message(table, thread_id=None, message_id=message.id)
+        self._mark_shown(table)
         if change.finished:
             await self._finished(table)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any] | None,
+        payload: dict[str, Any],
+        table: Table,
+    ) -> bool:
+        """Edit the clicked message through the click's response; False if there is no
+        click to answer or its token is gone (the caller then edits by REST)."""
+        if interaction is None or interaction.response.is_done():
+            return False
+        try:
+            await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            # Too slow (10062) or the token is gone: the change stands, edit by REST.
+            log.info("game %s: click not answered (%s); editing by REST", table.id, exc.code)
+            return False
+        return True
 
     async def _show(
         self,
@@ -279,14 +321,10 @@ class Publisher:
         repost: bool = True,
     ) -> None:
         """Edit the table's game message: through the click's response when there is one."""
-        if interaction is not None and not interaction.response.is_done():
-            try:
-                await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
-                return
-            except discord.HTTPException as exc:
-                # Too slow (10062) or the token is gone: the change stands, edit by REST.
-                log.info("game %s: click not answered (%s); editing by REST", table.id, exc.code)
-        await self._edit_game_message(table, payload, repost=repost)
+        if await self._answer(interaction, payload, table) or await self._edit_game_message(
+            table, payload, repost=repost
+        ):
+            self._mark_shown(table)
 
     async def _channel_lost(
         self, table: Table, interaction: discord.Interaction[Any] | None
@@ -324,40 +362,42 @@ class Publisher:
 
     async def _edit_game_message(
         self, table: Table, payload: dict[str, Any], *, repost: bool = True
-    ) -> None:
+    ) -> bool:
         """Edit the game message by REST; if a moderator deleted it, post the current state
-        again (``repost``); if the thread itself is gone, end the game."""
+        again (``repost``); if the thread itself is gone, end the game. True when Discord
+        now shows ``payload`` (or the reposted state)."""
         try:
             channel = await self._game_channel(table)
         except discord.HTTPException as exc:
             log.warning("game %s: game message not updated (%s)", table.id, exc.status)
-            return
+            return False
         if channel is None:
             if table.status in ("lobby", "running"):
                 await self._channel_lost(table, None)
-            return
+            return False
         if table.row.message_id is None:
-            return
+            return False
         try:
             await channel.get_partial_message(table.row.message_id).edit(
                 **payload, allowed_mentions=NO_PINGS
             )
-            return
+            return True
         except discord.NotFound:
             if not repost or table.status != "running":
-                return
+                return False
         except discord.HTTPException as exc:
             log.warning("game %s: game message not updated (%s)", table.id, exc.status)
-            return
+            return False
         try:
             message = await channel.send(**self.turn_message(table))
         except discord.NotFound:
             await self._channel_lost(table, None)
-            return
+            return False
         except discord.HTTPException as exc:
             log.warning("game %s: could not repost the game (%s)", table.id, exc.status)
-            return
+            return False
         await self.set_game_message(table, thread_id=None, message_id=message.id)
+        return True
 
     async def _edit_lobby(self, table: Table) -> None:
         if table.row.lobby_message_id is None:
