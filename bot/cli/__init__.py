@@ -49,7 +49,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
     (
         "benchmarks",
         {
-            "bench": ("bot.cli.bench", "run every benchmark and print the numbers"),
+            "bench": (
+                "bot.cli.bench",
+                "the performance table: clicks, bursts, restarts, timers against a floor",
+            ),
             "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
             "bench-render": ("bot.cli.bench_render", "time board image rendering"),
             "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),

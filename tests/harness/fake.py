@@ -20,11 +20,13 @@ in pyproject). Each use of a private name carries a ``# private:`` comment.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import copy
 import json
 import mimetypes
 import re
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -167,6 +169,8 @@ class InteractionRecord:
     modal: JsonDict | None = None
     choices: list[JsonDict] | None = None
     expired: bool = False
+    # time.perf_counter() when the callback (the interaction's answer) was served
+    answered_at: float | None = None
 
 
 @dataclass
@@ -212,6 +216,9 @@ class FakeDiscord:
         # the harness fails the test with these even if the bot swallowed the 400.
         self.rejected: list[str] = []
         self.gateway_echo = True
+        # Seconds every REST and webhook call takes before it is served (0: instant), to
+        # measure what players wait for when Discord is slow; see ``Harness.set_latency``.
+        self.latency = 0.0
         R = _route
         self._rest_routes: list[tuple[str, re.Pattern[str], Handler]] = [
             R("POST", "/channels/{c}/messages", self._rest_send),
@@ -496,6 +503,8 @@ class FakeDiscord:
         files = self._read_files(kwargs.pop("files", None))
         req = RecordedRequest("rest", route.method, path, body, files)
         self.requests.append(req)
+        if self.latency:
+            await asyncio.sleep(self.latency)
         self._check_fault(req)
         if route.method in ("POST", "PATCH") and _MESSAGE_PATH.match(path):
             self.check_message(req, body)
@@ -723,6 +732,8 @@ class FakeDiscord:
         raw_files = self._read_files(files)
         req = RecordedRequest("webhook", route.method, path, body, raw_files)
         self.requests.append(req)
+        if self.latency:
+            await asyncio.sleep(self.latency)
         self._check_fault(req)
         token = str(route.webhook_token)
         rec = self.interactions.get(token)
@@ -761,6 +772,7 @@ class FakeDiscord:
         kind = int(body["type"])
         data = body.get("data") or {}
         rec.response_type = kind
+        rec.answered_at = time.perf_counter()
         if kind in (4, 5):  # CHANNEL_MESSAGE_WITH_SOURCE, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             eph = int(data.get("flags") or 0) & P.EPHEMERAL
             flags = (int(data.get("flags") or 0) & ~P.LOADING) | (P.LOADING if kind == 5 else 0)

@@ -957,6 +957,11 @@ class Harness:
         with Discord error ``code`` (default 50013 for 403, 10008 for 404)."""
         self.fake.add_fault(method, path_regex, status, code, message, times)
 
+    def set_latency(self, seconds: float) -> None:
+        """Every later REST and webhook call (interaction callbacks included) waits
+        ``seconds`` before it is served, as when Discord answers slowly (0: instant)."""
+        self.fake.latency = seconds
+
     # ------------------------------------------------------------------ queries
 
     @property

@@ -309,6 +309,12 @@ class Reply:
         return self._rec.response_type
 
     @property
+    def answered_at(self) -> float | None:
+        """``time.perf_counter()`` when the fake Discord served the interaction's callback
+        (the moment the user sees the click answered); None if it never was."""
+        return self._rec.answered_at
+
+    @property
     def acknowledged(self) -> bool:
         return self._rec.response_type is not None
 

@@ -7,6 +7,7 @@ import io
 import logging
 import re
 import struct
+import time
 import zlib
 from typing import Any
 
@@ -417,6 +418,20 @@ async def test_click_updates_message_in_place_and_keeps_history(h: Harness) -> N
     assert "Players: Alice, Bob" in game.embed_text()
     assert len(game.history) == 2
     assert "nobody yet" in game.history[0]["embeds"][0]["fields"][0]["value"]
+
+
+async def test_latency_delays_every_call_and_answered_at_times_the_callback(h: Harness) -> None:
+    alice = await h.member("Alice")
+    game = (await alice.slash("toy start", rounds=3)).message
+    h.set_latency(0.03)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    clicked = time.perf_counter()
+    reply = await alice.click(game, "Join")
+    assert loop.time() - started >= 0.03
+    assert reply.answered_at is not None and reply.answered_at - clicked >= 0.03
+    h.set_latency(0)
+    assert (await alice.click(game, "Peek")).answered_at is not None
 
 
 async def test_ephemeral_reply_visible_only_to_clicker(h: Harness) -> None:
