@@ -20,7 +20,7 @@ from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
-from bot.tables.service import Clock, TableHooks, TableService
+from bot.tables.service import Change, Clock, TableHooks, TableService
 from bot.tables.stats import Stats
 from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
@@ -33,6 +33,7 @@ from bot.ui.shell import Shell
 log = logging.getLogger("bot")
 
 COGS = "cogs"
+SHOW_CONCURRENCY = 32  # timer changes shown at once (each is one or two Discord requests)
 
 
 def extensions() -> list[str]:
@@ -67,6 +68,8 @@ class SequencesBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False
             ),
+            # Clicks are answered from the database: no message cache that grows with games.
+            max_messages=None,
         )
         self.settings = settings
         self.db = db
@@ -139,28 +142,47 @@ class SequencesBot(commands.Bot):
     async def on_ready(self) -> None:
         restored = await self.shell.publisher.restore()
         log.info(
-            "ready as %s in %d guilds; %d live tables; database %s",
+            "ready as %s in %d guilds; %d tables redrawn; database %s",
             self.user,
             len(self.guilds),
             restored,
             self.db.path,
         )
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        try:
+            await self.shell.publisher.message_deleted(payload.message_id)
+        except Exception:
+            log.exception("reposting deleted message %s failed", payload.message_id)
+
     async def tick(self) -> int:
-        """Fire due timers once and show what they changed; returns how many fired."""
-        changes = await self.tables.run_due()
-        for change in changes:
-            try:
-                await self.shell.publisher.publish(change)
-            except discord.HTTPException as exc:
-                log.warning(
-                    "game %s: could not show a timer change (%s)", change.table.id, exc.status
-                )
-            except Exception:
-                # The change is committed; showing it failed. The other tables' changes
-                # still get shown, and the next start redraws this one.
-                log.exception("game %s: showing a timer change failed", change.table.id)
-        return len(changes)
+        """Fire due timers once and show what they changed; returns how many fired. Each
+        change is shown as soon as it is committed, several at a time (a slow Discord holds
+        up no other table), and the versions shown are recorded at the end."""
+        showing: set[asyncio.Task[None]] = set()
+        fired = 0
+        for change in await self.tables.run_due():
+            fired += 1
+            while len(showing) >= SHOW_CONCURRENCY:
+                _, showing = await asyncio.wait(showing, return_when=asyncio.FIRST_COMPLETED)
+            showing.add(asyncio.create_task(self._show_timer_change(change)))
+        if showing:
+            await asyncio.wait(showing)
+        try:
+            await self.shell.publisher.flush_shown()
+        except Exception:
+            log.exception("could not record the versions shown; the next tick retries")
+        return fired
+
+    async def _show_timer_change(self, change: Change) -> None:
+        try:
+            await self.shell.publisher.publish(change)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not show a timer change (%s)", change.table.id, exc.status)
+        except Exception:
+            # The change is committed; showing it failed. The other tables' changes still
+            # get shown, and the next start redraws this one.
+            log.exception("game %s: showing a timer change failed", change.table.id)
 
     async def _timer_loop(self) -> None:
         await self.wait_until_ready()
@@ -176,6 +198,10 @@ class SequencesBot(commands.Bot):
     async def close(self) -> None:
         if self._timer_task is not None:
             self._timer_task.cancel()
+        try:
+            await self.shell.publisher.flush_shown()
+        except Exception:  # a closed database at shutdown: the next start redraws a little more
+            log.info("versions shown not recorded at shutdown", exc_info=True)
         await super().close()
 
 

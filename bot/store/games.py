@@ -214,6 +214,14 @@ async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
     return [_row(r) for r in rows]
 
 
+async def running_with_message(db: Database, message_id: int) -> GameRow | None:
+    """The running game whose live turn message is ``message_id``, if any."""
+    row = await db.fetchone(
+        "SELECT * FROM games WHERE message_id = ? AND status = 'running'", (message_id,)
+    )
+    return None if row is None else _row(row)
+
+
 async def in_thread(db: Database, thread_id: int) -> GameRow | None:
     """The game whose thread ``thread_id`` is (the latest, whatever its status), if any."""
     row = await db.fetchone(

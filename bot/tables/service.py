@@ -747,6 +747,10 @@ class TableService:
 
     # --- restore ---------------------------------------------------------------------
 
+    async def running_with_message(self, message_id: int) -> Table | None:
+        row = await games.running_with_message(self.db, message_id)
+        return None if row is None else self._table(row)
+
     async def record_shown(self, shown: list[tuple[int, int]]) -> None:
         """Which version each table's message shows (table id, version), in one transaction."""
         async with self.db.transaction() as conn:

@@ -29,6 +29,12 @@ from bot.ui.lobby import lobby_buttons, lobby_embed
 
 log = logging.getLogger(__name__)
 
+# Redraws after a restart: a first burst, then a steady pace under Discord's global limit of
+# 50 requests a second (a redraw is one request; clicks and timers need the rest).
+RESTORE_BURST = 20
+RESTORE_PER_SECOND = 25
+RESTORE_CONCURRENCY = 8
+
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 
 
@@ -586,16 +592,50 @@ class Publisher:
     # --- restore ---------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """After a start: redraw every live table from the database. The process may have
-        died between a commit and its Discord update, so a message can show an older
-        version whose buttons are refused as stale; redrawing puts the current buttons up."""
-        tables = await self.tables.live_tables()
-        for listed in tables:
-            # Clicks are answered while this runs: redraw each table as it is now, under its
-            # redraw lock, or a slow start could put an older version back on screen.
-            async with self._publishing.setdefault(listed.id, asyncio.Lock()):
-                await self._restore_one(listed.id)
-        return len(tables)
+        """After a start: redraw only the tables whose message may be behind the database
+        (the process died between a commit and its Discord update, or before the versions
+        shown were recorded), soonest deadline first, paced under Discord's rate limits.
+        Every other message is right as it is; a click on it is answered from the database,
+        and no board picture is drawn until a turn needs one. Returns how many it redrew."""
+        behind = await self.tables.behind_on_discord()
+        pace = _Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
+        running: set[asyncio.Task[None]] = set()
+        for table_id in behind:
+            await pace.wait()
+            while len(running) >= RESTORE_CONCURRENCY:
+                _, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            running.add(asyncio.create_task(self._restore_locked(table_id)))
+        if running:
+            await asyncio.wait(running)
+        await self.flush_shown()
+        return len(behind)
+
+    async def message_deleted(self, message_id: int) -> None:
+        """A running game's message was deleted (a moderator): post the game again, so its
+        players are not left without buttons."""
+        table = await self.tables.running_with_message(message_id)
+        if table is None:
+            return
+        async with self._publishing.setdefault(table.id, asyncio.Lock()):
+            fresh = await self.tables.get(table.id)
+            if fresh.status != "running" or fresh.row.message_id != message_id:
+                return  # already moved on
+            try:
+                await self._repost(fresh)
+                self._mark_shown(fresh)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "game %s: could not repost a deleted message (%s)", table.id, exc.status
+                )
+
+    async def _restore_locked(self, table_id: int) -> None:
+        # Clicks are answered while this runs: redraw each table as it is now, under its
+        # redraw lock, or a slow start could put an older version back on screen.
+        async with self._publishing.setdefault(table_id, asyncio.Lock()):
+            try:
+                await self._restore_one(table_id)
+            except Exception:
+                log.exception("game %s: redrawing after a restart failed", table_id)
 
     async def _restore_one(self, table_id: int) -> None:
         table = await self.tables.get(table_id)
@@ -604,10 +644,12 @@ class Publisher:
         try:
             if table.status == "lobby":
                 await self._edit_lobby(table)
+                self._mark_shown(table)
             elif table.row.message_id is None:
                 await self._repost(table)
-            else:
-                await self._edit_game_message(table, self.turn_edit(table))
+                self._mark_shown(table)
+            elif await self._edit_game_message(table, self.turn_edit(table)):
+                self._mark_shown(table)
         except discord.HTTPException as exc:
             log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
 
@@ -618,3 +660,24 @@ class Publisher:
             return
         message = await channel.send(**self.turn_message(table))
         await self.set_game_message(table, thread_id=None, message_id=message.id)
+
+
+class _Pacer:
+    """At most ``burst`` starts at once, then ``per_second`` a second."""
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.tokens = float(burst)
+        self.burst = burst
+        self.per_second = per_second
+        self.last = asyncio.get_running_loop().time()
+
+    async def wait(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.per_second)
+            self.tokens = 1.0
+            self.last = loop.time()
+        self.tokens -= 1

@@ -59,8 +59,9 @@ TABLES = ("games", "game_log", "game_results", "members")
 
 
 async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, list[Any]]:
-    """Every row the game layer keeps, comparable with ==. Message ids are left out unless
-    asked for: a restart may repost a message, which is not a game change."""
+    """Every row the game layer keeps, comparable with ==. Message ids, and the version a
+    message shows, are left out unless asked for: a restart may repost or redraw a message,
+    which is not a game change."""
     out: dict[str, list[Any]] = {}
     names = [
         r[0]
@@ -75,7 +76,7 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
         for row in rows:
             data = dict(row)
             if name == "games" and not with_messages:
-                for key in ("thread_id", "lobby_message_id", "message_id"):
+                for key in ("thread_id", "lobby_message_id", "message_id", "shown_version"):
                     data.pop(key)
             cleaned.append(data)
         out[name] = sorted(cleaned, key=repr)  # some tables are WITHOUT ROWID
