@@ -110,6 +110,13 @@ async def test_resigning_is_confirmed_and_the_game_goes_on_among_the_rest(
     assert placed[bo.id][0] == placed[cy.id][0] == 2 and not placed[bo.id][1]
     assert await balances(env, ana, bo, cy) == [1200, 900, 900]
     assert await invariant_holds(env)
+    # Ratings: the forfeiters rank last, so the winner gains and both of them lose.
+    rows = await env.bot.db.fetchall(
+        "SELECT user_id, ordinal, rated_games FROM player_stats WHERE scope = ?",
+        (env.h.guild.id,),
+    )
+    rating = {int(r[0]): float(r[1]) for r in rows if r[2] == 1}
+    assert rating[ana.id] > 0 > rating[bo.id] and rating[cy.id] < 0
 
 
 async def test_team_side_is_out_only_when_both_partners_resign(make_env: MakeEnv) -> None:
