@@ -35,6 +35,7 @@ async def insert_live_copies(
     ``place(i)`` with its own deadline; ``show(i, game_id)`` may name the message that shows
     copy ``i`` (created by the caller once its id is known). Returns the new ids."""
     ids: list[int] = []
+    shown: list[tuple[int, int]] = []
     async with db.transaction() as conn:
         for i in range(count):
             channel_id, thread_id = place(i)
@@ -53,6 +54,9 @@ async def insert_live_copies(
             message_id = show(i, game_id) if show is not None else None
             if message_id is not None or thread_id is not None:
                 await games.set_location(conn, game_id, thread_id, message_id)
+            if message_id is not None:  # its message shows this version, as after a redraw
+                shown.append((game_id, template.version))
+        await games.set_shown_versions(conn, shown)
     return ids
 
 
