@@ -25,15 +25,15 @@ class CrashAfterCommit(Exception):
 
 
 @contextmanager
-def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
+def crash_at_commit(db: Database, when: str) -> Iterator[list[str]]:
     """The next write on ``db`` runs all its statements, then the "process dies" just
     before (``when="before"``) or just after (``"after"``) its COMMIT. The write is either
     an async ``db.transaction()`` (a change with hooks) or a ``db.write`` batch (a click:
-    every job of the batch dies with it, committed or not). Yields a list that counts the
-    crashes, so a test can check the crash really happened."""
+    every job of the batch dies with it, committed or not). Yields the crashes, each named
+    "transaction" or "write", so a test can check the crash really happened, and where."""
     original = db.transaction
     hooked = db.on_statement
-    crashes: list[int] = []
+    crashes: list[str] = []
 
     @asynccontextmanager
     async def transaction() -> AsyncIterator[aiosqlite.Connection]:
@@ -41,7 +41,7 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
             async with original() as conn:
                 yield conn
             return
-        crashes.append(1)
+        crashes.append("transaction")
         if when == "before":
             async with original() as conn:
                 yield conn
@@ -57,10 +57,10 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
         if crashes:
             return
         if when == "before" and sql == "COMMIT":
-            crashes.append(1)
+            crashes.append("write")
             raise CrashBeforeCommit("simulated crash before COMMIT")
         if when == "after" and sql == AFTER_COMMIT:
-            crashes.append(1)
+            crashes.append("write")
             raise CrashAfterCommit("simulated crash after COMMIT")
 
     db.transaction = transaction  # type: ignore[method-assign]
