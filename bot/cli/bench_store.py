@@ -3,6 +3,10 @@
 Builds a throwaway database with (by default) 100,000 finished games among 10,000 members in
 two servers, rebuilds the stats from them, then prints p50/p99 milliseconds for every
 leaderboard sort and scope, for one escrow and for one payout transaction.
+
+``--write-path`` measures the table service's write path instead (docs/performance.md):
+commits/s one change at a time, a burst of concurrent saves on different tables, and the
+round trips to aiosqlite's worker thread per click.
 """
 
 from __future__ import annotations
@@ -31,6 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep", type=Path, default=None, help="build the database here and keep it (new file)"
     )
+    parser.add_argument(
+        "--write-path",
+        action="store_true",
+        help="time the table write path (commits/s, bursts, round trips per click) only",
+    )
+    parser.add_argument("--burst", type=int, default=1000, help="tables saved at once")
+    parser.add_argument("--serial", type=int, default=3000, help="changes one after another")
 
 
 def _percentiles(samples: list[float]) -> str:
@@ -192,7 +203,107 @@ async def _bench(args: argparse.Namespace, path: Path) -> None:
         print(f"\ninvariant {'holds' if check.ok else 'BROKEN'}: {check}")
 
 
+async def _write_path(args: argparse.Namespace, path: Path) -> None:
+    from bot.config import Settings
+    from bot.games.registry import Games
+    from bot.store.db import Database
+    from bot.tables.service import TableService
+
+    now = [T0]
+    settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
+    async with await Database.open(path) as db:
+        service = TableService(
+            db, Games(), settings.table_limits(), lambda: now[0], random.Random(args.seed)
+        )
+        push = {"variant": "standard", "rounds": 50, "target": None, "soft_last_die": False}
+        lobby = await service.open_lobby(
+            guild_id=GUILDS[0], channel_id=1, host_id=1, host_name="Ana", kind="sequences",
+            settings=push,
+        )  # fmt: skip
+        await service.join(lobby.id, 2, "Bo")
+        await service.start(lobby.id, 1)
+        hops = [0]
+        real: Callable[..., Awaitable[Any]] = db.conn._execute
+
+        async def counting(fn: Any, *a: Any, **kw: Any) -> Any:
+            hops[0] += 1
+            return await real(fn, *a, **kw)
+
+        db.conn._execute = counting  # type: ignore[method-assign]
+
+        # Round trips per click: the click's read, then the service's act (and, on a turn
+        # change, the new message id), counted at aiosqlite's queue.
+        read, act, located, clicks, turns = 0, 0, 0, 0, 0
+        for _ in range(200):
+            hops[0] = 0
+            table = await service.get(lobby.id)
+            read += hops[0]
+            assert table.rules is not None
+            user = table.seats[table.rules.current].user_id
+            assert user is not None
+            action = "throw" if table.rules.phase == "throw" else "bank"
+            hops[0] = 0
+            change = await service.act(lobby.id, user, table.version, action, loaded=table)
+            act += hops[0]
+            clicks += 1
+            if change.turn_changed:
+                hops[0] = 0
+                await service.set_game_message(lobby.id, thread_id=None, message_id=clicks)
+                located += hops[0]
+                turns += 1
+            if change.finished:
+                break
+        print("round trips to aiosqlite's thread per push-your-luck click")
+        print(f"  read {read / clicks:.1f} + act {act / clicks:.1f}"
+              f" = {(read + act) / clicks:.1f};"
+              f" set_game_message on a turn change {located / max(turns, 1):.1f}"
+              f" ({clicks} clicks, {turns} turn changes)")  # fmt: skip
+
+        # Copies of the table's row: one table per concurrent save of the burst.
+        async with db.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, stake,"
+                " state_json, version, created_at, updated_at) SELECT guild_id, channel_id,"
+                " game_key, status, host_id, stake, state_json, 1, created_at, updated_at"
+                " FROM games WHERE id = ?",
+                [(lobby.id,)] * args.burst,
+            )
+        ids = [r[0] for r in await db.fetchall("SELECT id FROM games WHERE id != ?", (lobby.id,))]
+        tables = [await service.get(i) for i in ids]
+
+        table = tables[0]
+        samples = []
+        started = time.perf_counter()
+        for _ in range(args.serial):
+            t0 = time.perf_counter()
+            await service._save(table, 1, "bench", {})
+            samples.append((time.perf_counter() - t0) * 1000)
+        elapsed = time.perf_counter() - started
+        print("\none change per commit, one after another (TableService._save)")
+        print(f"  {args.serial / elapsed:8,.0f} commits/s   {_percentiles(samples)}")
+
+        print(f"\nburst: {len(tables):,} concurrent saves on {len(tables):,} tables")
+
+        async def save(t: Any, started: float, latencies: list[float]) -> None:
+            await service._save(t, 1, "bench", {})
+            latencies.append((time.perf_counter() - started) * 1000)
+
+        for _ in range(3):
+            hops[0] = 0
+            latencies: list[float] = []
+            burst_started = time.perf_counter()
+            await asyncio.gather(*(save(t, burst_started, latencies) for t in tables))
+            elapsed = time.perf_counter() - burst_started
+            print(f"  {len(tables) / elapsed:8,.0f} changes/s   {_percentiles(latencies)}"
+                  f"   {hops[0]:,} round trips")  # fmt: skip
+        db.conn._execute = real  # type: ignore[method-assign,assignment]
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.write_path:
+        with tempfile.TemporaryDirectory() as tmp:
+            asyncio.run(_write_path(args, Path(tmp) / "bench.sqlite3"))
+        return 0
     if args.keep is not None:
         if args.keep.exists():
             print(f"error: {args.keep} exists; --keep builds a new database")

@@ -106,15 +106,23 @@ class SoakWorld:
         self.db = await Database.open(self.path)
         real = self.db.conn.execute
 
-        def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+        def statement(sql: str) -> None:
             self.statements += 1
             if self.fault_at is not None and self.statements >= self.fault_at:
                 self.fault_at = None  # one fault per arming; the ROLLBACK must run
                 self.tally.faults += 1  # counted here: run_due logs and swallows its own
                 raise InjectedFault(f"injected before: {sql[:40]}")
+
+        def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+            statement(sql)
             return real(sql, *args, **kwargs)
 
+        # Async transactions run their statements through conn.execute; the batches of
+        # Database.write (a click's save) through the statement hook, on the database
+        # thread, which also calls it once after their COMMIT (a fault there: committed,
+        # but the caller hears an error).
         self.db.conn.execute = execute  # type: ignore[method-assign]
+        self.db.on_statement = statement
         self.service = TableService(
             self.db,
             Games(),

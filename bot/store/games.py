@@ -9,7 +9,7 @@ from typing import Any
 import aiosqlite
 
 from bot.records import SeatResult
-from bot.store.db import Database
+from bot.store.db import Database, WriteConnection
 
 LIVE = ("lobby", "running")
 
@@ -85,39 +85,62 @@ async def insert(conn: aiosqlite.Connection, row: GameRow) -> int:
     return cursor.lastrowid
 
 
+_UPDATE = (
+    "UPDATE games SET lobby_message_id = ?, game_key = ?, "
+    "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
+    "finished_at = ? WHERE id = ? AND version = ?"
+)
+
+
+def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
+    return (
+        row.lobby_message_id,
+        row.game_key,
+        row.status,
+        row.stake,
+        json.dumps(row.state),
+        row.version,
+        row.deadline,
+        row.updated_at,
+        row.finished_at,
+        row.id,
+        expected_version,
+    )
+
+
+def _check_updated(rowcount: int, row: GameRow, expected_version: int) -> None:
+    if rowcount != 1:
+        raise VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
+
+
 async def update(conn: aiosqlite.Connection, row: GameRow, expected_version: int) -> None:
     """Write the row back; the version check makes a lost update impossible. Where the game
     is shown (thread and message) is not written here: ``set_location`` owns it."""
-    cursor = await conn.execute(
-        "UPDATE games SET lobby_message_id = ?, game_key = ?, "
-        "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
-        "finished_at = ? WHERE id = ? AND version = ?",
-        (
-            row.lobby_message_id,
-            row.game_key,
-            row.status,
-            row.stake,
-            json.dumps(row.state),
-            row.version,
-            row.deadline,
-            row.updated_at,
-            row.finished_at,
-            row.id,
-            expected_version,
-        ),
-    )
-    if cursor.rowcount != 1:
-        raise VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
+    cursor = await conn.execute(_UPDATE, _update_params(row, expected_version))
+    _check_updated(cursor.rowcount, row, expected_version)
+
+
+def update_sync(conn: WriteConnection, row: GameRow, expected_version: int) -> None:
+    """``update`` inside a ``Database.write`` job."""
+    cursor = conn.execute(_UPDATE, _update_params(row, expected_version))
+    _check_updated(cursor.rowcount, row, expected_version)
+
+
+_SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?"
 
 
 async def set_location(
     conn: aiosqlite.Connection, game_id: int, thread_id: int | None, message_id: int | None
 ) -> None:
     """Where the game is shown: its thread (kept when None) and its live message."""
-    await conn.execute(
-        "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?",
-        (thread_id, message_id, game_id),
-    )
+    await conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+
+
+def set_location_sync(
+    conn: WriteConnection, game_id: int, thread_id: int | None, message_id: int | None
+) -> None:
+    """``set_location`` inside a ``Database.write`` job."""
+    conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
 
 
 async def get(db: Database | aiosqlite.Connection, game_id: int) -> GameRow | None:
@@ -230,6 +253,13 @@ async def in_thread(db: Database, thread_id: int) -> GameRow | None:
     return None if row is None else _row(row)
 
 
+_APPEND_LOG = (
+    "INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
+    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = ?), "
+    "?, ?, ?, ?)"
+)
+
+
 async def append_log(
     conn: aiosqlite.Connection,
     game_id: int,
@@ -238,12 +268,19 @@ async def append_log(
     kind: str,
     detail: dict[str, Any],
 ) -> None:
-    await conn.execute(
-        "INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
-        "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = ?), "
-        "?, ?, ?, ?)",
-        (game_id, game_id, at, actor_id, kind, json.dumps(detail)),
-    )
+    await conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, json.dumps(detail)))
+
+
+def append_log_sync(
+    conn: WriteConnection,
+    game_id: int,
+    at: float,
+    actor_id: int | None,
+    kind: str,
+    detail: dict[str, Any],
+) -> None:
+    """``append_log`` inside a ``Database.write`` job."""
+    conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, json.dumps(detail)))
 
 
 async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:

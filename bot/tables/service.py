@@ -10,6 +10,7 @@ reading the injected clock, so tests move time without sleeping.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import random
@@ -21,7 +22,7 @@ from typing import Any
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import SeatResult
 from bot.store import games
-from bot.store.db import Connection, Database
+from bot.store.db import Connection, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
@@ -166,10 +167,20 @@ class TableService:
         table.row.state = table.to_state()
         table.row.updated_at = now
         try:
-            async with self.db.transaction() as conn:
-                await games.update(conn, table.row, expected)
-                await games.append_log(conn, table.id, now, actor_id, kind, detail)
-                if extra is not None:
+            if extra is None:
+                # The common click: one job, one hop to the database thread, committed with
+                # whatever other changes arrive at the same time (Database.write).
+                row = dataclasses.replace(table.row)  # the job runs on another thread
+
+                def save(conn: WriteConnection) -> None:
+                    games.update_sync(conn, row, expected)
+                    games.append_log_sync(conn, row.id, now, actor_id, kind, detail)
+
+                await self.db.write(save)
+            else:  # hooks that move chips or record results are async: their own transaction
+                async with self.db.transaction() as conn:
+                    await games.update(conn, table.row, expected)
+                    await games.append_log(conn, table.id, now, actor_id, kind, detail)
                     await extra(conn)
         except VersionConflict:
             table.row.version = expected
@@ -454,8 +465,9 @@ class TableService:
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
-        async with self.db.transaction() as conn:
-            await games.set_location(conn, table_id, thread_id, message_id)
+        await self.db.write(
+            lambda conn: games.set_location_sync(conn, table_id, thread_id, message_id)
+        )
 
     def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
         """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""

@@ -4,13 +4,13 @@ forged clicks."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import aiosqlite
 
-from bot.store.db import Database
+from bot.store.db import AFTER_COMMIT, Database
 from tests.discord.conftest import Env
 from tests.harness import Message, Player, Reply
 from tests.harness import payloads as P
@@ -25,12 +25,15 @@ class CrashAfterCommit(Exception):
 
 
 @contextmanager
-def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
-    """The next transaction on ``db`` runs all its statements, then the "process dies"
-    just before (``when="before"``) or just after (``"after"``) its COMMIT. Yields a list
-    that counts the crashes, so a test can check the crash really happened."""
+def crash_at_commit(db: Database, when: str) -> Iterator[list[str]]:
+    """The next write on ``db`` runs all its statements, then the "process dies" just
+    before (``when="before"``) or just after (``"after"``) its COMMIT. The write is either
+    an async ``db.transaction()`` (a change with hooks) or a ``db.write`` batch (a click:
+    every job of the batch dies with it, committed or not). Yields the crashes, each named
+    "transaction" or "write", so a test can check the crash really happened, and where."""
     original = db.transaction
-    crashes: list[int] = []
+    hooked = db.on_statement
+    crashes: list[str] = []
 
     @asynccontextmanager
     async def transaction() -> AsyncIterator[aiosqlite.Connection]:
@@ -38,7 +41,7 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
             async with original() as conn:
                 yield conn
             return
-        crashes.append(1)
+        crashes.append("transaction")
         if when == "before":
             async with original() as conn:
                 yield conn
@@ -48,11 +51,49 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[int]]:
             yield conn
         raise CrashAfterCommit("simulated crash after COMMIT")
 
+    def on_statement(sql: str) -> None:  # on the database thread, for write batches
+        if hooked is not None:
+            hooked(sql)
+        if crashes:
+            return
+        if when == "before" and sql == "COMMIT":
+            crashes.append("write")
+            raise CrashBeforeCommit("simulated crash before COMMIT")
+        if when == "after" and sql == AFTER_COMMIT:
+            crashes.append("write")
+            raise CrashAfterCommit("simulated crash after COMMIT")
+
     db.transaction = transaction  # type: ignore[method-assign]
+    db.on_statement = on_statement
     try:
         yield crashes
     finally:
         del db.transaction
+        db.on_statement = hooked
+
+
+def watch(db: Database, statement: Callable[[str], None]) -> Callable[[], None]:
+    """Call ``statement(sql)`` before every SQL statement run on ``db``: through
+    ``db.conn.execute`` (reads, async transactions) or the statement hook (the batches of
+    ``Database.write``). Whatever it raises, the statement does not run. Returns the undo."""
+    real = db.conn.execute
+
+    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+        statement(sql)
+        return real(sql, *args, **kwargs)
+
+    def on_statement(sql: str) -> None:
+        if sql != AFTER_COMMIT:
+            statement(sql)
+
+    db.conn.execute = execute  # type: ignore[method-assign]
+    db.on_statement = on_statement
+
+    def undo() -> None:
+        db.conn.execute = real  # type: ignore[method-assign]
+        db.on_statement = None
+
+    return undo
 
 
 TABLES = ("games", "game_log", "game_results", "members")

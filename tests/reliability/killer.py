@@ -4,8 +4,9 @@
 
 runs OP ("join": Cy joins table 1; "throw": the seat to move throws on table 1) through the
 real TableService, and ``os._exit(137)`` just before the KILL_AT-th SQL statement of it
-(counting BEGIN and COMMIT), so nothing after it runs: no rollback, no clean close; KILL_AT 0
-dies right after the step's COMMIT. With KILL_AT beyond the last statement it exits 0 and
+(counting BEGIN and COMMIT, through ``db.conn.execute`` or, for a ``Database.write`` job,
+the database's statement hook), so nothing after it runs: no rollback, no clean close;
+KILL_AT 0 dies right after the step's COMMIT. With KILL_AT beyond the last statement it exits 0 and
 prints how many statements ran.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.games.registry import Games
-from bot.store.db import Database
+from bot.store.db import AFTER_COMMIT, Database
 from bot.tables.service import TableService
 
 CY = 3
@@ -30,14 +31,22 @@ async def main(path: str, op: str, kill_at: int) -> int:
     count = 0
     real_execute = db.conn.execute
 
-    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+    def statement() -> None:
         nonlocal count
         count += 1
         if count == kill_at:
             os._exit(137)  # the process dies here: no rollback, no close, no flush
+
+    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+        statement()
         return real_execute(sql, *args, **kwargs)
 
+    def on_statement(sql: str) -> None:  # the statements of a Database.write batch
+        if sql != AFTER_COMMIT:  # killed after COMMIT is KILL_AT 0
+            statement()
+
     db.conn.execute = execute  # type: ignore[method-assign]
+    db.on_statement = on_statement
     settings = Settings(_env_file=None, start_cooldown_seconds=0)
     service = TableService(
         db, Games(), settings.table_limits(), lambda: 1_700_000_100.0, random.Random(7)

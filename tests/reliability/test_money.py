@@ -16,7 +16,6 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,7 +27,7 @@ from bot.store import wallets
 from bot.store.db import Database
 from tests.discord.conftest import MakeEnv
 from tests.fakes import ScriptedRandom
-from tests.reliability.helpers import snapshot
+from tests.reliability.helpers import snapshot, watch
 from tests.reliability.money_steps import MONEY_STEPS, service_on
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,31 +44,28 @@ async def prepared(tmp_path: Path, name: str) -> Path:
 async def statement_count(path: Path, name: str) -> int:
     async with await Database.open(path) as db:
         count = 0
-        real = db.conn.execute
 
-        def counting(sql: str, *args: Any, **kwargs: Any) -> Any:
+        def counting(sql: str) -> None:
             nonlocal count
             count += 1
-            return real(sql, *args, **kwargs)
 
-        db.conn.execute = counting  # type: ignore[method-assign]
+        watch(db, counting)
         service = service_on(db)
         await MONEY_STEPS[name][1](service, 1)
         return count
 
 
-def fail_at(real: Any, k: int) -> Callable[..., Any]:
-    """``real`` (a connection's execute) raising InjectedFault instead of its k-th call."""
+def fail_at(k: int) -> Callable[[str], None]:
+    """A statement watcher raising InjectedFault instead of the k-th statement."""
     seen = 0
 
-    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+    def statement(sql: str) -> None:
         nonlocal seen
         seen += 1
         if seen == k:
             raise InjectedFault(sql)
-        return real(sql, *args, **kwargs)
 
-    return execute
+    return statement
 
 
 @pytest.mark.parametrize("name", list(MONEY_STEPS))
@@ -82,9 +78,7 @@ async def test_exception_before_every_statement_of_a_money_step(tmp_path: Path, 
     for k in range(1, total + 1):
         path = Path(shutil.copy(base, tmp_path / f"k{k}.sqlite3"))
         async with await Database.open(path) as db:
-            real = db.conn.execute
-            faulty = fail_at(real, k)
-            db.conn.execute = faulty  # type: ignore[method-assign]
+            undo = watch(db, fail_at(k))
             service = service_on(db)
             if name == "refund on lobby expiry":
                 service.clock.advance(10_000)  # type: ignore[attr-defined]
@@ -94,7 +88,7 @@ async def test_exception_before_every_statement_of_a_money_step(tmp_path: Path, 
             else:
                 with pytest.raises(InjectedFault):
                     await MONEY_STEPS[name][1](service, 1)
-            db.conn.execute = real  # type: ignore[method-assign]
+            undo()
             assert await snapshot(db) == before, f"{name}: fault before statement {k}"
             assert (await wallets.check_invariant(db)).ok
             # The step still works afterwards, once: a retry never pays twice.
@@ -107,17 +101,17 @@ async def test_exception_before_every_statement_of_a_money_step(tmp_path: Path, 
 MONEY_CHILD = """
 import asyncio, os, sys, traceback
 from tests.reliability.money_steps import MONEY_STEPS, service_on
+from tests.reliability.helpers import watch
 from bot.store.db import Database
 
 async def main() -> None:
     db = await Database.open({path!r})
-    real, seen = db.conn.execute, [0]
-    def execute(sql, *args, **kwargs):
+    seen = [0]
+    def statement(sql):
         seen[0] += 1
         if seen[0] == {k}:
             os._exit(137)  # killed: no rollback, no close
-        return real(sql, *args, **kwargs)
-    db.conn.execute = execute
+    watch(db, statement)
     try:
         await MONEY_STEPS[{name!r}][1](service_on(db), 1)
     except BaseException:

@@ -124,9 +124,9 @@ async def check_case(env: Env, case: Case, players: list[Player]) -> None:
     version = (await table_row(env))["version"]
     entries = await log_count(env)
 
-    with crash_at_commit(env.bot.db, "before") as crashes, env.h.expect_errors("unexpected"):
+    with crash_at_commit(env.bot.db, "before") as crashed, env.h.expect_errors("unexpected"):
         reply = await perform(env, players, case.action)
-    assert crashes and reply.ephemeral and reply.text == APOLOGY
+    assert crashed and reply.ephemeral and reply.text == APOLOGY
     assert await snapshot(env.bot.db) == before  # nothing half-applied
     await env.restart()
     assert await snapshot(env.bot.db) == before
@@ -141,6 +141,10 @@ async def check_case(env: Env, case: Case, players: list[Player]) -> None:
     assert crashes
     row = await table_row(env)
     assert row["version"] == version + 1 and row["state"]["rules"] == expected
+    # A click that leaves the game running is saved by a Database.write batch (group
+    # commit); one that finishes it, with results and payout, in an async transaction.
+    path = "write" if row["status"] == "running" else "transaction"
+    assert crashed == crashes == [path], (crashed, crashes)
     assert await log_count(env) == entries + 1
     after = await snapshot(env.bot.db)
     await env.restart()

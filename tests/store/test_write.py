@@ -1,0 +1,192 @@
+"""Database.write: one hop per change, group commit of concurrent changes, each job in its
+own SAVEPOINT, every caller answered after its COMMIT with its own result or error."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import games
+from bot.store.db import AFTER_COMMIT, Database, Job, WriteConnection
+from tests.store.helpers import new_game
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+class Boom(Exception):
+    pass
+
+
+def statements(db: Database) -> list[str]:
+    """Every statement the write batches run, as the hook sees them."""
+    seen: list[str] = []
+    db.on_statement = seen.append
+    return seen
+
+
+def add_member(user_id: int, name: str = "x") -> Job[int]:
+    def job(conn: WriteConnection) -> int:
+        conn.execute(
+            "INSERT INTO members (guild_id, user_id, display_name, updated_at) VALUES (1, ?, ?, 0)",
+            (user_id, name),
+        )
+        return user_id * 10
+
+    return job
+
+
+def failing(user_id: int) -> Job[int]:
+    def job(conn: WriteConnection) -> int:
+        add_member(user_id)(conn)  # its own statement ran: the savepoint must undo it
+        raise Boom(str(user_id))
+
+    return job
+
+
+async def members(db: Database) -> list[int]:
+    return [r[0] for r in await db.fetchall("SELECT user_id FROM members ORDER BY user_id")]
+
+
+async def test_one_write_is_one_hop_and_one_transaction(db: Database) -> None:
+    seen = statements(db)
+    hops = 0
+    real = db.conn._execute
+
+    async def counting(*args: object) -> object:
+        nonlocal hops
+        hops += 1
+        return await real(*args)
+
+    db.conn._execute = counting  # type: ignore[method-assign]
+    assert await db.write(add_member(1)) == 10
+    db.conn._execute = real  # type: ignore[method-assign]
+    assert hops == 1
+    assert seen[0] == "BEGIN IMMEDIATE" and seen[-2:] == ["COMMIT", AFTER_COMMIT]
+    assert await members(db) == [1]
+
+
+async def test_concurrent_writes_share_transactions_and_get_their_own_results(
+    db: Database,
+) -> None:
+    seen = statements(db)
+    results = await asyncio.gather(*(db.write(add_member(u)) for u in range(1, 501)))
+    assert results == [u * 10 for u in range(1, 501)]  # each caller its own result
+    commits = seen.count("COMMIT")
+    assert 1 <= commits < 500 and commits >= 500 / 256  # batched, and capped per batch
+    assert await members(db) == list(range(1, 501))
+
+
+async def test_a_failing_job_is_rolled_back_alone(db: Database) -> None:
+    seen = statements(db)
+    jobs = [failing(u) if u % 3 == 0 else add_member(u) for u in range(1, 10)]
+    outcomes = await asyncio.gather(*(db.write(j) for j in jobs), return_exceptions=True)
+    for user, outcome in zip(range(1, 10), outcomes, strict=True):
+        if user % 3 == 0:
+            assert isinstance(outcome, Boom) and str(outcome) == str(user)
+        else:
+            assert outcome == user * 10
+    assert await members(db) == [u for u in range(1, 10) if u % 3]
+    assert seen.count("COMMIT") < 9 and "ROLLBACK TO job" in seen
+
+
+async def test_a_single_failing_job_changes_nothing(db: Database) -> None:
+    with pytest.raises(Boom):
+        await db.write(failing(1))
+    assert await members(db) == []
+    assert not db.conn.in_transaction
+    assert await db.write(add_member(2)) == 20  # the next write works
+
+
+async def test_a_failing_commit_fails_every_job_of_the_batch(db: Database) -> None:
+    seen: list[str] = []
+
+    def hook(sql: str) -> None:
+        seen.append(sql)
+        if sql == "COMMIT" and seen.count("COMMIT") == 1:
+            raise Boom("commit failed")
+
+    db.on_statement = hook
+    # Hold the lock so the writes queue up and go out as one batch.
+    async with db.transaction():
+        pending = [asyncio.ensure_future(db.write(add_member(u))) for u in range(1, 6)]
+        await asyncio.sleep(0)
+    outcomes = await asyncio.gather(*pending, return_exceptions=True)
+    assert all(isinstance(o, Boom) for o in outcomes)
+    assert await members(db) == []  # none of them committed
+    assert not db.conn.in_transaction
+    assert await db.write(add_member(9)) == 90
+
+
+async def test_a_crash_after_commit_leaves_every_job_committed(db: Database) -> None:
+    def hook(sql: str) -> None:
+        if sql == AFTER_COMMIT:
+            raise Boom("died after COMMIT")
+
+    async with db.transaction():
+        pending = [asyncio.ensure_future(db.write(add_member(u))) for u in range(1, 6)]
+        await asyncio.sleep(0)
+        db.on_statement = hook
+    outcomes = await asyncio.gather(*pending, return_exceptions=True)
+    assert all(isinstance(o, Boom) for o in outcomes)  # nobody was answered...
+    assert await members(db) == [1, 2, 3, 4, 5]  # ...but everything was committed
+
+
+async def test_jobs_on_the_same_row_keep_their_order(db: Database) -> None:
+    game_id = await new_game(db)
+    row = await games.get(db, game_id)
+    assert row is not None
+
+    def bump(expected: int, turn: int) -> Job[None]:
+        copy = games.GameRow(**{**row.__dict__, "version": expected + 1, "state": {"t": turn}})
+
+        def job(conn: WriteConnection) -> None:
+            games.update_sync(conn, copy, expected)
+            games.append_log_sync(conn, game_id, 0.0, None, "turn", {"t": turn})
+
+        return job
+
+    start = row.version
+    # Five changes in a row, each expecting the version the one before it wrote, and one
+    # stale change in the middle: it conflicts alone.
+    jobs = [bump(start + i, i) for i in range(3)]
+    jobs.append(bump(start, 99))  # read before the first change: stale now
+    jobs += [bump(start + 3, 3), bump(start + 4, 4)]
+    outcomes = await asyncio.gather(*(db.write(j) for j in jobs), return_exceptions=True)
+    assert [isinstance(o, games.VersionConflict) for o in outcomes] == [
+        False, False, False, True, False, False,
+    ]  # fmt: skip
+    final = await games.get(db, game_id)
+    assert final is not None and final.version == start + 5 and final.state == {"t": 4}
+    log = [e["detail"]["t"] for e in await games.log_entries(db, game_id)]
+    assert log == [0, 1, 2, 3, 4]
+
+
+async def test_writes_and_transactions_never_interleave(db: Database) -> None:
+    async with db.transaction() as conn:
+        queued = asyncio.ensure_future(db.write(add_member(2)))
+        await asyncio.sleep(0.01)
+        assert not queued.done()  # waits for the transaction's lock
+        await conn.execute(
+            "INSERT INTO members (guild_id, user_id, display_name, updated_at) "
+            "VALUES (1, 1, 'a', 0)"
+        )
+    assert await queued == 20
+    assert await members(db) == [1, 2]
+
+
+async def test_a_caller_cancelled_before_its_batch_is_dropped(db: Database) -> None:
+    async with db.transaction():
+        kept = asyncio.ensure_future(db.write(add_member(1)))
+        dropped = asyncio.ensure_future(db.write(add_member(2)))
+        await asyncio.sleep(0)
+        dropped.cancel()
+    assert await kept == 10
+    assert await members(db) == [1]
