@@ -340,12 +340,27 @@ class Database:
                 raise
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        """One row of a query, in one hop to the worker thread (not three: execute, fetch,
+        close)."""
+        rows = await self._read(sql, tuple(params), 1)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return await self._read(sql, tuple(params), None)
+
+    async def _read(
+        self, sql: str, params: tuple[Any, ...], limit: int | None
+    ) -> list[aiosqlite.Row]:
+        def run() -> list[aiosqlite.Row]:
+            cursor = self.conn._conn.execute(sql, params)
+            try:
+                return cursor.fetchmany(limit) if limit is not None else cursor.fetchall()
+            finally:
+                cursor.close()
+
+        # aiosqlite's private Connection._execute: see _write_batch.
+        on_thread = cast(Callable[..., Awaitable[list[aiosqlite.Row]]], self.conn._execute)
+        return await on_thread(run)
 
     async def backup_to(self, target: str | Path) -> None:
         """A consistent online copy of the database (SQLite's backup API)."""
