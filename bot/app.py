@@ -160,12 +160,16 @@ class SequencesBot(commands.Bot):
         change is shown as soon as it is committed, several at a time (a slow Discord holds
         up no other table), and the versions shown are recorded at the end."""
         showing: set[asyncio.Task[None]] = set()
-        fired = 0
-        for change in await self.tables.run_due():
-            fired += 1
-            while len(showing) >= SHOW_CONCURRENCY:
-                _, showing = await asyncio.wait(showing, return_when=asyncio.FIRST_COMPLETED)
-            showing.add(asyncio.create_task(self._show_timer_change(change)))
+        limit = asyncio.Semaphore(SHOW_CONCURRENCY)
+
+        async def show(change: Change) -> None:
+            async with limit:
+                await self._show_timer_change(change)
+
+        def committed(change: Change) -> None:
+            showing.add(asyncio.create_task(show(change)))
+
+        fired = len(await self.tables.run_due(committed))
         if showing:
             await asyncio.wait(showing)
         try:

@@ -471,8 +471,8 @@ class _Env:
         tables = self.bot.tables
         run_due = tables.run_due
 
-        async def timed_run_due() -> Any:
-            changes = await run_due()
+        async def timed_run_due(on_change: Any = None) -> Any:
+            changes = await run_due(on_change)
             committed.append(time.perf_counter())
             return changes
 

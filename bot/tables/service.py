@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 MAX_EXPIRIES = 3
 END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
+TIMER_CONCURRENCY = 64  # timers fired at once in one tick (their saves share transactions)
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -704,23 +705,32 @@ class TableService:
     async def next_deadline(self) -> float | None:
         return await games.next_deadline(self.db)
 
-    async def run_due(self) -> list[Change]:
-        """Fire every timer whose deadline has passed: lobby expiry, bot moves, timeouts."""
-        changes = []
-        for table_id in await games.due(self.db, self.clock()):
-            try:
-                change = await self.fire(table_id)
-            except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
-                log.warning("timer for game %s refused: %s", table_id, exc)
-                continue
-            except Exception:
-                # One broken table (a bug, a full disk) must not stop every other table's
-                # timers: the due list is ordered by deadline, so it would come first forever.
-                log.exception("timer for game %s failed; the others still fire", table_id)
-                continue
-            if change is not None:
-                changes.append(change)
-        return changes
+    async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
+        """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
+        several at once so that their saves are committed together; ``on_change`` gets each
+        change as soon as it is committed. Returns the changes in deadline order."""
+        limit = asyncio.Semaphore(TIMER_CONCURRENCY)
+
+        async def one(table_id: int) -> Change | None:
+            async with limit:
+                try:
+                    change = await self.fire(table_id)
+                except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
+                    log.warning("timer for game %s refused: %s", table_id, exc)
+                    return None
+                except Exception:
+                    # One broken table (a bug, a full disk) must not stop every other table's
+                    # timers: the due list is ordered by deadline, so it would come first
+                    # forever.
+                    log.exception("timer for game %s failed; the others still fire", table_id)
+                    return None
+            if change is not None and on_change is not None:
+                on_change(change)
+            return change
+
+        due = await games.due(self.db, self.clock())
+        fired = await asyncio.gather(*(one(table_id) for table_id in due))
+        return [change for change in fired if change is not None]
 
     async def fire(self, table_id: int) -> Change | None:
         async with self._locked(table_id) as table:
