@@ -155,7 +155,7 @@ async def live(db: Database) -> list[GameRow]:
     return [_row(r) for r in rows]
 
 
-async def due(db: Database, now: float, limit: int = 1000) -> list[int]:
+async def due(db: Database, now: float, limit: int = 10_000) -> list[int]:
     """The tables whose timer has passed, soonest first (a closed table has no deadline:
     the deadline index holds only live timers)."""
     rows = await db.fetchall(
