@@ -33,6 +33,7 @@ from typing import Any, Literal, get_args
 
 from bot.errors import IllegalAction
 from bot.rules.dice import DiceSource
+from bot.rules.seats import next_playing
 
 Ruleset = Literal["classic", "heartsdue"]
 RULESETS: tuple[Ruleset, ...] = get_args(Ruleset)
@@ -290,15 +291,6 @@ def _pass_step(state: OneRollState) -> OneRollState:
     return _finish(state, first)
 
 
-def _next_playing(state: OneRollState, seat: int) -> int:
-    """The first seat after ``seat`` in seating order that has not forfeited."""
-    for step in range(1, state.n_seats + 1):
-        candidate = (seat + step) % state.n_seats
-        if candidate not in state.out:
-            return candidate
-    return seat
-
-
 def _after_play_throw(
     state: OneRollState, seat: int, faces: tuple[int, ...], score: ThrowScore
 ) -> OneRollState:
@@ -315,7 +307,7 @@ def _pass_play_turn(state: OneRollState, seat: int) -> OneRollState:
     has thrown equally often) and a total reached the target, the highest total still
     playing wins, or the tied throw again; else the next seat still playing throws."""
     playing = state.playing
-    following = _next_playing(state, seat)
+    following = next_playing(state.n_seats, state.out, seat)
     moved = replace(state, current=following)
     if len({state.turns[s] for s in playing}) > 1:
         return moved

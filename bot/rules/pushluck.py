@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from bot.errors import IllegalAction
 from bot.rules.dice import DiceSource
+from bot.rules.seats import next_playing
 
 Variant = Literal["standard", "reverse", "team", "sudden", "extended"]
 VARIANTS: tuple[Variant, ...] = ("standard", "reverse", "team", "sudden", "extended")
@@ -347,21 +348,14 @@ def _end_turn(
     return _pass_turn(after, seat)
 
 
-def _next_playing(state: PushState, seat: int) -> int:
-    """The first seat after ``seat`` in turn order that has not forfeited."""
-    for step in range(1, state.n_seats + 1):
-        candidate = (seat + step) % state.n_seats
-        if candidate not in state.out:
-            return candidate
-    return seat
-
-
 def _pass_turn(state: PushState, seat: int) -> PushState:
     """The turn of ``seat`` is over (outside a tie-break): at the end of a round, end the game
     if it should; else the next seat still playing throws."""
     if state.config.variant != "sudden" and _round_complete(state) and _game_should_end(state):
         return _finish_or_tiebreak(state)
-    return replace(state, phase="throw", run=(), throw=(), current=_next_playing(state, seat))
+    return replace(
+        state, phase="throw", run=(), throw=(), current=next_playing(state.n_seats, state.out, seat)
+    )
 
 
 def _round_complete(state: PushState) -> bool:
@@ -490,7 +484,13 @@ def forfeit(state: PushState, seat: int) -> PushState:
     if not to_play:
         return after
     if state.config.variant == "sudden":
-        return replace(after, phase="throw", run=(), throw=(), current=_next_playing(after, seat))
+        return replace(
+            after,
+            phase="throw",
+            run=(),
+            throw=(),
+            current=next_playing(after.n_seats, after.out, seat),
+        )
     return _pass_turn(after, seat)
 
 

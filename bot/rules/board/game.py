@@ -64,6 +64,7 @@ from bot.rules.board.layout import (
     cell_label,
     coord_label,
 )
+from bot.rules.seats import next_playing
 
 #: ``chips`` value of a space with no chip (corners always hold this value).
 EMPTY = -1
@@ -632,7 +633,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             done = BoardOutcome(None, (), "blocked")
         return replace(
             state,
-            turn=_next_playing(state, seat),
+            turn=next_playing(state.config.seats, state.out, seat),
             turn_count=state.turn_count + 1,
             traded=False,
             passes=passes,
@@ -705,7 +706,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         draw_pile=pile,
         discards=discards,
         sequences=sequences,
-        turn=_next_playing(state, seat),
+        turn=next_playing(state.config.seats, state.out, seat),
         turn_count=state.turn_count + 1,
         traded=False,
         passes=0,
@@ -714,16 +715,6 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         side_masks=masks,
         locked=new_locked,
     )
-
-
-def _next_playing(state: BoardState, seat: int) -> int:
-    """The first seat after ``seat`` in turn order that has not forfeited."""
-    seats = state.config.seats
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
-        if candidate not in state.out:
-            return candidate
-    return seat
 
 
 def _playing_of(state: BoardState, side: int) -> tuple[int, ...]:
@@ -761,7 +752,7 @@ def forfeit(state: BoardState, seat: int) -> BoardState:
     after = replace(after, turn_count=state.turn_count + 1, traded=False)
     if len(live) == 1:
         return replace(after, outcome=BoardOutcome(live[0], _playing_of(after, live[0]), "forfeit"))
-    return replace(after, turn=_next_playing(after, seat))
+    return replace(after, turn=next_playing(after.config.seats, after.out, seat))
 
 
 def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
