@@ -20,6 +20,7 @@ ROWS = {
     "db.raw_commits",
     "db.raw_batched",
     "db.store_commits",
+    "db.store_burst",
     *(f"restart.{slot}.{what}" for slot in range(2) for what in ("seconds", "requests")),
     *(f"timers.{tag}.{what}" for tag in ("0ms", "50ms") for what in ("committed", "shown")),
     "timers.big.committed",
@@ -38,6 +39,7 @@ ROWS = {
 WITH_FLOOR = {
     *(key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))),
     "db.store_commits",
+    "db.store_burst",
     "frame.empty",
     "frame.midgame",
 }
