@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 MAX_EXPIRIES = 3
 END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
-TIMER_CONCURRENCY = 64  # timers fired at once in one tick (their saves share transactions)
+TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
 BOT_NAMES = (
     "Ada",
     "Babbage",
