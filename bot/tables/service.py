@@ -317,10 +317,12 @@ class TableService:
                 await self.hooks.on_join(conn, table, host)
         return table
 
-    async def set_lobby_message(self, table_id: int, message_id: int) -> None:
+    async def set_lobby_message(self, table_id: int, message_id: int) -> int:
+        """Record the lobby's message; returns the table's new version."""
         async with self._locked(table_id) as table:
             table.row.lobby_message_id = message_id
             await self._save(table, None, "lobby_message", {"message_id": message_id})
+            return table.version
 
     async def join(self, table_id: int, user_id: int, name: str) -> Change:
         async with self._locked(table_id) as table:

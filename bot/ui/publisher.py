@@ -175,7 +175,8 @@ class Publisher:
             if change is not None:
                 self._forget(change.table)
             return  # the interaction is dead: there is nobody to answer
-        await self.tables.set_lobby_message(table.id, message_id)
+        # The message shows the lobby as saved with its id (the id changes nothing it shows).
+        self._shown_versions[table.id] = await self.tables.set_lobby_message(table.id, message_id)
 
     async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -186,7 +187,10 @@ class Publisher:
             # The change is committed; a dead token (slow answer, 10062) only loses the
             # in-place update, so make it by REST instead.
             log.info("game %s: lobby click not answered (%s); editing by REST", table.id, exc.code)
-            await self._edit_lobby(table)
+            if not await self._edit_lobby(table):
+                return
+        if table.status == "lobby":
+            self._mark_shown(table)
 
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """The host pressed Start: open the game's thread and post its first turn there."""
@@ -222,6 +226,7 @@ class Publisher:
                 notice = self.cannot_post_text(target, exc, "so the game runs in the channel")
                 continue
             await self.set_game_message(table, thread_id=table.row.thread_id, message_id=message.id)
+            self._mark_shown(table)
             return
         line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
         change = await self.tables.close_unseen(table.id, line)
@@ -405,18 +410,21 @@ class Publisher:
         await self.set_game_message(table, thread_id=None, message_id=message.id)
         return True
 
-    async def _edit_lobby(self, table: Table) -> None:
+    async def _edit_lobby(self, table: Table) -> bool:
+        """Redraw the lobby message by REST; True when Discord took the edit."""
         if table.row.lobby_message_id is None:
-            return
+            return False
         channel = self.client.get_channel(table.row.channel_id)
         if channel is None:
-            return
+            return False
         try:
             await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
                 **self.lobby_message(table), allowed_mentions=NO_PINGS
             )
         except discord.HTTPException as exc:
             log.info("game %s: lobby message not updated (%s)", table.id, exc.status)
+            return False
+        return True
 
     async def _finished(self, table: Table) -> None:
         await self._edit_lobby(table)
@@ -643,8 +651,8 @@ class Publisher:
             return
         try:
             if table.status == "lobby":
-                await self._edit_lobby(table)
-                self._mark_shown(table)
+                if await self._edit_lobby(table):
+                    self._mark_shown(table)
             elif table.row.message_id is None:
                 await self._repost(table)
                 self._mark_shown(table)
