@@ -149,6 +149,16 @@ class GameKind(Generic[S]):
 class ReplayMismatch(Exception):
     """A logged step that the rules, fed the logged dice and cards, record differently."""
 
+    @classmethod
+    def between(cls, logged: dict[str, Any], replayed: dict[str, Any]) -> ReplayMismatch:
+        """The keys where a step's logged record and the replayed one differ."""
+        keys = [k for k in {**logged, **replayed} if logged.get(k) != replayed.get(k)]
+        return cls(
+            "; ".join(
+                f"{k}: logged {logged.get(k)}, the rules make {replayed.get(k)}" for k in keys
+            )
+        )
+
 
 class NotReplayable(Exception):
     """A log that lacks something a replay needs (it was logged before that was recorded)."""

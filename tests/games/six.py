@@ -151,8 +151,9 @@ class SixGame(Game[SixState]):
         # The logged face falls again (python -m bot verify-log, issue 15).
         after = roll(state, ScriptedRandom([detail["face"]]))
         assert after.last is not None
-        if {"seat": after.last[0], "face": after.last[1]} != detail:
-            raise ReplayMismatch(f"logged {detail}, the rules make {after.last}")
+        replayed = {"seat": after.last[0], "face": after.last[1]}
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
         return after
 
     def bot_step(self, state: SixState, level: str, rng: random.Random) -> list[Any]:

@@ -161,7 +161,7 @@ class BoardKind(GameKind[b.BoardState]):
         action = b.load_action(detail["action"])
         after, replayed = _step(state, action, _LoggedShuffle(detail.get("reshuffle")))
         if replayed != detail:
-            raise ReplayMismatch(f"logged {detail}, the rules make {replayed}")
+            raise ReplayMismatch.between(detail, replayed)
         return after
 
     def bot_step(self, state: b.BoardState, level: str, rng: random.Random) -> list[Any]:

@@ -124,7 +124,7 @@ class OneRollKind(GameKind[OneRollTable]):
         assert record is not None
         replayed = one.dump_record(record)
         if replayed != detail:
-            raise ReplayMismatch(f"logged {detail}, the rules make {replayed}")
+            raise ReplayMismatch.between(detail, replayed)
         return after
 
     def bot_step(self, table: OneRollTable, level: str, rng: random.Random) -> list[Any]:

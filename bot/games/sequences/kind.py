@@ -161,7 +161,7 @@ class SequencesKind(GameKind[pl.PushState]):
         except AssertionError as exc:  # the scripted dice: fewer or more than were thrown
             raise ReplayMismatch(f"the logged dice do not fit the throw: {exc}") from None
         if replayed != detail:
-            raise ReplayMismatch(f"logged {detail}, the rules make {replayed}")
+            raise ReplayMismatch.between(detail, replayed)
         return after
 
     def bot_step(self, state: pl.PushState, level: str, rng: random.Random) -> list[Any]:
