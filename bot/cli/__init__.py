@@ -26,6 +26,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
                 "bot.cli.rebuild_ratings",
                 "recompute stats and ratings from results",
             ),
+            "verify-log": (
+                "bot.cli.verify_log",
+                "replay every finished game from its log; check it ends as stored (0/1)",
+            ),
         },
     ),
     (

@@ -300,6 +300,34 @@ async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:
     ]
 
 
+async def finished_ids(db: Database) -> list[int]:
+    """Every finished game (one with results), oldest first."""
+    rows = await db.fetchall("SELECT id FROM games WHERE status = 'finished' ORDER BY id")
+    return [r["id"] for r in rows]
+
+
+async def results_of(db: Database, game_id: int) -> list[SeatResult]:
+    """A finished game's stored results, by seat."""
+    rows = await db.fetchall(
+        "SELECT seat, user_id, name, team, score, place, won, best_turn FROM game_results "
+        "WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    return [
+        SeatResult(
+            seat=r["seat"],
+            user_id=r["user_id"],
+            name=r["name"],
+            team=r["team"],
+            score=r["score"],
+            place=r["place"],
+            won=bool(r["won"]),
+            best_turn=r["best_turn"],
+        )
+        for r in rows
+    ]
+
+
 async def insert_results(
     conn: aiosqlite.Connection,
     game_id: int,

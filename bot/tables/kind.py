@@ -135,6 +135,34 @@ class GameKind(Generic[S]):
         """The seats that have forfeited."""
         return frozenset()
 
+    # --- replay: the log is the truth (STYLE §12) ----------------------------------------
+
+    def replay_step(self, state: S, detail: dict[str, Any]) -> S:
+        """The state after one logged step (one of a log entry's ``steps``, as ``apply``
+        returned it), played through the rules with the dice or cards the log recorded, not
+        fresh randomness. Raises ``ReplayMismatch`` when the rules make a different record
+        of that step than the log holds, ``NotReplayable`` when the log lacks what the step
+        needs (games logged before it was recorded)."""
+        raise NotImplementedError
+
+
+class ReplayMismatch(Exception):
+    """A logged step that the rules, fed the logged dice and cards, record differently."""
+
+    @classmethod
+    def between(cls, logged: dict[str, Any], replayed: dict[str, Any]) -> ReplayMismatch:
+        """The keys where a step's logged record and the replayed one differ."""
+        keys = [k for k in {**logged, **replayed} if logged.get(k) != replayed.get(k)]
+        return cls(
+            "; ".join(
+                f"{k}: logged {logged.get(k)}, the rules make {replayed.get(k)}" for k in keys
+            )
+        )
+
+
+class NotReplayable(Exception):
+    """A log that lacks something a replay needs (it was logged before that was recorded)."""
+
 
 def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
     low, high = limits

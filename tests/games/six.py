@@ -19,8 +19,10 @@ from bot.games.base import Demo, Game, RulesPage, TurnView
 from bot.games.registry import GAMES, Games
 from bot.records import Button, SeatResult
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji
+from bot.tables.kind import ReplayMismatch
 from bot.tables.model import Seat, Table
 from cogs.game_group import GameGroup
+from tests.fakes import ScriptedRandom
 
 # 1. The rules: a frozen state, an action, apply.
 
@@ -144,6 +146,15 @@ class SixGame(Game[SixState]):
         seat, face = after.last
         line = f"{seats[seat].name} rolled {face}" + (": a six!" if face == 6 else ".")
         return after, {"seat": seat, "face": face}, line
+
+    def replay_step(self, state: SixState, detail: dict[str, Any]) -> SixState:
+        # The logged face falls again (python -m bot verify-log, issue 15).
+        after = roll(state, ScriptedRandom([detail["face"]]))
+        assert after.last is not None
+        replayed = {"seat": after.last[0], "face": after.last[1]}
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
+        return after
 
     def bot_step(self, state: SixState, level: str, rng: random.Random) -> list[Any]:
         return [Roll()]

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.render.view import custom_id
-from bot.store import wallets
+from bot.store import games, wallets
 from bot.ui.errors import APOLOGY
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
@@ -52,6 +52,8 @@ async def put_rules(env: Env, rules: dict[str, object]) -> None:
             "UPDATE games SET state_json = ?, version = version + 1 WHERE id = 1",
             (json.dumps(state),),
         )
+        # Logged like the positions other tests set: not a game the log can rebuild.
+        await games.append_log(conn, 1, env.clock(), None, "test-position", {"rules": rules})
 
 
 def player_to_move(players: list[Player], table_seats: list[int | None], seat: int) -> Player:

@@ -14,7 +14,13 @@ from typing import Any
 from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.rules import board as b
-from bot.tables.kind import GameKind, check_seat_count, forfeit_places
+from bot.tables.kind import (
+    GameKind,
+    NotReplayable,
+    ReplayMismatch,
+    check_seat_count,
+    forfeit_places,
+)
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
@@ -145,10 +151,18 @@ class BoardKind(GameKind[b.BoardState]):
     def apply(
         self, state: b.BoardState, action: Any, rng: random.Random, seats: list[Seat]
     ) -> tuple[b.BoardState, dict[str, Any], str | None]:
-        after = b.apply(state, action, rng)
+        after, detail = _step(state, action, rng)
         move = after.last_move
         assert move is not None
-        return after, b.dump_move(move), move_line(after, move, seats)
+        return after, detail, move_line(after, move, seats)
+
+    def replay_step(self, state: b.BoardState, detail: dict[str, Any]) -> b.BoardState:
+        # The draw pile is in the start entry's state; only a reshuffle draws randomness.
+        action = b.load_action(detail["action"])
+        after, replayed = _step(state, action, _LoggedShuffle(detail.get("reshuffle")))
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
+        return after
 
     def bot_step(self, state: b.BoardState, level: str, rng: random.Random) -> list[Any]:
         return [b.choose_action(b.view_for(state, state.turn), level, rng)]
@@ -187,6 +201,41 @@ class BoardKind(GameKind[b.BoardState]):
             )
             for i, seat in enumerate(seats)
         ]
+
+
+def _step(
+    state: b.BoardState, action: Any, rng: random.Random
+) -> tuple[b.BoardState, dict[str, Any]]:
+    """One move and its log detail: the move record and, when the discards were shuffled
+    into a new draw pile, that pile in order (bottom to top: its last card was drawn), so
+    that a replay can deal the same cards (logged since verify-log; earlier games that
+    reshuffled are not replayable)."""
+    after = b.apply(state, action, rng)
+    move = after.last_move
+    assert move is not None
+    detail = b.dump_move(move)
+    if move.reshuffled:
+        drawn = [] if move.drawn is None else [move.drawn]
+        detail["reshuffle"] = [*after.draw_pile, *drawn]
+    return after, detail
+
+
+class _LoggedShuffle(random.Random):
+    """The randomness of a logged move: a reshuffle puts the cards in the logged order."""
+
+    def __init__(self, order: list[str] | None) -> None:
+        super().__init__(0)
+        self.order = order
+
+    def shuffle(self, x: Any) -> None:
+        if self.order is None:
+            raise NotReplayable(
+                "the discards were reshuffled, and the log (older than the reshuffle "
+                "order's logging) does not say in which order"
+            )
+        if sorted(self.order) != sorted(x):
+            raise ReplayMismatch("the logged reshuffle is not the discard pile's cards")
+        x[:] = self.order
 
 
 def move_line(state: b.BoardState, move: b.MoveRecord, seats: list[Seat]) -> str:

@@ -15,8 +15,8 @@ from typing import Any
 from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.rules import oneroll as one
-from bot.rules.dice import RandomDice
-from bot.tables.kind import GameKind, dice_text, forfeit_places, seat_name
+from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
+from bot.tables.kind import GameKind, ReplayMismatch, dice_text, forfeit_places, seat_name
 from bot.tables.model import Seat
 
 RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
@@ -109,14 +109,23 @@ class OneRollKind(GameKind[OneRollTable]):
     def apply(
         self, table: OneRollTable, action: Any, rng: random.Random, seats: list[Seat]
     ) -> tuple[OneRollTable, dict[str, Any], str | None]:
-        state = one.apply(table.state, action, RandomDice(rng))
-        record = state.last
+        after = _throw(table, action, RandomDice(rng))
+        record = after.state.last
         assert record is not None
-        best = list(table.best)
-        if record.phase == "play":
-            best[record.seat] = max(best[record.seat], record.score.points)
-        after = replace(table, state=state, throws=table.throws + 1, best=tuple(best))
         return after, one.dump_record(record), throw_line(record, seats)
+
+    def replay_step(self, table: OneRollTable, detail: dict[str, Any]) -> OneRollTable:
+        # A step is one throw; its record holds the dice that fell.
+        try:
+            after = _throw(table, one.Throw(), ScriptedDice([detail["dice"]]))
+        except AssertionError as exc:  # the scripted dice: not six faces of 1-6
+            raise ReplayMismatch(f"the logged dice do not fit the throw: {exc}") from None
+        record = after.state.last
+        assert record is not None
+        replayed = one.dump_record(record)
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
+        return after
 
     def bot_step(self, table: OneRollTable, level: str, rng: random.Random) -> list[Any]:
         return [one.Throw()]
@@ -161,6 +170,16 @@ class OneRollKind(GameKind[OneRollTable]):
                 )
             )
         return out
+
+
+def _throw(table: OneRollTable, action: Any, dice: DiceSource) -> OneRollTable:
+    state = one.apply(table.state, action, dice)
+    record = state.last
+    assert record is not None
+    best = list(table.best)
+    if record.phase == "play":
+        best[record.seat] = max(best[record.seat], record.score.points)
+    return replace(table, state=state, throws=table.throws + 1, best=tuple(best))
 
 
 def throw_line(record: one.ThrowRecord, seats: list[Seat]) -> str:

@@ -8,9 +8,16 @@ from typing import Any
 from bot.errors import IllegalAction
 from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
-from bot.rules.dice import NoDice, RandomDice
+from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
 from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
-from bot.tables.kind import GameKind, check_seat_count, dice_text, forfeit_places, seat_name
+from bot.tables.kind import (
+    GameKind,
+    ReplayMismatch,
+    check_seat_count,
+    dice_text,
+    forfeit_places,
+    seat_name,
+)
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 
@@ -136,20 +143,26 @@ class SequencesKind(GameKind[pl.PushState]):
     def apply(
         self, state: pl.PushState, action: Any, rng: random.Random, seats: list[Seat]
     ) -> tuple[pl.PushState, dict[str, Any], str | None]:
-        before = state
-        after = pl.apply(before, action, RandomDice(rng))
-        detail = {"seat": before.current, "action": pl.dump_action(action)}
+        after, detail = _step(state, action, RandomDice(rng))
         event = after.last
         line = None
-        if event is not None and event is not before.last:
-            detail["event"] = {
-                "kind": event.kind,
-                "dice": list(event.dice),
-                "points": event.points,
-                "run": list(event.run),
-            }
+        if event is not None and event is not state.last:
             line = _event_line(after, event, seats)
         return after, detail, line
+
+    def replay_step(self, state: pl.PushState, detail: dict[str, Any]) -> pl.PushState:
+        action = pl.load_action(detail["action"])
+        event = detail.get("event")
+        # Only a throw, a push and the bonus throw roll dice: the event's dice are theirs.
+        rolls = isinstance(action, pl.Throw | pl.Push | pl.BonusThrow)
+        dice = ScriptedDice([event["dice"]] if rolls and event is not None else [])
+        try:
+            after, replayed = _step(state, action, dice)
+        except AssertionError as exc:  # the scripted dice: fewer or more than were thrown
+            raise ReplayMismatch(f"the logged dice do not fit the throw: {exc}") from None
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
+        return after
 
     def bot_step(self, state: pl.PushState, level: str, rng: random.Random) -> list[Any]:
         first = choose_push_action(state, level, rng)  # type: ignore[arg-type]
@@ -214,6 +227,24 @@ class SequencesKind(GameKind[pl.PushState]):
                 )
             )
         return out
+
+
+def _step(
+    state: pl.PushState, action: Any, dice: DiceSource
+) -> tuple[pl.PushState, dict[str, Any]]:
+    """One rules action and its log detail: the seat, the action and, when it made one, the
+    event with the dice that fell (a replay feeds them back)."""
+    after = pl.apply(state, action, dice)
+    detail: dict[str, Any] = {"seat": state.current, "action": pl.dump_action(action)}
+    event = after.last
+    if event is not None and event is not state.last:
+        detail["event"] = {
+            "kind": event.kind,
+            "dice": list(event.dice),
+            "points": event.points,
+            "run": list(event.run),
+        }
+    return after, detail
 
 
 def _bank_label(config: pl.PushConfig, run_length: int) -> str:
