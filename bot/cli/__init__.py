@@ -30,6 +30,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
                 "bot.cli.verify_log",
                 "replay every finished game from its log; check it ends as stored (0/1)",
             ),
+            "replay": (
+                "bot.cli.replay",
+                "a finished game from its log: its story as text, or board pictures",
+            ),
         },
     ),
     (

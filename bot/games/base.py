@@ -8,6 +8,7 @@ Each game package under ``bot/games/`` defines one subclass and is listed once i
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -16,10 +17,15 @@ import discord
 from bot.tables.kind import GameKind
 
 if TYPE_CHECKING:
-    from bot.tables.model import Table
+    from bot.tables.history import Step
+    from bot.tables.model import Seat, Table
     from bot.tables.service import Change, TableService
 
 S = TypeVar("S")
+
+# A replayed game (``bot.tables.history.replay``): ``(None, initial state)``, then
+# ``(step, state after it)`` for every logged step.
+Moments = Sequence[tuple["Step | None", Any]]
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,22 @@ class Game(GameKind[S]):
     def turn_view(self, table: Table) -> TurnView:
         """The public message for the table's current turn (or the final position)."""
         raise NotImplementedError
+
+    def replay_text(self, moments: Moments, seats: list[Seat]) -> str | None:
+        """A finished game's story as text, step by step as players saw it, up to the last
+        of ``moments``, then the scores there. Public information only (never a hand).
+        None: the game has no text replay."""
+        return None
+
+    def replay_picture(self, moments: Moments, seats: list[Seat]) -> bytes | None:
+        """The position after the last of ``moments`` as a PNG, its move framed; None: the
+        game has no picture."""
+        return None
+
+    def replay_animation(self, moments: Moments, seats: list[Seat], fmt: str) -> bytes | None:
+        """The whole game as an animated image, ``fmt`` "png" (APNG) or "gif"; None: the
+        game has no picture."""
+        return None
 
     def is_private(self, action: str) -> bool:
         """Whether a button's ``action`` is answered privately by ``private_click``,

@@ -7,14 +7,14 @@ from typing import Any
 
 import discord
 
-from bot.games.base import ClickContext, Demo, Game, TurnView
-from bot.games.board import picture
+from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
+from bot.games.board import animation, picture, story
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
 from bot.games.board.texts import LABELS, RULES_PAGES
 from bot.rules import board as b
-from bot.tables.model import Table
+from bot.tables.model import Seat, Table
 
 
 class BoardGame(BoardKind, Game[b.BoardState]):
@@ -37,6 +37,15 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     def turn_view(self, table: Table) -> TurnView:
         embed, file = board_embed(table)
         return TurnView(embed, file)
+
+    def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
+        return story.story(moments, seats)
+
+    def replay_picture(self, moments: Moments, seats: list[Seat]) -> bytes:
+        return animation.still(moments, seats)
+
+    def replay_animation(self, moments: Moments, seats: list[Seat], fmt: str) -> bytes:
+        return animation.animation(moments, seats, fmt)
 
     def is_private(self, action: str) -> bool:
         return True  # cards are chosen in the private hand, and moves are made from there

@@ -3,11 +3,11 @@ rules text."""
 
 from __future__ import annotations
 
-from bot.games.base import Demo, Game, TurnView
-from bot.games.oneroll import render
+from bot.games.base import Demo, Game, Moments, TurnView
+from bot.games.oneroll import render, story
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
 from bot.games.oneroll.texts import LABELS, RULES_PAGES
-from bot.tables.model import Table
+from bot.tables.model import Seat, Table
 
 
 class OneRollGame(OneRollKind, Game[OneRollTable]):
@@ -20,3 +20,6 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
 
     def turn_view(self, table: Table) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
+        return story.story(moments, seats)

@@ -9,8 +9,8 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction
-from bot.games.base import ClickContext, Demo, Game, TurnView
-from bot.games.sequences import render
+from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
+from bot.games.sequences import render, story
 from bot.games.sequences.kind import SequencesKind
 from bot.games.sequences.texts import LABELS, RULES_PAGES
 from bot.render.common import NO_PINGS
@@ -18,7 +18,7 @@ from bot.rules import odds
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
 from bot.rules.dice_bots import choose_push_action
-from bot.tables.model import Table
+from bot.tables.model import Seat, Table
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
@@ -60,6 +60,9 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def turn_view(self, table: Table) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
+        return story.story(moments, seats)
 
     def is_private(self, action: str) -> bool:
         return action == "odds"

@@ -1,0 +1,36 @@
+"""The board game replayed as text: every move as the thread showed it, then the sequences
+(``python -m bot replay``). Public information only: the cards played and traded, never a
+hand nor a drawn card."""
+
+from __future__ import annotations
+
+from bot.games.base import Moments
+from bot.games.board.animation import side_names
+from bot.games.board.kind import move_line
+from bot.games.board.render import side_label
+from bot.games.story import plain
+from bot.rules import board as b
+from bot.tables.kind import seat_name
+from bot.tables.model import Seat
+
+
+def story(moments: Moments, seats: list[Seat]) -> str:
+    lines: list[str] = []
+    for index, (step, after) in enumerate(moments[1:], start=1):
+        assert step is not None
+        if "forfeit" in step.detail:
+            lines.append(f"{index}. {seat_name(seats, int(step.detail['forfeit']))} forfeited")
+        elif after.last_move is not None:
+            lines.append(f"{index}. {plain(move_line(after, after.last_move, seats))}")
+    state: b.BoardState = moments[-1][1]
+    names = side_names(state, seats)
+    counts = state.sequence_counts()
+    need = state.config.sequences_to_win
+    lines.append("")
+    lines.append("Sequences:")
+    for side, name in enumerate(names):
+        lines.append(f"  {side_label(side)} {name}: {counts[side]}/{need}")
+    if state.outcome is not None:
+        won = state.outcome.side
+        lines.append("Drawn: no side could move" if won is None else f"Winner: {names[won]}")
+    return "\n".join(lines)

@@ -1,0 +1,29 @@
+"""One-roll Sequences and Hearts Due replayed as text: every throw, then the scores
+(``python -m bot replay``)."""
+
+from __future__ import annotations
+
+from bot.games.base import Moments
+from bot.games.oneroll.kind import OneRollTable, throw_line
+from bot.games.story import plain, score_table
+from bot.tables.kind import seat_name
+from bot.tables.model import Seat
+
+
+def story(moments: Moments, seats: list[Seat]) -> str:
+    lines: list[str] = []
+    for step, after in moments[1:]:
+        assert step is not None
+        if "forfeit" in step.detail:
+            lines.append(f"{seat_name(seats, int(step.detail['forfeit']))} forfeited")
+        elif after.state.last is not None:
+            lines.append(plain(throw_line(after.state.last, seats)))
+    table: OneRollTable = moments[-1][1]
+    state = table.state
+    lines.append("")
+    lines.extend(
+        score_table([(seat_name(seats, s), state.totals[s]) for s in range(state.n_seats)])
+    )
+    if state.outcome is not None:
+        lines.append(f"Winner: {seat_name(seats, state.outcome.winner)}")
+    return "\n".join(lines)

@@ -1,0 +1,55 @@
+"""Push-your-luck Sequences replayed as text: every throw, lock, bank and bust, then the
+scores (``python -m bot replay``)."""
+
+from __future__ import annotations
+
+from bot.games.base import Moments
+from bot.games.sequences.kind import _event_line
+from bot.games.story import plain, score_table
+from bot.rules import pushluck as pl
+from bot.tables.kind import dice_text, seat_name
+from bot.tables.model import Seat
+
+
+def story(moments: Moments, seats: list[Seat]) -> str:
+    lines: list[str] = []
+    before: pl.PushState = moments[0][1]
+    for step, after in moments[1:]:
+        assert step is not None
+        if "forfeit" in step.detail:
+            lines.append(f"{seat_name(seats, int(step.detail['forfeit']))} forfeited")
+        else:
+            event = after.last
+            if event is not None and event is not before.last:
+                lines.extend(_lines(after, event, seats))
+        before = after
+    state: pl.PushState = moments[-1][1]
+    lines.append("")
+    if state.config.variant == "team":
+        teams = [
+            (" & ".join(seat_name(seats, s) for s in range(state.n_seats) if s % 2 == t), total)
+            for t, total in enumerate(state.side_totals())
+        ]
+        lines.extend(score_table(teams, "Team scores"))
+    else:
+        rows = [(seat_name(seats, s), state.totals[s]) for s in range(state.n_seats)]
+        lines.extend(score_table(rows))
+    if state.outcome is not None:
+        winners = " & ".join(seat_name(seats, s) for s in state.outcome.winners)
+        lines.append(f"Winner: {winners}" if winners else "No winner")
+    return "\n".join(lines)
+
+
+def _lines(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> list[str]:
+    who = seat_name(seats, event.seat)
+    if event.kind == "throw":
+        run = dice_text(event.run) or "nothing yet"
+        return [f"{who} threw {dice_text(event.dice)} (run {run}): "
+                f"{dice_text(event.extending)} extends it"]  # fmt: skip
+    if event.kind == "lock":
+        return [f"{who} locked {dice_text(event.extending)}: run {dice_text(event.run)}"]
+    line = _event_line(state, event, seats)
+    out = [plain(line)] if line else []
+    if event.turn_over:
+        out.append(f"  {who}: total {state.totals[event.seat]}")
+    return out
