@@ -9,6 +9,7 @@ import io
 import json
 import sqlite3
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,7 @@ def test_the_board_story_names_every_move_and_no_card_left_in_a_hand(
     states = [state for _, state in replay(Games()["board"], entries)]
     shown = Counter(
         s.last_move.action.card
-        for before, s in zip(states, states[1:], strict=False)
+        for before, s in pairwise(states)
         if s.last_move is not before.last_move and hasattr(s.last_move.action, "card")
     )
     assert shown
