@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.replays import Replays
 from bot.tables.service import Change, Clock, TableHooks, TableService
 from bot.tables.stats import Stats
 from bot.tables.wallet_hooks import WalletHooks
@@ -95,6 +96,7 @@ class SequencesBot(commands.Bot):
             publisher=publisher,
             router=Router(self.games, self.tables, publisher),
             clock=clock,
+            replays=Replays(db, self.games),
         )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None

@@ -10,6 +10,7 @@ import discord
 
 from bot.games.registry import Games
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableService
 from bot.tables.stats import Stats
 from bot.tables.wallets import Wallets
@@ -27,6 +28,7 @@ class Shell:
     publisher: Publisher
     router: Router
     clock: Clock
+    replays: Replays
 
 
 class _HasShell(Protocol):

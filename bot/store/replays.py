@@ -1,0 +1,90 @@
+"""Finished games as a server's history (``/history``, ``/replay``'s autocomplete): who
+played, who won, the pot and the length, read from ``games``, ``game_results``, ``escrows``
+and ``game_log``. All the SQL of replays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One finished game as a history row."""
+
+    id: int
+    game_key: str
+    finished_at: float
+    players: list[str]  # by seat
+    winners: list[str]
+    pot: int
+    moves: int  # logged steps
+
+
+def _filters(
+    guild_id: int, user_id: int | None, game_key: str | None
+) -> tuple[str, list[int | str]]:
+    where = "g.guild_id = ? AND g.status = 'finished'"
+    params: list[int | str] = [guild_id]
+    if game_key is not None:
+        where += " AND g.game_key = ?"
+        params.append(game_key)
+    if user_id is not None:
+        where += (
+            " AND EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id AND r.user_id = ?)"
+        )
+        params.append(user_id)
+    return where, params
+
+
+async def count_finished(
+    db: Database, guild_id: int, user_id: int | None = None, game_key: str | None = None
+) -> int:
+    where, params = _filters(guild_id, user_id, game_key)
+    row = await db.fetchone(f"SELECT COUNT(*) AS n FROM games g WHERE {where}", params)
+    return 0 if row is None else int(row["n"])
+
+
+async def recent_finished(
+    db: Database,
+    guild_id: int,
+    *,
+    user_id: int | None = None,
+    game_key: str | None = None,
+    limit: int = 10,
+    offset: int = 0,
+) -> list[FinishedGame]:
+    """A server's finished games (of one member, of one game), newest first."""
+    where, params = _filters(guild_id, user_id, game_key)
+    rows = await db.fetchall(
+        "SELECT g.id, g.game_key, COALESCE(g.finished_at, g.updated_at) AS finished_at,"
+        " (SELECT COALESCE(SUM(e.amount), 0) FROM escrows e"
+        "   WHERE e.game_id = g.id AND e.status != 'refunded') AS pot,"
+        " (SELECT COALESCE(SUM(json_array_length(l.detail_json, '$.steps')), 0) FROM game_log l"
+        "   WHERE l.game_id = g.id AND json_type(l.detail_json, '$.steps') = 'array') AS moves"
+        f" FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ? OFFSET ?",
+        [*params, limit, offset],
+    )
+    ids = [r["id"] for r in rows]
+    seats: dict[int, list[tuple[str, bool]]] = {i: [] for i in ids}
+    if ids:
+        marks = ", ".join("?" * len(ids))
+        for r in await db.fetchall(
+            f"SELECT game_id, name, won FROM game_results WHERE game_id IN ({marks})"
+            " ORDER BY game_id, seat",
+            ids,
+        ):
+            seats[r["game_id"]].append((r["name"], bool(r["won"])))
+    return [
+        FinishedGame(
+            id=r["id"],
+            game_key=r["game_key"],
+            finished_at=float(r["finished_at"]),
+            players=[name for name, _ in seats[r["id"]]],
+            winners=[name for name, won in seats[r["id"]] if won],
+            pot=int(r["pot"]),
+            moves=int(r["moves"]),
+        )
+        for r in rows
+    ]

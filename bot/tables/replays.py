@@ -1,0 +1,115 @@
+"""The replay service the shell calls (issue 15): a finished game of this server rebuilt
+from its action log (``bot.tables.history.replay``), kept in a small in-memory LRU so a
+replay's buttons do not replay the whole log on every click, and the server's history of
+finished games (the SQL is in ``bot.store.replays``)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
+from bot.store import games, replays
+from bot.store.db import Database
+from bot.store.replays import FinishedGame
+from bot.tables.history import StepMismatch, replay, start_of
+from bot.tables.kind import GameKind, NotReplayable
+from bot.tables.model import Seat
+
+__all__ = ["FinishedGame", "HistoryPage", "Replay", "Replays"]
+
+HISTORY_PAGE = 10
+CACHE_GAMES = 32
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished game rebuilt from its log: ``moments[0]`` is the start, ``moments[i]``
+    the state after step ``i`` (``bot.tables.history.replay``)."""
+
+    game_id: int
+    guild_id: int
+    kind: str
+    game_key: str
+    seats: list[Seat]
+    moments: list[tuple[Any, Any]]
+
+    @property
+    def last(self) -> int:
+        return len(self.moments) - 1
+
+    def clamp(self, step: int) -> int:
+        return max(0, min(self.last, step))
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: list[FinishedGame]
+    total: int
+    page: int  # 1-based, clamped
+    pages: int
+
+
+class Replays:
+    def __init__(
+        self, db: Database, kinds: Mapping[str, GameKind[Any]], cache_size: int = CACHE_GAMES
+    ) -> None:
+        self.db = db
+        self.kinds = kinds
+        self.cache_size = cache_size
+        self._cache: OrderedDict[int, Replay] = OrderedDict()
+
+    async def load(self, game_id: int, guild_id: int) -> Replay:
+        """The replay of a finished game of this server; ``UserError`` (one line) for an
+        unknown, unfinished, other-server or unreplayable game."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache.move_to_end(game_id)
+            if cached.guild_id != guild_id:
+                raise UserError(f"There is no game #{game_id} in this server.")
+            return cached
+        row = await games.get(self.db, game_id)
+        if row is None or row.guild_id != guild_id:
+            raise UserError(f"There is no game #{game_id} in this server.")
+        if row.status != "finished":
+            raise UserError(f"Game #{game_id} is not finished: only finished games are replayed.")
+        kind = row.state.get("kind", "?")
+        game = self.kinds.get(kind)
+        if game is None:
+            raise UserError(f"Game #{game_id} cannot be replayed: the bot no longer has its game.")
+        entries = await games.log_entries(self.db, game_id)
+        try:
+            seats, _ = start_of(entries)
+            moments = list(replay(game, entries))
+        except (NotReplayable, StepMismatch, NotImplementedError):
+            raise UserError(f"Game #{game_id} cannot be replayed: its log is incomplete.") from None
+        found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments)
+        self._cache[game_id] = found
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return found
+
+    async def history(
+        self,
+        guild_id: int,
+        page: int = 1,
+        *,
+        user_id: int | None = None,
+        game_key: str | None = None,
+        page_size: int = HISTORY_PAGE,
+    ) -> HistoryPage:
+        """A server's finished games (of one member, of one game), newest first."""
+        total = await replays.count_finished(self.db, guild_id, user_id, game_key)
+        pages = max(1, -(-total // page_size))
+        page = max(1, min(pages, page))
+        rows = await replays.recent_finished(
+            self.db, guild_id, user_id=user_id, game_key=game_key, limit=page_size,
+            offset=(page - 1) * page_size,
+        )  # fmt: skip
+        return HistoryPage(rows, total, page, pages)
+
+    async def recent(self, guild_id: int, limit: int = 25) -> list[FinishedGame]:
+        """The server's latest finished games (the autocomplete of ``/replay``)."""
+        return await replays.recent_finished(self.db, guild_id, limit=limit)
