@@ -1,0 +1,234 @@
+"""``/replay`` and ``/history`` through the harness (issue 15): a game of each kind played,
+then stepped through like a user would, checked against the states recorded during play;
+a restart in the middle of a replay; the board animation; history pages; bad ids; and no
+hand card that was never played shown anywhere."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+from typing import Any
+
+from PIL import Image
+
+from bot.games.board.animation import still
+from bot.rules import board as b
+from bot.tables.kind import dice_text
+from bot.ui.replay import UPLOAD_LIMIT
+from tests.discord.conftest import Env, MakeEnv
+from tests.discord.test_board_game import open_board, play_turn
+from tests.discord.test_dice_games import start_table
+from tests.discord.test_issue_12 import HEARTS_DUE_FACES
+from tests.discord.test_sequences_game import open_table
+from tests.fakes import ScriptedRandom
+from tests.harness import Message, Player
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def sql(env: Env, statement: str, params: tuple[Any, ...] = ()) -> None:
+    async with env.bot.db.transaction() as conn:
+        await conn.execute(statement, params)
+
+
+def step_of(message: Message) -> tuple[int, int]:
+    found = re.search(r"Step (\d+)/(\d+)", message.text)
+    assert found, message.text
+    return int(found[1]), int(found[2])
+
+
+async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: MakeEnv) -> None:
+    env = await make_env(seed=21)
+    ana, bo, cy = (await env.h.member("Ana"), await env.h.member("Bo"), await env.h.member("Cy"))
+    lobby = await open_board(env, ana, [bo])
+    await ana.click(lobby, "Start")
+    players = {ana.id: ana, bo.id: bo}
+    recorded: list[b.BoardState] = [(await env.bot.tables.get(1)).rules]
+    for _ in range(600):
+        table = await env.bot.tables.get(1)
+        if table.status != "running":
+            break
+        await play_turn(env, players[table.seats[table.rules.turn].user_id or 0])
+        recorded.append((await env.bot.tables.get(1)).rules)
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished"
+    seats = table.seats
+    moves = len(recorded) - 1
+
+    choices = await cy.autocomplete("replay", "game", "")
+    assert [c["value"] for c in choices] == [1] and "Ana, Bo" in choices[0]["name"]
+
+    reply = await cy.slash("replay", game=1, step=0)
+    assert not reply.ephemeral
+    replay = reply.message
+    assert step_of(replay) == (0, moves)
+    assert "Nothing played yet" in replay.text
+    assert [a.data for a in replay.attachments] == [still([(None, recorded[0])], seats)]
+    assert replay.button("⏮ First").disabled and replay.button("◀ Back").disabled
+
+    # Anyone steps; each press edits the same public message.
+    for want in (1, 2, 3):
+        pressed = await ana.click(replay, "Next ▶")
+        assert pressed.message.id == replay.id and not pressed.ephemeral
+        assert step_of(replay) == (want, moves)
+        assert replay.attachments[0].data == still([(None, recorded[want])], seats)
+        move = recorded[want].last_move
+        assert move is not None and b.card_label(move.action.card) in replay.text  # type: ignore[union-attr]
+    await bo.click(replay, "+10 ⏩")
+    assert step_of(replay)[0] == 13
+    assert replay.attachments[0].data == still([(None, recorded[13])], seats)
+
+    # A restart in the middle: the old message's buttons keep working, from the log.
+    await env.restart()
+    await cy.click(replay, "Next ▶")
+    assert step_of(replay) == (14, moves)
+    assert replay.attachments[0].data == still([(None, recorded[14])], seats)
+    await cy.click(replay, "◀ Back")
+    assert step_of(replay)[0] == 13
+
+    # One step's render time, from the cache (no replay of the log).
+    started = time.perf_counter()
+    await cy.click(replay, "Next ▶")
+    elapsed = time.perf_counter() - started
+    print(f"one board replay step, click to edit: {elapsed * 1000:.1f} ms")
+
+    await cy.click(replay, "Last ⏭")
+    assert step_of(replay) == (moves, moves)
+    assert replay.button("Next ▶").disabled and replay.button("Last ⏭").disabled
+    assert replay.attachments[0].data == still([(None, recorded[-1])], seats)
+    assert "Winner:" in replay.text or "Drawn" in replay.text
+
+    # A step out of range is clamped.
+    far = await cy.slash("replay", game=1, step=100_000)
+    assert step_of(far.message) == (moves, moves)
+
+    # The animation, privately: one frame per move and the start, under the upload limit.
+    animated = await bo.click(replay, "Download animation")
+    assert animated.ephemeral
+    [file] = animated.message.attachments
+    assert file.data.startswith(PNG) and len(file.data) < UPLOAD_LIMIT
+    assert Image.open(io.BytesIO(file.data)).n_frames == moves + 1
+
+    # Privacy: a card still in a hand at the end and never played appears nowhere.
+    final = recorded[-1]
+    played = {
+        r.last_move.action.card for r in recorded if r.last_move is not None
+        and hasattr(r.last_move.action, "card")
+    }  # fmt: skip
+    hidden = {b.card_label(c) for hand in final.hands for c in hand if c not in played}
+    assert hidden
+    shown = [m for m in env.h.messages() if m.text.startswith("**") or "Replay of game" in m.text]
+    for message in shown:
+        for version in [message.text, *(json.dumps(v) for v in message.history)]:
+            assert not any(re.search(rf"(?<![0-9]){re.escape(c)}", version) for c in hidden)
+
+
+async def test_a_push_your_luck_game_replayed_shows_throws_and_scores(make_env: MakeEnv) -> None:
+    env = await make_env(seed=5)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = await open_table(env, ana, bo, rounds=2)
+    await ana.click(lobby, "Start")
+    players = {ana.id: ana, bo.id: bo}
+    recorded = []
+    for _ in range(200):
+        table = await env.bot.tables.get(1)
+        if table.status != "running":
+            break
+        state = table.rules
+        message = env.turn_message()
+        labels = [lb for lb in message.labels if lb]
+        if state.phase == "throw":
+            label = next(lb for lb in labels if lb.startswith("Throw"))
+        else:
+            label = next(lb for lb in labels if lb.startswith("Bank"))
+        await players[table.seats[state.current].user_id or 0].click(message, label)
+        recorded.append((await env.bot.tables.get(1)).rules)
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished"
+
+    reply = await bo.slash("replay", game=1)
+    message = reply.message
+    step, last = step_of(message)
+    assert step == last and not message.attachments
+    assert "Download animation" not in message.labels
+    final = table.rules
+    for seat, name in enumerate(("Ana", "Bo")):
+        assert re.search(rf"{name}\s+{final.totals[seat]}\b", message.text), message.text
+    # Walk back to the start and forward again: the first throw as it fell.
+    await ana.click(message, "⏮ First")
+    assert step_of(message) == (0, last)
+    await ana.click(message, "Next ▶")
+    first = recorded[0].last
+    assert first is not None and dice_text(first.dice) in message.text
+    assert "Ana" in message.text.split("```")[1]
+
+
+async def finish_hearts_due(env: Env, ana: Player, bo: Player) -> None:
+    await start_table(env, ana, [bo], "heartsdue start", target=20)
+    for player in (ana, bo, ana, bo):
+        turn = env.h.last_message(env.h.threads[-1], ephemeral=False)
+        await player.click(turn, "Throw 6 dice")
+
+
+async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv) -> None:
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 12))
+    ana, bo, cy = (await env.h.member("Ana"), await env.h.member("Bo"), await env.h.member("Cy"))
+    for _ in range(11):
+        await finish_hearts_due(env, ana, bo)
+    assert (await env.bot.tables.get(11)).status == "finished"
+
+    page = await cy.slash("history")
+    first = page.message
+    assert not page.ephemeral and "Page 1/2" in first.text and "11 games" in first.text
+    assert "**#11**" in first.text and "**#2**" in first.text and "**#1**" not in first.text
+    assert "won by Ana" in first.text and "4 moves" in first.text
+    assert first.button("◀ Previous").disabled
+    turned = await cy.click(first, "Next ▶")
+    assert turned.message.id == first.id and "Page 2/2" in first.text and "**#1**" in first.text
+    other = await ana.click(first, "◀ Previous")  # not the owner: their own copy
+    assert other.ephemeral and "Page 1/2" in other.text and "Page 2/2" in first.text
+    await env.restart()
+    await cy.click(first, "◀ Previous")
+    assert "Page 1/2" in first.text
+
+    mine = await cy.slash("history", member=cy)
+    assert "No finished games" in mine.text
+    games = await ana.slash("history", member=bo, game="heartsdue")
+    assert "11 games" in games.text
+
+    replay = await bo.slash("replay", game=3, step=1)
+    assert "Ana opening throw 6-6-6-6-6-6: sum 36" in replay.text
+    assert step_of(replay.message) == (1, 4)
+    await ana.click(replay.message, "Last ⏭")
+    assert re.search(r"Ana\s+70\b", replay.message.text) and "Winner: Ana" in replay.message.text
+
+    # Bad ids: one private line each.
+    await ana.slash("heartsdue start", target=20)  # game 12: a lobby, not finished
+    for game_id, why in ((999, "no game #999"), (12, "not finished")):
+        refused = await cy.slash("replay", game=game_id)
+        assert refused.ephemeral and why in refused.text and "\n" not in refused.text
+    await sql(env, "UPDATE games SET guild_id = 1 WHERE id = 2")
+    refused = await cy.slash("replay", game=2)
+    assert refused.ephemeral and "no game #2" in refused.text
+    await sql(env, "UPDATE games SET guild_id = ? WHERE id = 2", (env.h.guild.id,))
+    row = await env.bot.db.fetchone(
+        "SELECT detail_json FROM game_log WHERE game_id = 4 AND kind = 'start'"
+    )
+    assert row is not None
+    detail = json.loads(row["detail_json"])
+    rules = detail.pop("rules")
+    await sql(
+        env,
+        "UPDATE game_log SET detail_json = ? WHERE game_id = 4 AND kind = 'start'",
+        (json.dumps(detail),),
+    )
+    refused = await cy.slash("replay", game=4)
+    assert refused.ephemeral and "cannot be replayed" in refused.text
+    detail["rules"] = rules
+    await sql(
+        env,
+        "UPDATE game_log SET detail_json = ? WHERE game_id = 4 AND kind = 'start'",
+        (json.dumps(detail),),
+    )
