@@ -299,9 +299,11 @@ class FakeDiscord:
 
     def check_message(self, req: RecordedRequest, body: JsonDict | None) -> None:
         """Refuse a message body Discord would reject (sizes) or that could ping @everyone,
-        @here or a role (see :func:`payloads.message_problems` / ``mention_problems``)."""
+        @here or a role, or files over the upload limit (see :func:`payloads.message_problems`
+        / ``mention_problems`` / ``file_problems``)."""
         body = body or {}
-        self._refuse(req, P.message_problems(body) + P.mention_problems(body))
+        problems = P.message_problems(body) + P.mention_problems(body)
+        self._refuse(req, problems + P.file_problems(req.files))
 
     def _event(self, kind: str, id: int | None, token: str | None = None) -> None:
         # Without an explicit token, attribute the event to the interaction whose handling

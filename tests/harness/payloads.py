@@ -334,6 +334,7 @@ def find_component(
 # What Discord rejects (400, 50035 Invalid Form Body) in a message it is sent: the numbers of
 # /work/shared/notes/discord-limits.md and the Discord API reference (v10).
 CONTENT_MAX = 2000
+UPLOAD_MAX = 8 * 1024 * 1024  # bytes over a message's files (Discord's limit for bots)
 EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000  # title + description + field names/values + footer + author name
 EMBED_TITLE_MAX = 256
@@ -480,6 +481,15 @@ def message_problems(body: Mapping[str, Any]) -> list[str]:
     components = list(body.get("components") or [])
     problems += component_problems(components, flags=int(body.get("flags") or 0))
     return problems
+
+
+def file_problems(files: Sequence[tuple[str, bytes]]) -> list[str]:
+    """Uploads Discord would reject: more than ``UPLOAD_MAX`` bytes over a message's files."""
+    total = sum(len(data) for _, data in files)
+    if total <= UPLOAD_MAX:
+        return []
+    names = ", ".join(name for name, _ in files)
+    return [f"files {names}: {total:,} bytes is over the upload limit of {UPLOAD_MAX:,}"]
 
 
 def _mention_text(body: Mapping[str, Any]) -> str:

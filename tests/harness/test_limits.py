@@ -338,3 +338,9 @@ def test_mention_problems(allowed: dict[str, Any] | None, content: str, pings: l
 def test_components_v2_text_displays_can_ping() -> None:
     body = {"flags": P.COMPONENTS_V2_FLAG, "components": [{"type": 10, "content": "@everyone"}]}
     assert P.mention_problems(body) and not P.message_problems(body)
+
+
+def test_files_over_the_upload_limit_are_refused() -> None:
+    assert P.file_problems([("a.png", b"x" * (P.UPLOAD_MAX - 1)), ("b.png", b"y")]) == []
+    [problem] = P.file_problems([("a.png", b"x" * P.UPLOAD_MAX), ("b.png", b"y")])
+    assert "a.png, b.png" in problem and "over the upload limit of 8,388,608" in problem
