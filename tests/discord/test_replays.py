@@ -105,7 +105,10 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
     assert step_of(far.message) == (moves, moves)
 
     # The animation, privately: one frame per move and the start, under the upload limit.
+    env.h.settle_timeout = 30.0  # the animation takes a second or two (deferred), more under load
+    started = time.perf_counter()
     animated = await bo.click(replay, "Download animation")
+    print(f"animation of {moves} moves: {time.perf_counter() - started:.2f} s")
     assert animated.ephemeral
     [file] = animated.message.attachments
     assert file.data.startswith(PNG) and len(file.data) < UPLOAD_LIMIT
