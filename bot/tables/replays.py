@@ -75,6 +75,11 @@ class Replays:
             raise UserError(f"There is no game #{game_id} in this server.")
         if row.status != "finished":
             raise UserError(f"Game #{game_id} is not finished: only finished games are replayed.")
+        if any((seat.get("user_id") or 0) < 0 for seat in row.state.get("seats", [])):
+            # `forget` leaves a negative tombstone id in the seats of a forgotten member.
+            raise UserError(
+                f"Game #{game_id} cannot be replayed: a player in it asked to be forgotten."
+            )
         kind = row.state.get("kind", "?")
         game = self.kinds.get(kind)
         if game is None:

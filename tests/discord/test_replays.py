@@ -235,3 +235,18 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
         "UPDATE game_log SET detail_json = ? WHERE game_id = 4 AND kind = 'start'",
         (json.dumps(detail),),
     )
+
+
+async def test_a_game_of_a_forgotten_member_is_not_replayed(make_env: MakeEnv) -> None:
+    from bot.store.privacy import forget_member
+
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 2))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await finish_hearts_due(env, ana, bo)
+    assert not (await ana.slash("replay", game=1)).ephemeral  # replayable before
+    # `forget` is an offline tool: a replay the running bot cached before stays until restart.
+    env.bot.shell.replays._cache.clear()
+    await forget_member(env.bot.db, bo.id)
+    refused = await ana.slash("replay", game=1)
+    assert refused.ephemeral and "asked to be forgotten" in refused.text
+    assert "\n" not in refused.text
