@@ -35,6 +35,7 @@ class Replay:
     game_key: str
     seats: list[Seat]
     moments: list[tuple[Any, Any]]
+    rounds: list[int]  # per moment, the round it belongs to (every seat moves once a round)
 
     @property
     def last(self) -> int:
@@ -42,6 +43,19 @@ class Replay:
 
     def clamp(self, step: int) -> int:
         return max(0, min(self.last, step))
+
+    def round_back(self, step: int) -> int:
+        """The first step of this round, or of the round before when already there."""
+        now = self.rounds[self.clamp(step)]
+        start = self.rounds.index(now)
+        if start < step:
+            return start
+        return self.rounds.index(self.rounds[start - 1]) if start > 0 else 0
+
+    def round_forward(self, step: int) -> int:
+        """The first step of the next round (the last step in the last round)."""
+        now = self.rounds[self.clamp(step)]
+        return next((i for i, r in enumerate(self.rounds) if r > now), self.last)
 
 
 @dataclass(frozen=True)
@@ -90,7 +104,9 @@ class Replays:
             moments = list(replay(game, entries))
         except (NotReplayable, StepMismatch, NotImplementedError):
             raise UserError(f"Game #{game_id} cannot be replayed: its log is incomplete.") from None
-        found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments)
+        per_round = max(1, len(seats))
+        rounds = [game.turn_index(state) // per_round for _, state in moments]
+        found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments, rounds)
         self._cache[game_id] = found
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)

@@ -26,20 +26,20 @@ from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
-JUMP = 10
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
 PICTURE = "replay.png"
 COLOUR = 0x5865F2
 STORY_CHARS = 1_500  # the end of the story shown above the picture or scores
 
-# code -> (label, target step given the step shown and the last step)
+# code -> (label, target step given the replay and the step shown); the target goes into
+# the custom_id, so a button drawn before a restart still goes where it said.
 _MOVES: dict[str, tuple[str, Any]] = {
-    "f": ("⏮ First", lambda step, last: 0),
-    "m": (f"⏪ −{JUMP}", lambda step, last: step - JUMP),
-    "b": ("◀ Back", lambda step, last: step - 1),
-    "n": ("Next ▶", lambda step, last: step + 1),
-    "p": (f"+{JUMP} ⏩", lambda step, last: step + JUMP),
-    "l": ("Last ⏭", lambda step, last: last),
+    "f": ("⏮ First", lambda replay, step: 0),
+    "m": ("⏪ Round", lambda replay, step: replay.round_back(step)),
+    "b": ("◀ Back", lambda replay, step: step - 1),
+    "n": ("Next ▶", lambda replay, step: step + 1),
+    "p": ("Round ⏩", lambda replay, step: replay.round_forward(step)),
+    "l": ("Last ⏭", lambda replay, step: replay.last),
 }
 
 
@@ -150,7 +150,7 @@ def replay_message(shell: Shell, replay: Replay, step: int) -> dict[str, Any]:
 def _view(replay: Replay, step: int, pictures: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for index, (code, (label, target)) in enumerate(_MOVES.items()):
-        to = replay.clamp(target(step, replay.last))
+        to = replay.clamp(target(replay, step))
         view.add_item(
             ReplayButton(replay.game_id, to, code, label=label, disabled=to == step, row=index // 3)
         )

@@ -76,17 +76,23 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
         assert replay.attachments[0].data == still([(None, recorded[want])], seats)
         move = recorded[want].last_move
         assert move is not None and b.card_label(move.action.card) in replay.text  # type: ignore[union-attr]
-    await bo.click(replay, "+10 ⏩")
-    assert step_of(replay)[0] == 13
-    assert replay.attachments[0].data == still([(None, recorded[13])], seats)
+    # Round ⏩: the first step of the next round (each seat moves once a round).
+    rounds = [state.turn_count // len(seats) for state in recorded]
+    ahead = next(i for i, r in enumerate(rounds) if r > rounds[3])
+    await bo.click(replay, "Round ⏩")
+    assert step_of(replay)[0] == ahead
+    assert replay.attachments[0].data == still([(None, recorded[ahead])], seats)
 
     # A restart in the middle: the old message's buttons keep working, from the log.
     await env.restart()
     await cy.click(replay, "Next ▶")
-    assert step_of(replay) == (14, moves)
-    assert replay.attachments[0].data == still([(None, recorded[14])], seats)
+    assert step_of(replay) == (ahead + 1, moves)
+    assert replay.attachments[0].data == still([(None, recorded[ahead + 1])], seats)
     await cy.click(replay, "◀ Back")
-    assert step_of(replay)[0] == 13
+    assert step_of(replay)[0] == ahead
+    await cy.click(replay, "⏪ Round")  # at a round's start: back to the round before
+    behind = rounds.index(rounds[ahead] - 1)
+    assert step_of(replay)[0] == behind
 
     # One step's render time, from the cache (no replay of the log).
     started = time.perf_counter()
