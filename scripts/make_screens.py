@@ -240,6 +240,31 @@ async def board_session(tmp: Path) -> list[Screen]:
         await db.close()
 
 
+async def replay_session(tmp: Path) -> list[Screen]:
+    """A finished board game between Ana and a bot player, replayed at one step."""
+    s, db = await open_session(tmp, random.Random(8))
+    try:
+        ana = await s.member("Ana")
+        lobby = (await ana.slash("board start")).message
+        lobby = (await ana.click(lobby, "Add bot: greedy")).message
+        await ana.click(lobby, "Start")
+        for _ in range(400):
+            table = await s.bot.tables.get(1)
+            if table.status != "running":
+                break
+            if table.seats[table.rules.turn].user_id == ana.id:
+                await play_board_move(s, ana)
+            else:
+                await s.run_bots(limit=1)
+        if (await s.bot.tables.get(1)).status != "finished":
+            raise RuntimeError("the replayed game did not finish")
+        reply = await ana.slash("replay", game=1, step=40)
+        return [s.screen("replay", [snap(reply.message, used=("Ana", "/replay"))])]
+    finally:
+        await s.h.stop()
+        await db.close()
+
+
 def card_labels(message: Message) -> list[str]:
     skip = ("Refresh", "Back")
     return [lb for lb in message.labels if lb and lb not in skip and not lb.startswith("Pass")]
@@ -666,7 +691,7 @@ def encode(image: Image.Image) -> bytes:
 
 async def capture(tmp: Path) -> list[Screen]:
     screens: list[Screen] = []
-    for session in (sequences_session, hearts_due_session, board_session):
+    for session in (sequences_session, hearts_due_session, board_session, replay_session):
         screens += await session(tmp)
     return screens
 
