@@ -14,6 +14,7 @@ from bot.errors import UserError
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
+from bot.ui.replay import ReplayButton
 from bot.ui.shell import Shell, shell_of
 
 COLOUR = 0x5865F2
@@ -112,8 +113,8 @@ async def render_history(
     else:
         embed.description = "No finished games yet."
     embed.set_footer(
-        text=f"Page {found.page}/{found.pages} · {found.total} games · /replay game:<id> "
-        "to watch one"
+        text=f"Page {found.page}/{found.pages} · {found.total} games · ▶ opens a game's replay "
+        "(or /replay game:<id>)"
     )
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -128,6 +129,8 @@ async def render_history(
             label="Next ▶", disabled=found.page >= found.pages,
         )
     )  # fmt: skip
+    for index, game in enumerate(found.games):  # at most 10 a page: two rows of five
+        view.add_item(ReplayButton(game.id, 0, "o", label=f"▶ #{game.id}", row=1 + index // 5))
     return embed, view
 
 

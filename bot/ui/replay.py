@@ -45,7 +45,7 @@ _MOVES: dict[str, tuple[str, Any]] = {
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rp:(?P<game>[0-9]{1,12}):(?P<step>[0-9]{1,6}):(?P<code>[fmbnpla])",
+    template=r"rp:(?P<game>[0-9]{1,12}):(?P<step>[0-9]{1,6}):(?P<code>[fmbnplao])",
 ):
     def __init__(
         self,
@@ -97,6 +97,10 @@ class ReplayButton(
             replay = await shell.replays.load(self.game_id, interaction.guild_id)
             if self.code == "a":
                 await send_animation(shell, interaction, replay)
+                return
+            if self.code == "o":  # opened from /history: a new replay message, at the end
+                payload = replay_message(shell, replay, replay.last)
+                await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
                 return
             payload = replay_message(shell, replay, self.step)
             if "file" in payload:

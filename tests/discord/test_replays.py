@@ -201,6 +201,11 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
     await env.restart()
     await cy.click(first, "◀ Previous")
     assert "Page 1/2" in first.text
+    # Each row opens its game's replay, at the end, in a new public message.
+    opened = await bo.click(first, "▶ #7")
+    assert not opened.ephemeral and opened.message.id != first.id
+    assert "Replay of game #7" in opened.message.text and "Winner: Ana" in opened.message.text
+    assert "Page 1/2" in first.text  # the history page is left as it was
 
     mine = await cy.slash("history", member=cy)
     assert "No finished games" in mine.text
