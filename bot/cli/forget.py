@@ -21,20 +21,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.run import load_settings
-    from bot.config import Settings
+    from bot.cli.run import existing_database
     from bot.errors import UserError
     from bot.store.db import Database, DatabaseUnusable
     from bot.store.privacy import forget_member
 
-    path = args.database
+    path = existing_database(args.database)
     if path is None:
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return 2
-        path = settings.database_path
-    if not Path(path).exists():
-        print(f"error: no database at {path}", file=sys.stderr)
         return 2
 
     async def go() -> str:

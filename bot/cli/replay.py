@@ -38,18 +38,11 @@ class Refused(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.run import load_settings
-    from bot.config import Settings
+    from bot.cli.run import existing_database
     from bot.store.db import DatabaseUnusable
 
-    path = args.database
+    path = existing_database(args.database)
     if path is None:
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return 2
-        path = settings.database_path
-    if not Path(path).exists():
-        print(f"error: no database at {path}", file=sys.stderr)
         return 2
     suffix = args.out.suffix.lower() if args.out is not None else ""
     if args.out is not None and suffix not in (".png", ".gif"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -24,6 +25,22 @@ def load_settings() -> object:
         )
         print(f"error: bad setting in .env or the environment: {problems}", file=sys.stderr)
         return None
+
+
+def existing_database(path: Path | None) -> Path | None:
+    """The database file an offline tool works on: ``--database``, else the settings' path;
+    None, with one line on stderr, when the settings are wrong or no file is there."""
+    if path is None:
+        from bot.config import Settings
+
+        settings = load_settings()
+        if not isinstance(settings, Settings):
+            return None
+        path = settings.database_path
+    if not Path(path).exists():
+        print(f"error: no database at {path}", file=sys.stderr)
+        return None
+    return Path(path)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,20 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.run import load_settings
-    from bot.config import Settings
+    from bot.cli.run import existing_database
     from bot.games.registry import Games
     from bot.store.db import Database, DatabaseUnusable
     from bot.tables.history import verify_all
 
-    path = args.database
+    path = existing_database(args.database)
     if path is None:
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return 2
-        path = settings.database_path
-    if not Path(path).exists():
-        print(f"error: no database at {path}", file=sys.stderr)
         return 2
 
     async def go() -> list[Verdict]:
