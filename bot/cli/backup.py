@@ -63,17 +63,13 @@ def backup(source: Path, target: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from bot.cli.run import load_settings
-    from bot.config import Settings
+    from bot.cli.run import database_path
 
-    source = args.database
+    source = database_path(args.database)
     if source is None:
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return 2
-        source = settings.database_path
+        return 2
     try:
-        print(backup(Path(source), Path(args.path)))
+        print(backup(source, Path(args.path)))
     except (ValueError, sqlite3.Error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

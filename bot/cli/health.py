@@ -42,15 +42,11 @@ def check(path: Path) -> tuple[bool, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.run import load_settings
-    from bot.config import Settings
+    from bot.cli.run import database_path
 
-    path = args.database
+    path = database_path(args.database)
     if path is None:
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return 1
-        path = settings.database_path
-    healthy, line = check(Path(path))
+        return 1
+    healthy, line = check(path)
     print(line, file=sys.stdout if healthy else sys.stderr)
     return 0 if healthy else 1

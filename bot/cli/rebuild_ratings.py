@@ -19,13 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.config import Settings
+    from bot.cli.run import existing_database
     from bot.store.db import Database
     from bot.store.stats import rebuild_ratings
 
-    path = args.database or Settings().database_path
-    if not Path(path).exists():
-        print(f"error: no database at {path}")
+    path = existing_database(args.database)
+    if path is None:
         return 2
 
     async def go() -> None:

@@ -27,20 +27,26 @@ def load_settings() -> object:
         return None
 
 
-def existing_database(path: Path | None) -> Path | None:
+def database_path(path: Path | None) -> Path | None:
     """The database file an offline tool works on: ``--database``, else the settings' path;
-    None, with one line on stderr, when the settings are wrong or no file is there."""
-    if path is None:
-        from bot.config import Settings
+    None, with one line on stderr, when the settings are wrong."""
+    if path is not None:
+        return Path(path)
+    from bot.config import Settings
 
-        settings = load_settings()
-        if not isinstance(settings, Settings):
-            return None
-        path = settings.database_path
-    if not Path(path).exists():
+    settings = load_settings()
+    return settings.database_path if isinstance(settings, Settings) else None
+
+
+def existing_database(path: Path | None) -> Path | None:
+    """``database_path``, and None with one line on stderr when no file is there."""
+    path = database_path(path)
+    if path is None:
+        return None
+    if not path.exists():
         print(f"error: no database at {path}", file=sys.stderr)
         return None
-    return Path(path)
+    return path
 
 
 def run(args: argparse.Namespace) -> int:
