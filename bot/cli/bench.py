@@ -628,7 +628,11 @@ async def _slow_click(env: _Env, table_id: int, sizes: Sizes, report: Report) ->
 
 async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> None:
     """Round trips to aiosqlite's thread per click, and commits per second."""
-    conn = env.bot.db.conn
+    from bot.store.sqlite import SqliteDatabase
+
+    db = env.bot.db
+    assert isinstance(db, SqliteDatabase)
+    conn = db.conn
     real: Any = conn._execute  # private: aiosqlite's one hop to its thread, every call takes it
 
     async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:

@@ -149,7 +149,7 @@ async def _bench(args: argparse.Namespace, path: Path) -> None:
         elapsed = time.perf_counter() - started
         print(f"rebuild-ratings: {report.stat_rows:,} stat rows, "
               f"{report.rated_points:,} rating points in {elapsed:.1f} s")  # fmt: skip
-        await db.conn.execute("ANALYZE")
+        await db.fetchall("ANALYZE")
 
         print("\nleaderboard (page of 10, random page and viewer):")
         pages = max(1, args.members // 10)
@@ -170,16 +170,15 @@ async def _bench(args: argparse.Namespace, path: Path) -> None:
 
         async def join(i: int) -> None:
             async with db.transaction() as conn:
-                cursor = await conn.execute(
+                created = await conn.fetchone(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, stake,"
                     " state_json, created_at, updated_at) VALUES (?, 1, ?, 'running', 1, ?,"
-                    " '{}', ?, ?)",
+                    " '{}', ?, ?) RETURNING id",
                     (GUILDS[0], GAME_KEYS[0], STAKE, T0, T0),
                 )
-                assert cursor.lastrowid is not None
-                games.append(cursor.lastrowid)
+                games.append(int(created[0]))
                 for user in players:
-                    await wallets.escrow(conn, cursor.lastrowid, GUILDS[0], user, 1, now=T0)
+                    await wallets.escrow(conn, games[-1], GUILDS[0], user, 1, now=T0)
 
         escrow_samples = [ms / len(players) for ms in await _timed(args.runs, join)]
 
@@ -223,6 +222,9 @@ async def _write_path(args: argparse.Namespace, path: Path) -> None:
         await service.join(lobby.id, 2, "Bo")
         await service.start(lobby.id, 1)
         hops = [0]
+        from bot.store.sqlite import SqliteDatabase
+
+        assert isinstance(db, SqliteDatabase)  # counts hops to aiosqlite's thread
         real: Callable[..., Awaitable[Any]] = db.conn._execute
 
         async def counting(fn: Any, *a: Any, **kw: Any) -> Any:

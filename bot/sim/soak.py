@@ -104,7 +104,6 @@ class SoakWorld:
 
     async def open(self) -> None:
         self.db = await Database.open(self.path)
-        real = self.db.conn.execute
 
         def statement(sql: str) -> None:
             self.statements += 1
@@ -113,15 +112,9 @@ class SoakWorld:
                 self.tally.faults += 1  # counted here: run_due logs and swallows its own
                 raise InjectedFault(f"injected before: {sql[:40]}")
 
-        def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
-            statement(sql)
-            return real(sql, *args, **kwargs)
-
-        # Async transactions run their statements through conn.execute; the batches of
-        # Database.write (a click's save) through the statement hook, on the database
-        # thread, which also calls it once after their COMMIT (a fault there: committed,
-        # but the caller hears an error).
-        self.db.conn.execute = execute  # type: ignore[method-assign]
+        # The statement hook sees every statement (reads, async transactions, and on the
+        # database thread the batches of Database.write), and is called once after each
+        # COMMIT (a fault there: committed, but the caller hears an error).
         self.db.on_statement = statement
         self.service = TableService(
             self.db,
@@ -149,7 +142,7 @@ class SoakWorld:
         """One operation (random unless given), optionally with a fault armed at its
         ``fault_at``-th SQL statement; then every check. Returns the operation's name."""
         op = op or self.rng.choices(list(OPS), weights=list(OPS.values()))[0]
-        if self._db.conn.in_transaction:
+        if self._db.left_open():
             self.tally.left_open += 1
         self.statements = 0
         self.fault_at = fault_at

@@ -6,10 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.records import SeatResult
-from bot.store.db import Database, WriteConnection
+from bot.store.db import Connection, Database, Row, WriteConnection
 
 LIVE = ("lobby", "running")
 
@@ -38,7 +36,7 @@ class GameRow:
     finished_at: float | None
 
 
-def _row(row: aiosqlite.Row) -> GameRow:
+def _row(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -59,11 +57,11 @@ def _row(row: aiosqlite.Row) -> GameRow:
     )
 
 
-async def insert(conn: aiosqlite.Connection, row: GameRow) -> int:
+async def insert(conn: Connection, row: GameRow) -> int:
     cursor = await conn.execute(
         "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id, message_id, "
         "game_key, status, host_id, stake, state_json, version, deadline, created_at, "
-        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             row.guild_id,
             row.channel_id,
@@ -81,8 +79,8 @@ async def insert(conn: aiosqlite.Connection, row: GameRow) -> int:
             row.updated_at,
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    created = await cursor.fetchone()
+    return int(created[0])
 
 
 _UPDATE = (
@@ -113,7 +111,7 @@ def _check_updated(rowcount: int, row: GameRow, expected_version: int) -> None:
         raise VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
 
 
-async def update(conn: aiosqlite.Connection, row: GameRow, expected_version: int) -> None:
+async def update(conn: Connection, row: GameRow, expected_version: int) -> None:
     """Write the row back; the version check makes a lost update impossible. Where the game
     is shown (thread and message) is not written here: ``set_location`` owns it."""
     cursor = await conn.execute(_UPDATE, _update_params(row, expected_version))
@@ -130,7 +128,7 @@ _SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id
 
 
 async def set_location(
-    conn: aiosqlite.Connection, game_id: int, thread_id: int | None, message_id: int | None
+    conn: Connection, game_id: int, thread_id: int | None, message_id: int | None
 ) -> None:
     """Where the game is shown: its thread (kept when None) and its live message."""
     await conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
@@ -143,10 +141,8 @@ def set_location_sync(
     conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
 
 
-async def get(db: Database | aiosqlite.Connection, game_id: int) -> GameRow | None:
-    conn = db.conn if isinstance(db, Database) else db
-    async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-        row = await cursor.fetchone()
+async def get(db: Database | Connection, game_id: int) -> GameRow | None:
+    row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
     return None if row is None else _row(row)
 
 
@@ -187,9 +183,9 @@ class OpenChecks:
 async def open_checks(db: Database, guild_id: int, channel_id: int, host_id: int) -> OpenChecks:
     row = await db.fetchone(
         "SELECT"
-        " COALESCE(SUM(channel_id = ? AND status = 'lobby'), 0),"
-        " COALESCE(SUM(channel_id = ? AND status = 'running'), 0),"
-        " COALESCE(SUM(status = 'lobby'), 0),"
+        " COUNT(*) FILTER (WHERE channel_id = ? AND status = 'lobby'),"
+        " COUNT(*) FILTER (WHERE channel_id = ? AND status = 'running'),"
+        " COUNT(*) FILTER (WHERE status = 'lobby'),"
         " COUNT(*),"
         " (SELECT MAX(created_at) FROM games WHERE guild_id = ? AND host_id = ?),"
         " (SELECT turn_timeout_seconds FROM guild_settings WHERE guild_id = ?),"
@@ -209,11 +205,12 @@ async def open_checks(db: Database, guild_id: int, channel_id: int, host_id: int
     )
 
 
-async def set_shown_versions(conn: aiosqlite.Connection, shown: list[tuple[int, int]]) -> None:
+async def set_shown_versions(conn: Connection, shown: list[tuple[int, int]]) -> None:
     """Record which version each game's Discord message shows (game id, version)."""
     await conn.executemany(
-        "UPDATE games SET shown_version = MAX(COALESCE(shown_version, 0), ?) WHERE id = ?",
-        [(version, game_id) for game_id, version in shown],
+        "UPDATE games SET shown_version = ?"
+        " WHERE id = ? AND (shown_version IS NULL OR shown_version < ?)",
+        [(version, game_id, version) for game_id, version in shown],
     )
 
 
@@ -261,7 +258,7 @@ _APPEND_LOG = (
 
 
 async def append_log(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     at: float,
     actor_id: int | None,
@@ -329,7 +326,7 @@ async def results_of(db: Database, game_id: int) -> list[SeatResult]:
 
 
 async def insert_results(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     guild_id: int,
     game_key: str,
@@ -360,7 +357,7 @@ async def insert_results(
 
 
 async def upsert_member(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, display_name: str, at: float
+    conn: Connection, guild_id: int, user_id: int, display_name: str, at: float
 ) -> None:
     await conn.execute(
         "INSERT INTO members (guild_id, user_id, display_name, updated_at) VALUES (?, ?, ?, ?) "

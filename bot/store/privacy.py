@@ -14,10 +14,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.errors import UserError
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 
 DELETED = "Deleted member"
 
@@ -99,12 +97,11 @@ def _rename(text: str, names: Names) -> str:
     )
 
 
-async def _strings(conn: aiosqlite.Connection, sql: str, args: tuple[Any, ...]) -> set[str]:
-    async with conn.execute(sql, args) as cursor:
-        return {str(r[0]) for r in await cursor.fetchall() if r[0] is not None}
+async def _strings(conn: Connection, sql: str, args: tuple[Any, ...]) -> set[str]:
+    return {str(r[0]) for r in await conn.fetchall(sql, args) if r[0] is not None}
 
 
-async def _names(conn: aiosqlite.Connection, user_id: int) -> set[str]:
+async def _names(conn: Connection, user_id: int) -> set[str]:
     """Every name the member went by: in a server, and at the end of a game."""
     return await _strings(
         conn,
@@ -114,27 +111,23 @@ async def _names(conn: aiosqlite.Connection, user_id: int) -> set[str]:
     )
 
 
-async def _game_names(
-    conn: aiosqlite.Connection, game_id: int, state: dict[str, Any], user_id: int
-) -> Names:
+async def _game_names(conn: Connection, game_id: int, state: dict[str, Any], user_id: int) -> Names:
     """Who was who in one game, by id: its seats, its results, the names logged at joins."""
     mine: set[str] = set()
     others: set[str] = set()
     for seat in state.get("seats", []):
         (mine if seat.get("user_id") == user_id else others).add(str(seat.get("name", "")))
-    async with conn.execute(
+    for row in await conn.fetchall(
         "SELECT user_id, name FROM game_results WHERE game_id = ?", (game_id,)
-    ) as cursor:
-        for row in await cursor.fetchall():
-            (mine if row[0] == user_id else others).add(str(row[1]))
-    async with conn.execute(
-        "SELECT actor_id, json_extract(detail_json, '$.name') FROM game_log"
-        " WHERE game_id = ? AND kind = 'join'",
+    ):
+        (mine if row[0] == user_id else others).add(str(row[1]))
+    name = conn.dialect.json_text("detail_json", "name")
+    for row in await conn.fetchall(
+        f"SELECT actor_id, {name} FROM game_log WHERE game_id = ? AND kind = 'join'",
         (game_id,),
-    ) as cursor:
-        for row in await cursor.fetchall():
-            if row[1] is not None:
-                (mine if row[0] == user_id else others).add(str(row[1]))
+    ):
+        if row[1] is not None:
+            (mine if row[0] == user_id else others).add(str(row[1]))
     return Names.of(mine, others - {""})
 
 
@@ -142,14 +135,13 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
     if user_id <= 0:
         raise UserError("A Discord user id is a positive number.")
     async with db.transaction() as conn:
-        async with conn.execute(
-            "SELECT id, state_json FROM games WHERE status IN ('lobby', 'running')"
-        ) as cursor:
-            live = [
-                row["id"]
-                for row in await cursor.fetchall()
-                if any(s.get("user_id") == user_id for s in json.loads(row[1]).get("seats", []))
-            ]
+        live = [
+            row["id"]
+            for row in await conn.fetchall(
+                "SELECT id, state_json FROM games WHERE status IN ('lobby', 'running')"
+            )
+            if any(s.get("user_id") == user_id for s in json.loads(row[1]).get("seats", []))
+        ]
         if live:
             ids = ", ".join(f"#{g}" for g in live)
             raise UserError(f"Member {user_id} is seated in live games ({ids}); end them first.")
@@ -157,83 +149,83 @@ async def forget_member(db: Database, user_id: int) -> ForgetReport:
         tombstone = -(secrets.randbits(52) + 1)
         # Games first, while seats, results and the log still say which name was whose.
         rows = await _scrub_json(conn, user_id, tombstone)
-        triggers = []
-        for name in GUARD_TRIGGERS:
-            async with conn.execute(
-                "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", (name,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is not None:
-                triggers.append(str(row[0]))
-                await conn.execute(f"DROP TRIGGER {name}")  # name from GUARD_TRIGGERS
-        for sql in _UPDATES.values():
-            cursor = await conn.execute(sql, (tombstone, user_id))
-            rows += max(cursor.rowcount, 0)
-        await conn.execute(
-            "UPDATE members SET display_name = ? WHERE user_id = ?", (DELETED, tombstone)
-        )
-        await conn.execute(
-            "UPDATE game_results SET name = ? WHERE user_id = ?", (DELETED, tombstone)
-        )
-        # Reasons on the member's own ledger rows; a row of someone else's that the member
-        # only caused (a payment to them, a grant they made) keeps its text.
-        async with conn.execute(
-            "SELECT id, reason FROM ledger WHERE reason IS NOT NULL AND user_id = ?",
-            (tombstone,),
-        ) as c:
-            reasons = [(r[0], r[1]) for r in await c.fetchall()]
-        if reasons:
-            others = await _strings(
-                conn,
-                "SELECT display_name FROM members WHERE user_id <> ?"
-                " UNION SELECT name FROM game_results WHERE user_id IS NOT ?",
-                (tombstone, tombstone),
-            )
-            known = Names.of(names, others)
-            for ledger_id, reason in reasons:
-                cleaned = _scrub(reason, user_id, tombstone, known)
-                if cleaned != reason:
-                    await conn.execute(
-                        "UPDATE ledger SET reason = ? WHERE id = ?", (cleaned, ledger_id)
-                    )
-                    rows += 1
-        for trigger_sql in triggers:
-            await conn.execute(trigger_sql)  # the guard exactly as the migration made it
+        async with conn.lift_guards(GUARD_TRIGGERS):
+            rows += await _forget_ids(conn, user_id, tombstone, names)
     return ForgetReport(tombstone, rows, tuple(sorted(Names.of(names, set()).mine)))
 
 
-async def _scrub_json(conn: aiosqlite.Connection, user_id: int, tombstone: int) -> int:
+async def _forget_ids(conn: Connection, user_id: int, tombstone: int, names: set[str]) -> int:
+    """Every id column, name and ledger reason of the member's, with the guards lifted."""
+    rows = 0
+    for sql in _UPDATES.values():
+        cursor = await conn.execute(sql, (tombstone, user_id))
+        rows += max(cursor.rowcount, 0)
+    await conn.execute(
+        "UPDATE members SET display_name = ? WHERE user_id = ?", (DELETED, tombstone)
+    )
+    await conn.execute("UPDATE game_results SET name = ? WHERE user_id = ?", (DELETED, tombstone))
+    # Reasons on the member's own ledger rows; a row of someone else's that the member
+    # only caused (a payment to them, a grant they made) keeps its text.
+    reasons = [
+        (r[0], r[1])
+        for r in await conn.fetchall(
+            "SELECT id, reason FROM ledger WHERE reason IS NOT NULL AND user_id = ?",
+            (tombstone,),
+        )
+    ]
+    if reasons:
+        others = await _strings(
+            conn,
+            "SELECT display_name FROM members WHERE user_id <> ?"
+            " UNION SELECT name FROM game_results WHERE user_id IS DISTINCT FROM ?",
+            (tombstone, tombstone),
+        )
+        known = Names.of(names, others)
+        for ledger_id, reason in reasons:
+            cleaned = _scrub(reason, user_id, tombstone, known)
+            if cleaned != reason:
+                await conn.execute(
+                    "UPDATE ledger SET reason = ? WHERE id = ?", (cleaned, ledger_id)
+                )
+                rows += 1
+    return rows
+
+
+async def _scrub_json(conn: Connection, user_id: int, tombstone: int) -> int:
     """Seats, events and log details of the games the member took part in (seated, hosted,
     acted, or had a result): other games are left alone. Inside a game, names are told
     apart by the ids of the seats, results and joins that carry them."""
-    async with conn.execute(
-        "SELECT id FROM games WHERE host_id = ? OR instr(state_json, ?) > 0"
-        " UNION SELECT game_id FROM game_log WHERE actor_id = ?"
-        " UNION SELECT game_id FROM game_results WHERE user_id = ?",
-        (user_id, str(user_id), user_id, user_id),
-    ) as cursor:
-        game_ids = [int(r[0]) for r in await cursor.fetchall()]
+    mentions = conn.dialect.contains("state_json", "?")
+    game_ids = [
+        int(r[0])
+        for r in await conn.fetchall(
+            f"SELECT id FROM games WHERE host_id = ? OR {mentions}"
+            " UNION SELECT game_id FROM game_log WHERE actor_id = ?"
+            " UNION SELECT game_id FROM game_results WHERE user_id = ?",
+            (user_id, str(user_id), user_id, user_id),
+        )
+    ]
     changed = 0
     for game_id in game_ids:
-        async with conn.execute("SELECT state_json FROM games WHERE id = ?", (game_id,)) as c:
-            found = await c.fetchone()
+        found = await conn.fetchone("SELECT state_json FROM games WHERE id = ?", (game_id,))
         state = json.loads(found[0]) if found else {}
         names = await _game_names(conn, game_id, state, user_id)
+        # (the game's own row, then each of its log entries): (key, JSON text), and how
+        # to write one back by its key
         for select, update in (
             (
                 "SELECT id, state_json FROM games WHERE id = ?",
-                "UPDATE games SET state_json = ? WHERE id = ?",
+                "UPDATE games SET state_json = ? WHERE id = ? AND id = ?",
             ),
             (
-                "SELECT rowid, detail_json FROM game_log WHERE game_id = ?",
-                "UPDATE game_log SET detail_json = ? WHERE rowid = ?",
+                "SELECT seq, detail_json FROM game_log WHERE game_id = ?",
+                "UPDATE game_log SET detail_json = ? WHERE game_id = ? AND seq = ?",
             ),
         ):
-            async with conn.execute(select, (game_id,)) as cursor:
-                rows = [(r[0], r[1]) for r in await cursor.fetchall()]
+            rows = [(r[0], r[1]) for r in await conn.fetchall(select, (game_id,))]
             for key, text in rows:
                 scrubbed = json.dumps(_scrub(json.loads(text), user_id, tombstone, names))
                 if scrubbed != json.dumps(json.loads(text)):
-                    await conn.execute(update, (scrubbed, key))
+                    await conn.execute(update, (scrubbed, game_id, key))
                     changed += 1
     return changed

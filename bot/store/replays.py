@@ -57,12 +57,12 @@ async def recent_finished(
 ) -> list[FinishedGame]:
     """A server's finished games (of one member, of one game), newest first."""
     where, params = _filters(guild_id, user_id, game_key)
+    steps = db.dialect.json_array_length("l.detail_json", "steps")
     rows = await db.fetchall(
         "SELECT g.id, g.game_key, COALESCE(g.finished_at, g.updated_at) AS finished_at,"
         " (SELECT COALESCE(SUM(e.amount), 0) FROM escrows e"
         "   WHERE e.game_id = g.id AND e.status != 'refunded') AS pot,"
-        " (SELECT COALESCE(SUM(json_array_length(l.detail_json, '$.steps')), 0) FROM game_log l"
-        "   WHERE l.game_id = g.id AND json_type(l.detail_json, '$.steps') = 'array') AS moves"
+        f" (SELECT COALESCE(SUM({steps}), 0) FROM game_log l WHERE l.game_id = g.id) AS moves"
         f" FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
     )

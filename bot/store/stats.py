@@ -11,8 +11,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiosqlite
-
 from bot.ratings import (
     GLOBAL_SCOPE,
     RatingPoint,
@@ -24,7 +22,7 @@ from bot.ratings import (
     stat_keys,
 )
 from bot.records import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 from bot.store.wallets import game_chips
 
 Scope = Literal["server", "global"]
@@ -54,9 +52,16 @@ def _stat_params(line: StatLine) -> tuple[Any, ...]:
 
 
 _UPSERT_STATS = (
-    "INSERT OR REPLACE INTO player_stats (scope, game_key, user_id, games, wins, best_turn,"
+    "INSERT INTO player_stats (scope, game_key, user_id, games, wins, best_turn,"
     " chips_won, chips_lost, chips_net, streak, win_rate, rated_games, mu, sigma, ordinal,"
     " last_game_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (scope, game_key, user_id) DO UPDATE SET games = excluded.games,"
+    " wins = excluded.wins, best_turn = excluded.best_turn, chips_won = excluded.chips_won,"
+    " chips_lost = excluded.chips_lost, chips_net = excluded.chips_net,"
+    " streak = excluded.streak, win_rate = excluded.win_rate,"
+    " rated_games = excluded.rated_games, mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, last_game_id = excluded.last_game_id,"
+    " updated_at = excluded.updated_at"
 )
 _INSERT_POINT = (
     "INSERT INTO rating_history (scope, game_key, user_id, game_id, mu, sigma, ordinal, at)"
@@ -79,12 +84,15 @@ def _seat(row: Any) -> Seat:
     )
 
 
-async def record_finished_game(conn: aiosqlite.Connection, game_id: int) -> bool:
+async def record_finished_game(conn: Connection, game_id: int) -> bool:
     """Fold a finished game's ``game_results`` into stats and ratings, once.
 
     Call it in the transaction that inserts the game's results, after ``settle_pot``.
     Returns False if the game was already recorded (a retry) or has no results.
     """
+    # A read-modify-write of rows that may not exist yet: one game at a time, across
+    # processes too, and in the order recorded_games.seq gives.
+    await conn.serialize("recorded_games")
     cursor = await conn.execute("SELECT 1 FROM recorded_games WHERE game_id = ?", (game_id,))
     if await cursor.fetchone() is not None:
         return False
@@ -126,7 +134,9 @@ async def record_finished_game(conn: aiosqlite.Connection, game_id: int) -> bool
     for point in points:
         await conn.execute(_INSERT_POINT, _point_params(point))
     await conn.execute(
-        "INSERT INTO recorded_games (game_id, finished_at) VALUES (?, ?)", (game_id, finished_at)
+        "INSERT INTO recorded_games (seq, game_id, finished_at)"
+        " VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM recorded_games), ?, ?)",
+        (game_id, finished_at),
     )
     return True
 
@@ -143,6 +153,7 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
     recorded (finish order for any never recorded), in one transaction: the live tables are
     replaced only if the whole rebuild succeeds."""
     async with db.transaction() as conn:
+        await conn.serialize("recorded_games")
         # Games recorded live are replayed in the order they were recorded; any others
         # (e.g. results written before stats existed) follow in finish order.
         cursor = await conn.execute(
@@ -209,7 +220,7 @@ _SORT_SQL: dict[str, tuple[str, str, str]] = {
     "wins": (
         "s.wins DESC, s.user_id",
         "(s.wins > ? OR (s.wins = ? AND s.user_id < ?))",
-        "1",
+        "TRUE",
     ),
     "win_rate": (
         "s.win_rate DESC, s.user_id",
@@ -219,7 +230,7 @@ _SORT_SQL: dict[str, tuple[str, str, str]] = {
     "chips": (
         "s.chips_net DESC, s.user_id",
         "(s.chips_net > ? OR (s.chips_net = ? AND s.user_id < ?))",
-        "1",
+        "TRUE",
     ),
 }
 _SORT_KEY_COLUMN = {

@@ -20,11 +20,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiosqlite
-
 from bot.errors import UserError
 from bot.records import DAY, LedgerEntry, WalletView, utc_day
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 
 START_CHIPS = 1_000
 DAILY_CHIPS = 100
@@ -76,12 +74,12 @@ def _check_amount(amount: int, what: str = "The amount") -> None:
         raise InvalidAmount(f"{what} can be at most {chips(MAX_AMOUNT)}.")
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...]) -> Any:
+async def _one(conn: Connection, sql: str, params: tuple[Any, ...]) -> Any:
     cursor = await conn.execute(sql, params)
     return await cursor.fetchone()
 
 
-async def _balance(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+async def _balance(conn: Connection, guild_id: int, user_id: int) -> int:
     row = await _one(
         conn,
         "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
@@ -91,7 +89,7 @@ async def _balance(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> i
 
 
 async def _append(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     user_id: int,
     delta: int,
@@ -109,9 +107,7 @@ async def _append(
     )
 
 
-async def ensure_wallet(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, now: float
-) -> None:
+async def ensure_wallet(conn: Connection, guild_id: int, user_id: int, now: float) -> None:
     """Create the member's wallet with the starting chips if it does not exist yet."""
     cursor = await conn.execute(
         "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)"
@@ -123,7 +119,7 @@ async def ensure_wallet(
 
 
 async def _credit(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     user_id: int,
     amount: int,
@@ -140,7 +136,7 @@ async def _credit(
 
 
 async def _debit(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     user_id: int,
     amount: int,
@@ -305,7 +301,7 @@ async def take(
 
 
 async def escrow(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     guild_id: int,
     user_id: int,
@@ -343,7 +339,7 @@ async def escrow(
 
 
 async def refund_seat(
-    conn: aiosqlite.Connection, game_id: int, user_id: int, *, now: float | None = None
+    conn: Connection, game_id: int, user_id: int, *, now: float | None = None
 ) -> int:
     """Return one member's held stake (they left the lobby); returns the chips refunded."""
     at = _now(now)
@@ -361,9 +357,7 @@ async def refund_seat(
     return total
 
 
-async def refund_all(
-    conn: aiosqlite.Connection, game_id: int, *, now: float | None = None
-) -> dict[int, int]:
+async def refund_all(conn: Connection, game_id: int, *, now: float | None = None) -> dict[int, int]:
     """Return every held stake of the game (cancelled, lobby expired, abandoned).
 
     Returns {user_id: chips refunded}; empty if nothing was held (already settled).
@@ -397,7 +391,7 @@ def split_pot(pot: int, winners: list[int]) -> dict[int, int]:
 
 
 async def settle_pot(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     winners: list[int],
     *,
@@ -434,22 +428,20 @@ async def settle_pot(
     return Payout(pot, shares)
 
 
-async def game_chips(conn: aiosqlite.Connection, game_id: int) -> dict[int, int]:
+async def game_chips(conn: Connection | Database, game_id: int) -> dict[int, int]:
     """Net chips per member from a settled game: payout minus stake (paid escrows only)."""
     net: dict[int, int] = {}
-    cursor = await conn.execute(
+    for user_id, amount in await conn.fetchall(
         "SELECT user_id, SUM(amount) FROM escrows WHERE game_id = ? AND status = 'paid'"
         " GROUP BY user_id",
         (game_id,),
-    )
-    for user_id, amount in await cursor.fetchall():
+    ):
         net[user_id] = net.get(user_id, 0) - int(amount)
-    cursor = await conn.execute(
+    for user_id, amount in await conn.fetchall(
         "SELECT user_id, SUM(delta) FROM ledger WHERE game_id = ? AND kind = 'payout'"
         " GROUP BY user_id",
         (game_id,),
-    )
-    for user_id, amount in await cursor.fetchall():
+    ):
         net[user_id] = net.get(user_id, 0) + int(amount)
     return net
 
@@ -489,7 +481,7 @@ async def check_invariant(db: Database) -> InvariantReport:
         "   FROM ledger l WHERE l.guild_id = w.guild_id AND l.user_id = w.user_id)),"
         " (SELECT COUNT(*) FROM (SELECT e.game_id FROM escrows e WHERE e.status = 'paid'"
         "   GROUP BY e.game_id HAVING SUM(e.amount) <> (SELECT COALESCE(SUM(delta), 0)"
-        "   FROM ledger l WHERE l.game_id = e.game_id AND l.kind = 'payout')))"
+        "   FROM ledger l WHERE l.game_id = e.game_id AND l.kind = 'payout')) AS off)"
     )
     assert row is not None
     return InvariantReport(*(int(value) for value in row))

@@ -54,4 +54,4 @@ class Wallets:
 
     async def game_chips(self, game_id: int) -> dict[int, int]:
         """Each member's net chips from one game (positive: won)."""
-        return await wallets.game_chips(self.db.conn, game_id)
+        return await wallets.game_chips(self.db, game_id)

@@ -22,12 +22,13 @@ from tests.harness import Harness, Message
 
 @dataclass
 class Env:
-    """A running bot inside a fake Discord, with its clock and database path."""
+    """A running bot inside a fake Discord, with its clock and where its database is (a
+    SQLite path or a PostgreSQL URL)."""
 
     h: Harness
     bot: SequencesBot
     clock: FakeClock
-    db_path: Path
+    database: str
     settings: Settings
     seed: int
     bot_class: type[SequencesBot] = SequencesBot
@@ -53,7 +54,7 @@ class Env:
     async def restart(self, seed: int | None = None) -> SequencesBot:
         """Stop this bot and start a new instance on the same database (a process restart)."""
         old_db = self.bot.db
-        db = await Database.open(self.db_path)
+        db = await Database.open(self.database)
         bot = self.bot_class(
             self.settings,
             db,
@@ -79,8 +80,10 @@ class Env:
 MakeEnv = Callable[..., Awaitable[Env]]
 
 
-@pytest.fixture
-async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
+def env_factory(
+    database: Callable[[int], str], make_harness: Any
+) -> tuple[MakeEnv, list[Env]]:
+    """``make_env`` over databases named by ``database(n)`` for the n-th bot of a test."""
     opened: list[Env] = []
 
     async def make(
@@ -91,15 +94,11 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         games: Games | None = None,
         **overrides: Any,
     ) -> Env:
-        db_path = tmp_path / f"bot{len(opened)}.sqlite3"
-        values: dict[str, Any] = {
-            "start_cooldown_seconds": 0,
-            "bot_turn_delay_seconds": 1.0,
-            "database_path": db_path,
-        }
+        target = database(len(opened))
+        values: dict[str, Any] = {"start_cooldown_seconds": 0, "bot_turn_delay_seconds": 1.0}
         values.update(overrides)
         settings = Settings(_env_file=None, **values)
-        db = await Database.open(db_path)
+        db = await Database.open(target)
         clock = FakeClock()
         bot = bot_class(
             settings,
@@ -110,11 +109,14 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
             games=games,
         )
         h = await make_harness(bot, channels=channels)
-        env = Env(h, bot, clock, db_path, settings, seed, bot_class, games)
+        env = Env(h, bot, clock, target, settings, seed, bot_class, games)
         opened.append(env)
         return env
 
-    yield make
+    return make, opened
+
+
+async def close_envs(opened: list[Env]) -> None:
     for env in opened:
         # The log is the truth (issue 15): every game a test finished replays from its log,
         # but for those whose position a test wrote outside the rules ("test-position").
@@ -128,3 +130,11 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         await db.close()
         wrong = [v for v in verdicts if v.status != "ok" and v.game_id not in set_up]
         assert not wrong, f"games that do not replay from their log: {wrong}"
+
+
+@pytest.fixture
+async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
+    """Bots on SQLite files (tests/reliability runs the same on both engines)."""
+    make, opened = env_factory(lambda n: str(tmp_path / f"bot{n}.sqlite3"), make_harness)
+    yield make
+    await close_envs(opened)

@@ -4,13 +4,12 @@ forged clicks."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
-import aiosqlite
-
-from bot.store.db import AFTER_COMMIT, Database
+from bot.store.db import AFTER_COMMIT, Connection, Database
 from tests.discord.conftest import Env
 from tests.harness import Message, Player, Reply
 from tests.harness import payloads as P
@@ -36,7 +35,7 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[str]]:
     crashes: list[str] = []
 
     @asynccontextmanager
-    async def transaction() -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction() -> AsyncIterator[Connection]:
         if crashes:  # one crash per arming: later transactions run normally
             async with original() as conn:
                 yield conn
@@ -51,11 +50,11 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[str]]:
             yield conn
         raise CrashAfterCommit("simulated crash after COMMIT")
 
-    def on_statement(sql: str) -> None:  # on the database thread, for write batches
+    def on_statement(sql: str) -> None:
         if hooked is not None:
             hooked(sql)
-        if crashes:
-            return
+        if crashes or threading.current_thread() is threading.main_thread():
+            return  # a crash per arming; a transaction's statements run on the event loop
         if when == "before" and sql == "COMMIT":
             crashes.append("write")
             raise CrashBeforeCommit("simulated crash before COMMIT")
@@ -73,24 +72,17 @@ def crash_at_commit(db: Database, when: str) -> Iterator[list[str]]:
 
 
 def watch(db: Database, statement: Callable[[str], None]) -> Callable[[], None]:
-    """Call ``statement(sql)`` before every SQL statement run on ``db``: through
-    ``db.conn.execute`` (reads, async transactions) or the statement hook (the batches of
-    ``Database.write``). Whatever it raises, the statement does not run. Returns the undo."""
-    real = db.conn.execute
-
-    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
-        statement(sql)
-        return real(sql, *args, **kwargs)
+    """Call ``statement(sql)`` before every SQL statement run on ``db`` (the statement hook
+    sees reads, async transactions and the batches of ``Database.write``). Whatever it
+    raises, the statement does not run. Returns the undo."""
 
     def on_statement(sql: str) -> None:
         if sql != AFTER_COMMIT:
             statement(sql)
 
-    db.conn.execute = execute  # type: ignore[method-assign]
     db.on_statement = on_statement
 
     def undo() -> None:
-        db.conn.execute = real  # type: ignore[method-assign]
         db.on_statement = None
 
     return undo

@@ -4,10 +4,9 @@
 
 runs OP ("join": Cy joins table 1; "throw": the seat to move throws on table 1) through the
 real TableService, and ``os._exit(137)`` just before the KILL_AT-th SQL statement of it
-(counting BEGIN and COMMIT, through ``db.conn.execute`` or, for a ``Database.write`` job,
-the database's statement hook), so nothing after it runs: no rollback, no clean close;
-KILL_AT 0 dies right after the step's COMMIT. With KILL_AT beyond the last statement it exits 0 and
-prints how many statements ran.
+(counting BEGIN and COMMIT, as the database's statement hook sees them), so nothing after it
+runs: no rollback, no clean close; KILL_AT 0 dies right after the step's COMMIT. With
+KILL_AT beyond the last statement it exits 0 and prints how many statements ran.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import asyncio
 import os
 import random
 import sys
-from typing import Any
 
 from bot.config import Settings
 from bot.games.registry import Games
@@ -29,7 +27,6 @@ CY = 3
 async def main(path: str, op: str, kill_at: int) -> int:
     db = await Database.open(path)
     count = 0
-    real_execute = db.conn.execute
 
     def statement() -> None:
         nonlocal count
@@ -37,15 +34,10 @@ async def main(path: str, op: str, kill_at: int) -> int:
         if count == kill_at:
             os._exit(137)  # the process dies here: no rollback, no close, no flush
 
-    def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
-        statement()
-        return real_execute(sql, *args, **kwargs)
-
-    def on_statement(sql: str) -> None:  # the statements of a Database.write batch
+    def on_statement(sql: str) -> None:
         if sql != AFTER_COMMIT:  # killed after COMMIT is KILL_AT 0
             statement()
 
-    db.conn.execute = execute  # type: ignore[method-assign]
     db.on_statement = on_statement
     settings = Settings(_env_file=None, start_cooldown_seconds=0)
     service = TableService(

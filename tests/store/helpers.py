@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 
 GUILD = 111
 OTHER_GUILD = 222
@@ -29,7 +27,7 @@ class S:
 
 
 async def create_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     *,
     guild_id: int = GUILD,
     game_key: str = "sequences:standard",
@@ -38,11 +36,10 @@ async def create_game(
 ) -> int:
     cursor = await conn.execute(
         "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, stake, state_json,"
-        " created_at, updated_at) VALUES (?, 1, ?, 'lobby', 1, ?, '{}', ?, ?)",
+        " created_at, updated_at) VALUES (?, 1, ?, 'lobby', 1, ?, '{}', ?, ?) RETURNING id",
         (guild_id, game_key, stake, now, now),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return int((await cursor.fetchone())[0])
 
 
 async def new_game(db: Database, **kwargs: object) -> int:
@@ -51,7 +48,7 @@ async def new_game(db: Database, **kwargs: object) -> int:
 
 
 async def write_results(
-    conn: aiosqlite.Connection, game_id: int, seats: list[S], *, now: float = T0
+    conn: Connection, game_id: int, seats: list[S], *, now: float = T0
 ) -> None:
     row = await (
         await conn.execute("SELECT guild_id, game_key FROM games WHERE id = ?", (game_id,))

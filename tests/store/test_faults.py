@@ -1,7 +1,8 @@
 """A payout interrupted anywhere, by an exception or by a killed process, pays exactly once.
 
-The connection is wrapped so that the k-th statement (BEGIN and COMMIT included) raises, or
-ends the process with os._exit, for every k up to the statements a payout takes.
+The database's statement hook makes the k-th statement (BEGIN and COMMIT included) raise,
+or end the process with os._exit, for every k up to the statements a payout takes. On both
+engines.
 """
 
 from __future__ import annotations
@@ -9,19 +10,18 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import shutil
 import signal
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.store import stats
 from bot.store import wallets as w
-from bot.store.db import Database
+from bot.store.db import AFTER_COMMIT, Database
+from tests.backends import DbTarget
 from tests.store.helpers import GUILD, T0, S, create_game, write_results
 
 STAKE = 25
@@ -33,27 +33,23 @@ class Fault(Exception):
     pass
 
 
-class FaultyConnection:
-    """Delegates to the real connection; on the k-th execute calls ``on_fault``."""
+def fault_at(db: Database, k: int, on_fault: Callable[[], None]) -> list[int]:
+    """From now on, the k-th statement on ``db`` calls ``on_fault`` before it runs (k = 0:
+    never). Returns the count of statements seen so far, as a one-item list."""
+    count = [0]
 
-    def __init__(self, conn: Any, fail_at: int, on_fault: Callable[[], None]) -> None:
-        self._conn = conn
-        self.count = 0
-        self.fail_at = fail_at
-        self.on_fault = on_fault
+    def on_statement(sql: str) -> None:
+        if sql == AFTER_COMMIT:
+            return
+        count[0] += 1
+        if count[0] == k:
+            on_fault()
 
-    def execute(self, sql: str, params: Any = ()) -> Any:
-        self.count += 1
-        if self.count == self.fail_at:
-            self.on_fault()
-        return self._conn.execute(sql, params)
-
-    @property
-    def in_transaction(self) -> bool:
-        return bool(self._conn.in_transaction)
+    db.on_statement = on_statement
+    return count
 
 
-async def set_up_pot(path: Path) -> int:
+async def set_up_pot(path: str) -> int:
     """A staked game with four players in, its results written: ready to pay."""
     async with await Database.open(path) as db:
         async with db.transaction() as conn:
@@ -99,33 +95,29 @@ async def check_paid_once(db: Database, game: int) -> None:
     assert line.games == 1 and line.chips_won == 8
 
 
-async def statements_in_a_payout(tmp_path: Path) -> int:
-    path = tmp_path / "count.sqlite3"
+async def statements_in_a_payout(path: str) -> int:
     game = await set_up_pot(path)
     async with await Database.open(path) as db:
-        counter = FaultyConnection(db.conn, 0, lambda: None)
-        db.conn = counter  # type: ignore[assignment]
+        count = fault_at(db, 0, lambda: None)
         await finish(db, game)
-        db.conn = counter._conn
-    return counter.count
+    return count[0]
 
 
-async def test_exception_between_any_two_statements_of_a_payout(tmp_path: Path) -> None:
-    total = await statements_in_a_payout(tmp_path)
+async def test_exception_between_any_two_statements_of_a_payout(db_target: DbTarget) -> None:
+    total = await statements_in_a_payout(db_target("count"))
     assert total > 20  # BEGIN, the payout, the stats, COMMIT
-    path = tmp_path / "bot.sqlite3"
+    path = db_target("bot")
     game = await set_up_pot(path)
     async with await Database.open(path) as db:
-        real = db.conn
 
         def boom() -> None:
             raise Fault
 
         for k in range(1, total + 1):
-            db.conn = FaultyConnection(real, k, boom)  # type: ignore[assignment]
+            fault_at(db, k, boom)
             with pytest.raises(Fault):
                 await finish(db, game)
-            db.conn = real
+            db.on_statement = None
             await check_after(db, game, paid=False)
         await finish(db, game)
         await check_after(db, game, paid=True)
@@ -136,12 +128,13 @@ async def test_exception_between_any_two_statements_of_a_payout(tmp_path: Path) 
 CHILD = textwrap.dedent(
     """
     import asyncio, os, sys
-    from bot.store.db import Database
-    from tests.store.test_faults import FaultyConnection, finish
+    from bot.store.db import AFTER_COMMIT, Database
+from tests.backends import DbTarget
+    from tests.store.test_faults import fault_at, finish
 
     async def main(path, game, k):
         db = await Database.open(path)
-        db.conn = FaultyConnection(db.conn, k, lambda: os._exit(137))
+        fault_at(db, k, lambda: os._exit(137))
         await finish(db, game)
         os._exit(0)
 
@@ -157,20 +150,20 @@ async def run_child(*args: str) -> int:
     return await proc.wait()
 
 
-async def test_process_killed_between_any_two_statements_of_a_payout(tmp_path: Path) -> None:
-    total = await statements_in_a_payout(tmp_path)
-    template = tmp_path / "template.sqlite3"
-    game = await set_up_pot(template)
+async def test_process_killed_between_any_two_statements_of_a_payout(
+    db_target: DbTarget,
+) -> None:
+    total = await statements_in_a_payout(db_target("count"))
     paths = []
     for k in range(1, total + 2):  # total + 1: the child finishes and exits cleanly
-        path = tmp_path / f"k{k}.sqlite3"
-        shutil.copy(template, path)
+        path = db_target(f"k{k}")
+        game = await set_up_pot(path)
         paths.append((k, path))
     limit = asyncio.Semaphore(os.cpu_count() or 2)
 
-    async def one(k: int, path: Path) -> None:
+    async def one(k: int, path: str) -> None:
         async with limit:
-            code = await run_child(str(path), str(game), str(k))
+            code = await run_child(path, str(game), str(k))
         assert code == (137 if k <= total else 0)
         async with await Database.open(path) as db:  # the restart
             # Killed before COMMIT ran: nothing paid; at or after it: all paid.
@@ -186,7 +179,8 @@ LOOP_CHILD = textwrap.dedent(
     """
     import asyncio, sys
     from bot.store import stats, wallets as w
-    from bot.store.db import Database
+    from bot.store.db import AFTER_COMMIT, Database
+from tests.backends import DbTarget
     from tests.store.helpers import GUILD, T0, S, create_game, write_results
 
     async def main(path):
@@ -212,12 +206,12 @@ LOOP_CHILD = textwrap.dedent(
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_sigkill_at_a_random_moment(tmp_path: Path, seed: int) -> None:
-    path = tmp_path / "bot.sqlite3"
+async def test_sigkill_at_a_random_moment(db_target: DbTarget, seed: int) -> None:
+    path = db_target("bot")
     async with await Database.open(path):
         pass  # the schema exists before the child starts
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", LOOP_CHILD, str(path),
+        sys.executable, "-c", LOOP_CHILD, path,
         cwd=Path(__file__).parents[2], stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert proc.stdout is not None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,14 +13,15 @@ from bot.ratings import GLOBAL_SCOPE, display_rating
 from bot.store import stats as st
 from bot.store import wallets as w
 from bot.store.db import Database
+from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 
 KEY = "sequences:standard"
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
     yield database
     await database.close()
 

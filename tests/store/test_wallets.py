@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.store import wallets as w
 from bot.store.db import Database
+from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, create_game, new_game
 
 DAY = 86_400
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
     yield database
     await database.close()
 

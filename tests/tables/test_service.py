@@ -17,6 +17,7 @@ from bot.store import games
 from bot.store.db import Database
 from bot.tables.names import clean_name
 from bot.tables.service import TableService
+from tests.backends import DbTarget
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -24,8 +25,8 @@ ANA, BO, CY = 1, 2, 3
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
     yield database
     await database.close()
 

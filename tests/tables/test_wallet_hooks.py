@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks, winners_in_turn_order
+from tests.backends import DbTarget
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -26,8 +26,8 @@ BASE = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": Fal
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
     yield database
     report = await wallets.check_invariant(database)
     await database.close()

@@ -1,0 +1,333 @@
+"""PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``).
+
+psycopg 3. Reads and ``transaction()`` use a pool of async connections; ``Database.write``
+jobs are synchronous (the same jobs SQLite runs on aiosqlite's thread), so each process has
+one writer connection on one thread of its own that commits them in groups. Nothing here
+relies on being the only process: every table write is a compare-and-set on its version,
+every balance change a conditional UPDATE, and statistics are folded in under a table lock
+(``Connection.serialize``). The table ``schema_version`` records the last migration applied;
+migrations run under an advisory lock, so processes starting together apply each once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
+from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
+from psycopg_pool import AsyncConnectionPool
+
+from bot.store.db import (
+    POSTGRESQL,
+    Connection,
+    Cursor,
+    Database,
+    DatabaseUnusable,
+    Job,
+    SyncCursor,
+    WriteConnection,
+    migrations,
+    run_batch,
+    transaction_body,
+)
+
+log = logging.getLogger(__name__)
+
+# Any number, the same in every process: the advisory lock migrations run under.
+_MIGRATION_LOCK = 7_162_341_905
+
+# A write batch that lost a deadlock or a serialization check is run again, whole.
+_RETRIES = 3
+_TRANSIENT = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
+
+GUARDS = ("ledger_no_update", "ledger_no_delete", "escrows_settle_once", "escrows_no_delete")
+
+
+@lru_cache(maxsize=2048)
+def translate(sql: str) -> str:
+    """The repositories' ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled);
+    text inside quotes is left alone."""
+    out: list[str] = []
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+            out.append("%%" if char == "%" else char)
+        elif char in "'\"":
+            quote = char
+            out.append(char)
+        elif char == "?":
+            out.append("%s")
+        elif char == "%":
+            out.append("%%")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+class PgRow(tuple[Any, ...]):
+    """A row by position and by column name, like ``sqlite3.Row``."""
+
+    __slots__ = ()
+    _names: ClassVar[dict[str, int]] = {}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._names[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._names)
+
+
+@lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> type[PgRow]:
+    index = {name: i for i, name in enumerate(names)}
+    return type("PgRow", (PgRow,), {"__slots__": (), "_names": index})
+
+
+def pg_row(cursor: Any) -> Any:
+    """psycopg row factory: rows as ``PgRow``."""
+    description = cursor.description
+    if description is None:
+        return tuple
+    return _row_class(tuple(column.name for column in description))
+
+
+def _integral(value: Decimal) -> int | float:
+    # SUM() of BIGINT is NUMERIC; the code expects the int that SQLite gives.
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+class _IntNumericLoader(NumericLoader):
+    def load(self, data: Any) -> Any:
+        return _integral(super().load(data))
+
+
+class _IntNumericBinaryLoader(NumericBinaryLoader):
+    def load(self, data: Any) -> Any:
+        return _integral(super().load(data))
+
+
+def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
+    conn.adapters.register_loader("numeric", _IntNumericLoader)
+    conn.adapters.register_loader("numeric", _IntNumericBinaryLoader)
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
+class PgConnection(Connection):
+    dialect = POSTGRESQL
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any], db: PostgresDatabase) -> None:
+        self._conn = conn
+        self._db = db
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
+        self._db._hook(sql)
+        return await self._conn.execute(translate(sql), parameters or None)
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
+        self._db._hook(sql)
+        cursor = self._conn.cursor()
+        await cursor.executemany(translate(sql), list(parameters))
+        return cursor
+
+    async def serialize(self, table: str) -> None:
+        await self._conn.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+
+    @asynccontextmanager
+    async def lift_guards(self, guards: Sequence[str]) -> AsyncIterator[None]:
+        cursor = await self._conn.execute(
+            "SELECT t.tgname, c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+            " WHERE t.tgname = ANY(%s) AND NOT t.tgisinternal",
+            (list(guards),),
+        )
+        found = [(str(name), str(table)) for name, table in await cursor.fetchall()]
+        for name, table in found:  # names the code chose, tables the catalogue gave
+            await self._conn.execute(f'ALTER TABLE "{table}" DISABLE TRIGGER "{name}"')
+        yield
+        for name, table in found:
+            await self._conn.execute(f'ALTER TABLE "{table}" ENABLE TRIGGER "{name}"')
+
+
+class _SyncConnection:
+    """The writer thread's psycopg connection as a ``WriteConnection``."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> SyncCursor:
+        return self._conn.execute(translate(sql), parameters or None)
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> SyncCursor:
+        cursor = self._conn.cursor()
+        cursor.executemany(translate(sql), list(parameters))
+        return cursor
+
+
+class PostgresDatabase(Database):
+    engine = "postgresql"
+    dialect = POSTGRESQL
+
+    def __init__(self, url: str, pool: AsyncConnectionPool[Any]) -> None:
+        super().__init__(display_url(url))
+        self.url = url
+        self.pool = pool
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pg-writer")
+        self._writer_conn: psycopg.Connection[Any] | None = None
+
+    @classmethod
+    async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:
+        async def configure(conn: psycopg.AsyncConnection[Any]) -> None:
+            _configure(conn)
+
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True, "row_factory": pg_row},
+            configure=configure,
+            open=False,
+            name="bot",
+        )
+        try:
+            await pool.open(wait=True, timeout=15)
+        except (psycopg.Error, pg_errors.Error, OSError, Exception) as exc:
+            await pool.close()
+            raise DatabaseUnusable(
+                f"cannot connect to the database {display_url(url)} ({_first_line(exc)}): "
+                "DATABASE_URL must name a PostgreSQL server and database the bot can use"
+            ) from exc
+        db = cls(url, pool)
+        try:
+            await db._migrate_locked()
+        except BaseException:
+            await db._close()
+            raise
+        return db
+
+    async def _migrate_locked(self) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
+                await self._migrate(migrations("postgresql"))
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+
+    async def _close(self) -> None:
+        try:
+            await self.pool.close()
+        finally:
+            await asyncio.get_running_loop().run_in_executor(self._executor, self._close_writer)
+            self._executor.shutdown(wait=True)
+
+    def _close_writer(self) -> None:
+        if self._writer_conn is not None:
+            self._writer_conn.close()
+            self._writer_conn = None
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("SELECT MAX(version) FROM schema_version")
+        return 0 if row is None or row[0] is None else int(row[0])
+
+    async def _apply_migration(self, number: int, sql: str) -> None:
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(sql)  # several statements: the simple query protocol
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+
+    def left_open(self) -> bool:
+        # Pooled connections are rolled back when they return to the pool; the writer's is
+        # the one that could be left in a transaction.
+        conn = self._writer_conn
+        return conn is not None and conn.info.transaction_status != TransactionStatus.IDLE
+
+    async def check_integrity(self) -> str:
+        row = await self.fetchone(
+            "SELECT COUNT(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'"
+            " AND tgname IN (?, ?, ?, ?)",
+            GUARDS,
+        )
+        found = 0 if row is None else int(row[0])
+        if found != len(GUARDS):
+            return f"{len(GUARDS) - found} of the ledger and escrow guard triggers missing"
+        return "ok"
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        return self._transaction()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        async with self.pool.connection() as raw:
+
+            async def rollback() -> None:
+                if raw.info.transaction_status != TransactionStatus.IDLE:
+                    await raw.execute("ROLLBACK")
+
+            async with transaction_body(
+                PgConnection(raw, self), "BEGIN", self._hook, rollback
+            ) as conn:
+                yield conn
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        self._hook(sql)
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(translate(sql), tuple(params) or None)
+            return list(await cursor.fetchall())
+
+    async def _run_on_writer(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run_batch, jobs)
+
+    def _writer_connection(self) -> psycopg.Connection[Any]:
+        conn = self._writer_conn
+        if conn is None or conn.closed or conn.broken:
+            conn = psycopg.Connection.connect(self.url, autocommit=True, row_factory=pg_row)
+            _configure(conn)
+            self._writer_conn = conn
+        return conn
+
+    def _run_batch(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
+        for attempt in range(1, _RETRIES + 1):
+            conn = self._writer_connection()
+
+            def rollback(conn: psycopg.Connection[Any] = conn) -> None:
+                if not conn.broken and conn.info.transaction_status != TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
+
+            try:
+                return run_batch(
+                    _SyncConnection(conn), jobs, self.on_statement, begin="BEGIN",
+                    rollback=rollback,
+                )  # fmt: skip
+            except _TRANSIENT:
+                if attempt == _RETRIES:
+                    raise
+                log.info("write batch lost a deadlock or serialization check; running it again")
+        raise AssertionError("unreachable")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+__all__ = ["PostgresDatabase", "WriteConnection", "translate"]
