@@ -1,5 +1,5 @@
-"""A throw-away PostgreSQL server for the tests: a data directory in /tmp, a Unix socket
-beside it and no TCP port, removed again when the server stops.
+"""A throw-away PostgreSQL server for the tests: a data directory in /dev/shm (or /tmp), a
+Unix socket beside it and no TCP port, removed again when the server stops.
 
 ``python -m tests.pgserver run -- COMMAND...`` runs COMMAND with ``BOT_TEST_POSTGRES`` set
 to the server's URL and exits with COMMAND's exit code; ``make unit`` runs pytest that way.
@@ -31,6 +31,7 @@ ENV_VAR = "BOT_TEST_POSTGRES"
 USER = "bot"  # the superuser initdb creates; trust authentication, so no password
 SERVER_USER = "postgres"  # who runs the server when we are root
 DEBIAN_BINARIES = "/usr/lib/postgresql/*/bin"
+SHM_NEEDED = 2 * 1024**3  # the data directory stays small, but WAL may grow to max_wal_size
 
 # Durability is worth nothing in a server that is deleted after the run.
 SERVER_SETTINGS = {
@@ -154,11 +155,23 @@ def _run(command: list[str], *, what: str, cwd: Path, log: Path | None = None) -
         raise PostgresServerError(f"{what} failed (exit {process.returncode}):\n{details}")
 
 
+def _parent_dir() -> str:
+    """/dev/shm when it is a roomy tmpfs, else /tmp; never $TMPDIR, which the server user
+    may not be able to reach, and a Unix socket's path must stay under about 100 bytes.
+
+    Memory rather than disk, although fsync is off: CREATE DATABASE writes a copy of the
+    template's ~8 MB, and measured here under a parallel test run it took 250-500 ms on
+    the disk against 15-20 ms in /dev/shm (the server starts in half the time too)."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        stats = os.statvfs(shm)
+        if stats.f_bavail * stats.f_frsize >= SHM_NEEDED:  # Docker's default is 64 MiB
+            return str(shm)
+    return "/tmp" if Path("/tmp").is_dir() else tempfile.gettempdir()
+
+
 def _make_base_dir() -> Path:
-    # /tmp, not $TMPDIR: the server user must be able to reach it, and a Unix socket's
-    # path must stay under about 100 bytes.
-    parent = "/tmp" if Path("/tmp").is_dir() else tempfile.gettempdir()
-    base = Path(tempfile.mkdtemp(prefix="bot-pg-", dir=parent))
+    base = Path(tempfile.mkdtemp(prefix="bot-pg-", dir=_parent_dir()))
     base.chmod(0o755)  # clients that are not root can reach the socket too
     if _is_root():
         try:
