@@ -30,8 +30,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy bot cogs
 
+# Under a throw-away PostgreSQL server (tests/pgserver.py, BOT_TEST_POSTGRES) for the store
+# tests; one pytest worker per core (pytest-xdist).
 unit: $(STAMP)
-	$(BIN)/python -m pytest -n auto  # one worker per core (pytest-xdist)
+	$(BIN)/python -m tests.pgserver run -- $(BIN)/python -m pytest -n auto
 
 test: lint typecheck unit
 

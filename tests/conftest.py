@@ -1,4 +1,5 @@
-"""Shared fixtures: the interaction harness and error-log failure."""
+"""Shared fixtures: the interaction harness, error-log failure and (from tests/pg.py) a
+PostgreSQL database per test."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from discord.ext import commands
 
 from tests.harness import BotErrorLogged, Harness
 from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
+
+pytest_plugins = ["tests.pg"]  # postgres_url: a fresh PostgreSQL database per test
 
 MakeHarness = Callable[..., Awaitable[Harness]]
 
