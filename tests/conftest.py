@@ -12,7 +12,7 @@ from discord.ext import commands
 from tests.harness import BotErrorLogged, Harness
 from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
 
-pytest_plugins = ["tests.pg"]  # postgres_url: a fresh PostgreSQL database per test
+pytest_plugins = ["tests.pg", "tests.backends"]  # a PostgreSQL database per test; db_target
 
 MakeHarness = Callable[..., Awaitable[Harness]]
 

@@ -381,7 +381,7 @@ def run_batch(
                 try:
                     result = job(hooked)
                 except Exception as exc:
-                    conn.execute("ROLLBACK TO SAVEPOINT job")
+                    hooked.execute("ROLLBACK TO SAVEPOINT job")
                     outcomes.append((False, exc))
                 else:
                     outcomes.append((True, result))

@@ -80,9 +80,7 @@ class Env:
 MakeEnv = Callable[..., Awaitable[Env]]
 
 
-def env_factory(
-    database: Callable[[int], str], make_harness: Any
-) -> tuple[MakeEnv, list[Env]]:
+def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[MakeEnv, list[Env]]:
     """``make_env`` over databases named by ``database(n)`` for the n-th bot of a test."""
     opened: list[Env] = []
 

@@ -47,9 +47,7 @@ async def new_game(db: Database, **kwargs: object) -> int:
         return await create_game(conn, **kwargs)  # type: ignore[arg-type]
 
 
-async def write_results(
-    conn: Connection, game_id: int, seats: list[S], *, now: float = T0
-) -> None:
+async def write_results(conn: Connection, game_id: int, seats: list[S], *, now: float = T0) -> None:
     row = await (
         await conn.execute("SELECT guild_id, game_key FROM games WHERE id = ?", (game_id,))
     ).fetchone()

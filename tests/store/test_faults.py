@@ -128,8 +128,7 @@ async def test_exception_between_any_two_statements_of_a_payout(db_target: DbTar
 CHILD = textwrap.dedent(
     """
     import asyncio, os, sys
-    from bot.store.db import AFTER_COMMIT, Database
-from tests.backends import DbTarget
+    from bot.store.db import Database
     from tests.store.test_faults import fault_at, finish
 
     async def main(path, game, k):
@@ -179,8 +178,7 @@ LOOP_CHILD = textwrap.dedent(
     """
     import asyncio, sys
     from bot.store import stats, wallets as w
-    from bot.store.db import AFTER_COMMIT, Database
-from tests.backends import DbTarget
+    from bot.store.db import Database
     from tests.store.helpers import GUILD, T0, S, create_game, write_results
 
     async def main(path):
