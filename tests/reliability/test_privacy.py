@@ -212,6 +212,7 @@ TRUSTED_SQL_NAMES = {
     "bot/store/privacy.py": {"table", "column", "name"},
     "bot/store/audit.py": {"marks"},  # ID_COLUMNS, GUARD_TRIGGERS
     "bot/store/replays.py": {"where", "marks"},  # fixed filter text, "?, ?, ..." placeholders
+    "bot/store/games.py": {"where"},  # the shard filter: fixed text, "?, ?, ..." placeholders
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
