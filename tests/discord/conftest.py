@@ -89,6 +89,7 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
         channels: tuple[str, ...] = ("general",),
         bot_class: type[SequencesBot] = SequencesBot,
         games: Games | None = None,
+        guild_id: int | None = None,
         **overrides: Any,
     ) -> Env:
         db_path = tmp_path / f"bot{len(opened)}.sqlite3"
@@ -109,7 +110,7 @@ async def make_env(tmp_path: Path, make_harness: Any) -> AsyncIterator[MakeEnv]:
             run_timers=False,
             games=games,
         )
-        h = await make_harness(bot, channels=channels)
+        h = await make_harness(bot, channels=channels, guild_id=guild_id)
         env = Env(h, bot, clock, db_path, settings, seed, bot_class, games)
         opened.append(env)
         return env
