@@ -22,6 +22,7 @@ from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.replays import Replays
 from bot.tables.service import Change, Clock, TableHooks, TableService
+from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
@@ -49,6 +50,8 @@ def extensions() -> list[str]:
 
 
 class SequencesBot(commands.Bot):
+    """The bot as one process that owns every guild (one connection, no sharding)."""
+
     def __init__(
         self,
         settings: Settings,
@@ -61,7 +64,9 @@ class SequencesBot(commands.Bot):
         games: Games | None = None,
     ) -> None:
         intents = discord.Intents.default()  # slash commands and buttons need no privileged intent
+        shards = self.shards_of(settings)
         super().__init__(
+            **self.shard_options(settings),
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -84,6 +89,7 @@ class SequencesBot(commands.Bot):
             clock,
             rng or random.SystemRandom(),
             hooks or WalletHooks(clock),
+            shards=shards,
         )
         wallets = Wallets(db, clock)
         publisher = Publisher(self, self.tables, wallets)
@@ -97,10 +103,21 @@ class SequencesBot(commands.Bot):
             router=Router(self.games, self.tables, publisher),
             clock=clock,
             replays=Replays(db, self.games),
+            shards=shards,
         )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._templates: list[re.Pattern[str]] = []
+
+    @staticmethod
+    def shards_of(settings: Settings) -> Shards:
+        """The guilds this bot owns: every one, unsharded."""
+        return EVERY_GUILD
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        """What the Discord client is told about shards: nothing, unsharded."""
+        return {}
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         # Remembered so that a click on a custom_id nobody answers gets a refusal.
@@ -143,10 +160,12 @@ class SequencesBot(commands.Bot):
 
     async def on_ready(self) -> None:
         restored = await self.shell.publisher.restore()
+        shards = self.shell.shards
         log.info(
-            "ready as %s in %d guilds; %d tables redrawn; database %s",
+            "ready as %s in %d guilds%s; %d tables redrawn; database %s",
             self.user,
             len(self.guilds),
+            "" if shards.subset() is None else f" (shards {list(shards.ids)} of {shards.count})",
             restored,
             self.db.path,
         )
@@ -211,6 +230,31 @@ class SequencesBot(commands.Bot):
         await super().close()
 
 
+class ShardedSequencesBot(SequencesBot, commands.AutoShardedBot):
+    """The bot over the shards SHARD_COUNT and SHARD_IDS name, one connection per shard
+    (discord.py's AutoShardedBot); other processes run the other shards on the same
+    database, so this one fires the timers and redraws the tables of its own guilds only.
+    Without SHARD_COUNT, Discord's recommended count, all run here."""
+
+    @staticmethod
+    def shards_of(settings: Settings) -> Shards:
+        return settings.shards()
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        if settings.shard_count is None:
+            return {}
+        shards = settings.shards()
+        return {"shard_count": shards.count, "shard_ids": list(shards.ids)}
+
+
+def make_bot(settings: Settings, db: Database, **options: Any) -> SequencesBot:
+    """The bot these settings ask for: sharded when SHARD_COUNT is set, else one plain
+    connection as a small bot needs."""
+    kind = SequencesBot if settings.shard_count is None else ShardedSequencesBot
+    return kind(settings, db, **options)
+
+
 # Loggers of the libraries under the bot. At DEBUG, aiosqlite logs every SQL parameter (the
 # state_json with every hand), discord.http every request body (private replies included).
 THIRD_PARTY_LOGGERS = ("aiosqlite", "discord", "asyncio", "aiohttp", "websockets", "PIL")
@@ -239,7 +283,7 @@ async def _main(settings: Settings) -> int:
     except DatabaseUnusable as exc:  # too new, corrupt, not a database: one line, no traceback
         log.error("%s", exc)
         return 2
-    async with db, SequencesBot(settings, db) as bot:
+    async with db, make_bot(settings, db) as bot:
         try:
             await bot.start(settings.discord_token.get_secret_value())
         except discord.LoginFailure:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.tables.limits import TableLimits
+from bot.tables.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -33,13 +34,20 @@ class Settings(BaseSettings):
     max_lobbies_per_guild: int = Field(default=10, ge=1)
     max_games_per_guild: int = Field(default=25, ge=1)  # lobbies and running games together
     max_bot_players: int = Field(default=11, ge=0)
+    # Sharding over several processes: every process gets the same SHARD_COUNT and its own
+    # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
 
-    @field_validator("owner_ids", mode="before")
+    @field_validator("owner_ids", "shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # Accept "1,2,3" in .env as well as a JSON list.
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            if not all(part.lstrip("-").isdigit() for part in parts):
+                raise ValueError(f"must be whole numbers separated by commas, not {value!r}")
+            return [int(part) for part in parts]
         if isinstance(value, int):
             return [value]
         return value
@@ -52,13 +60,38 @@ class Settings(BaseSettings):
             return value.strip().upper()
         raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value in ("", None) else value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _ids_of_the_count(cls, value: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        if not value or "shard_count" not in info.data:  # a bad count is reported itself
+            return value or None  # empty: every shard of SHARD_COUNT
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the total number of shards")
+        wrong = [i for i in value if not 0 <= i < count]
+        if wrong:
+            listed = ", ".join(map(str, wrong))
+            raise ValueError(
+                f"each shard id must be 0 to {count - 1} (SHARD_COUNT={count}), not {listed}"
+            )
+        if len(set(value)) != len(value):
+            raise ValueError("a shard id is listed twice")
+        return value
 
     def table_limits(self) -> TableLimits:
         """What the table service enforces, from these settings."""
         return TableLimits(
             **{name: getattr(self, name) for name in TableLimits.__dataclass_fields__}
         )
+
+    def shards(self) -> Shards:
+        """The shards this process runs, hence the guilds it owns; without SHARD_COUNT,
+        every guild."""
+        if self.shard_count is None:
+            return Shards()
+        return Shards(self.shard_count, tuple(self.shard_ids or range(self.shard_count)))

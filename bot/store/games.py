@@ -151,19 +151,37 @@ async def live(db: Database) -> list[GameRow]:
     return [_row(r) for r in rows]
 
 
-async def due(db: Database, now: float, limit: int = 10_000) -> list[int]:
+ShardFilter = tuple[int, tuple[int, ...]] | None  # (shard count, ids run here); None: every guild
+
+
+def _of_shards(shards: ShardFilter) -> tuple[str, tuple[int, ...]]:
+    """The condition on ``guild_id`` that keeps the guilds of these shards (Discord's
+    ``(guild_id >> 22) % shard_count``): integer operators SQLite and PostgreSQL share."""
+    if shards is None:
+        return "", ()
+    count, ids = shards
+    return f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})", (count, *ids)
+
+
+async def due(
+    db: Database, now: float, limit: int = 10_000, shards: ShardFilter = None
+) -> list[int]:
     """The tables whose timer has passed, soonest first (a closed table has no deadline:
-    the deadline index holds only live timers)."""
+    the deadline index holds only live timers); only those of ``shards``' guilds."""
+    where, params = _of_shards(shards)
     rows = await db.fetchall(
-        "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? "
+        f"SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?{where} "
         "ORDER BY deadline LIMIT ?",
-        (now, limit),
+        (now, *params, limit),
     )
     return [r["id"] for r in rows]
 
 
-async def next_deadline(db: Database) -> float | None:
-    row = await db.fetchone("SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL")
+async def next_deadline(db: Database, shards: ShardFilter = None) -> float | None:
+    where, params = _of_shards(shards)
+    row = await db.fetchone(
+        f"SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL{where}", params
+    )
     return None if row is None or row[0] is None else float(row[0])
 
 
@@ -214,13 +232,15 @@ async def set_shown_versions(conn: Connection, shown: list[tuple[int, int]]) -> 
     )
 
 
-async def behind_on_discord(db: Database) -> list[int]:
+async def behind_on_discord(db: Database, shards: ShardFilter = None) -> list[int]:
     """Live tables whose message may show an older version than the database holds,
-    soonest deadline first (a restart redraws only these)."""
+    soonest deadline first (a restart redraws only these); only those of ``shards``' guilds."""
+    where, params = _of_shards(shards)
     rows = await db.fetchall(
         "SELECT id FROM games WHERE status IN ('lobby', 'running')"
-        " AND (shown_version IS NULL OR shown_version < version)"
-        " ORDER BY deadline IS NULL, deadline, id"
+        f" AND (shown_version IS NULL OR shown_version < version){where}"
+        " ORDER BY deadline IS NULL, deadline, id",
+        params,
     )
     return [r["id"] for r in rows]
 

@@ -28,6 +28,7 @@ from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
 from bot.tables.model import Seat, Table
 from bot.tables.names import clean_name
+from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ class TableService:
         clock: Clock,
         rng: random.Random,
         hooks: TableHooks | None = None,
+        shards: Shards = EVERY_GUILD,
     ) -> None:
         self.db = db
         self.kinds = kinds
@@ -107,6 +109,10 @@ class TableService:
         self.clock = clock
         self.rng = rng
         self.hooks = hooks or TableHooks()
+        # The guilds this process owns: its timers and its redraws after a start are theirs
+        # only (another process runs the other shards' guilds on the same database).
+        self.shards = shards
+        self._shard_filter = shards.subset()
         # Per live table: its lock, and the version this process last saved (so a table read
         # before the lock was taken is known to be current). Both go when the table closes.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -705,7 +711,7 @@ class TableService:
     # --- timers ----------------------------------------------------------------------
 
     async def next_deadline(self) -> float | None:
-        return await games.next_deadline(self.db)
+        return await games.next_deadline(self.db, self._shard_filter)
 
     async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
         """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
@@ -730,7 +736,7 @@ class TableService:
                 on_change(change)
             return change
 
-        due = await games.due(self.db, self.clock())
+        due = await games.due(self.db, self.clock(), shards=self._shard_filter)
         fired = await asyncio.gather(*(one(table_id) for table_id in due))
         return [change for change in fired if change is not None]
 
@@ -781,8 +787,9 @@ class TableService:
             await games.set_shown_versions(conn, shown)
 
     async def behind_on_discord(self) -> list[int]:
-        """Live tables whose message may show an older version, soonest deadline first."""
-        return await games.behind_on_discord(self.db)
+        """Live tables of this process's guilds whose message may show an older version,
+        soonest deadline first."""
+        return await games.behind_on_discord(self.db, self._shard_filter)
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
         return [self._table(row) for row in await games.live_in_channel(self.db, channel_id)]

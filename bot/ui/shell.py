@@ -12,6 +12,7 @@ from bot.games.registry import Games
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableService
+from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.wallets import Wallets
 from bot.ui.publisher import Publisher
@@ -29,6 +30,7 @@ class Shell:
     router: Router
     clock: Clock
     replays: Replays
+    shards: Shards = EVERY_GUILD  # the guilds this process owns
 
 
 class _HasShell(Protocol):

@@ -48,6 +48,13 @@ def test_bad_setting_is_one_clear_line(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_shard_ids_without_a_shard_count_is_one_clear_line(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", SHARD_IDS="0,1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SHARD_IDS needs SHARD_COUNT" in lines[0], result.stderr
+
+
 def test_token_read_from_dotenv(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nOWNER_IDS=1, 2\n")
     os.chdir(tmp_path)

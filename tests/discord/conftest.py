@@ -90,6 +90,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
         channels: tuple[str, ...] = ("general",),
         bot_class: type[SequencesBot] = SequencesBot,
         games: Games | None = None,
+        guild_id: int | None = None,
         **overrides: Any,
     ) -> Env:
         target = database(len(opened))
@@ -106,7 +107,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
             run_timers=False,
             games=games,
         )
-        h = await make_harness(bot, channels=channels)
+        h = await make_harness(bot, channels=channels, guild_id=guild_id)
         env = Env(h, bot, clock, target, settings, seed, bot_class, games)
         opened.append(env)
         return env

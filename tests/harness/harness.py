@@ -24,6 +24,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
+from unittest import mock
 
 import discord
 import discord.ext.test as dpytest
@@ -181,6 +182,46 @@ class TaskTracker:
 
     def uninstall(self) -> None:
         self.loop.set_task_factory(self._previous)
+
+
+@contextlib.contextmanager
+def _dpytest_accepts_shards(guild_id: int | None) -> Iterator[None]:
+    """Around ``dpytest.configure``: let it take an ``AutoShardedClient``, and give the
+    guild it makes ``guild_id`` (so a test can put it on a chosen shard).
+
+    dpytest refuses sharded clients outright ("not yet supported"), yet what it installs (a
+    fake state, HTTP client and websocket) serves one as well as a plain client: the events
+    of every shard come through the one fake connection, and the state keeps the client's
+    ``shard_count`` (``guild.shard_id`` is right). Both patches last only for the
+    synchronous ``configure`` call."""
+
+    class NeverSharded:  # what runner.configure's isinstance check sees instead
+        pass
+
+    make_guild = dpytest_backend.make_guild
+    with contextlib.ExitStack() as patches:
+        # private: dpytest.runner looks discord.AutoShardedClient up at call time
+        patches.enter_context(mock.patch.object(discord, "AutoShardedClient", NeverSharded))
+        if guild_id is not None:
+            patches.enter_context(
+                mock.patch.object(  # private: runner.configure calls back.make_guild(name)
+                    dpytest_backend, "make_guild", lambda name: make_guild(name, id_num=guild_id)
+                )
+            )
+        yield
+
+
+def _check_shard(bot: commands.Bot, guild: discord.Guild) -> None:
+    """Discord sends a guild's events only to the connection of its shard: a sharded bot
+    that does not run that shard would never see this guild."""
+    shard_ids = (
+        getattr(bot, "shard_ids", None) if isinstance(bot, discord.AutoShardedClient) else None
+    )
+    if shard_ids is not None and guild.shard_id not in shard_ids:
+        raise HarnessError(
+            f"the guild {guild.id} is on shard {guild.shard_id} of {bot.shard_count}, "
+            f"which this bot does not run ({shard_ids}): pass a guild_id on its shards"
+        )
 
 
 async def _close_bot(bot: commands.Bot) -> None:
@@ -431,9 +472,11 @@ class Harness:
         long_sleep: float = 0.5,
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
         gateway_echo: bool = True,
+        guild_id: int | None = None,
     ) -> Harness:
         """Configure dpytest around ``bot`` (one guild with ``channels``), wire the fakes, run
-        ``setup_hook`` and mark the bot ready.
+        ``setup_hook`` and mark the bot ready. ``bot`` may be an ``AutoShardedBot``: it must
+        run the guild's shard (``guild_id`` puts the guild on one; dpytest's ids are random).
 
         ``settle_timeout``: how long :meth:`settle` waits for busy tasks before failing.
         ``long_sleep``: sleeps (and ``asyncio.wait_for`` timeouts) longer than this count as
@@ -447,8 +490,9 @@ class Harness:
         h.tracker.install()
         h.errors.install()
         try:
-            dpytest.configure(bot, guilds=[guild_name], text_channels=list(channels),
-                              voice_channels=0, members=0)  # fmt: skip
+            with _dpytest_accepts_shards(guild_id):
+                dpytest.configure(bot, guilds=[guild_name], text_channels=list(channels),
+                                  voice_channels=0, members=0)  # fmt: skip
             guild = bot.guilds[0]
             h.guild_id = guild.id
             h.channel_id = guild.text_channels[0].id
@@ -478,6 +522,7 @@ class Harness:
         state.application_id = bot.user.id  # private-ish: normally set by READY
         guild = bot.get_guild(self.guild_id)
         assert guild is not None
+        _check_shard(bot, guild)
         if guild.me is None:  # without the members intent dpytest's bot member is not cached
             me = discord.Member._from_client_user(
                 user=bot.user, guild=guild, state=state

@@ -344,8 +344,11 @@ class ToyBot(commands.Bot):
         *,
         instance: int = 1,
         intents: discord.Intents | None = None,
+        **client_options: Any,
     ) -> None:
-        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
+        super().__init__(
+            command_prefix="!", intents=intents or discord.Intents.default(), **client_options
+        )
         self.store: dict[str, Any] = {} if store is None else store
         self.store["instance"] = instance
         self.background: set[asyncio.Task[None]] = set()
@@ -708,6 +711,40 @@ async def test_restart_second_instance_answers_click_on_old_message(
     assert h.guild.get_member(alice.id) is not None or alice.member.id == alice.id
     # Slash commands reach the new instance as well.
     assert (await alice.slash("toy start", rounds=1)).embeds[0]["title"] == "Game 2"
+
+
+class ShardedToyBot(ToyBot, commands.AutoShardedBot):
+    """The toy bot as one process of a sharded bot (``shard_count``, ``shard_ids``)."""
+
+
+SHARD_1_OF_2 = (4321 << 22) | 7  # (id >> 22) % 2 == 1
+
+
+async def test_a_sharded_bot_answers_slash_and_clicks_and_restarts(
+    make_harness: MakeHarness,
+) -> None:
+    store: dict[str, Any] = {}
+    h = await make_harness(
+        ShardedToyBot(store, shard_count=2, shard_ids=[1]), guild_id=SHARD_1_OF_2
+    )
+    assert isinstance(h.bot, discord.AutoShardedClient)
+    assert h.guild.id == SHARD_1_OF_2 and h.guild.shard_id == 1
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    game = (await alice.slash("toy start", rounds=3)).message
+    reply = await bob.click(game, "Join")
+    assert reply.response_type == 7 and "Players: Bob" in game.embed_text()
+
+    await h.restart(ShardedToyBot(store, instance=2, shard_count=2, shard_ids=[1]))
+    assert h.guild.shard_id == 1
+    await alice.click(game, "Join")
+    assert "Players: Bob, Alice" in game.embed_text() and "bot #2" in game.embed_text()
+
+
+async def test_a_sharded_bot_is_refused_a_guild_of_another_shard(
+    make_harness: MakeHarness,
+) -> None:
+    with pytest.raises(HarnessError, match="on shard 1 of 2, which this bot does not run"):
+        await make_harness(ShardedToyBot({}, shard_count=2, shard_ids=[0]), guild_id=SHARD_1_OF_2)
 
 
 async def test_restart_keeps_threads(make_harness: MakeHarness) -> None:

@@ -212,6 +212,7 @@ TRUSTED_SQL_NAMES = {
     "bot/store/privacy.py": {"table", "column", "name", "mentions"},  # + a dialect phrase
     "bot/store/audit.py": {"marks"},  # ID_COLUMNS, GUARD_TRIGGERS
     "bot/store/replays.py": {"where", "marks", "steps"},  # fixed text, placeholders, dialect
+    "bot/store/games.py": {"where"},  # the shard filter: fixed text, "?, ?, ..." placeholders
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
