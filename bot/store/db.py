@@ -269,6 +269,14 @@ class Database(ABC):
         return rows[0] if rows else None
 
     @abstractmethod
+    async def tables(self) -> list[str]:
+        """The bot's tables, by name (not the engine's own, nor ``schema_version``)."""
+
+    @abstractmethod
+    async def columns(self, table: str) -> list[str]:
+        """A table's columns, in order."""
+
+    @abstractmethod
     def left_open(self) -> bool:
         """A transaction left open between operations (a failed ROLLBACK): for the soak."""
 

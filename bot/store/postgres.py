@@ -1,12 +1,13 @@
 """PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``).
 
-psycopg 3. Reads and ``transaction()`` use a pool of async connections; ``Database.write``
-jobs are synchronous (the same jobs SQLite runs on aiosqlite's thread), so each process has
-one writer connection on one thread of its own that commits them in groups. Nothing here
-relies on being the only process: every table write is a compare-and-set on its version,
-every balance change a conditional UPDATE, and statistics are folded in under a table lock
-(``Connection.serialize``). The table ``schema_version`` records the last migration applied;
-migrations run under an advisory lock, so processes starting together apply each once.
+psycopg 3. Reads and ``transaction()`` use a small pool of async connections (``Pool``);
+``Database.write`` jobs are synchronous (the same jobs SQLite runs on aiosqlite's thread), so
+each process has one writer connection on a thread of its own that commits them in groups.
+Nothing here relies on being the only process: every table write is a compare-and-set on its
+version, every balance change a conditional UPDATE, and statistics are folded in under a
+table lock (``Connection.serialize``). The table ``schema_version`` records the last
+migration applied; migrations run under an advisory lock, so processes starting together
+apply each once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
-from psycopg_pool import AsyncConnectionPool
 
 from bot.store.db import (
     POSTGRESQL,
@@ -130,6 +130,63 @@ def display_url(url: str) -> str:
     return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
 
 
+class Pool:
+    """Up to ``size`` async connections, opened when first needed and kept for reuse.
+
+    No background tasks (psycopg_pool runs workers and a scheduler for the pool's whole
+    life): a caller waits for a free connection in its own task, and a connection found
+    broken, or left inside a transaction that cannot be rolled back, is dropped and
+    replaced by a new one on the next checkout."""
+
+    def __init__(self, url: str, size: int) -> None:
+        self.url = url
+        self._free = asyncio.Semaphore(size)
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._closed = False
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, row_factory=pg_row)
+        _configure(conn)
+        return conn
+
+    async def open(self) -> None:
+        self._idle.append(await self._connect())  # fails here if the server is unreachable
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        if self._closed:
+            raise RuntimeError("the database is closed")
+        async with self._free:
+            conn = None
+            while self._idle and conn is None:
+                candidate = self._idle.pop()
+                if not (candidate.closed or candidate.broken):
+                    conn = candidate
+            if conn is None:
+                conn = await self._connect()
+            try:
+                yield conn
+            finally:
+                await self._give_back(conn)
+
+    async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        if conn.closed or conn.broken or self._closed:
+            await conn.close()
+            return
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            try:
+                await conn.execute("ROLLBACK")
+            except psycopg.Error:
+                await conn.close()
+                return
+        self._idle.append(conn)
+
+    async def close(self) -> None:
+        self._closed = True
+        while self._idle:
+            await self._idle.pop().close()
+
+
 class PgConnection(Connection):
     dialect = POSTGRESQL
 
@@ -184,7 +241,7 @@ class PostgresDatabase(Database):
     engine = "postgresql"
     dialect = POSTGRESQL
 
-    def __init__(self, url: str, pool: AsyncConnectionPool[Any]) -> None:
+    def __init__(self, url: str, pool: Pool) -> None:
         super().__init__(display_url(url))
         self.url = url
         self.pool = pool
@@ -193,21 +250,10 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:
-        async def configure(conn: psycopg.AsyncConnection[Any]) -> None:
-            _configure(conn)
-
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            url,
-            min_size=1,
-            max_size=pool_size,
-            kwargs={"autocommit": True, "row_factory": pg_row},
-            configure=configure,
-            open=False,
-            name="bot",
-        )
+        pool = Pool(url, pool_size)
         try:
-            await pool.open(wait=True, timeout=15)
-        except (psycopg.Error, pg_errors.Error, OSError, Exception) as exc:
+            await pool.open()
+        except (psycopg.Error, OSError) as exc:
             await pool.close()
             raise DatabaseUnusable(
                 f"cannot connect to the database {display_url(url)} ({_first_line(exc)}): "
@@ -253,6 +299,22 @@ class PostgresDatabase(Database):
             await conn.execute(sql)  # several statements: the simple query protocol
             await conn.execute("DELETE FROM schema_version")
             await conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema ="
+            " current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'schema_version'"
+            " ORDER BY table_name"
+        )
+        return [str(row[0]) for row in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema ="
+            " current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [str(row[0]) for row in rows]
 
     def left_open(self) -> bool:
         # Pooled connections are rolled back when they return to the pool; the writer's is

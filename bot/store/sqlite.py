@@ -137,6 +137,17 @@ class SqliteDatabase(Database):
     async def _close(self) -> None:
         await self.conn.close()
 
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " ORDER BY name"
+        )
+        return [str(row[0]) for row in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetchall("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
+        return [str(row[0]) for row in rows]
+
     def left_open(self) -> bool:
         return self.conn.in_transaction
 

@@ -56,7 +56,7 @@ async def test_a_sharded_bot_plays_its_guild_and_leaves_the_others_alone(
     assert isinstance(env.bot, commands.AutoShardedBot) and env.bot.shard_ids == [1]
     assert env.h.guild.shard_id == 1
     # The process running shard 0, on the same database file, has a lobby in its guild.
-    other_db = await Database.open(env.db_path)
+    other_db = await Database.open(env.database)
     other = TableService(
         other_db,
         Games(),

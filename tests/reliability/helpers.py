@@ -96,18 +96,12 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
     message shows, are left out unless asked for: a restart may repost or redraw a message,
     which is not a game change."""
     out: dict[str, list[Any]] = {}
-    names = [
-        r[0]
-        for r in await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-            "ORDER BY name"
-        )
-    ]
-    for name in names:
-        rows = await db.fetchall(f'SELECT * FROM "{name}"')  # test-only SQL, names from sqlite
+    for name in await db.tables():
+        columns = await db.columns(name)
+        rows = await db.fetchall(f'SELECT * FROM "{name}"')  # test-only SQL, the schema's names
         cleaned = []
         for row in rows:
-            data = dict(row)
+            data = dict(zip(columns, row, strict=True))
             if name == "games" and not with_messages:
                 for key in ("thread_id", "lobby_message_id", "message_id", "shown_version"):
                     data.pop(key)
@@ -119,7 +113,7 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
 async def table_row(env: Env, table_id: int = 1) -> dict[str, Any]:
     row = await env.bot.db.fetchone("SELECT * FROM games WHERE id = ?", (table_id,))
     assert row is not None
-    data = dict(row)
+    data = dict(zip(await env.bot.db.columns("games"), row, strict=True))
     data["state"] = json.loads(data.pop("state_json"))
     return data
 
