@@ -14,12 +14,12 @@ import tempfile
 import urllib.parse
 from pathlib import Path
 
+from bot.cli.run import add_database_option
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", type=Path, help="where to write the copy (must not exist)")
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
 
 
 def backup(source: Path, target: Path) -> str:
@@ -63,10 +63,13 @@ def backup(source: Path, target: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from bot.cli.run import database_path
+    from bot.cli.run import database_target
 
-    source = database_path(args.database)
+    source = database_target(args.database)
     if source is None:
+        return 2
+    if isinstance(source, str):
+        print("error: backup copies a SQLite file", file=sys.stderr)
         return 2
     try:
         print(backup(source, Path(args.path)))
