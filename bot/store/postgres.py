@@ -25,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
 
@@ -141,6 +142,20 @@ def _redacted(text: str, url: str) -> str:
     for secret in {raw, unquote(raw)} if raw else ():
         text = text.replace(secret, "***")
     return text
+
+
+def client_connection(url: str) -> tuple[str, dict[str, str]]:
+    """For a libpq program (pg_dump): the connection string without its password, and the
+    environment that carries the password instead (PGPASSWORD): a program's arguments show in
+    the process list."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        raise DatabaseUnusable(
+            f"{display_url(url)} is not a connection URL ({_redacted(_first_line(exc), url)})"
+        ) from exc
+    password = params.pop("password", None)
+    return make_conninfo("", **params), {"PGPASSWORD": str(password)} if password else {}
 
 
 def unreachable(url: str, exc: BaseException) -> DatabaseUnusable:
