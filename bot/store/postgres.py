@@ -350,6 +350,25 @@ class PostgresDatabase(Database):
         )
         return [str(row[0]) for row in rows]
 
+    async def primary_key(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT k.column_name FROM information_schema.table_constraints c"
+            " JOIN information_schema.key_column_usage k ON k.constraint_schema ="
+            " c.constraint_schema AND k.constraint_name = c.constraint_name"
+            " WHERE c.table_schema = current_schema() AND c.table_name = ?"
+            " AND c.constraint_type = 'PRIMARY KEY' ORDER BY k.ordinal_position",
+            (table,),
+        )
+        return [str(row[0]) for row in rows]
+
+    async def references(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT DISTINCT p.relname FROM pg_constraint f JOIN pg_class p ON p.oid ="
+            " f.confrelid WHERE f.contype = 'f' AND f.conrelid = to_regclass(?) ORDER BY 1",
+            (table,),
+        )
+        return [str(row[0]) for row in rows]
+
     def left_open(self) -> bool:
         # Pooled connections are rolled back when they return to the pool; the writer's is
         # the one that could be left in a transaction.
