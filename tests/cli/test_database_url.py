@@ -128,3 +128,18 @@ def test_health_of_a_server_database(postgres_url: str) -> None:
     assert SECRET not in line
     healthy, line = check(UNREACHABLE)
     assert not healthy and "cannot connect" in line and SECRET not in line
+
+
+def test_a_server_database_from_a_newer_bot_stops_the_start_with_one_line(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    async def newer() -> None:
+        async with await Database.open(postgres_url) as db, db.transaction() as conn:
+            await conn.execute("UPDATE schema_version SET version = version + 1")
+
+    asyncio.run(newer())
+    result = bot_command(tmp_path, DISCORD_TOKEN="x", DATABASE_URL=with_password(postgres_url))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "newer version" in lines[0], result.stderr
+    assert SECRET not in result.stderr + result.stdout
