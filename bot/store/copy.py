@@ -39,6 +39,16 @@ class Table:
     columns: list[str]
     key: list[str]
 
+    def sql(self) -> tuple[str, str, str]:
+        """The table's name, its columns and its key columns as SQL text, quoted. The only
+        text formatted into this module's SQL: names the schema gave (Database.tables,
+        columns, primary_key), never a value."""
+        quoted = _quoted(self.name)
+        return quoted, ", ".join(map(_quoted, self.columns)), ", ".join(map(_quoted, self.key))
+
+    def key_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(row[self.columns.index(k)] for k in self.key)
+
 
 @dataclass(frozen=True, slots=True)
 class CopyReport:
@@ -81,7 +91,8 @@ async def _copy(
 ) -> CopyReport:
     async with source.transaction() as src, target.transaction() as dst:
         for table in tables:
-            if await dst.fetchone(f"SELECT 1 FROM {_name(table.name)} LIMIT 1") is not None:
+            name = _quoted(table.name)
+            if await dst.fetchone(f"SELECT 1 FROM {name} LIMIT 1") is not None:
                 raise CopyError(
                     f"the database {target.target} is not empty ({table.name} has rows): "
                     "migrate-db copies into a new, empty database only"
@@ -107,9 +118,12 @@ async def _copy(
     return CopyReport(rows, next_ids, ledger, invariant)
 
 
-def _name(identifier: str) -> str:
-    # Names come from the schema (Database.tables/columns), never from a user.
+def _quoted(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
 
 
 async def _same_schema(source: Database, target: Database) -> list[Table]:
@@ -146,27 +160,23 @@ async def _same_schema(source: Database, target: Database) -> list[Table]:
 
 async def _pages(conn: Connection, table: Table, batch: int) -> AsyncIterator[list[Any]]:
     """Every row of ``table`` in primary-key order, ``batch`` at a time."""
-    columns = ", ".join(map(_name, table.columns))
-    key = ", ".join(map(_name, table.key))
-    select = f"SELECT {columns} FROM {_name(table.name)}"
-    after = f" WHERE ({key}) > ({', '.join('?' * len(table.key))})"
-    where = [table.columns.index(k) for k in table.key]
-    rows = await conn.fetchall(f"{select} ORDER BY {key} LIMIT {batch}")
+    name, columns, key = table.sql()
+    marks = _marks(len(table.key))
+    rows = await conn.fetchall(f"SELECT {columns} FROM {name} ORDER BY {key} LIMIT ?", [batch])
     while rows:
         yield rows
         if len(rows) < batch:
             return
-        last = rows[-1]
         rows = await conn.fetchall(
-            f"{select}{after} ORDER BY {key} LIMIT {batch}", [last[i] for i in where]
+            f"SELECT {columns} FROM {name} WHERE ({key}) > ({marks}) ORDER BY {key} LIMIT ?",
+            [*table.key_of(rows[-1]), batch],
         )
 
 
 async def _copy_table(src: Connection, dst: Connection, table: Table, batch: int) -> int:
-    insert = (
-        f"INSERT INTO {_name(table.name)} ({', '.join(map(_name, table.columns))})"
-        f" VALUES ({', '.join('?' * len(table.columns))})"
-    )
+    name, columns, _ = table.sql()
+    marks = _marks(len(table.columns))
+    insert = f"INSERT INTO {name} ({columns}) VALUES ({marks})"
     count = 0
     async for rows in _pages(src, table, batch):
         try:
@@ -190,11 +200,11 @@ async def _continue_ids(dst: Connection) -> dict[str, int]:
         " WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY table_name"
     )
     next_ids = {}
-    for table, column in identities:
+    for table, id_column in identities:
+        name, column = _quoted(table), _quoted(id_column)
         row = await dst.fetchone(
-            f"SELECT setval(pg_get_serial_sequence(?, ?), MAX({_name(column)}))"
-            f" FROM {_name(table)}",
-            (table, column),
+            f"SELECT setval(pg_get_serial_sequence(?, ?), MAX({column})) FROM {name}",
+            (table, id_column),
         )
         next_ids[str(table)] = 1 if row[0] is None else int(row[0]) + 1
     return next_ids
@@ -206,7 +216,8 @@ async def _check(
     """Before COMMIT: each table's row count, each row against its source row by primary key,
     and the ledger's count and sum. Returns the ledger's (rows, sum)."""
     for table in tables:
-        found = await dst.fetchone(f"SELECT COUNT(*) FROM {_name(table.name)}")
+        name = _quoted(table.name)
+        found = await dst.fetchone(f"SELECT COUNT(*) FROM {name}")
         if int(found[0]) != rows[table.name]:
             raise CopyError(
                 f"{table.name}: {rows[table.name]:,} rows copied but {int(found[0]):,} "
@@ -224,18 +235,17 @@ async def _check(
 
 async def _same_rows(dst: Connection, table: Table, page: Sequence[Any]) -> None:
     """The target's rows with the keys of ``page`` (source rows) are equal to them."""
-    where = [table.columns.index(k) for k in table.key]
-    keys = [tuple(row[i] for i in where) for row in page]
-    one = f"({', '.join('?' * len(table.key))})"
+    name, columns, key = table.sql()
+    keys = [table.key_of(row) for row in page]
+    marks = ", ".join([f"({_marks(len(table.key))})"] * len(keys))
     copied = await dst.fetchall(
-        f"SELECT {', '.join(map(_name, table.columns))} FROM {_name(table.name)}"
-        f" WHERE ({', '.join(map(_name, table.key))}) IN ({', '.join([one] * len(keys))})",
-        [value for key in keys for value in key],
+        f"SELECT {columns} FROM {name} WHERE ({key}) IN ({marks})",
+        [value for one in keys for value in one],
     )
-    by_key = {tuple(row[i] for i in where): tuple(row) for row in copied}
-    for key, row in zip(keys, page, strict=True):
-        if by_key.get(key) != tuple(row):
+    by_key = {table.key_of(row): tuple(row) for row in copied}
+    for one, row in zip(keys, page, strict=True):
+        if by_key.get(one) != tuple(row):
             raise CopyError(
-                f"{table.name} row {', '.join(map(str, key))} differs after the copy; "
+                f"{table.name} row {', '.join(map(str, one))} differs after the copy; "
                 "nothing copied"
             )
