@@ -279,7 +279,7 @@ def configure_logging(level: str) -> None:
 async def _main(settings: Settings) -> int:
     assert settings.discord_token is not None
     try:
-        db = await Database.open(settings.database_path)
+        db = await Database.open(settings.database_target())
     except DatabaseUnusable as exc:  # too new, corrupt, not a database: one line, no traceback
         log.error("%s", exc)
         return 2

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.store.db import is_postgresql
 from bot.tables.limits import TableLimits
 from bot.tables.shards import Shards
 
@@ -21,6 +22,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(default=None, description="Bot token")
     database_path: Path = Path("data/bot.sqlite3")
+    # A PostgreSQL server instead of the SQLite file, for several processes. Secret: it may
+    # hold a password, which no message or log line shows.
+    database_url: SecretStr | None = None
     dev_guild_id: int | None = None
     owner_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     log_level: str = "INFO"
@@ -60,10 +64,28 @@ class Settings(BaseSettings):
             return value.strip().upper()
         raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
 
-    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @field_validator("dev_guild_id", "shard_count", "database_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
-        return None if value in ("", None) else value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        url = value.get_secret_value().strip()
+        if not is_postgresql(url):
+            # Only the scheme: the rest may hold a password.
+            scheme = url.split("://", 1)[0] if "://" in url else ""
+            got = f"a {scheme}:// URL" if scheme else "no URL"
+            raise ValueError(
+                f"must be a postgresql://user:password@host/database URL, not {got} "
+                "(leave it empty for SQLite at DATABASE_PATH)"
+            )
+        return SecretStr(url)
 
     @field_validator("shard_ids")
     @classmethod
@@ -82,6 +104,12 @@ class Settings(BaseSettings):
         if len(set(value)) != len(value):
             raise ValueError("a shard id is listed twice")
         return value
+
+    def database_target(self) -> str | Path:
+        """Where the data is: the DATABASE_URL server, else the SQLite file DATABASE_PATH."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
 
     def table_limits(self) -> TableLimits:
         """What the table service enforces, from these settings."""

@@ -21,6 +21,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
                 "bot.cli.backup",
                 "write a checked copy of the database, safe while running",
             ),
+            "migrate-db": (
+                "bot.cli.migrate_db",
+                "copy a SQLite database into a new, empty PostgreSQL one: ids kept, checked",
+            ),
             "forget": ("bot.cli.forget", "delete a member's data: anonymise their id and names"),
             "rebuild-ratings": (
                 "bot.cli.rebuild_ratings",

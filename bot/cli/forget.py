@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
+
+from bot.cli.run import add_database_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("user_id", type=int, help="the member's Discord user id")
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,12 +25,12 @@ def run(args: argparse.Namespace) -> int:
     from bot.store.db import Database, DatabaseUnusable
     from bot.store.privacy import forget_member
 
-    path = existing_database(args.database)
-    if path is None:
+    target = existing_database(args.database)
+    if target is None:
         return 2
 
     async def go() -> str:
-        async with await Database.open(path) as db:
+        async with await Database.open(target) as db:
             report = await forget_member(db, args.user_id)
         return (
             f"forgot member {args.user_id}: {report.rows} rows now say {report.tombstone} "

@@ -1,5 +1,6 @@
-"""python -m bot health: exit 0 when the database opens read-only and passes SQLite's quick
-check, 1 otherwise, with one line saying which. The Docker image's HEALTHCHECK runs it.
+"""python -m bot health: exit 0 when the database opens read-only and passes its check
+(SQLite's quick check; on PostgreSQL, the ledger's guard triggers in force), 1 otherwise, with
+one line saying which. The Docker image's HEALTHCHECK runs it.
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ import sys
 import urllib.parse
 from pathlib import Path
 
+from bot.cli.run import add_database_option
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
 
 
-def check(path: Path) -> tuple[bool, str]:
+def check(target: str | Path) -> tuple[bool, str]:
     """(healthy, one line). Read-only: never creates, migrates or locks the database."""
+    if isinstance(target, str):
+        return check_server(target)
+    path = target
     from bot.store.db import migrations
 
     if not path.is_file():
@@ -41,12 +45,29 @@ def check(path: Path) -> tuple[bool, str]:
     return True, f"database {path} ok: schema {version}"
 
 
-def run(args: argparse.Namespace) -> int:
-    from bot.cli.run import database_path
+def check_server(url: str) -> tuple[bool, str]:
+    from bot.store.db import DatabaseUnusable, migrations
+    from bot.store.postgres import display_url, inspect
 
-    path = database_path(args.database)
-    if path is None:
+    try:
+        version, verdict = inspect(url)
+    except DatabaseUnusable as exc:
+        return False, str(exc)
+    where = display_url(url)
+    if verdict != "ok":
+        return False, f"database {where} failed its check ({verdict})"
+    shipped = len(migrations("postgresql"))
+    if version > shipped:
+        return False, f"database {where} has schema {version}; this bot knows {shipped}"
+    return True, f"database {where} ok: schema {version}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.cli.run import database_target
+
+    target = database_target(args.database)
+    if target is None:
         return 1
-    healthy, line = check(path)
+    healthy, line = check(target)
     print(line, file=sys.stdout if healthy else sys.stderr)
     return 0 if healthy else 1

@@ -8,33 +8,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import time
-from pathlib import Path
+
+from bot.cli.run import add_database_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from bot.cli.run import existing_database
-    from bot.store.db import Database
+    from bot.store.db import Database, DatabaseUnusable
     from bot.store.stats import rebuild_ratings
 
-    path = existing_database(args.database)
-    if path is None:
+    target = existing_database(args.database)
+    if target is None:
         return 2
 
     async def go() -> None:
         started = time.perf_counter()
-        async with await Database.open(path) as db:
+        async with await Database.open(target) as db:
             report = await rebuild_ratings(db)
         print(
             f"rebuilt {report.stat_rows:,} stat rows and {report.rated_points:,} rating points "
             f"from {report.games:,} games in {time.perf_counter() - started:.1f} s"
         )
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    except DatabaseUnusable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0

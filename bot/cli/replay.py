@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli.run import add_database_option
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_id", type=int, metavar="GAME_ID", help="the finished game's id")
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
     parser.add_argument(
         "--step", type=int, default=None, help="stop after step N (0: the start; clamped)"
     )
@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.cli.run import existing_database
     from bot.store.db import DatabaseUnusable
 
-    path = existing_database(args.database)
-    if path is None:
+    target = existing_database(args.database)
+    if target is None:
         return 2
     suffix = args.out.suffix.lower() if args.out is not None else ""
     if args.out is not None and suffix not in (".png", ".gif"):
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         print("error: a single step is written as a .png", file=sys.stderr)
         return 2
     try:
-        game, seats, moments = asyncio.run(_load(Path(path), args.game_id))
+        game, seats, moments = asyncio.run(_load(target, args.game_id))
         last = len(moments) - 1
         step = last if args.step is None else max(0, min(last, args.step))
         if args.step is not None and step != args.step:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _load(path: Path, game_id: int) -> tuple[Any, list[Any], list[Any]]:
+async def _load(target: str | Path, game_id: int) -> tuple[Any, list[Any], list[Any]]:
     """The game's kind, its seats and every moment of its replay; ``Refused`` if it has none."""
     from bot.games.registry import Games
     from bot.store import games
@@ -92,7 +92,7 @@ async def _load(path: Path, game_id: int) -> tuple[Any, list[Any], list[Any]]:
     from bot.tables.history import StepMismatch, replay, start_of
     from bot.tables.kind import NotReplayable
 
-    async with await Database.open(path) as db:
+    async with await Database.open(target) as db:
         row = await games.get(db, game_id)
         if row is None:
             raise Refused(f"no game {game_id}")

@@ -27,26 +27,43 @@ def load_settings() -> object:
         return None
 
 
-def database_path(path: Path | None) -> Path | None:
-    """The database file an offline tool works on: ``--database``, else the settings' path;
-    None, with one line on stderr, when the settings are wrong."""
-    if path is not None:
-        return Path(path)
+def target_option(value: str) -> str | Path:
+    """argparse ``type`` of the tools' ``--database``: a SQLite file or a postgresql:// URL."""
+    from bot.store.db import is_postgresql
+
+    return value if is_postgresql(value) else Path(value)
+
+
+def add_database_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database",
+        type=target_option,
+        default=None,
+        metavar="FILE_OR_URL",
+        help="a SQLite file or a postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
+
+
+def database_target(option: str | Path | None) -> str | Path | None:
+    """The database an offline tool works on: ``--database``, else the settings' DATABASE_URL
+    or DATABASE_PATH (``Settings.database_target``); None, with one line on stderr, when the
+    settings are wrong."""
+    if option is not None:
+        return option
     from bot.config import Settings
 
     settings = load_settings()
-    return settings.database_path if isinstance(settings, Settings) else None
+    return settings.database_target() if isinstance(settings, Settings) else None
 
 
-def existing_database(path: Path | None) -> Path | None:
-    """``database_path``, and None with one line on stderr when no file is there."""
-    path = database_path(path)
-    if path is None:
+def existing_database(option: str | Path | None) -> str | Path | None:
+    """``database_target``, and None with one line on stderr when it names a file that is
+    not there (a server's database is checked when it is opened)."""
+    target = database_target(option)
+    if isinstance(target, Path) and not target.exists():
+        print(f"error: no database at {target}", file=sys.stderr)
         return None
-    if not path.exists():
-        print(f"error: no database at {path}", file=sys.stderr)
-        return None
-    return path
+    return target
 
 
 def run(args: argparse.Namespace) -> int:

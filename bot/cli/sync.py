@@ -33,10 +33,14 @@ def run(args: argparse.Namespace) -> int:
 async def _sync(settings: object, guild_id: int | None) -> int:
     from bot.app import SequencesBot
     from bot.config import Settings
-    from bot.store.db import Database
+    from bot.store.db import Database, DatabaseUnusable
 
     assert isinstance(settings, Settings) and settings.discord_token is not None
-    db = await Database.open(settings.database_path)
+    try:
+        db = await Database.open(settings.database_target())
+    except DatabaseUnusable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     async with db, SequencesBot(settings, db, run_timers=False) as bot:
         try:
             await bot.login(settings.discord_token.get_secret_value())

@@ -14,8 +14,9 @@ import argparse
 import asyncio
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bot.cli.run import add_database_option
 
 if TYPE_CHECKING:
     from bot.tables.history import Verdict
@@ -24,9 +25,7 @@ MAX_SHOWN = 20  # games listed per status; the counts cover the rest
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--database", type=Path, default=None, help="database file (default: from settings)"
-    )
+    add_database_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,12 +34,12 @@ def run(args: argparse.Namespace) -> int:
     from bot.store.db import Database, DatabaseUnusable
     from bot.tables.history import verify_all
 
-    path = existing_database(args.database)
-    if path is None:
+    target = existing_database(args.database)
+    if target is None:
         return 2
 
     async def go() -> list[Verdict]:
-        async with await Database.open(path) as db:
+        async with await Database.open(target) as db:
             return await verify_all(db, Games())
 
     try:

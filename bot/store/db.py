@@ -277,6 +277,14 @@ class Database(ABC):
         """A table's columns, in order."""
 
     @abstractmethod
+    async def primary_key(self, table: str) -> list[str]:
+        """The columns of a table's primary key, in the key's order."""
+
+    @abstractmethod
+    async def references(self, table: str) -> list[str]:
+        """The tables a table's foreign keys point to, by name, sorted."""
+
+    @abstractmethod
     def left_open(self) -> bool:
         """A transaction left open between operations (a failed ROLLBACK): for the soak."""
 

@@ -21,9 +21,11 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, ClassVar
+from urllib.parse import unquote, urlsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
 
@@ -126,8 +128,43 @@ def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> 
 
 
 def display_url(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    """The URL without its password (in the user part or the query), for messages and logs."""
+    url = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    return re.sub(r"([?&]password=)[^&]*", r"\1***", url)
+
+
+def _redacted(text: str, url: str) -> str:
+    """``text`` (a driver's message) without the URL's password, should it quote the URL."""
+    try:
+        raw = urlsplit(url).password
+    except ValueError:
+        return text
+    for secret in {raw, unquote(raw)} if raw else ():
+        text = text.replace(secret, "***")
+    return text
+
+
+def client_connection(url: str) -> tuple[str, dict[str, str]]:
+    """For a libpq program (pg_dump): the connection string without its password, and the
+    environment that carries the password instead (PGPASSWORD): a program's arguments show in
+    the process list."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        raise DatabaseUnusable(
+            f"{display_url(url)} is not a connection URL ({_redacted(_first_line(exc), url)})"
+        ) from exc
+    password = params.pop("password", None)
+    return make_conninfo("", **params), {"PGPASSWORD": str(password)} if password else {}
+
+
+def unreachable(url: str, exc: BaseException) -> DatabaseUnusable:
+    """The one-line error for a server that cannot be reached or refuses the connection."""
+    return DatabaseUnusable(
+        f"cannot connect to the database {display_url(url)} "
+        f"({_redacted(_first_line(exc), url)}): "
+        "DATABASE_URL must name a PostgreSQL server and database the bot can use"
+    )
 
 
 class Pool:
@@ -255,10 +292,7 @@ class PostgresDatabase(Database):
             await pool.open()
         except (psycopg.Error, OSError) as exc:
             await pool.close()
-            raise DatabaseUnusable(
-                f"cannot connect to the database {display_url(url)} ({_first_line(exc)}): "
-                "DATABASE_URL must name a PostgreSQL server and database the bot can use"
-            ) from exc
+            raise unreachable(url, exc) from exc
         db = cls(url, pool)
         try:
             await db._migrate_locked()
@@ -316,6 +350,25 @@ class PostgresDatabase(Database):
         )
         return [str(row[0]) for row in rows]
 
+    async def primary_key(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT k.column_name FROM information_schema.table_constraints c"
+            " JOIN information_schema.key_column_usage k ON k.constraint_schema ="
+            " c.constraint_schema AND k.constraint_name = c.constraint_name"
+            " WHERE c.table_schema = current_schema() AND c.table_name = ?"
+            " AND c.constraint_type = 'PRIMARY KEY' ORDER BY k.ordinal_position",
+            (table,),
+        )
+        return [str(row[0]) for row in rows]
+
+    async def references(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT DISTINCT p.relname FROM pg_constraint f JOIN pg_class p ON p.oid ="
+            " f.confrelid WHERE f.contype = 'f' AND f.conrelid = to_regclass(?) ORDER BY 1",
+            (table,),
+        )
+        return [str(row[0]) for row in rows]
+
     def left_open(self) -> bool:
         # Pooled connections are rolled back when they return to the pool; the writer's is
         # the one that could be left in a transaction.
@@ -323,15 +376,8 @@ class PostgresDatabase(Database):
         return conn is not None and conn.info.transaction_status != TransactionStatus.IDLE
 
     async def check_integrity(self) -> str:
-        row = await self.fetchone(
-            "SELECT COUNT(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'"
-            " AND tgname IN (?, ?, ?, ?)",
-            GUARDS,
-        )
-        found = 0 if row is None else int(row[0])
-        if found != len(GUARDS):
-            return f"{len(GUARDS) - found} of the ledger and escrow guard triggers missing"
-        return "ok"
+        row = await self.fetchone(_GUARDS_IN_FORCE, (list(GUARDS),))
+        return _guards_verdict(0 if row is None else int(row[0]))
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._transaction()
@@ -385,6 +431,43 @@ class PostgresDatabase(Database):
                     raise
                 log.info("write batch lost a deadlock or serialization check; running it again")
         raise AssertionError("unreachable")
+
+
+_GUARDS_IN_FORCE = (
+    "SELECT COUNT(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'"
+    " AND tgname = ANY(?)"
+)
+
+
+def _guards_verdict(found: int) -> str:
+    if found != len(GUARDS):
+        return f"{len(GUARDS) - found} of the ledger and escrow guard triggers missing"
+    return "ok"
+
+
+def inspect(url: str) -> tuple[int, str]:
+    """(schema version, "ok" or what is wrong) of a server's database, for ``python -m bot
+    health``: read only, so nothing is created, migrated or locked. Raises DatabaseUnusable
+    when the server cannot be reached."""
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            found = conn.execute(
+                "SELECT to_regclass('schema_version') IS NOT NULL,"
+                " to_regclass('ledger') IS NOT NULL"
+            ).fetchone()
+            assert found is not None
+            has_version, has_ledger = found
+            version = 0
+            if has_version:
+                row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+                version = 0 if row is None or row[0] is None else int(row[0])
+            verdict = "ok"
+            if has_ledger:  # the guards came with the ledger
+                row = conn.execute(translate(_GUARDS_IN_FORCE), (list(GUARDS),)).fetchone()
+                verdict = _guards_verdict(0 if row is None else int(row[0]))
+    except (psycopg.Error, OSError) as exc:
+        raise unreachable(url, exc) from exc
+    return version, verdict
 
 
 def _first_line(exc: BaseException) -> str:

@@ -148,6 +148,18 @@ class SqliteDatabase(Database):
         rows = await self.fetchall("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
         return [str(row[0]) for row in rows]
 
+    async def primary_key(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,)
+        )
+        return [str(row[0]) for row in rows]
+
+    async def references(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            'SELECT DISTINCT "table" FROM pragma_foreign_key_list(?) ORDER BY 1', (table,)
+        )
+        return [str(row[0]) for row in rows]
+
     def left_open(self) -> bool:
         return self.conn.in_transaction
 

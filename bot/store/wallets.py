@@ -468,8 +468,9 @@ class InvariantReport:
         )
 
 
-async def check_invariant(db: Database) -> InvariantReport:
-    """The RULINGS §5 sums, plus per-wallet and per-pot cross-checks."""
+async def check_invariant(db: Database | Connection) -> InvariantReport:
+    """The RULINGS §5 sums, plus per-wallet and per-pot cross-checks; on a connection, as its
+    transaction sees them (migrate-db checks its copy before it commits)."""
     row = await db.fetchone(
         "SELECT"
         " (SELECT COALESCE(SUM(balance), 0) FROM wallets),"

@@ -213,6 +213,7 @@ TRUSTED_SQL_NAMES = {
     "bot/store/audit.py": {"marks"},  # ID_COLUMNS, GUARD_TRIGGERS
     "bot/store/replays.py": {"where", "marks", "steps"},  # fixed text, placeholders, dialect
     "bot/store/games.py": {"where"},  # the shard filter: fixed text, "?, ?, ..." placeholders
+    "bot/store/copy.py": {"name", "columns", "key", "marks", "column"},  # schema names, "?"
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")

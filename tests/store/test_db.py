@@ -1,12 +1,15 @@
-"""The database opens in WAL mode, migrates once, and refuses a newer schema."""
+"""The database opens in WAL mode, migrates once, and refuses a newer schema; on PostgreSQL a
+newer schema or a server that cannot be reached is one line without the password."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
-from bot.store.db import Database, DatabaseTooNew, migrations
+from bot.store.db import Database, DatabaseTooNew, DatabaseUnusable, migrations
+from tests.cli.test_database_url import SECRET, UNREACHABLE, with_password
 
 
 async def test_migrations_apply_once_and_wal_is_on(tmp_path: Path) -> None:
@@ -56,3 +59,41 @@ async def test_backup_is_a_consistent_copy(tmp_path: Path) -> None:
     row = await copy.fetchone("SELECT display_name FROM members")
     assert row is not None and row[0] == "Ana"
     await copy.close()
+
+
+async def test_a_postgresql_database_from_a_newer_bot_is_refused(postgres_url: str) -> None:
+    await (await Database.open(postgres_url)).close()
+    newer = len(migrations("postgresql")) + 1
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE schema_version SET version = %s", (newer,))
+    with pytest.raises(DatabaseTooNew) as error:
+        await Database.open(with_password(postgres_url))
+    message = str(error.value)
+    assert "\n" not in message and "newer version" in message
+    assert f"schema version {newer}" in message and "postgresql://bot:***@" in message
+    assert SECRET not in message
+    with psycopg.connect(postgres_url) as conn:  # left as it was
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(newer,)]
+
+
+@pytest.mark.parametrize("where", ["no server", "no such database"])
+async def test_an_unreachable_postgresql_database_is_one_line(
+    where: str, postgres_url: str
+) -> None:
+    url = UNREACHABLE if where == "no server" else postgres_url.replace("/t_", "/none_", 1)
+    with pytest.raises(DatabaseUnusable) as error:
+        await Database.open(with_password(url))
+    message = str(error.value)
+    assert not isinstance(error.value, DatabaseTooNew)
+    assert "\n" not in message and message.startswith("cannot connect to the database ")
+    assert SECRET not in message and "DATABASE_URL" in message
+    if where == "no such database":
+        assert "does not exist" in message
+
+
+async def test_the_postgresql_integrity_check_sees_a_disabled_guard(postgres_url: str) -> None:
+    async with await Database.open(postgres_url) as db:
+        assert await db.check_integrity() == "ok"
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("ALTER TABLE ledger DISABLE TRIGGER ledger_no_update")
+        assert await db.check_integrity() == "1 of the ledger and escrow guard triggers missing"
