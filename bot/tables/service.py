@@ -26,7 +26,8 @@ from bot.store.db import Connection, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
-from bot.tables.model import Seat, Table
+from bot.tables.locks import KeyedLocks, Recent
+from bot.tables.model import Seat, Table, read_stamp
 from bot.tables.names import clean_name
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
@@ -37,6 +38,7 @@ Clock = Callable[[], float]
 MAX_EXPIRIES = 3
 END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
+SAVES_REMEMBERED = 10_000  # tables whose last save here is remembered (for copies read before)
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -113,10 +115,12 @@ class TableService:
         # only (another process runs the other shards' guilds on the same database).
         self.shards = shards
         self._shard_filter = shards.subset()
-        # Per live table: its lock, and the version this process last saved (so a table read
-        # before the lock was taken is known to be current). Both go when the table closes.
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._saved: dict[int, int] = {}
+        # Per table: its lock while a change of this process is under way, and when this
+        # process last saved it (so a copy read before the lock was taken is known to be
+        # current). Both are this process's only: another process on the same database has
+        # its own, and the version check of every save is what orders the two (``_save``).
+        self._locks = KeyedLocks()
+        self._saved: Recent[int] = Recent(SAVES_REMEMBERED)
         self._open_lock = asyncio.Lock()
 
     # --- plumbing --------------------------------------------------------------------
@@ -127,38 +131,37 @@ class TableService:
         except KeyError:
             raise UserError(f"Unknown game {name!r}.") from None
 
-    def _table(self, row: GameRow) -> Table:
-        return Table.from_row(row, self.kind(row.state["kind"]))
-
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _table(self, row: GameRow, stamp: int) -> Table:
+        """``stamp``: the ``read_stamp`` taken before ``row`` was read."""
+        table = Table.from_row(row, self.kind(row.state["kind"]))
+        table.read_at = stamp
+        return table
 
     def live_locks(self) -> int:
-        """How many tables hold a lock (tables closed since start hold none)."""
+        """How many tables hold a lock: those with a change under way (none in between, so
+        a table closed here or by another process leaves nothing behind)."""
         return len(self._locks)
 
     @asynccontextmanager
     async def _locked(self, table_id: int, loaded: Table | None = None) -> AsyncIterator[Table]:
         """The table under its lock. ``loaded``, a copy the caller read just before, is used
-        instead of reading again when this process has saved no newer version since; the
-        save's version check catches any other writer."""
+        instead of reading again when this process has saved no change since that read;
+        the save's version check catches any other writer (another process included)."""
         _check_id(table_id)
-        async with self._lock(table_id):
-            current = loaded is not None and self._saved.get(table_id) in (None, loaded.version)
-            table = loaded if current and loaded is not None else await self.get(table_id)
-            try:
-                yield table
-            finally:
-                if table.status not in games.LIVE:  # closed: nothing will wait on it again
-                    self._locks.pop(table_id, None)
-                    self._saved.pop(table_id, None)
+        async with self._locks.hold(table_id):
+            saved = self._saved.get(table_id)
+            if loaded is not None and (saved is None or loaded.read_at > saved):
+                yield loaded
+            else:
+                yield await self.get(table_id)
 
     async def get(self, table_id: int) -> Table:
         _check_id(table_id)
+        stamp = read_stamp()  # before the read: whatever was committed by now, it shows
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")
-        return self._table(row)
+        return self._table(row, stamp)
 
     async def _save(
         self,
@@ -195,7 +198,7 @@ class TableService:
         except BaseException:
             table.row.version = expected
             raise
-        self._saved[table.id] = table.row.version
+        self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -778,8 +781,9 @@ class TableService:
     # --- restore ---------------------------------------------------------------------
 
     async def running_with_message(self, message_id: int) -> Table | None:
+        stamp = read_stamp()
         row = await games.running_with_message(self.db, message_id)
-        return None if row is None else self._table(row)
+        return None if row is None else self._table(row, stamp)
 
     async def record_shown(self, shown: list[tuple[int, int]]) -> None:
         """Which version each table's message shows (table id, version), in one transaction."""
@@ -792,7 +796,10 @@ class TableService:
         return await games.behind_on_discord(self.db, self._shard_filter)
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
-        return [self._table(row) for row in await games.live_in_channel(self.db, channel_id)]
+        stamp = read_stamp()
+        rows = await games.live_in_channel(self.db, channel_id)
+        return [self._table(row, stamp) for row in rows]
 
     async def live_tables(self) -> list[Table]:
-        return [self._table(row) for row in await games.live(self.db)]
+        stamp = read_stamp()
+        return [self._table(row, stamp) for row in await games.live(self.db)]
