@@ -15,7 +15,8 @@ Two ways to write:
 - ``Database.write(job)``: the hot path. ``job`` is a synchronous function running every
   statement of one change on the engine's worker thread, BEGIN to COMMIT in one hop; jobs
   that arrive while a batch is being written are committed together by the next batch
-  (group commit), each inside its own SAVEPOINT.
+  (group commit), each inside its own SAVEPOINT, in the order of the rows they lock
+  (``write(job, order=game_id)``), so that two processes' batches cannot deadlock.
 
 ``Database.on_statement`` is the test hook: called with the SQL of every statement on any
 path (reads, transactions, write batches: BEGIN, each SAVEPOINT and RELEASE, COMMIT), then
@@ -159,9 +160,22 @@ class Connection(ABC):
         whose writers already run one at a time."""
 
     @abstractmethod
+    async def serialize_on(self, key: str) -> None:
+        """From here to COMMIT, no other transaction (of any process) passes
+        ``serialize_on(key)`` for the same ``key``: for checks that must not interleave with
+        another process's same checks (a server's open tables, counted before one more is
+        opened). A no-op on SQLite, whose writers already run one at a time."""
+
+    @abstractmethod
     def lift_guards(self, guards: Sequence[str]) -> AbstractAsyncContextManager[None]:
         """Inside this block the named guard triggers do not fire (``forget`` rewrites
         ledger reasons); they are back, exactly as the migration made them, at its end."""
+
+
+class Contention(RuntimeError):
+    """A transaction lost to a concurrent one (another process, on PostgreSQL): the server
+    chose it as a deadlock's victim or failed a serialization check. Nothing of it was
+    committed; running it again from the start may succeed."""
 
 
 class DatabaseUnusable(RuntimeError):
@@ -221,7 +235,7 @@ class Database(ABC):
         # Where the data is, for messages (a URL without its password).
         self.target = target
         self.on_statement: StatementHook | None = None
-        self._queue: deque[tuple[Job[Any], asyncio.Future[Any]]] = deque()
+        self._queue: deque[tuple[Job[Any], asyncio.Future[Any], int]] = deque()
         self._writer: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()
 
@@ -313,17 +327,23 @@ class Database(ABC):
 
     # --- group commit ----------------------------------------------------------------
 
-    async def write(self, job: Job[T]) -> T:
+    async def write(self, job: Job[T], *, order: int | None = None) -> T:
         """Run ``job`` (every statement of one change) on the worker thread inside BEGIN ...
         COMMIT, and return its result once the COMMIT is done: a caller is answered only when
         its change is durable. Jobs that arrive while a batch is being written are written
         together by the next one (up to ``MAX_BATCH``), each in its own SAVEPOINT: a job that
         raises is rolled back alone and its caller gets the exception; a COMMIT that fails
-        fails every job of the batch, none of which was committed. Jobs run in the order they
-        were submitted. A caller cancelled before its batch starts is dropped; one cancelled
-        after may still be committed (as after a crash past COMMIT)."""
+        fails every job of the batch, none of which was committed. A caller cancelled before
+        its batch starts is dropped; one cancelled after may still be committed (as after a
+        crash past COMMIT).
+
+        ``order``: the id of the row the job locks (a game's). A batch runs its jobs by
+        ``order``, jobs without one first, and otherwise in the order they were submitted:
+        every batch, in every process, then takes its row locks in one order, so two
+        processes' batches wait for each other at most, never in a circle (a deadlock, which
+        PostgreSQL only breaks after a second)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((job, future))
+        self._queue.append((job, future, -1 if order is None else order))
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_queued())
         return await future
@@ -332,13 +352,14 @@ class Database(ABC):
         try:
             while self._queue:
                 async with self._write_lock:
-                    batch: list[tuple[Job[Any], asyncio.Future[Any]]] = []
+                    batch: list[tuple[Job[Any], asyncio.Future[Any], int]] = []
                     while self._queue and len(batch) < MAX_BATCH:
-                        job, future = self._queue.popleft()
-                        if not future.done():  # cancelled while it waited
-                            batch.append((job, future))
+                        item = self._queue.popleft()
+                        if not item[1].done():  # cancelled while it waited
+                            batch.append(item)
                     if batch:
-                        await self._write_batch(batch)
+                        batch.sort(key=lambda item: item[2])  # stable: submission order kept
+                        await self._write_batch([(job, future) for job, future, _ in batch])
         finally:
             self._writer = None
             while self._queue:  # only if this task was cancelled (the loop is closing)
@@ -377,10 +398,13 @@ def run_batch(
     *,
     begin: str,
     rollback: Callable[[], None],
+    transient: tuple[type[BaseException], ...] = (),
 ) -> list[tuple[bool, Any]]:
     """On the worker thread: ``begin``, every job (each in a SAVEPOINT when there are
     several), COMMIT. Returns (ok, result or exception) per job; raises, with everything
-    rolled back, if the transaction itself failed."""
+    rolled back, if the transaction itself failed, or if a job lost to another transaction
+    (a ``transient`` error: the caller runs the whole batch again, since the other one may
+    be waiting for a lock an earlier job of this batch holds)."""
     hooked: WriteConnection = conn if hook is None else Hooked(conn, hook)
     outcomes: list[tuple[bool, Any]] = []
     hooked.execute(begin)
@@ -388,6 +412,8 @@ def run_batch(
         if len(jobs) == 1:  # no savepoint needed: the job is the whole transaction
             try:
                 outcomes.append((True, jobs[0](hooked)))
+            except transient:
+                raise
             except Exception as exc:
                 rollback()
                 return [(False, exc)]
@@ -396,6 +422,8 @@ def run_batch(
                 hooked.execute("SAVEPOINT job")
                 try:
                     result = job(hooked)
+                except transient:
+                    raise
                 except Exception as exc:
                     hooked.execute("ROLLBACK TO SAVEPOINT job")
                     outcomes.append((False, exc))

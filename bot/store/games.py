@@ -198,7 +198,9 @@ class OpenChecks:
     max_stake: int | None
 
 
-async def open_checks(db: Database, guild_id: int, channel_id: int, host_id: int) -> OpenChecks:
+async def open_checks(
+    db: Database | Connection, guild_id: int, channel_id: int, host_id: int
+) -> OpenChecks:
     row = await db.fetchone(
         "SELECT"
         " COUNT(*) FILTER (WHERE channel_id = ? AND status = 'lobby'),"

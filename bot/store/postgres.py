@@ -13,6 +13,7 @@ apply each once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -32,6 +33,7 @@ from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
 from bot.store.db import (
     POSTGRESQL,
     Connection,
+    Contention,
     Cursor,
     Database,
     DatabaseUnusable,
@@ -48,7 +50,8 @@ log = logging.getLogger(__name__)
 # Any number, the same in every process: the advisory lock migrations run under.
 _MIGRATION_LOCK = 7_162_341_905
 
-# A write batch that lost a deadlock or a serialization check is run again, whole.
+# A write batch that lost a deadlock or a serialization check is run again, whole (a
+# transaction() that lost one raises Contention, for its caller to run again).
 _RETRIES = 3
 _TRANSIENT = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
 
@@ -76,6 +79,13 @@ def translate(sql: str) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def advisory_key(key: str) -> int:
+    """A transaction-level advisory lock's number for ``key``: the same in every process.
+    Two keys sharing a number only wait for each other a little."""
+    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class PgRow(tuple[Any, ...]):
@@ -244,6 +254,9 @@ class PgConnection(Connection):
     async def serialize(self, table: str) -> None:
         await self._conn.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
 
+    async def serialize_on(self, key: str) -> None:
+        await self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (advisory_key(key),))
+
     @asynccontextmanager
     async def lift_guards(self, guards: Sequence[str]) -> AsyncIterator[None]:
         cursor = await self._conn.execute(
@@ -390,10 +403,13 @@ class PostgresDatabase(Database):
                 if raw.info.transaction_status != TransactionStatus.IDLE:
                     await raw.execute("ROLLBACK")
 
-            async with transaction_body(
-                PgConnection(raw, self), "BEGIN", self._hook, rollback
-            ) as conn:
-                yield conn
+            try:
+                async with transaction_body(
+                    PgConnection(raw, self), "BEGIN", self._hook, rollback
+                ) as conn:
+                    yield conn
+            except _TRANSIENT as exc:  # rolled back: the caller may run it again
+                raise Contention(_first_line(exc)) from exc
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         self._hook(sql)
@@ -424,7 +440,7 @@ class PostgresDatabase(Database):
             try:
                 return run_batch(
                     _SyncConnection(conn), jobs, self.on_statement, begin="BEGIN",
-                    rollback=rollback,
+                    rollback=rollback, transient=_TRANSIENT,
                 )  # fmt: skip
             except _TRANSIENT:
                 if attempt == _RETRIES:

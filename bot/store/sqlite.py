@@ -67,6 +67,9 @@ class SqliteConnection(Connection):
     async def serialize(self, table: str) -> None:
         return None  # BEGIN IMMEDIATE already holds the one write lock
 
+    async def serialize_on(self, key: str) -> None:
+        return None  # likewise
+
     @asynccontextmanager
     async def lift_guards(self, guards: Sequence[str]) -> AsyncIterator[None]:
         lifted = []

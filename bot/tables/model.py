@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,15 @@ if TYPE_CHECKING:
 
 MAX_EVENTS = 6
 MAX_NAME = 32
+
+_stamps = itertools.count(1)
+
+
+def read_stamp() -> int:
+    """A number larger than every one this process gave before: taken just before a table
+    is read, so that what happened after (a message moved) can be told from what the copy
+    already shows."""
+    return next(_stamps)
 
 
 @dataclass
@@ -56,6 +66,9 @@ class Table:
     end_request: dict[str, Any] | None = None
     # The lines this read of the table has added, every one (``events`` keeps the last few).
     fresh_events: list[str] = field(default_factory=list)
+    # When this copy was read (``read_stamp``): the publisher compares it with when it last
+    # moved the game's message.
+    read_at: int = field(default_factory=read_stamp, compare=False, repr=False)
 
     @property
     def kind(self) -> str:

@@ -22,11 +22,12 @@ from typing import Any
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import SeatResult
 from bot.store import games
-from bot.store.db import Connection, Database, WriteConnection
+from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
-from bot.tables.model import Seat, Table
+from bot.tables.locks import KeyedLocks, Recent
+from bot.tables.model import Seat, Table, read_stamp
 from bot.tables.names import clean_name
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
@@ -37,6 +38,8 @@ Clock = Callable[[], float]
 MAX_EXPIRIES = 3
 END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
+SAVES_REMEMBERED = 10_000  # tables whose last save here is remembered (for copies read before)
+CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -113,10 +116,14 @@ class TableService:
         # only (another process runs the other shards' guilds on the same database).
         self.shards = shards
         self._shard_filter = shards.subset()
-        # Per live table: its lock, and the version this process last saved (so a table read
-        # before the lock was taken is known to be current). Both go when the table closes.
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._saved: dict[int, int] = {}
+        # Per table: its lock while a change of this process is under way, and when this
+        # process last saved it (so a copy read before the lock was taken is known to be
+        # current). Both are this process's only: another process on the same database has
+        # its own, and the version check of every save is what orders the two (``_save``).
+        self._locks = KeyedLocks()
+        self._saved: Recent[int] = Recent(SAVES_REMEMBERED)
+        # Opens one at a time in this process (a burst of commands waits here, not holding
+        # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
 
     # --- plumbing --------------------------------------------------------------------
@@ -127,38 +134,37 @@ class TableService:
         except KeyError:
             raise UserError(f"Unknown game {name!r}.") from None
 
-    def _table(self, row: GameRow) -> Table:
-        return Table.from_row(row, self.kind(row.state["kind"]))
-
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _table(self, row: GameRow, stamp: int) -> Table:
+        """``stamp``: the ``read_stamp`` taken before ``row`` was read."""
+        table = Table.from_row(row, self.kind(row.state["kind"]))
+        table.read_at = stamp
+        return table
 
     def live_locks(self) -> int:
-        """How many tables hold a lock (tables closed since start hold none)."""
+        """How many tables hold a lock: those with a change under way (none in between, so
+        a table closed here or by another process leaves nothing behind)."""
         return len(self._locks)
 
     @asynccontextmanager
     async def _locked(self, table_id: int, loaded: Table | None = None) -> AsyncIterator[Table]:
         """The table under its lock. ``loaded``, a copy the caller read just before, is used
-        instead of reading again when this process has saved no newer version since; the
-        save's version check catches any other writer."""
+        instead of reading again when this process has saved no change since that read;
+        the save's version check catches any other writer (another process included)."""
         _check_id(table_id)
-        async with self._lock(table_id):
-            current = loaded is not None and self._saved.get(table_id) in (None, loaded.version)
-            table = loaded if current and loaded is not None else await self.get(table_id)
-            try:
-                yield table
-            finally:
-                if table.status not in games.LIVE:  # closed: nothing will wait on it again
-                    self._locks.pop(table_id, None)
-                    self._saved.pop(table_id, None)
+        async with self._locks.hold(table_id):
+            saved = self._saved.get(table_id)
+            if loaded is not None and (saved is None or loaded.read_at > saved):
+                yield loaded
+            else:
+                yield await self.get(table_id)
 
     async def get(self, table_id: int) -> Table:
         _check_id(table_id)
+        stamp = read_stamp()  # before the read: whatever was committed by now, it shows
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")
-        return self._table(row)
+        return self._table(row, stamp)
 
     async def _save(
         self,
@@ -183,19 +189,28 @@ class TableService:
                     games.update_sync(conn, row, expected)
                     games.append_log_sync(conn, row.id, now, actor_id, kind, detail)
 
-                await self.db.write(save)
+                await self.db.write(save, order=row.id)
             else:  # hooks that move chips or record results are async: their own transaction
-                async with self.db.transaction() as conn:
-                    await games.update(conn, table.row, expected)
-                    await games.append_log(conn, table.id, now, actor_id, kind, detail)
-                    await extra(conn)
+                for attempt in range(1, CONTENTION_RETRIES + 1):
+                    try:
+                        async with self.db.transaction() as conn:
+                            await games.update(conn, table.row, expected)
+                            await games.append_log(conn, table.id, now, actor_id, kind, detail)
+                            await extra(conn)
+                        break
+                    except Contention:
+                        # Another process's transaction and this one waited for each other
+                        # (wallets credited in another order); this one was rolled back.
+                        if attempt == CONTENTION_RETRIES:
+                            raise
+                        log.debug("game %s: save lost a deadlock; again", table.id)
         except VersionConflict:
             table.row.version = expected
             raise StaleAction("That game changed just now; look again and retry.") from None
         except BaseException:
             table.row.version = expected
             raise
-        self._saved[table.id] = table.row.version
+        self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -214,8 +229,6 @@ class TableService:
     ) -> Table:
         game = self.kind(kind)
         game.check_settings(settings)
-        # One open at a time: the checks below and the insert must not interleave, or a
-        # burst of simultaneous commands passes the cooldown and the caps together.
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
@@ -224,8 +237,14 @@ class TableService:
                 f"Start a new game in <#{owner.channel_id}>: "
                 f"this thread belongs to game #{owner.id}."
             )
-        async with self._open_lock:
-            checks = await games.open_checks(self.db, guild_id, channel_id, host_id)
+        # One open at a time per server: the checks below and the insert must not
+        # interleave, or a burst of simultaneous commands passes the cooldown and the caps
+        # together. In this process the lock does it; another process on the same database
+        # (PostgreSQL) waits at ``serialize_on`` until this transaction commits, then counts
+        # the table it inserted (on SQLite, BEGIN IMMEDIATE already lets one writer in).
+        async with self._open_lock, self.db.transaction() as conn:
+            await conn.serialize_on(f"open:{guild_id}")
+            checks = await games.open_checks(conn, guild_id, channel_id, host_id)
             cap = self.settings.max_stake
             if checks.max_stake is not None:
                 cap = min(cap, checks.max_stake)
@@ -233,6 +252,7 @@ class TableService:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
             self._check_open_limits(checks)
             return await self._open(
+                conn,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
@@ -265,6 +285,7 @@ class TableService:
 
     async def _open(
         self,
+        conn: Connection,
         *,
         guild_id: int,
         channel_id: int,
@@ -308,19 +329,18 @@ class TableService:
             self._auto_team(table, host)
             table.seats.append(host)
         table.row.state = table.to_state()
-        async with self.db.transaction() as conn:
-            table.row.id = await games.insert(conn, table.row)
-            await games.upsert_member(conn, guild_id, host_id, host.name, now)
-            await games.append_log(
-                conn,
-                table.id,
-                now,
-                host_id,
-                "open",
-                {"kind": kind, "settings": settings, "stake": stake},
-            )
-            if seat_host:
-                await self.hooks.on_join(conn, table, host)
+        table.row.id = await games.insert(conn, table.row)
+        await games.upsert_member(conn, guild_id, host_id, host.name, now)
+        await games.append_log(
+            conn,
+            table.id,
+            now,
+            host_id,
+            "open",
+            {"kind": kind, "settings": settings, "stake": stake},
+        )
+        if seat_host:
+            await self.hooks.on_join(conn, table, host)
         return table
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> int:
@@ -475,7 +495,8 @@ class TableService:
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
         await self.db.write(
-            lambda conn: games.set_location_sync(conn, table_id, thread_id, message_id)
+            lambda conn: games.set_location_sync(conn, table_id, thread_id, message_id),
+            order=table_id,
         )
 
     def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
@@ -716,13 +737,27 @@ class TableService:
     async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
         """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
         several at once so that their saves are committed together; ``on_change`` gets each
-        change as soon as it is committed. Returns the changes in deadline order."""
+        change as soon as it is committed. Returns the changes in deadline order.
+
+        Several processes may run this on one database (two unsharded processes, or the old
+        and the new one during a deploy): each timer still fires once. No claim is taken
+        first: the save is the claim. A timer's change is saved like a click's, as a
+        compare-and-set on the version the deadline was read at, together with its log entry
+        and its chips, so of two processes firing one deadline exactly one commits; the
+        other's save changes nothing (its chips moves and results are rolled back with it)
+        and it shows nothing: ``fire`` raises StaleAction before any change is returned, and
+        that is no news here (a click or the other process got there first), so it is logged
+        at debug only. A process that reads the row after the other committed finds the next
+        deadline, not yet due, or the table closed, and does nothing at all."""
         limit = asyncio.Semaphore(TIMER_CONCURRENCY)
 
         async def one(table_id: int) -> Change | None:
             async with limit:
                 try:
                     change = await self.fire(table_id)
+                except StaleAction:
+                    log.debug("timer for game %s: another change came first", table_id)
+                    return None
                 except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
                     log.warning("timer for game %s refused: %s", table_id, exc)
                     return None
@@ -778,8 +813,9 @@ class TableService:
     # --- restore ---------------------------------------------------------------------
 
     async def running_with_message(self, message_id: int) -> Table | None:
+        stamp = read_stamp()
         row = await games.running_with_message(self.db, message_id)
-        return None if row is None else self._table(row)
+        return None if row is None else self._table(row, stamp)
 
     async def record_shown(self, shown: list[tuple[int, int]]) -> None:
         """Which version each table's message shows (table id, version), in one transaction."""
@@ -792,7 +828,10 @@ class TableService:
         return await games.behind_on_discord(self.db, self._shard_filter)
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
-        return [self._table(row) for row in await games.live_in_channel(self.db, channel_id)]
+        stamp = read_stamp()
+        rows = await games.live_in_channel(self.db, channel_id)
+        return [self._table(row, stamp) for row in rows]
 
     async def live_tables(self) -> list[Table]:
-        return [self._table(row) for row in await games.live(self.db)]
+        stamp = read_stamp()
+        return [self._table(row, stamp) for row in await games.live(self.db)]

@@ -20,7 +20,8 @@ from bot.games.base import Game
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
-from bot.tables.model import Table
+from bot.tables.locks import KeyedLocks, Recent
+from bot.tables.model import Table, read_stamp
 from bot.tables.service import Change, TableService
 from bot.tables.wallets import Wallets
 from bot.ui.checks import missing_permissions
@@ -35,6 +36,8 @@ RESTORE_BURST = 20
 RESTORE_PER_SECOND = 25
 RESTORE_CONCURRENCY = 8
 
+MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for changes read before)
+
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 
 
@@ -48,10 +51,12 @@ class Publisher:
         self.client = client
         self.tables = tables
         self.wallets = wallets
-        # Per live table: its redraw lock, and where its game message is now (the previous
-        # redraw may have moved it since the change being shown was read).
-        self._publishing: dict[int, asyncio.Lock] = {}
-        self._where: dict[int, tuple[int | None, int | None]] = {}
+        # Per table: its redraw lock while a redraw is under way, and where this process
+        # last moved its game message (thread, message) and when (``read_stamp``): the
+        # previous redraw may have moved it after the change being shown was read. Neither
+        # grows with every table played (another process may close a table this one showed).
+        self._publishing = KeyedLocks()
+        self._where: Recent[tuple[int, int | None, int | None]] = Recent(MOVES_REMEMBERED)
         # The versions Discord now shows, not yet recorded in the database (``flush_shown``):
         # after a restart only the tables whose message is behind are redrawn.
         self._shown_versions: dict[int, int] = {}
@@ -82,8 +87,7 @@ class Publisher:
 
     def _forget(self, table: Table) -> None:
         if table.status not in ("lobby", "running"):
-            self._publishing.pop(table.id, None)
-            self._where.pop(table.id, None)
+            self._where.pop(table.id)
 
     async def set_game_message(
         self, table: Table, *, thread_id: int | None, message_id: int
@@ -92,7 +96,8 @@ class Publisher:
         if thread_id is not None:
             table.row.thread_id = thread_id
         table.row.message_id = message_id
-        self._where[table.id] = (table.row.thread_id, message_id)
+        # Stamped after the write: a copy of the table read from now on has it already.
+        self._where.set(table.id, (read_stamp(), table.row.thread_id, message_id))
 
     # --- rendering -------------------------------------------------------------------
 
@@ -258,10 +263,14 @@ class Publisher:
         # while a click's redraw still waits on Discord could post its new message first,
         # and the click's older one would land last and be recorded as the live message.
         table = change.table
-        async with self._publishing.setdefault(table.id, asyncio.Lock()):
-            shown = self._where.get(table.id)
-            if shown is not None:  # where the game is shown now, as the previous redraw left it
-                table.row.thread_id, table.row.message_id = shown
+        async with self._publishing.hold(table.id):
+            # Where the game is shown now: as this process's previous redraw left it, if that
+            # was after the change's copy was read. A copy read later has the place from the
+            # database, which is also right when another process on the same database (one
+            # running the same guilds during a deploy) has moved the message since.
+            moved = self._where.get(table.id)
+            if moved is not None and moved[0] > table.read_at:
+                _, table.row.thread_id, table.row.message_id = moved
             try:
                 await self._publish(change, interaction)
             finally:
@@ -624,7 +633,7 @@ class Publisher:
         table = await self.tables.running_with_message(message_id)
         if table is None:
             return
-        async with self._publishing.setdefault(table.id, asyncio.Lock()):
+        async with self._publishing.hold(table.id):
             fresh = await self.tables.get(table.id)
             if fresh.status != "running" or fresh.row.message_id != message_id:
                 return  # already moved on
@@ -639,7 +648,7 @@ class Publisher:
     async def _restore_locked(self, table_id: int) -> None:
         # Clicks are answered while this runs: redraw each table as it is now, under its
         # redraw lock, or a slow start could put an older version back on screen.
-        async with self._publishing.setdefault(table_id, asyncio.Lock()):
+        async with self._publishing.hold(table_id):
             try:
                 await self._restore_one(table_id)
             except Exception:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from psycopg.errors import DeadlockDetected
 
 from bot.store import games
 from bot.store.db import AFTER_COMMIT, Database, Job, WriteConnection
@@ -207,3 +208,51 @@ async def test_a_caller_cancelled_before_its_batch_is_dropped(db: Database) -> N
         dropped.cancel()
     assert await kept == 10
     assert await members(db) == [1]
+
+
+async def test_a_batch_runs_its_jobs_in_the_order_of_their_rows(db: Database) -> None:
+    # Every batch of every process locks its rows in one order: two cannot deadlock.
+    ran: list[int] = []
+
+    def job(user_id: int) -> Job[int]:
+        def run(conn: WriteConnection) -> int:
+            ran.append(user_id)
+            return add_member(user_id)(conn)
+
+        return run
+
+    async with db._write_lock:  # one batch
+        pending = [
+            asyncio.ensure_future(db.write(job(user), order=order))
+            for user, order in [(1, 30), (2, 10), (3, None), (4, 20), (5, 10)]
+        ]
+        await asyncio.sleep(0)
+    assert await asyncio.gather(*pending) == [10, 20, 30, 40, 50]  # each its own result
+    assert ran == [3, 2, 5, 4, 1]  # without a row first; one row's jobs as submitted
+
+
+async def test_a_job_that_loses_a_deadlock_runs_the_whole_batch_again(
+    postgres_url: str,
+) -> None:
+    # The other transaction may wait for a row an earlier job of the batch locked: only
+    # rolling back the whole batch lets it go on. Every job then runs again, once committed.
+    db = await Database.open(postgres_url)
+    seen = statements(db)
+    lost = []
+
+    def loser(conn: WriteConnection) -> int:
+        add_member(2)(conn)
+        if not lost:
+            lost.append(True)
+            raise DeadlockDetected("deadlock detected")
+        return 20
+
+    try:
+        async with db._write_lock:
+            pending = [asyncio.ensure_future(db.write(j)) for j in (add_member(1), loser)]
+            await asyncio.sleep(0)
+        assert await asyncio.gather(*pending) == [10, 20]
+        assert await members(db) == [1, 2]
+        assert seen.count("BEGIN") == 2 and seen.count("COMMIT") == 1
+    finally:
+        await db.close()

@@ -1,0 +1,69 @@
+"""What one process keeps in memory about tables: a lock per table while it is in use, and
+small bounded maps of recent facts. Nothing here may grow with every table ever played: another
+process on the same database may close a table this one never looks at again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class _Entry:
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class KeyedLocks:
+    """One asyncio lock per table id, kept only while a task holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = _Entry()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._entries[key]
+
+
+class Recent(Generic[V]):
+    """A map of table id to value that keeps the ``limit`` most recently set entries: for
+    facts that only matter for a little while (a copy of a table read before them)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[int, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: int) -> V | None:
+        return self._items.get(key)
+
+    def pop(self, key: int) -> None:
+        self._items.pop(key, None)
+
+    def set(self, key: int, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
