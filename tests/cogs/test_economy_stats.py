@@ -7,7 +7,6 @@ import random
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,7 @@ from bot.store.db import Database
 from bot.store.games import upsert_member
 from bot.store.stats import record_finished_game
 from bot.tables.service import TableService
+from tests.backends import DbTarget
 from tests.conftest import MakeHarness
 from tests.fakes import FakeClock
 from tests.harness import Harness, HarnessError, Message, Player
@@ -34,7 +34,7 @@ class Env:
     bot: SequencesBot
     db: Database
     clock: FakeClock
-    path: Path
+    path: str
 
     def new_bot(self) -> SequencesBot:
         return make_bot(self.db, self.clock)
@@ -46,8 +46,9 @@ def make_bot(db: Database, clock: FakeClock) -> SequencesBot:
 
 
 @pytest.fixture
-async def env(tmp_path: Path, make_harness: MakeHarness) -> AsyncIterator[Env]:
-    path = tmp_path / "bot.sqlite3"
+async def env(db_target: DbTarget, make_harness: MakeHarness) -> AsyncIterator[Env]:
+    """On both engines: the economy commands are money."""
+    path = db_target("bot")
     db = await Database.open(path)
     clock = FakeClock(T0)
     bot = make_bot(db, clock)

@@ -6,15 +6,22 @@ import asyncio
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from bot.store import stats
 from bot.store import wallets as w
 from bot.store.db import Database
+from tests.pg import Databases, database_url
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 
 USERS = st.sampled_from([1, 2, 3, 4])
@@ -26,8 +33,7 @@ class WalletMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
-        self.dir = Path(tempfile.mkdtemp())
-        self.path = self.dir / "bot.sqlite3"
+        self.path = self.new_database()
         self.db = self.run(Database.open(self.path))
         self.now = T0
         # The model: expected balances (wallets created lazily at 1,000), open tables.
@@ -35,13 +41,20 @@ class WalletMachine(RuleBasedStateMachine):
         self.tables: dict[int, tuple[int, int, dict[int, int]]] = {}  # id -> guild, stake, held
         self.settled: list[int] = []
 
+    def new_database(self) -> str:
+        self.dir = Path(tempfile.mkdtemp())
+        return str(self.dir / "bot.sqlite3")
+
+    def drop_database(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
 
     def teardown(self) -> None:
         self.run(self.db.close())
         self.loop.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.drop_database()
 
     def bal(self, guild: int, user: int) -> int:
         return self.balances.setdefault((guild, user), 1_000)
@@ -202,3 +215,29 @@ WalletMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestWalletMachine = WalletMachine.TestCase
+
+
+class PostgresWalletMachine(WalletMachine):
+    """The same machine on a PostgreSQL database of its own per example."""
+
+    databases: ClassVar[Databases]
+
+    def new_database(self) -> str:
+        self.dbname = self.databases.create()
+        return database_url(self.databases.server_url, self.dbname)
+
+    def drop_database(self) -> None:
+        self.databases.drop(self.dbname)
+
+
+def test_wallet_machine_on_postgresql(postgres_databases: Databases) -> None:
+    PostgresWalletMachine.databases = postgres_databases
+    run_state_machine_as_test(
+        PostgresWalletMachine,
+        settings=settings(
+            max_examples=40,
+            stateful_step_count=30,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
+    )
