@@ -400,37 +400,74 @@ def run_batch(
     rollback: Callable[[], None],
     transient: tuple[type[BaseException], ...] = (),
 ) -> list[tuple[bool, Any]]:
-    """On the worker thread: ``begin``, every job (each in a SAVEPOINT when there are
-    several), COMMIT. Returns (ok, result or exception) per job; raises, with everything
-    rolled back, if the transaction itself failed, or if a job lost to another transaction
-    (a ``transient`` error: the caller runs the whole batch again, since the other one may
-    be waiting for a lock an earlier job of this batch holds)."""
+    """On the worker thread: ``begin``, every job, COMMIT. Returns (ok, result or exception)
+    per job; raises, with everything rolled back, if the transaction itself failed, or if a
+    job lost to another transaction (a ``transient`` error: the caller runs the whole batch
+    again, since the other one may be waiting for a lock an earlier job of this batch holds).
+
+    A job that raises is rolled back alone and only its caller gets the error. Jobs seldom
+    raise (a stale click, a conflict), so the batch first runs them one after another with
+    nothing between them; if one raises, everything is rolled back, that job's outcome is its
+    error, and the others run again, each in its own SAVEPOINT. They run on the same rows in
+    the same order as the first time, so each does the same again. Two statements less per
+    job in the usual case: on PostgreSQL, where every statement is a round trip to the
+    server, that is half of a click's."""
     hooked: WriteConnection = conn if hook is None else Hooked(conn, hook)
+    if len(jobs) == 1:
+        return _run_jobs(hooked, jobs, hook, begin, rollback, transient, savepoints=False)
+    try:
+        return _run_jobs(hooked, jobs, hook, begin, rollback, transient, savepoints=False)
+    except _JobFailed as failed:
+        rest = [job for i, job in enumerate(jobs) if i != failed.index]
+        outcomes = _run_jobs(hooked, rest, hook, begin, rollback, transient, savepoints=True)
+        outcomes.insert(failed.index, (False, failed.error))
+        return outcomes
+
+
+class _JobFailed(Exception):
+    """A job of a batch run without savepoints raised (the batch was rolled back)."""
+
+    def __init__(self, index: int, error: Exception) -> None:
+        super().__init__(index, error)
+        self.index = index
+        self.error = error
+
+
+def _run_jobs(
+    hooked: WriteConnection,
+    jobs: list[Job[Any]],
+    hook: StatementHook | None,
+    begin: str,
+    rollback: Callable[[], None],
+    transient: tuple[type[BaseException], ...],
+    *,
+    savepoints: bool,
+) -> list[tuple[bool, Any]]:
     outcomes: list[tuple[bool, Any]] = []
     hooked.execute(begin)
     try:
-        if len(jobs) == 1:  # no savepoint needed: the job is the whole transaction
+        for index, job in enumerate(jobs):
+            if savepoints:
+                hooked.execute("SAVEPOINT job")
             try:
-                outcomes.append((True, jobs[0](hooked)))
+                result = job(hooked)
             except transient:
                 raise
             except Exception as exc:
-                rollback()
-                return [(False, exc)]
-        else:
-            for job in jobs:
-                hooked.execute("SAVEPOINT job")
-                try:
-                    result = job(hooked)
-                except transient:
-                    raise
-                except Exception as exc:
-                    hooked.execute("ROLLBACK TO SAVEPOINT job")
-                    outcomes.append((False, exc))
-                else:
-                    outcomes.append((True, result))
+                if not savepoints:
+                    rollback()
+                    if len(jobs) == 1:
+                        return [(False, exc)]
+                    raise _JobFailed(index, exc) from None
+                hooked.execute("ROLLBACK TO SAVEPOINT job")
+                outcomes.append((False, exc))
+            else:
+                outcomes.append((True, result))
+            if savepoints:
                 hooked.execute("RELEASE SAVEPOINT job")
         hooked.execute("COMMIT")
+    except _JobFailed:
+        raise
     except BaseException:
         # Also reached when COMMIT itself fails: nothing of the batch was committed.
         rollback()

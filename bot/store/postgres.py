@@ -415,6 +415,8 @@ class PostgresDatabase(Database):
         self._hook(sql)
         async with self.pool.connection() as conn:
             cursor = await conn.execute(translate(sql), tuple(params) or None)
+            if cursor.description is None:  # a statement without rows (as SQLite gives [])
+                return []
             return list(await cursor.fetchall())
 
     async def _run_on_writer(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
