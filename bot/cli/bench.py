@@ -27,6 +27,7 @@ import io
 import json
 import math
 import os
+import queue
 import random
 import statistics
 import sys
@@ -48,7 +49,9 @@ HELP_NOTE = (
 
 T0 = 1_780_000_000.0
 LATENCY = 0.05  # seconds per Discord request in the "slow Discord" rows
-SECTIONS = ("floor", "click", "board", "burst", "timers", "open", "memory", "frame")
+SECTIONS = (
+    "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         default=None,
-        help=f"comma-separated sections to run: {','.join(SECTIONS)} (ratios need floor)",
+        help=f"comma-separated sections to run: {','.join(SECTIONS)} (ratios need floor; "
+        "processes needs --database)",
     )
     parser.add_argument(
         "--database",
@@ -110,6 +114,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run on PostgreSQL: postgresql://... of a server where this role may CREATE "
         "DATABASE; each section gets a new database bench_<pid>_<n>, dropped after it (the "
         "URL's own database is only connected to). Default: new SQLite files in a temp folder",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=2,
+        metavar="P",
+        help="the processes section: the biggest burst split across P processes on one "
+        "PostgreSQL database, beside the same burst from 1 process (default 2)",
     )
 
 
@@ -1065,6 +1077,126 @@ async def _memory(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int)
         await env.stop()
 
 
+# --- one burst split across processes on one PostgreSQL database -----------------------
+
+BARRIER_TIMEOUT = 3600.0  # seconds a ready process waits for the others
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One process's share of a burst split across ``processes`` processes."""
+
+    target: str
+    index: int
+    processes: int
+    clicks: int
+    seed: int
+
+
+def _burst_part(part: _Part, barrier: Any, results: Any) -> None:
+    """The body of one process (spawned): its own bot, harness and ``part.clicks`` tables on
+    the shared database; once every process is ready (``barrier``), one click on each of its
+    tables, all delivered together. Puts (index, (started, answered)) on ``results``, or
+    (index, the error's text)."""
+    try:
+        outcome: Any = asyncio.run(_burst_part_async(part, barrier))
+    except BaseException as exc:  # reported to the parent, which raises it
+        barrier.abort()  # the others stop waiting
+        outcome = f"{type(exc).__name__}: {exc}"
+    results.put((part.index, outcome))
+
+
+async def _burst_part_async(part: _Part, barrier: Any) -> tuple[float, list[float]]:
+    H = _import_harness()
+    # Several processes are shards of one bot (each fires the timers and redraws the
+    # tables of its own guild only); one process is the plain bot.
+    shard = None if part.processes == 1 else (part.index, part.processes)
+    env = _Env(H, None, "", part.seed, timers=True, target=part.target, shard=shard)
+    await env.start()
+    try:
+        table_id, player, throw = await _throw_button(env)
+        clicks = await _throw_clicks(env, table_id, player, throw, part.clicks)
+        await asyncio.to_thread(barrier.wait, BARRIER_TIMEOUT)
+        return await _deliver(env.h, clicks)
+    finally:
+        await env.stop()
+
+
+def _split_burst(target: str, processes: int, clicks: int, seed: int) -> list[Any]:
+    """Run ``clicks`` split across ``processes`` new processes on ``target``; each one's
+    (started, answered times). ``time.perf_counter`` is CLOCK_MONOTONIC on Linux, one clock
+    for every process, so the times compare across them."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")  # not fork: this process has threads
+    barrier = ctx.Barrier(processes)
+    results = ctx.Queue()
+    shares = [clicks // processes + (i < clicks % processes) for i in range(processes)]
+    workers = [
+        ctx.Process(
+            target=_burst_part,
+            args=(_Part(target, i, processes, shares[i], seed + i), barrier, results),
+            name=f"bench-burst-{i}",
+        )
+        for i in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    outcomes: dict[int, Any] = {}
+    try:
+        while len(outcomes) < processes:
+            try:
+                index, outcome = results.get(timeout=1.0)
+            except queue.Empty:
+                dead = [w.name for w in workers if w.exitcode not in (None, 0)]
+                if dead and results.empty():  # killed before it could report
+                    raise RuntimeError(f"the split burst failed: {dead} exited") from None
+                continue
+            outcomes[index] = outcome
+    finally:
+        for worker in workers:
+            worker.join(timeout=60)
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
+    failed = [f"process {i}: {o}" for i, o in sorted(outcomes.items()) if isinstance(o, str)]
+    if failed:
+        raise RuntimeError("the split burst failed: " + "; ".join(failed))
+    return [outcomes[i] for i in range(processes)]
+
+
+async def _processes(dbs: Targets, sizes: Sizes, report: Report, seed: int, processes: int) -> None:
+    """The biggest burst on one PostgreSQL database, from 1 process, then split across
+    ``processes``: each process a bot (a shard) with its own harness and tables."""
+    from bot.store.db import Database
+
+    size = sizes.bursts[-1]
+    for count in sorted({1, processes}):
+        target = dbs.new(f"processes{count}")
+        try:
+            await (await Database.open(target)).close()  # migrated once, before they start
+            parts = await asyncio.to_thread(_split_burst, target, count, size, seed)
+        finally:
+            dbs.drop(target)
+        starts = [started for started, answered in parts for _ in answered]
+        answered = [a for _, times in parts for a in times]
+        rate, p50, p99 = _burst_figures(starts, answered)
+        where = f"burst of {size:,}, {count} process{'es' if count > 1 else ''}"
+        each = f"{size // count:,} tables each" if count > 1 else f"{size:,} tables"
+        report.add(
+            f"procs.{count}.rate",
+            f"{where} on one database ({each})",
+            "/s",
+            rate,
+            higher_is_better=True,
+            goal="≥ 1,000 clicks/s",
+        )
+        report.add(f"procs.{count}.p50", f"{where}: p50 until answered", "ms", p50)
+        report.add(
+            f"procs.{count}.p99", f"{where}: p99 until answered", "ms", p99, goal="p99 ≤ 1 s"
+        )
+
+
 def _frame(sizes: Sizes, report: Report) -> None:
     from PIL import Image
 
@@ -1127,6 +1259,7 @@ async def _bench(
             ("click", lambda: _click(H, dbs, sizes, report, seed)),
             ("board", lambda: _board(H, dbs, sizes, report, seed)),
             ("burst", lambda: _bursts(H, dbs, sizes, report, seed)),
+            ("processes", lambda: _processes(dbs, sizes, report, seed, args.processes)),
             ("timers", lambda: _timers(H, dbs, sizes, report, seed)),
             ("open", lambda: _open(H, dbs, sizes, report, seed)),
         ]
@@ -1158,10 +1291,17 @@ def run(args: argparse.Namespace) -> int:
     if postgresql and not is_postgresql(args.database):
         print(f"error: --database takes a postgresql:// URL, not {args.database!r}")
         return 2
-    wanted = set(args.only.split(",")) if args.only else set(SECTIONS)
+    everything = set(SECTIONS) if postgresql else set(SECTIONS) - {"processes"}
+    wanted = set(args.only.split(",")) if args.only else everything
     unknown = wanted - set(SECTIONS)
     if unknown:
         print(f"error: unknown sections {sorted(unknown)}; use {','.join(SECTIONS)}")
+        return 2
+    if "processes" in wanted and not postgresql:
+        print("error: the processes section needs --database postgresql://...")
+        return 2
+    if args.processes < 2:
+        print("error: --processes is at least 2 (1 process is measured beside it anyway)")
         return 2
     sizes = QUICK if args.quick else Sizes()
     report = Report()
@@ -1178,6 +1318,7 @@ def run(args: argparse.Namespace) -> int:
         "slow_click",
         "board",
         "burst",
+        "procs",
         "db",
         "restart",
         "timers",

@@ -1,6 +1,6 @@
 """`python -m bot bench --quick --json` runs every row of the performance table, tiny, so the
-benchmark cannot rot, on SQLite and on PostgreSQL (``--database``). Nothing here is about
-time: only that every row has its numbers."""
+benchmark cannot rot, on SQLite and on PostgreSQL (``--database``, with the burst split across
+two processes). Nothing here is about time: only that every row has its numbers."""
 
 from __future__ import annotations
 
@@ -40,6 +40,8 @@ ROWS = {
     "ai.p50",
     "ai.p99",
 }
+# Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
+PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
 WITH_FLOOR = {
     *(key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))),
     "db.store_commits",
@@ -74,7 +76,7 @@ def test_quick_bench_on_postgresql_leaves_the_given_database_alone(
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         databases = _databases(conn)
         assert main(["bench", "--quick", "--json", "--database", postgres_url]) == 0
-        _check(json.loads(capsys.readouterr().out), "postgresql", ROWS)
+        _check(json.loads(capsys.readouterr().out), "postgresql", ROWS | PROCESSES)
         # Every section ran in a database of its own, dropped after it; the URL's own
         # database was only connected to.
         assert _databases(conn) == databases
@@ -91,3 +93,5 @@ def _databases(conn: psycopg.Connection[Any]) -> set[str]:
 def test_bench_refuses_what_is_not_a_postgresql_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--database", "bot.sqlite3"]) == 2
     assert "postgresql://" in capsys.readouterr().out
+    assert main(["bench", "--quick", "--only", "processes"]) == 2
+    assert "needs --database" in capsys.readouterr().out
