@@ -42,6 +42,8 @@ class Targets:
         self.server_url = database
         self.tmp = tmp
         self.engine: Engine = "sqlite" if database is None else "postgresql"
+        # The names of this run's databases: bench_<pid>_<n>.
+        self.prefix = f"bench_{os.getpid()}_"
         self._numbers = itertools.count(1)
         self._made: list[str] = []
         self._admin: Any = None
@@ -54,8 +56,8 @@ class Targets:
         """Where a new, empty database for ``name`` lives: a path or a URL."""
         if self.server_url is None:
             return str(self.tmp / f"{name}.sqlite3")
-        dbname = f"bench_{os.getpid()}_{next(self._numbers)}"
-        self._execute(f'CREATE DATABASE "{dbname}"', f"create the database {dbname}")
+        dbname = f"{self.prefix}{next(self._numbers)}"
+        self._execute("CREATE DATABASE {}", dbname, f"create the database {dbname}")
         self._made.append(dbname)
         return database_url(self.server_url, dbname)
 
@@ -66,7 +68,7 @@ class Targets:
             return
         dbname = urlsplit(target).path.lstrip("/")
         if dbname in self._made:
-            self._execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', f"drop {dbname}")
+            self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", dbname, f"drop {dbname}")
             self._made.remove(dbname)
 
     def close(self) -> None:
@@ -79,14 +81,15 @@ class Targets:
                 self._admin.close()
                 self._admin = None
 
-    def _execute(self, sql: str, what: str) -> None:
+    def _execute(self, statement: str, dbname: str, what: str) -> None:
         import psycopg
+        from psycopg import sql
 
         assert self.server_url is not None
         try:
             if self._admin is None or self._admin.closed or self._admin.broken:
                 self._admin = psycopg.connect(self.server_url, autocommit=True)
-            self._admin.execute(sql)  # names made here, never from the user
+            self._admin.execute(sql.SQL(statement).format(sql.Identifier(dbname)))
         except psycopg.Error as exc:
             first = (str(exc).strip() or type(exc).__name__).splitlines()[0]
             raise BenchDatabaseError(
