@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit demo bench clean sync
+.PHONY: run test lint typecheck unit demo bench bench-postgresql clean sync
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,13 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m bot bench
+
+# The same table on PostgreSQL: a throw-away server with the default durability (fsync on)
+# and its data on the disk; every section in a database of its own, then the burst split
+# across two processes.
+bench-postgresql: $(STAMP)
+	$(BIN)/python -m tests.pgserver run --durable -- \
+		sh -c '$(BIN)/python -m bot bench --database "$$BOT_TEST_POSTGRES"'
 
 clean:
 	rm -rf $(VENV)

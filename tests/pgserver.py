@@ -3,6 +3,9 @@ Unix socket beside it and no TCP port, removed again when the server stops.
 
 ``python -m tests.pgserver run -- COMMAND...`` runs COMMAND with ``BOT_TEST_POSTGRES`` set
 to the server's URL and exits with COMMAND's exit code; ``make unit`` runs pytest that way.
+``run --durable`` starts it with PostgreSQL's default durability (fsync, synchronous commit,
+full page writes) and its data on the disk under /tmp, for honest benchmark figures
+(``make bench-postgresql``).
 The binaries come from the PATH or ``/usr/lib/postgresql/*/bin``; as root on a machine
 without them, Debian's ``postgresql`` package is installed first. PostgreSQL refuses to run
 as root, so as root the server runs as the ``postgres`` user the package creates.
@@ -41,6 +44,8 @@ SERVER_SETTINGS = {
     "full_page_writes": "off",
     "max_connections": "300",
 }
+# For benchmarks: every COMMIT waits for its WAL flush to the disk, as in production.
+DURABLE_SETTINGS = {"listen_addresses": "", "max_connections": "300"}
 
 
 class PostgresServerError(RuntimeError):
@@ -155,13 +160,16 @@ def _run(command: list[str], *, what: str, cwd: Path, log: Path | None = None) -
         raise PostgresServerError(f"{what} failed (exit {process.returncode}):\n{details}")
 
 
-def _parent_dir() -> str:
+def _parent_dir(durable: bool = False) -> str:
     """/dev/shm when it is a roomy tmpfs, else /tmp; never $TMPDIR, which the server user
     may not be able to reach, and a Unix socket's path must stay under about 100 bytes.
 
     Memory rather than disk, although fsync is off: CREATE DATABASE writes a copy of the
     template's ~8 MB, and measured here under a parallel test run it took 250-500 ms on
-    the disk against 15-20 ms in /dev/shm (the server starts in half the time too)."""
+    the disk against 15-20 ms in /dev/shm (the server starts in half the time too).
+    A durable server's data goes to the disk: an fsync in memory would prove nothing."""
+    if durable:
+        return "/tmp" if Path("/tmp").is_dir() else tempfile.gettempdir()
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
         stats = os.statvfs(shm)
@@ -170,8 +178,8 @@ def _parent_dir() -> str:
     return "/tmp" if Path("/tmp").is_dir() else tempfile.gettempdir()
 
 
-def _make_base_dir() -> Path:
-    base = Path(tempfile.mkdtemp(prefix="bot-pg-", dir=_parent_dir()))
+def _make_base_dir(durable: bool = False) -> Path:
+    base = Path(tempfile.mkdtemp(prefix="bot-pg-", dir=_parent_dir(durable)))
     base.chmod(0o755)  # clients that are not root can reach the socket too
     if _is_root():
         try:
@@ -192,12 +200,13 @@ def _default_port() -> int:
 
 
 @contextmanager
-def running_server(port: int | None = None) -> Iterator[Server]:
+def running_server(port: int | None = None, *, durable: bool = False) -> Iterator[Server]:
     """Start a fresh server, yield it, and stop it and delete its files on the way out
-    (also at interpreter exit, should the ``with`` block never be left)."""
+    (also at interpreter exit, should the ``with`` block never be left). ``durable``: with
+    PostgreSQL's default durability, its data on the disk (see ``DURABLE_SETTINGS``)."""
     bin_dir = ensure_binaries()
     port = _default_port() if port is None else port
-    base = _make_base_dir()
+    base = _make_base_dir(durable)
     data, log = base / "data", base / "server.log"
     started = False
 
@@ -218,7 +227,8 @@ def running_server(port: int | None = None) -> Iterator[Server]:
         # UTF8 and the C locale whatever the environment says: the same server everywhere
         initdb += ["-E", "UTF8", "--locale=C", "--no-sync"]
         _run(initdb, what="initdb", cwd=base)
-        settings = [f"-c {name}='{value}'" for name, value in SERVER_SETTINGS.items()]
+        chosen = DURABLE_SETTINGS if durable else SERVER_SETTINGS
+        settings = [f"-c {name}='{value}'" for name, value in chosen.items()]
         options = " ".join([f"-k {base}", f"-p {port}", *settings])
         started = True  # from here on a half-started server is stopped too
         pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60"]
@@ -229,7 +239,7 @@ def running_server(port: int | None = None) -> Iterator[Server]:
         cleanup()
 
 
-def run(command: Sequence[str]) -> int:
+def run(command: Sequence[str], *, durable: bool = False) -> int:
     """Run COMMAND with a server and ``BOT_TEST_POSTGRES`` set; its exit code (128 + N for a
     command killed by signal N)."""
     child: subprocess.Popen[bytes] | None = None
@@ -247,10 +257,10 @@ def run(command: Sequence[str]) -> int:
     previous = {signum: signal.signal(signum, on_signal) for signum in handled}
     try:
         started = time.monotonic()
-        with running_server() as server:
+        with running_server(durable=durable) as server:
             print(
-                f"pgserver: PostgreSQL up in {(time.monotonic() - started) * 1000:.0f} ms"
-                f" at {server.url()}",
+                f"pgserver: {'durable ' if durable else ''}PostgreSQL up in"
+                f" {(time.monotonic() - started) * 1000:.0f} ms at {server.url()}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -262,7 +272,7 @@ def run(command: Sequence[str]) -> int:
     return returncode if returncode >= 0 else 128 - returncode
 
 
-USAGE = "usage: python -m tests.pgserver run -- COMMAND [ARGS...]"
+USAGE = "usage: python -m tests.pgserver run [--durable] -- COMMAND [ARGS...]"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -270,12 +280,16 @@ def main(argv: Sequence[str]) -> int:
     if len(args) < 2 or args[0] != "run":
         print(USAGE, file=sys.stderr)
         return 2
-    command = args[2:] if args[1] == "--" else args[1:]
+    args = args[1:]
+    durable = args[0] == "--durable"
+    if durable:
+        args = args[1:]
+    command = args[1:] if args[:1] == ["--"] else args
     if not command:
         print(USAGE, file=sys.stderr)
         return 2
     try:
-        return run(command)
+        return run(command, durable=durable)
     except PostgresServerError as e:
         print(f"pgserver: {e}", file=sys.stderr)
         return 1

@@ -27,8 +27,8 @@ import io
 import json
 import math
 import os
+import queue
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.cli.bench_db import BenchDatabaseError, Targets
+from bot.store.db import is_postgresql
+
 HELP_NOTE = (
     "Needs the offline test harness: run it from a checkout (it imports tests.harness, and "
     "dpytest from the dev extras: pip install -e '.[dev]'). N up to 10,000 takes minutes; "
@@ -46,7 +49,9 @@ HELP_NOTE = (
 
 T0 = 1_780_000_000.0
 LATENCY = 0.05  # seconds per Discord request in the "slow Discord" rows
-SECTIONS = ("floor", "click", "board", "burst", "timers", "open", "memory", "frame")
+SECTIONS = (
+    "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         default=None,
-        help=f"comma-separated sections to run: {','.join(SECTIONS)} (ratios need floor)",
+        help=f"comma-separated sections to run: {','.join(SECTIONS)} (ratios need floor; "
+        "processes needs --database)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="run on PostgreSQL: postgresql://... of a server where this role may CREATE "
+        "DATABASE; each section gets a new database bench_<pid>_<n>, dropped after it (the "
+        "URL's own database is only connected to). Default: new SQLite files in a temp folder",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=2,
+        metavar="P",
+        help="the processes section: the biggest burst split across P processes on one "
+        "PostgreSQL database, beside the same burst from 1 process (default 2)",
     )
 
 
@@ -256,42 +278,72 @@ def _noop_bot() -> Any:
 
 
 class _Env:
-    """The real bot on a fresh database inside the harness, with two members."""
+    """The real bot on a fresh database inside the harness, with two members.
 
-    def __init__(self, H: Any, tmp: Path, name: str, seed: int, *, timers: bool) -> None:
+    ``dbs`` makes the database (``dbs.new(name)``) and drops it at ``stop``; ``target``
+    names one that already exists instead (a database shared by several processes).
+    ``shard`` = (index, count): the bot runs that one of ``count`` shards, as one of
+    several processes, and its guild is on that shard."""
+
+    def __init__(
+        self,
+        H: Any,
+        dbs: Targets | None,
+        name: str,
+        seed: int,
+        *,
+        timers: bool,
+        target: str | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.H = H
-        self.path = tmp / f"{name}.sqlite3"
+        self.dbs = dbs
+        self.name = name
+        self.target = target or ""
         self.seed = seed
         self.timers = timers
+        self.shard = shard
         self.clock = _Clock()
-        # Round trips to aiosqlite's thread made by clicks, while _db_work counts them.
-        self.hops = [0]
-        self.last_hops = 0
+        # Database work made by clicks (not the timer loop), while _db_work counts it:
+        # "hops" to aiosqlite's thread (SQLite only) and "statements" (both engines).
+        self.counts = {"hops": 0, "statements": 0}
+        self.last_counts = dict(self.counts)
 
     async def start(self) -> _Env:
-        from bot.app import SequencesBot
+        from bot.app import make_bot
         from bot.config import Settings
-        from bot.store.db import Database
+        from bot.store.db import Database, is_postgresql
 
+        if not self.target:
+            assert self.dbs is not None
+            self.target = self.dbs.new(self.name)
         many = 10_000_000
+        options: dict[str, Any] = {}
+        guild_id = None
+        if not is_postgresql(self.target):
+            options["database_path"] = Path(self.target)
+        if self.shard is not None:
+            index, count = self.shard
+            options.update(shard_count=count, shard_ids=[index])
+            guild_id = ((1_000_000 * count + index) << 22) | 0x3E8  # on shard ``index``
         self.settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
-            database_path=self.path,
             start_cooldown_seconds=0,
             max_lobbies_per_channel=many,
             max_games_per_channel=many,
             max_lobbies_per_guild=many,
             max_games_per_guild=many,
+            **options,
         )
-        db = await Database.open(self.path)
-        self.bot = SequencesBot(
+        db = await Database.open(self.target)
+        self.bot = make_bot(
             self.settings,
             db,
             clock=self.clock,
             rng=random.Random(self.seed),
             run_timers=self.timers,
         )
-        self.h = await self.H.Harness.start(self.bot, settle_timeout=3600.0)
+        self.h = await self.H.Harness.start(self.bot, settle_timeout=3600.0, guild_id=guild_id)
         self.h.ignore_tasks("table-timers")  # the bot's endless timer loop runs alongside
         self.ana = await self.h.member("Ana")
         self.bo = await self.h.member("Bo")
@@ -303,6 +355,8 @@ class _Env:
             await self.h.stop()
         finally:
             await self.bot.db.close()
+            if self.dbs is not None:
+                self.dbs.drop(self.target)
 
     @staticmethod
     def _table_id(message: Any) -> int:
@@ -376,10 +430,10 @@ class _Env:
             and not table.game.is_private(b.custom_id.rsplit(":", 1)[1])  # type: ignore[attr-defined]
         ]
         button = self.rng.choice(choices)
-        hops = self.hops[0]
+        before = dict(self.counts)
         started = time.perf_counter()
         reply = await player.click(message, custom_id=button.custom_id)
-        self.last_hops = self.hops[0] - hops
+        self.last_counts = {k: v - before[k] for k, v in self.counts.items()}
         return _ms(started, reply.answered_at)
 
     @property
@@ -442,12 +496,12 @@ class _Env:
     async def restart(self) -> tuple[float, int]:
         """A new bot instance on the same database (a process restart): seconds until its
         restore finished, and the Discord requests sent meanwhile."""
-        from bot.app import SequencesBot
+        from bot.app import make_bot
         from bot.store.db import Database
 
         old = self.bot
-        db = await Database.open(self.path)
-        new = SequencesBot(
+        db = await Database.open(self.target)
+        new = make_bot(
             self.settings, db, clock=self.clock, rng=random.Random(self.seed), run_timers=False
         )
         done: list[float] = []
@@ -528,15 +582,26 @@ class _Floor:
         await self.h.stop()
 
 
-async def _burst(h: Any, clicks: list[tuple[Any, Any, str]]) -> tuple[float, float, float]:
-    """Deliver every click before any handler runs (``together``): clicks/s until the last
-    was answered, p50 and p99 ms until each was answered."""
+async def _deliver(h: Any, clicks: list[tuple[Any, Any, str]]) -> tuple[float, list[float]]:
+    """Deliver every click before any handler runs (``together``): when they were
+    delivered, and when each was answered (``time.perf_counter``)."""
     started = time.perf_counter()
     replies = await h.together(*(p.click(m, custom_id=c) for p, m, c in clicks))
-    answered = [r.answered_at or time.perf_counter() for r in replies]
-    latencies = [_ms(started, a) for a in answered]
-    rate = len(clicks) / max(1e-9, max(answered) - started)
+    return started, [r.answered_at or time.perf_counter() for r in replies]
+
+
+def _burst_figures(starts: list[float], answered: list[float]) -> tuple[float, float, float]:
+    """Clicks/s from the first delivery until the last answer, and p50/p99 ms of
+    ``answered`` (each from the start of its own process's burst, ``starts``[i] per click)."""
+    latencies = [_ms(s, a) for s, a in zip(starts, answered, strict=True)]
+    rate = len(answered) / max(1e-9, max(answered) - min(starts))
     return rate, _p(latencies, 0.5), _p(latencies, 0.99)
+
+
+async def _burst(h: Any, clicks: list[tuple[Any, Any, str]]) -> tuple[float, float, float]:
+    """Clicks/s until the last was answered, p50 and p99 ms until each was answered."""
+    started, answered = await _deliver(h, clicks)
+    return _burst_figures([started] * len(answered), answered)
 
 
 # --- sections ---------------------------------------------------------------------------
@@ -565,10 +630,10 @@ def _goal_click() -> str:
     return "≤ 2x at p50 and p99, at 10,000 live games with timers running"
 
 
-async def _click(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
+async def _click(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
     f = report.floor
     for slot, n in enumerate(sizes.live):
-        env = await _Env(H, tmp, f"click{n}", seed, timers=True).start()
+        env = await _Env(H, dbs, f"click{n}", seed, timers=True).start()
         try:
             table_id = await env.start_game("sequences start", rounds=10)
             await env.copies(table_id, n - 1, env.spread(n))
@@ -626,51 +691,81 @@ async def _slow_click(env: _Env, table_id: int, sizes: Sizes, report: Report) ->
         )
 
 
+def _in_timer_loop() -> bool:
+    """Whether the caller is the bot's timer loop. A write batch's statements run on the
+    engine's worker thread, outside any task: they are the click's own (the clock is still,
+    so the timer loop writes nothing)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop in this thread: the writer
+        return False
+    return task is not None and task.get_name().startswith("table-timers")
+
+
 async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> None:
-    """Round trips to aiosqlite's thread per click, and commits per second."""
+    """Database round trips and statements per click, and commits per second."""
+    from bot.store.db import AFTER_COMMIT
     from bot.store.sqlite import SqliteDatabase
 
     db = env.bot.db
-    assert isinstance(db, SqliteDatabase)
-    conn = db.conn
-    real: Any = conn._execute  # private: aiosqlite's one hop to its thread, every call takes it
 
-    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        task = asyncio.current_task()
-        if task is None or not task.get_name().startswith("table-timers"):
-            env.hops[0] += 1  # the click's own work, not the timer loop's ticks
-        return await real(fn, *args, **kwargs)
+    def on_statement(sql: str) -> None:
+        if sql != AFTER_COMMIT and not _in_timer_loop():
+            env.counts["statements"] += 1
 
-    setattr(conn, "_execute", counting)  # noqa: B010
-    counts: list[int] = []
+    db.on_statement = on_statement
+    conn: Any = db.conn if isinstance(db, SqliteDatabase) else None
+    if conn is not None:
+        real: Any = conn._execute  # private: aiosqlite's one hop to its thread, every call
+
+        async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            task = asyncio.current_task()
+            if task is None or not task.get_name().startswith("table-timers"):
+                env.counts["hops"] += 1  # the click's own work, not the timer loop's ticks
+            return await real(fn, *args, **kwargs)
+
+        setattr(conn, "_execute", counting)  # noqa: B010
+    counts: list[dict[str, int]] = []
     try:
         while len(counts) < sizes.db_clicks:
             if await env.dice_click(table_id) is None:
                 table_id = await env.start_game("sequences start", rounds=10)
             else:
-                counts.append(env.last_hops)
+                counts.append(env.last_counts)
     finally:
-        delattr(conn, "_execute")
-    per_click = statistics.fmean(counts)
+        db.on_statement = None
+        if conn is not None:
+            delattr(conn, "_execute")
+    statements = statistics.fmean(c["statements"] for c in counts)
+    if conn is not None:
+        trips, what = statistics.fmean(c["hops"] for c in counts), "hops to aiosqlite's thread"
+    else:  # every statement is one round trip to the server
+        trips, what = statements, "one per statement"
     report.add(
         "db.round_trips",
-        "database round trips per click",
+        f"database round trips per click ({what})",
         "count",
-        per_click,
+        trips,
         goal="a few round trips, one transaction",
     )
+    report.add(
+        "db.statements",
+        "database statements per click (BEGIN and COMMIT included)",
+        "count",
+        statements,
+        goal="",
+    )
 
-    raw_one = await asyncio.to_thread(
-        _raw_commits, env.path.parent / "raw1.sqlite3", sizes.commits, 1
-    )
-    raw_batch = await asyncio.to_thread(
-        _raw_commits, env.path.parent / "raw100.sqlite3", sizes.commits * 10, 100
-    )
+    dbs, name = env.dbs, env.bot.db.engine
+    assert dbs is not None
+    raw_one = await _raw_commits(dbs, sizes.commits, 1)
+    raw_batch = await _raw_commits(dbs, sizes.commits * 10, 100)
     store = await _store_commits(env, table_id, sizes.commits)
     burst = await _store_burst(env, table_id, sizes.commits)
+    engine, driver = dbs.label, "sqlite3" if name == "sqlite" else "psycopg"
     report.add(
         "db.raw_commits",
-        "SQLite: raw sqlite3, one change per commit",
+        f"{engine}: raw {driver}, one change per commit",
         "/s",
         raw_one,
         higher_is_better=True,
@@ -678,7 +773,7 @@ async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> No
     )
     report.add(
         "db.raw_batched",
-        "SQLite: raw sqlite3, 100 changes per commit",
+        f"{engine}: raw {driver}, 100 changes per commit",
         "/s",
         raw_batch,
         higher_is_better=True,
@@ -686,7 +781,7 @@ async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> No
     )
     report.add(
         "db.store_commits",
-        "SQLite: the bot's store, one change at a time",
+        f"{engine}: the bot's store, one change at a time",
         "/s",
         store,
         floor=raw_one,
@@ -695,7 +790,7 @@ async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> No
     )
     report.add(
         "db.store_burst",
-        f"SQLite: the bot's store, {sizes.commits:,} changes at once (group commit)",
+        f"{engine}: the bot's store, {sizes.commits:,} changes at once (group commit)",
         "/s",
         burst,
         floor=raw_batch,
@@ -704,23 +799,13 @@ async def _db_work(env: _Env, table_id: int, sizes: Sizes, report: Report) -> No
     )
 
 
-def _raw_commits(path: Path, changes: int, per_commit: int) -> float:
-    """Changes per second with plain sqlite3 and the bot's pragmas (WAL, synchronous=NORMAL)."""
-    conn = sqlite3.connect(path, isolation_level=None)
+async def _raw_commits(dbs: Targets, changes: int, per_commit: int) -> float:
+    """The plain driver's commits/s on a new database of the same engine and server."""
+    target = dbs.new(f"raw{per_commit}")
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)")
-        conn.executemany("INSERT INTO t (id, v) VALUES (?, 0)", [(i,) for i in range(100)])
-        started = time.perf_counter()
-        for batch in range(changes // per_commit):
-            conn.execute("BEGIN IMMEDIATE")
-            for j in range(per_commit):
-                conn.execute("UPDATE t SET v = v + 1 WHERE id = ?", ((batch + j) % 100,))
-            conn.execute("COMMIT")
-        return changes / (time.perf_counter() - started)
+        return await asyncio.to_thread(dbs.raw_commits, target, changes, per_commit)
     finally:
-        conn.close()
+        dbs.drop(target)
 
 
 async def _store_commits(env: _Env, table_id: int, changes: int) -> float:
@@ -755,10 +840,10 @@ async def _store_burst(env: _Env, table_id: int, changes: int) -> float:
     return changes / (time.perf_counter() - started)
 
 
-async def _board(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
+async def _board(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
     f = report.floor
     for slot, n in enumerate(sizes.board_live):
-        env = await _Env(H, tmp, f"board{n}", seed, timers=True).start()
+        env = await _Env(H, dbs, f"board{n}", seed, timers=True).start()
         try:
             board_id = await env.start_game("board start")
             if n > 1:
@@ -787,27 +872,40 @@ async def _board(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> 
             await env.stop()
 
 
-async def _bursts(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
-    env = await _Env(H, tmp, "burst", seed, timers=True).start()
+async def _throw_button(env: _Env) -> tuple[int, Any, str]:
+    """A game started for the burst: its id, the player to move, and its Throw button."""
+    table_id = await env.start_game("sequences start", rounds=10)
+    table = await env.bot.tables.get(table_id)
+    seat = table.game.current_seat(table.rules)
+    assert seat is not None
+    throw = next(
+        b.custom_id
+        for b in env.h.message(table.row.message_id).buttons
+        if b.custom_id and b.custom_id.endswith(":throw")
+    )
+    return table_id, env.players[table.seats[seat].user_id], throw
+
+
+async def _throw_clicks(
+    env: _Env, table_id: int, player: Any, throw: str, count: int
+) -> list[tuple[Any, Any, str]]:
+    """``count`` copies of the table, and a click on each one's Throw."""
+    ids = await env.copies(table_id, count, env.spread(count))
+    clicks = []
+    for game_id in ids:
+        row = (await env.bot.tables.get(game_id)).row
+        custom_id = throw.replace(f"t:{table_id}:", f"t:{game_id}:")
+        clicks.append((player, env.h.message(row.message_id), custom_id))
+    return clicks
+
+
+async def _bursts(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
+    env = await _Env(H, dbs, "burst", seed, timers=True).start()
     f = report.floor
     try:
-        table_id = await env.start_game("sequences start", rounds=10)
-        table = await env.bot.tables.get(table_id)
-        seat = table.game.current_seat(table.rules)
-        assert seat is not None
-        player = env.players[table.seats[seat].user_id]
-        throw = next(
-            b.custom_id
-            for b in env.h.message(table.row.message_id).buttons
-            if b.custom_id and b.custom_id.endswith(":throw")
-        )
+        table_id, player, throw = await _throw_button(env)
         for slot, size in enumerate(sizes.bursts):
-            ids = await env.copies(table_id, size, env.spread(size))
-            clicks = []
-            for game_id in ids:
-                row = (await env.bot.tables.get(game_id)).row
-                custom_id = throw.replace(f"t:{table_id}:", f"t:{game_id}:")
-                clicks.append((player, env.h.message(row.message_id), custom_id))
+            clicks = await _throw_clicks(env, table_id, player, throw, size)
             rate, p50, p99 = await _burst(env.h, clicks)
             report.add(
                 f"burst.{slot}.rate",
@@ -883,8 +981,8 @@ def _same_second(due: float, count: int) -> Callable[[int], float]:
     return lambda i: due + 0.9 * i / count
 
 
-async def _timers(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
-    env = await _Env(H, tmp, "timers", seed, timers=False).start()
+async def _timers(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
+    env = await _Env(H, dbs, "timers", seed, timers=False).start()
     n = sizes.timers
     try:
         table_id = await env.start_game("sequences start", rounds=10)
@@ -927,10 +1025,10 @@ async def _timers(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) ->
         await env.stop()
 
 
-async def _open(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
+async def _open(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
     from bot.sim.live_games import insert_finished
 
-    env = await _Env(H, tmp, "open", seed, timers=False).start()
+    env = await _Env(H, dbs, "open", seed, timers=False).start()
     try:
         table_id = await env.start_game("sequences start", rounds=10)
         template = (await env.bot.tables.get(table_id)).row
@@ -955,9 +1053,9 @@ async def _open(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> N
         await env.stop()
 
 
-async def _memory(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) -> None:
+async def _memory(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
     dice, board = sizes.memory
-    env = await _Env(H, tmp, "memory", seed, timers=False).start()
+    env = await _Env(H, dbs, "memory", seed, timers=False).start()
     try:
         dice_id = await env.start_game("sequences start", rounds=10)
         board_id = await env.start_game("board start")
@@ -977,6 +1075,126 @@ async def _memory(H: Any, tmp: Path, sizes: Sizes, report: Report, seed: int) ->
         )
     finally:
         await env.stop()
+
+
+# --- one burst split across processes on one PostgreSQL database -----------------------
+
+BARRIER_TIMEOUT = 3600.0  # seconds a ready process waits for the others
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One process's share of a burst split across ``processes`` processes."""
+
+    target: str
+    index: int
+    processes: int
+    clicks: int
+    seed: int
+
+
+def _burst_part(part: _Part, barrier: Any, results: Any) -> None:
+    """The body of one process (spawned): its own bot, harness and ``part.clicks`` tables on
+    the shared database; once every process is ready (``barrier``), one click on each of its
+    tables, all delivered together. Puts (index, (started, answered)) on ``results``, or
+    (index, the error's text)."""
+    try:
+        outcome: Any = asyncio.run(_burst_part_async(part, barrier))
+    except BaseException as exc:  # reported to the parent, which raises it
+        barrier.abort()  # the others stop waiting
+        outcome = f"{type(exc).__name__}: {exc}"
+    results.put((part.index, outcome))
+
+
+async def _burst_part_async(part: _Part, barrier: Any) -> tuple[float, list[float]]:
+    H = _import_harness()
+    # Several processes are shards of one bot (each fires the timers and redraws the
+    # tables of its own guild only); one process is the plain bot.
+    shard = None if part.processes == 1 else (part.index, part.processes)
+    env = _Env(H, None, "", part.seed, timers=True, target=part.target, shard=shard)
+    await env.start()
+    try:
+        table_id, player, throw = await _throw_button(env)
+        clicks = await _throw_clicks(env, table_id, player, throw, part.clicks)
+        await asyncio.to_thread(barrier.wait, BARRIER_TIMEOUT)
+        return await _deliver(env.h, clicks)
+    finally:
+        await env.stop()
+
+
+def _split_burst(target: str, processes: int, clicks: int, seed: int) -> list[Any]:
+    """Run ``clicks`` split across ``processes`` new processes on ``target``; each one's
+    (started, answered times). ``time.perf_counter`` is CLOCK_MONOTONIC on Linux, one clock
+    for every process, so the times compare across them."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")  # not fork: this process has threads
+    barrier = ctx.Barrier(processes)
+    results = ctx.Queue()
+    shares = [clicks // processes + (i < clicks % processes) for i in range(processes)]
+    workers = [
+        ctx.Process(
+            target=_burst_part,
+            args=(_Part(target, i, processes, shares[i], seed + i), barrier, results),
+            name=f"bench-burst-{i}",
+        )
+        for i in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    outcomes: dict[int, Any] = {}
+    try:
+        while len(outcomes) < processes:
+            try:
+                index, outcome = results.get(timeout=1.0)
+            except queue.Empty:
+                dead = [w.name for w in workers if w.exitcode not in (None, 0)]
+                if dead and results.empty():  # killed before it could report
+                    raise RuntimeError(f"the split burst failed: {dead} exited") from None
+                continue
+            outcomes[index] = outcome
+    finally:
+        for worker in workers:
+            worker.join(timeout=60)
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
+    failed = [f"process {i}: {o}" for i, o in sorted(outcomes.items()) if isinstance(o, str)]
+    if failed:
+        raise RuntimeError("the split burst failed: " + "; ".join(failed))
+    return [outcomes[i] for i in range(processes)]
+
+
+async def _processes(dbs: Targets, sizes: Sizes, report: Report, seed: int, processes: int) -> None:
+    """The biggest burst on one PostgreSQL database, from 1 process, then split across
+    ``processes``: each process a bot (a shard) with its own harness and tables."""
+    from bot.store.db import Database
+
+    size = sizes.bursts[-1]
+    for count in sorted({1, processes}):
+        target = dbs.new(f"processes{count}")
+        try:
+            await (await Database.open(target)).close()  # migrated once, before they start
+            parts = await asyncio.to_thread(_split_burst, target, count, size, seed)
+        finally:
+            dbs.drop(target)
+        starts = [started for started, answered in parts for _ in answered]
+        answered = [a for _, times in parts for a in times]
+        rate, p50, p99 = _burst_figures(starts, answered)
+        where = f"burst of {size:,}, {count} process{'es' if count > 1 else ''}"
+        each = f"{size // count:,} tables each" if count > 1 else f"{size:,} tables"
+        report.add(
+            f"procs.{count}.rate",
+            f"{where} on one database ({each})",
+            "/s",
+            rate,
+            higher_is_better=True,
+            goal="≥ 1,000 clicks/s",
+        )
+        report.add(f"procs.{count}.p50", f"{where}: p50 until answered", "ms", p50)
+        report.add(
+            f"procs.{count}.p99", f"{where}: p99 until answered", "ms", p99, goal="p99 ≤ 1 s"
+        )
 
 
 def _frame(sizes: Sizes, report: Report) -> None:
@@ -1029,23 +1247,30 @@ def _frame(sizes: Sizes, report: Report) -> None:
     )
 
 
-async def _bench(H: Any, sizes: Sizes, wanted: set[str], seed: int, report: Report) -> None:
+async def _bench(
+    H: Any, args: argparse.Namespace, sizes: Sizes, wanted: set[str], report: Report
+) -> None:
+    seed = args.seed
     with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
+        dbs = Targets(args.database, Path(tmp_name))
         parts: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("floor", lambda: _floor(H, sizes, report)),
-            ("memory", lambda: _memory(H, tmp, sizes, report, seed)),  # first: cleanest RSS
-            ("click", lambda: _click(H, tmp, sizes, report, seed)),
-            ("board", lambda: _board(H, tmp, sizes, report, seed)),
-            ("burst", lambda: _bursts(H, tmp, sizes, report, seed)),
-            ("timers", lambda: _timers(H, tmp, sizes, report, seed)),
-            ("open", lambda: _open(H, tmp, sizes, report, seed)),
+            ("memory", lambda: _memory(H, dbs, sizes, report, seed)),  # first: cleanest RSS
+            ("click", lambda: _click(H, dbs, sizes, report, seed)),
+            ("board", lambda: _board(H, dbs, sizes, report, seed)),
+            ("burst", lambda: _bursts(H, dbs, sizes, report, seed)),
+            ("processes", lambda: _processes(dbs, sizes, report, seed, args.processes)),
+            ("timers", lambda: _timers(H, dbs, sizes, report, seed)),
+            ("open", lambda: _open(H, dbs, sizes, report, seed)),
         ]
-        for name, part in parts:
-            if name in wanted:
-                started = time.perf_counter()
-                await part()
-                report.notes.append(f"{name} took {time.perf_counter() - started:.1f} s")
+        try:
+            for name, part in parts:
+                if name in wanted:
+                    started = time.perf_counter()
+                    await part()
+                    report.notes.append(f"{name} took {time.perf_counter() - started:.1f} s")
+        finally:
+            dbs.close()
     if "frame" in wanted:
         started = time.perf_counter()
         _frame(sizes, report)
@@ -1062,15 +1287,30 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    wanted = set(args.only.split(",")) if args.only else set(SECTIONS)
+    postgresql = args.database is not None
+    if postgresql and not is_postgresql(args.database):
+        print(f"error: --database takes a postgresql:// URL, not {args.database!r}")
+        return 2
+    everything = set(SECTIONS) if postgresql else set(SECTIONS) - {"processes"}
+    wanted = set(args.only.split(",")) if args.only else everything
     unknown = wanted - set(SECTIONS)
     if unknown:
         print(f"error: unknown sections {sorted(unknown)}; use {','.join(SECTIONS)}")
         return 2
+    if "processes" in wanted and not postgresql:
+        print("error: the processes section needs --database postgresql://...")
+        return 2
+    if args.processes < 2:
+        print("error: --processes is at least 2 (1 process is measured beside it anyway)")
+        return 2
     sizes = QUICK if args.quick else Sizes()
     report = Report()
     started = time.perf_counter()
-    asyncio.run(_bench(H, sizes, wanted, args.seed, report))
+    try:
+        asyncio.run(_bench(H, args, sizes, wanted, report))
+    except BenchDatabaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     report.notes.append(f"total {time.perf_counter() - started:.1f} s")
     # The first section's order matters only for memory: the click rows are sorted first.
     order = [
@@ -1078,6 +1318,7 @@ def run(args: argparse.Namespace) -> int:
         "slow_click",
         "board",
         "burst",
+        "procs",
         "db",
         "restart",
         "timers",
@@ -1093,6 +1334,7 @@ def run(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "quick": bool(args.quick),
+                    "engine": "postgresql" if postgresql else "sqlite",
                     "latency_ms": LATENCY * 1000,
                     "sizes": sizes.__dict__,
                     "floor": report.floor,

@@ -400,6 +400,12 @@ class PostgresDatabase(Database):
         async with self.pool.connection() as raw:
 
             async def rollback() -> None:
+                # psycopg closes a connection whose statement was interrupted again while
+                # it was being cancelled: the server ends that transaction (a COMMIT it had
+                # already received stands), and the pool drops the connection. A ROLLBACK
+                # there would only replace the caller's error (a cancellation) with its own.
+                if raw.closed or raw.broken:
+                    return
                 if raw.info.transaction_status != TransactionStatus.IDLE:
                     await raw.execute("ROLLBACK")
 

@@ -3,6 +3,7 @@ newer schema or a server that cannot be reached is one line without the password
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import psycopg
@@ -97,3 +98,34 @@ async def test_the_postgresql_integrity_check_sees_a_disabled_guard(postgres_url
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute("ALTER TABLE ledger DISABLE TRIGGER ledger_no_update")
         assert await db.check_integrity() == "1 of the ledger and escrow guard triggers missing"
+
+
+async def test_a_transaction_cancelled_again_while_cancelling_stays_cancelled(
+    postgres_url: str,
+) -> None:
+    """A task cancelled during a PostgreSQL statement, then again while psycopg cancels it
+    on the server (a bot closing mid-tick: its timer task is cancelled, then cancelled again
+    by the shutdown): psycopg closes the connection. The task ends cancelled, not with the
+    error of a ROLLBACK on that closed connection, and the pool replaces the connection."""
+    db = await Database.open(postgres_url)
+    try:
+        inside = asyncio.Event()
+
+        async def sleeper() -> None:
+            async with db.transaction() as conn:
+                inside.set()
+                await conn.execute("SELECT pg_sleep(5)")
+
+        for pause in (0.0, 0.001, 0.01):
+            inside.clear()
+            task = asyncio.create_task(sleeper())
+            await inside.wait()
+            await asyncio.sleep(0.05)  # the statement is running on the server
+            task.cancel()
+            await asyncio.sleep(pause)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert await db.fetchone("SELECT 1") == (1,)
+    finally:
+        await db.close()

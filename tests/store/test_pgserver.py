@@ -99,6 +99,27 @@ def test_cli_runs_the_command_against_a_server_and_removes_it() -> None:
     assert not socket_dir.exists()  # stopped and removed
 
 
+def test_cli_durable_server_keeps_the_default_durability_on_the_disk() -> None:
+    probe = (
+        "import os, psycopg\n"
+        f"url = os.environ[{pgserver.ENV_VAR!r}]\n"
+        "print(url)\n"
+        "with psycopg.connect(url) as conn:\n"
+        "    for name in ('fsync', 'synchronous_commit', 'full_page_writes'):\n"
+        "        assert conn.execute(f'SHOW {name}').fetchone() == ('on',), name\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.pgserver", "run", "--durable", "--", sys.executable,
+         "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "?host=/tmp/bot-pg-" in done.stdout  # the disk, not /dev/shm
+
+
 def test_cli_refuses_no_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tests.pgserver", "run", "--"],
