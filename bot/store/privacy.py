@@ -210,22 +210,22 @@ async def _scrub_json(conn: Connection, user_id: int, tombstone: int) -> int:
         found = await conn.fetchone("SELECT state_json FROM games WHERE id = ?", (game_id,))
         state = json.loads(found[0]) if found else {}
         names = await _game_names(conn, game_id, state, user_id)
-        # (the game's own row, then each of its log entries): (key, JSON text), and how
-        # to write one back by its key
-        for select, update in (
-            (
-                "SELECT id, state_json FROM games WHERE id = ?",
-                "UPDATE games SET state_json = ? WHERE id = ? AND id = ?",
-            ),
-            (
-                "SELECT seq, detail_json FROM game_log WHERE game_id = ?",
-                "UPDATE game_log SET detail_json = ? WHERE game_id = ? AND seq = ?",
-            ),
+
+        def scrubbed(value: Any, names: Names = names) -> str | None:
+            """The value's JSON with the member scrubbed, or None if nothing changed."""
+            text = json.dumps(_scrub(value, user_id, tombstone, names))
+            return None if text == json.dumps(value) else text
+
+        if found is not None and (text := scrubbed(state)) is not None:
+            await conn.execute("UPDATE games SET state_json = ? WHERE id = ?", (text, game_id))
+            changed += 1
+        for seq, detail in await conn.fetchall(
+            "SELECT seq, detail_json FROM game_log WHERE game_id = ?", (game_id,)
         ):
-            rows = [(r[0], r[1]) for r in await conn.fetchall(select, (game_id,))]
-            for key, text in rows:
-                scrubbed = json.dumps(_scrub(json.loads(text), user_id, tombstone, names))
-                if scrubbed != json.dumps(json.loads(text)):
-                    await conn.execute(update, (scrubbed, game_id, key))
-                    changed += 1
+            if (text := scrubbed(json.loads(detail))) is not None:
+                await conn.execute(
+                    "UPDATE game_log SET detail_json = ? WHERE game_id = ? AND seq = ?",
+                    (text, game_id, seq),
+                )
+                changed += 1
     return changed
