@@ -167,7 +167,7 @@ class SequencesBot(commands.Bot):
             len(self.guilds),
             "" if shards.subset() is None else f" (shards {list(shards.ids)} of {shards.count})",
             restored,
-            self.db.path,
+            self.db.target,
         )
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:

@@ -312,7 +312,7 @@ class _Env:
     async def start(self) -> _Env:
         from bot.app import make_bot
         from bot.config import Settings
-        from bot.store.db import Database, is_postgresql
+        from bot.store.db import Database
 
         if not self.target:
             assert self.dbs is not None

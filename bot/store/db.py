@@ -249,11 +249,6 @@ class Database(ABC):
 
         return await SqliteDatabase.connect(target)
 
-    # Kept for the messages and tools that name a SQLite file.
-    @property
-    def path(self) -> str:
-        return self.target
-
     async def __aenter__(self) -> Database:
         return self
 
