@@ -1,0 +1,75 @@
+"""What a player reads from ``/odds``, ``/help`` and the Rules button of a turn (issue 19,
+items 13 and 20): plain words, lines a phone shows without wrapping, admin commands only
+for admins, clickable command mentions, each game's rules privately."""
+
+from __future__ import annotations
+
+import re
+
+from cogs.odds import CHOICES
+from tests.discord.conftest import MakeEnv
+from tests.harness import Message, Reply
+
+PHONE = 50  # characters an embed line shows on a phone without wrapping
+
+
+def visible_lines(embed: dict[str, object]) -> list[str]:
+    """The lines of an embed's title, description and fields as a player sees them: bold
+    marks and command mentions (``</name:id>`` shows as ``/name``) drawn, not typed."""
+    parts = [str(embed.get("title") or ""), str(embed.get("description") or "")]
+    for field in embed.get("fields") or []:  # type: ignore[attr-defined]
+        parts += [field["name"], field["value"]]
+    text = "\n".join(parts).replace("**", "")
+    text = re.sub(r"</([^:>]+):\d+>", r"/\1", text)
+    return text.splitlines()
+
+
+def too_long(reply: Reply | Message) -> list[str]:
+    return [line for e in reply.embeds for line in visible_lines(e) if len(line) > PHONE]
+
+
+async def test_odds_lead_with_advice_and_keep_the_table_behind_a_button(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    for choice in CHOICES:
+        reply = await ana.slash("odds", ruleset=choice.value)
+        assert reply.ephemeral and reply.message.visible_to == ana.id
+        assert not too_long(reply), (choice.value, too_long(reply))
+        # Words a player reads: no fractions, no "EV", no Python dicts.
+        assert not re.search(r"\d+/\d+|\bEV\b|\{|lock\{", reply.text), reply.text
+        assert "Best play" in reply.text or "No choices" in reply.text, reply.text
+        assert reply.message.labels == ["Full table"]
+        table = await ana.click(reply.message, "Full table")
+        assert table.ephemeral and table.message.visible_to == ana.id
+        assert table.message.id != reply.message.id  # a new private message
+        assert len(table.embeds[0]["description"].splitlines()) >= 8
+        assert not too_long(table), (choice.value, too_long(table))
+        assert not re.search(r"\d+/\d+|\bEV\b|\{", table.text), table.text
+
+
+async def test_odds_say_the_plays_that_matter(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    standard = await ana.slash("odds", ruleset="standard")
+    assert "Push on 1." in standard.text and "bank 5" in standard.text
+    assert "a turn scores 1.26 on average" in standard.text
+    sudden = await ana.slash("odds", ruleset="sudden")
+    assert "never lock past the total" in sudden.text and "17.3 turns" in sudden.text
+    table = await ana.click(sudden.message, "Full table")
+    assert "**At 19** (needs 2)" in table.text and "Never lock past 1-2." in table.text
+    assert "**At 20** (needs 1)" in table.text and "Lock only the 1." in table.text
+    classic = await ana.slash("odds", ruleset="classic")
+    assert "58.4 % of throws score nothing" in classic.text and "25.3 turns" in classic.text
+    table = await ana.click(classic.message, "Full table")
+    assert "60 points: 1 in 46,656" in table.text
+
+
+async def test_the_full_table_button_answers_after_a_restart(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    reply = await ana.slash("odds", ruleset="extended")
+    await env.restart()
+    table = await ana.click(reply.message, "Full table")
+    assert table.ephemeral and "**1-2-3-4-5-6**: the turn ends, 15 points" in table.text
