@@ -73,3 +73,53 @@ async def test_the_full_table_button_answers_after_a_restart(make_env: MakeEnv) 
     await env.restart()
     table = await ana.click(reply.message, "Full table")
     assert table.ephemeral and "**1-2-3-4-5-6**: the turn ends, 15 points" in table.text
+
+
+def field_names(reply: Reply) -> list[str]:
+    return [f["name"] for f in reply.embeds[0].get("fields", [])]
+
+
+async def test_help_groups_commands_and_shows_admin_ones_to_admins_only(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    mod = await env.h.member("Mod", manage_guild=True)
+    member = await ana.slash("help")
+    assert member.ephemeral
+    assert field_names(member) == ["Start here", "Play", "Your chips and stats"]
+    assert "/settings" not in member.text and "/chips" not in member.text
+    assert member.text.count("/sequences end") == 1  # not three copies of the long text
+    assert member.text.count("End a game early") == 1
+    assert "Others press **Join**; the host presses **Start**" in member.text
+    admin = await mod.slash("help")
+    assert field_names(admin) == ["Start here", "Play", "Your chips and stats", "Server admins"]
+    [admins] = [f["value"] for f in admin.embeds[0]["fields"] if f["name"] == "Server admins"]
+    assert "`/settings turn-timer`" in admins and "`/chips grant`" in admins
+    # Every command is in /help somewhere (for an admin), so it cannot drift from the tree.
+    for command in env.bot.tree.walk_commands():
+        if command.qualified_name != "help" and not hasattr(command, "walk_commands"):
+            assert f"/{command.qualified_name}`" in admin.text, command.qualified_name
+
+
+async def test_help_mentions_the_synced_commands(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    before = await ana.slash("help")  # not synced yet: plain names, no broken mentions
+    assert "`/sequences start`" in before.text and "</" not in before.text
+    synced = {c.name: c.id for c in await env.bot.tree.sync()}
+    env.clock.advance(601)  # the miss is asked again after ten minutes
+    after = await ana.slash("help")
+    assert f"</sequences start:{synced['sequences']}>" in after.text
+    assert f"</odds:{synced['odds']}>" in after.text
+    assert "`/" not in after.text
+    # A server the commands were synced to directly: its own ids win there.
+    guild = env.h.guild
+    env.bot.tree.copy_global_to(guild=guild)
+    local = {c.name: c.id for c in await env.bot.tree.sync(guild=guild)}
+    env.clock.advance(601)
+    there = await ana.slash("help")
+    assert f"</sequences start:{local['sequences']}>" in there.text
+    gets = [r for r in env.h.requests if r.method == "GET" and "/commands" in r.path]
+    await ana.slash("help")
+    assert [r for r in env.h.requests if r.method == "GET" and "/commands" in r.path] == gets
