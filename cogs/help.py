@@ -13,6 +13,7 @@ from bot.errors import UserError
 from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
 from bot.ui.mentions import CommandMentions, Mention
+from bot.ui.rules import rules_embed
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(
@@ -54,13 +55,7 @@ class Help(commands.Cog):
         if found is None:
             raise UserError("Pick a game from the list.")
         owner, page = found
-        embed = discord.Embed(title=f"Rules · {page.title}", description=page.text, colour=COLOUR)
-        if owner is not None and owner.bot_levels:  # the lobby lists them; here is how each plays
-            embed.add_field(
-                name="Bot players",
-                value="\n".join(f"**{lv}**: {text}" for lv, text in owner.bot_levels.items()),
-                inline=False,
-            )
+        embed = rules_embed(page, owner.bot_levels if owner is not None else None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")

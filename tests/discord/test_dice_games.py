@@ -81,7 +81,7 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     await start_table(env, ana, [bo], "sequences start", rules="classic", target=20)
     first = env.turn_message()
-    assert "Opening throws" in first.text and first.labels == ["Throw 6 dice", "Resign"]
+    assert "Opening throws" in first.text and first.labels == ["Throw 6 dice", "Rules", "Resign"]
     await press(env, ana, "Throw")
     message = await press(env, bo, "Throw")
     assert "Bo opening throw 1-1-1-1-1-2: sum 7" in message.text

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cogs.odds import CHOICES
 from tests.discord.conftest import MakeEnv
 from tests.harness import Message, Reply
@@ -123,3 +125,39 @@ async def test_help_mentions_the_synced_commands(make_env: MakeEnv) -> None:
     gets = [r for r in env.h.requests if r.method == "GET" and "/commands" in r.path]
     await ana.slash("help")
     assert [r for r in env.h.requests if r.method == "GET" and "/commands" in r.path] == gets
+
+
+GAMES = [
+    # (command, options, words of the game's own page, words of its variant's page)
+    ("sequences start", {"variant": "sudden", "soft_last_die": True}, "bonus throw", "exactly 21"),
+    ("sequences start", {"variant": "reverse"}, "bonus throw", "starts at **6**"),
+    ("sequences start", {"rules": "classic"}, "Four or more 1s", "race to 100"),
+    ("heartsdue start", {}, "1 + 1-2-3 = 20", "race to 100"),
+    ("board start", {}, "One-eyed jacks", "2 sequences win"),
+]
+
+
+@pytest.mark.parametrize(("command", "options", "page_words", "table_words"), GAMES)
+async def test_every_turn_message_has_a_rules_button_answered_privately(
+    make_env: MakeEnv, command: str, options: dict[str, object], page_words: str, table_words: str
+) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    onlooker = await env.h.member("Cy")
+    lobby = (await ana.slash(command, **options)).message
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    turn = env.turn_message()
+    assert "Rules" in turn.labels, turn.labels
+    shown = turn.payload
+    for who in (onlooker, bo):  # anyone may read them, not only the player to move
+        rules = await who.click(turn, "Rules")
+        assert rules.ephemeral and rules.message.visible_to == who.id
+        assert page_words in rules.text and table_words in rules.text, rules.text
+        assert rules.message.id != turn.id
+    assert turn.payload == shown  # the turn message did not change
+    # Still there once the turn moves on, beside the game's own buttons.
+    label = next(lb for lb in turn.labels if lb and lb.startswith(("Throw", "My hand")))
+    if label.startswith("Throw"):
+        await ana.click(turn, label)
+        assert "Rules" in env.turn_message().labels
