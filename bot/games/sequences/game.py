@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction
-from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
+from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.sequences import render, story
 from bot.games.sequences.kind import SequencesKind
 from bot.games.sequences.texts import LABELS, RULES_PAGES
@@ -60,6 +60,10 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def turn_view(self, table: Table) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+        variant = table.settings.get("variant", "standard")
+        return self.rules_pages[:1] + tuple(p for p in self.rules_pages if p.key == variant)
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)
