@@ -13,7 +13,8 @@ from bot.errors import UserError
 from bot.render import odds_text
 from bot.render.common import COLOUR
 from bot.ui.buttons import is_button
-from bot.ui.errors import handle_error
+from bot.ui.checks import drawn_as
+from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
 # Each ruleset of /odds and the leaderboard key its name is read from (one name per game).
@@ -26,6 +27,7 @@ GAME_KEYS = {
     "heartsdue": "heartsdue",
 }
 FOOTER = "Exact figures, not a simulation."
+TITLE = "Odds · "  # every /odds answer's title starts so (see drawn_as)
 
 
 class OddsButton(
@@ -54,7 +56,12 @@ class OddsButton(
         return cls(match["ruleset"])
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return is_button(interaction)
+        if not is_button(interaction):
+            return False
+        if not drawn_as(interaction, TITLE):
+            await reply_private(interaction, "That button doesn't belong to this message.")
+            return False
+        return True
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -71,7 +78,7 @@ def _figures(ruleset: str) -> odds_text.PlayerOdds:
 
 
 def _title(shell: Shell, ruleset: str) -> str:
-    return f"Odds · {shell.games.label(GAME_KEYS[ruleset])}"
+    return f"{TITLE}{shell.games.label(GAME_KEYS[ruleset])}"
 
 
 def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:

@@ -375,7 +375,7 @@ async def test_persistent_buttons_refuse_another_kind_of_message(make_env: MakeE
     replay = (await ana.slash("replay", game=1)).message
     ids = [
         "rp:1:1:n", "rp:1:4:l", "rp:1:0:o", "rp:1:0:a",
-        f"hi:{ana.id}:1:0:-", f"lb:{ana.id}:1:s:r:heartsdue",
+        f"hi:{ana.id}:1:0:-", f"lb:{ana.id}:1:s:r:heartsdue", "od:heartsdue",
     ]  # fmt: skip
     before = await snapshot(env.bot.db, with_messages=True)
     for message in (turn, waiting, lobby):
