@@ -84,7 +84,7 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
     assert "Opening throws" in first.text and first.labels == ["Throw 6 dice", "Resign"]
     await press(env, ana, "Throw")
     message = await press(env, bo, "Throw")
-    assert "Bo opening throw 1-1-1-1-1-2: sum 7" in message.text
+    assert "Bo's opening throw 1-1-1-1-1-2: sum 7" in message.text
     message = await press(env, ana, "Throw")
     assert "four 1s: total wiped!" in message.text
     await press(env, bo, "Throw")
@@ -138,9 +138,9 @@ async def test_hearts_due_scores_every_run(make_env: MakeEnv) -> None:
     await press(env, ana, "Throw")
     await press(env, bo, "Throw")
     message = await press(env, ana, "Throw")
-    assert "1 + 1-2-3 = 20" in message.text
+    assert "1 (5) + 1-2-3 (15) = 20" in message.text
     message = await press(env, bo, "Throw")
-    assert "five 6s + 1 = 40" in message.text and "Bo won Hearts Due" in message.text
+    assert "five 6s (35) + 1 (5) = 40" in message.text and "Bo won Hearts Due" in message.text
 
 
 async def test_sudden_is_won_on_exactly_21_after_an_overshoot(make_env: MakeEnv) -> None:
@@ -244,7 +244,7 @@ async def test_odds_command_and_rules_for_every_game(make_env: MakeEnv) -> None:
     assert "4.5062" in classic.text and "58.4 %" in classic.text
     for game, words in [
         ("classic", "Four or more 1s"),
-        ("heartsdue", "1 + 1-2-3 = 20"),
+        ("heartsdue", "1 (5) + 1-2-3 (15) = 20"),
         ("board", "One-eyed jacks"),
         ("team", "A1 B1 A2 B2"),
         ("sudden", "exactly 21"),
