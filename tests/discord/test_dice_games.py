@@ -181,11 +181,11 @@ async def test_sudden_is_won_on_exactly_21_after_an_overshoot(make_env: MakeEnv)
         await press(env, bo, "Throw")
     message = await press(env, ana, "Throw")
     assert "needs exactly 1 to win" in message.text
-    message = await press(env, ana, "Bank 5")
-    assert "would pass 21" in env.thread_messages()[-2].text
+    message = await press(env, ana, "Bank 5 → 25: scores 0")
+    assert "went over 21 (20 + 5 = 25): no points" in env.thread_messages()[-2].text
     await press(env, bo, "Throw")
     await press(env, ana, "Throw")
-    message = await press(env, ana, "Bank 1")
+    message = await press(env, ana, "Bank 1 → 21: wins!")
     assert "Ana won Sequences (sudden)" in message.text and "exactly 21" in message.text
 
 
