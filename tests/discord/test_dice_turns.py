@@ -1,6 +1,6 @@
-"""What a dice turn says while it is played (issue 19, items 5, 7 and 9): Sudden's banks
+"""What a dice turn says while it is played (issue 19, items 5, 7, 9 and 19): Sudden's banks
 labelled for where they take the total, one-roll breakdowns that add up, bust lines that
-tell what was held and needed."""
+tell what was held and needed, and the house rules named on every turn message."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import discord
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_dice_games import press, start_table
 from tests.fakes import ScriptedRandom
+from tests.harness import Message
 
 BUST = [2, 2, 2, 2, 2]
 
@@ -16,6 +17,10 @@ BUST = [2, 2, 2, 2, 2]
 def recent(env: Env) -> str:
     """Every public message of the thread: the turns played shrink to their story line."""
     return "\n".join(m.text for m in env.thread_messages())
+
+
+def footer(message: Message) -> str:
+    return str(message.embeds[0]["footer"]["text"])
 
 
 async def test_sudden_names_the_trap_and_the_lock_that_lands_on_21(make_env: MakeEnv) -> None:
@@ -115,6 +120,34 @@ async def test_reverse_bust_names_the_number_the_run_needed(make_env: MakeEnv) -
     await press(env, ana, "Throw")
     await press(env, ana, "Push (3 dice)")
     assert "Ana busted on 1-3-3 holding 6-5, needed a 4: no points" in recent(env)
+
+
+async def test_every_turn_message_names_the_house_rule(make_env: MakeEnv) -> None:
+    # Ana locks 1-2-3 of 1-2-3-4, pushes two dice (4 and 6), then one die: a 3.
+    env = await make_env(rng=ScriptedRandom([*(1, 2, 3, 4, 6), *(4, 6), 3]))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await start_table(env, ana, [bo], "sequences start", soft_last_die=True)
+    rule = "House rule: **soft last die** (a bust on one die keeps half the run)."
+    message = env.turn_message()  # before the throw
+    assert rule in message.text
+    assert footer(message) == "Game #1 · house rule: soft last die"
+    message = await press(env, ana, "Throw")  # a throw to lock from
+    assert rule in message.text and "standard" not in footer(message)
+    message = await press(env, ana, "Lock only 1-2-3")  # deciding on a locked run
+    assert rule in message.text and "standard" not in footer(message)
+    await press(env, ana, "Push (2 dice)")
+    await press(env, ana, "Push (1 die)")
+    assert "Ana busted on 3 holding 1-2-3-4, needed a 5: soft last die keeps **2**" in recent(env)
+    message = env.turn_message()  # Bo's turn
+    assert rule in message.text and footer(message) == "Game #1 · house rule: soft last die"
+
+
+async def test_a_table_without_house_rules_says_standard(make_env: MakeEnv) -> None:
+    env = await make_env(rng=ScriptedRandom([1, 2, 3, 4, 6]))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await start_table(env, ana, [bo], "sequences start")
+    message = await press(env, ana, "Throw")
+    assert "House rule" not in message.text and footer(message) == "Game #1 · standard"
 
 
 async def test_one_roll_breakdowns_add_up(make_env: MakeEnv) -> None:

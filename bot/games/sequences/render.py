@@ -49,6 +49,7 @@ def turn_embed(table: Table) -> discord.Embed:
         else:
             points = pl.bank_value(state.config, run_after)
             lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
+    lines.extend(house_rule_lines(state.config))
     if table.row.deadline is not None and not seat.is_bot:
         lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
@@ -79,6 +80,25 @@ def _sudden_lines(state: pl.PushState, run_after: int) -> list[str]:
                     f"Win now with **Bank only {dice_text(locked)}**: {total} + {len(locked)} = 21."
                 )
     return lines
+
+
+def house_rule_lines(config: pl.PushConfig) -> list[str]:
+    """The house rules this table plays by, for every turn message."""
+    if not config.soft_last_die:
+        return []
+    return ["House rule: **soft last die** (a bust on one die keeps half the run)."]
+
+
+def _footer(table: Table) -> str:
+    """Game number and rules: the variant, and any house rule (never "standard" then)."""
+    variant = table.settings.get("variant", "standard")
+    parts = [f"Game #{table.id}"]
+    soft = bool(table.settings.get("soft_last_die", False))
+    if variant != "standard" or not soft:
+        parts.append(variant)
+    if soft:
+        parts.append("house rule: soft last die")
+    return " · ".join(parts)
 
 
 def final_embed(table: Table) -> discord.Embed:
@@ -119,4 +139,4 @@ def _add_scores(embed: discord.Embed, table: Table, state: pl.PushState) -> None
         embed.add_field(name="Teams", value=f"Team A: **{a}** · Team B: **{b}**", inline=False)
     if table.events:
         embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
-    embed.set_footer(text=f"Game #{table.id} · {table.settings.get('variant', 'standard')}")
+    embed.set_footer(text=_footer(table))
