@@ -237,7 +237,7 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
     assert "11 games" in games.text
 
     replay = await bo.slash("replay", game=3, step=1)
-    assert "Ana opening throw 6-6-6-6-6-6: sum 36" in replay.text
+    assert "Ana's opening throw 6-6-6-6-6-6: sum 36" in replay.text
     assert step_of(replay.message) == (1, 4)
     end = (await ana.click(replay.message, "Last ⏭")).message
     assert re.search(r"Ana\s+70\b", end.text) and "Winner: Ana" in end.text
