@@ -132,7 +132,7 @@ GAMES = [
     ("sequences start", {"variant": "sudden", "soft_last_die": True}, "bonus throw", "exactly 21"),
     ("sequences start", {"variant": "reverse"}, "bonus throw", "starts at **6**"),
     ("sequences start", {"rules": "classic"}, "Four or more 1s", "race to 100"),
-    ("heartsdue start", {}, "1 + 1-2-3 = 20", "race to 100"),
+    ("heartsdue start", {}, "1 (5) + 1-2-3 (15) = 20", "race to 100"),
     ("board start", {}, "One-eyed jacks", "2 sequences win"),
 ]
 
