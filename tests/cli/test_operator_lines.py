@@ -1,0 +1,94 @@
+"""What an operator sees on the command line (issue 19, items 21, 22, 29, 30, 31): Discord out
+of reach, a DATABASE_URL whose password is not percent-encoded, an absurd SHARD_COUNT and a
+damaged or empty source of ``migrate-db`` are each one ``error: ...`` line and a non-zero exit,
+no traceback and no ERROR log; the start shows no voice warnings for a bot without voice."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# python -m bot, with Discord's API at a port where nothing listens: the real client, its real
+# HTTP request and the real connection refused, without the network.
+OFFLINE = (
+    "import sys, discord.http; "
+    "discord.http.Route.BASE = 'http://127.0.0.1:1/api/v10'; "
+    "from bot.__main__ import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def offline_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "DATABASE"))}
+    clean.update(env, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-c", OFFLINE, *args],
+        cwd=cwd, env=clean, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    return lines[0]
+
+
+def test_sync_without_discord_is_one_line(tmp_path: Path) -> None:
+    result = offline_bot(tmp_path, "sync", DISCORD_TOKEN="x")
+    line = one_error_line(result)
+    assert "cannot reach Discord" in line and "network" in line
+    assert result.stdout == ""
+    guild = offline_bot(tmp_path, "sync", "--guild", "123", DISCORD_TOKEN="x")
+    assert "cannot reach Discord" in one_error_line(guild)
+
+
+def test_sync_with_a_bad_setting_is_one_line(tmp_path: Path) -> None:
+    result = offline_bot(tmp_path, "sync", DISCORD_TOKEN="x", TURN_TIMEOUT_SECONDS="5")
+    assert "TURN_TIMEOUT_SECONDS" in one_error_line(result)
+
+
+def test_the_start_shows_no_voice_warnings(tmp_path: Path) -> None:
+    # run: its log has the login line and the one error, and nothing about voice.
+    result = offline_bot(tmp_path, "run", DISCORD_TOKEN="x")
+    assert result.returncode == 2
+    assert "PyNaCl" not in result.stderr and "davey" not in result.stderr, result.stderr
+    assert "voice" not in result.stderr
+    [error] = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    assert "cannot reach Discord" in error
+    # sync sets no logging up: Python's last-resort handler would print them.
+    sync = offline_bot(tmp_path, "sync", DISCORD_TOKEN="x")
+    assert "voice" not in sync.stderr, sync.stderr
+
+
+def test_only_the_two_voice_warnings_are_dropped(caplog: pytest.LogCaptureFixture) -> None:
+    from bot.app import quiet_voice_warnings
+
+    logger = logging.getLogger("discord.client")
+    before = list(logger.filters)
+    quiet_voice_warnings()
+    quiet_voice_warnings()  # idempotent: one filter
+    added = [f for f in logger.filters if f not in before]
+    assert sum(type(f).__name__ == "_NoVoiceWarnings" for f in logger.filters) == 1
+    try:
+        with caplog.at_level(logging.INFO, logger="discord.client"):
+            logger.warning("PyNaCl is not installed, voice will NOT be supported")
+            logger.warning("davey is not installed, voice will NOT be supported")
+            logger.warning("Shard ID %s heartbeat blocked for more than %s seconds.", 0, 10)
+            logger.warning("PyNaCl is not installed, and something else went wrong")
+            logger.info("logging in using static token")
+    finally:
+        for f in added:  # as it was: no test leaves logging changed
+            logger.removeFilter(f)
+    assert [r.getMessage() for r in caplog.records] == [
+        "Shard ID 0 heartbeat blocked for more than 10 seconds.",
+        "PyNaCl is not installed, and something else went wrong",
+        "logging in using static token",
+    ]
