@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
         return _error("give the PostgreSQL database: --to postgresql://... or DATABASE_URL")
     if not is_postgresql(target):
         return _error("--to must be a postgresql:// URL (the database to copy into)")
+    from bot.config import url_problem
+
+    if (problem := url_problem(target)) is not None:
+        return _error(f"--to: {problem}")
     if is_postgresql(str(source)) or not source.is_file():
         return _error(f"no SQLite database at {source} (--database names the file to copy)")
     try:

@@ -33,8 +33,8 @@ def offline_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProces
     )  # fmt: skip
 
 
-def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stderr)
+def one_error_line(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert result.returncode == code, (result.returncode, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
     assert lines[0].startswith("error: "), lines[0]
@@ -92,3 +92,79 @@ def test_only_the_two_voice_warnings_are_dropped(caplog: pytest.LogCaptureFixtur
         "PyNaCl is not installed, and something else went wrong",
         "logging in using static token",
     ]
+
+
+def bot_command(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "DATABASE"))}
+    clean.update(env, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd, env=clean, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+# An "@" left in the password: libpq reads password "ab" and host "Hunter2-S3cret@host".
+UNENCODED = "postgresql://bot:ab@Hunter2-S3cret@127.0.0.1:1/bot"
+PIECES = ("Hunter2", "S3cret", "ab@")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["run"], ["health"], ["migrate-db"], ["backup", "copy.dump"], ["verify-log"], ["sync"]],
+)
+def test_an_unencoded_at_in_the_password_is_refused_unshown(
+    tmp_path: Path, command: list[str]
+) -> None:
+    result = bot_command(tmp_path, *command, DISCORD_TOKEN="x", DATABASE_URL=UNENCODED)
+    line = one_error_line(result, 1 if command == ["health"] else 2)  # health: 0 or 1
+    assert "DATABASE_URL" in line and "percent-encoded" in line and "%40" in line
+    assert not any(piece in result.stderr + result.stdout for piece in PIECES), line
+    assert " ERROR " not in result.stderr
+    assert not (tmp_path / "data").exists() and not (tmp_path / "copy.dump").exists()
+
+
+@pytest.mark.parametrize("command", [["health"], ["backup", "copy.dump"], ["replay", "1"]])
+def test_an_unencoded_at_in_database_option_is_refused_unshown(
+    tmp_path: Path, command: list[str]
+) -> None:
+    result = bot_command(tmp_path, *command, "--database", UNENCODED)
+    assert result.returncode in (1, 2)  # health says 1 for every unusable database
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --database: "), result.stderr
+    assert "%40" in lines[0]
+    assert not any(piece in result.stderr + result.stdout for piece in PIECES), lines
+    migrate = bot_command(tmp_path, "migrate-db", "--to", UNENCODED, "--database", "x.sqlite3")
+    line = one_error_line(migrate)
+    assert line.startswith("error: --to: ") and "%40" in line
+    assert not any(piece in migrate.stderr for piece in PIECES)
+
+
+def test_a_percent_encoded_password_is_used_and_never_shown(tmp_path: Path) -> None:
+    from bot.config import Settings
+
+    encoded = "postgresql://bot:ab%40Hunter2-S3cret@127.0.0.1:1/bot"
+    settings = Settings(_env_file=None, database_url=encoded)
+    assert settings.database_target() == encoded
+    result = bot_command(tmp_path, "health", DATABASE_URL=encoded)
+    assert result.returncode == 1
+    [line] = result.stderr.strip().splitlines()
+    assert "cannot connect to the database postgresql://bot:***@127.0.0.1:1/bot" in line
+    assert not any(piece in result.stderr for piece in ("Hunter2", "S3cret", "%40"))
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999999", "1000000", "50001", "0", "-3"])
+def test_an_absurd_shard_count_stops_the_start_before_the_database(
+    tmp_path: Path, count: str
+) -> None:
+    result = bot_command(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT=count)
+    line = one_error_line(result)
+    assert "SHARD_COUNT" in line and "1 to 50,000" in line, line
+    assert " ERROR " not in result.stderr
+    assert not (tmp_path / "data").exists()  # not opened, not migrated
+
+
+def test_the_largest_shard_count_is_accepted() -> None:
+    from bot.config import Settings
+
+    settings = Settings(_env_file=None, shard_count=50_000, shard_ids=[0, 49_999])
+    assert settings.shards().count == 50_000
