@@ -5,8 +5,10 @@ no traceback and no ERROR log; the start shows no voice warnings for a bot witho
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +170,71 @@ def test_the_largest_shard_count_is_accepted() -> None:
 
     settings = Settings(_env_file=None, shard_count=50_000, shard_ids=[0, 49_999])
     assert settings.shards().count == 50_000
+
+
+def migrate(capsys: pytest.CaptureFixture[str], source: Path, url: str) -> tuple[int, str]:
+    from bot.__main__ import main
+
+    code = main(["migrate-db", "--to", url, "--database", str(source)])
+    return code, capsys.readouterr().err
+
+
+def played(path: Path) -> Path:
+    from tests.store.played import fill
+
+    asyncio.run(fill(path, games=2))
+    return path
+
+
+@pytest.mark.parametrize("where", ["a member's name", "a game's state", "the schema"])
+def test_a_source_with_bytes_that_are_not_utf8_is_one_line(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    from tests.store.test_migrate_db import dump
+
+    path = played(tmp_path / "bot.sqlite3")
+    if where == "the schema":  # a flipped byte in a column's name, in the file itself
+        data = bytearray(path.read_bytes())
+        at = data.find(b"lobby_message_id")
+        data[at + 1] = 0xFF
+        path.write_bytes(bytes(data))
+    else:
+        table, column, key = {
+            "a member's name": ("members", "display_name", "user_id = 13"),
+            "a game's state": ("games", "state_json", "id = (SELECT MIN(id) FROM games)"),
+        }[where]
+        conn = sqlite3.connect(path)
+        # "hand-7" then a byte no UTF-8 text holds: the line must not quote the text.
+        conn.execute(f"UPDATE {table} SET {column} = CAST(x'68616e642d37ff' AS TEXT) WHERE {key}")
+        conn.commit()
+        conn.close()
+    code, err = migrate(capsys, path, postgres_url)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert "not valid UTF-8" in lines[0] and "restore a backup" in lines[0], lines[0]
+    assert "nothing copied" in lines[0] and "hand-7" not in lines[0]
+    assert all(rows == [] for rows in asyncio.run(dump(postgres_url)).values())
+
+
+@pytest.mark.parametrize("source", ["zero-length", "no bot schema"])
+def test_a_source_that_is_no_bot_database_is_refused(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], source: str
+) -> None:
+    from tests.store.test_migrate_db import dump
+
+    path = tmp_path / "bot.sqlite3"
+    path.touch()
+    if source == "no bot schema":
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.commit()
+        conn.close()
+    before = path.read_bytes()
+    code, err = migrate(capsys, path, postgres_url)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "not a bot database" in lines[0], err
+    assert "nothing copied" in lines[0]
+    assert asyncio.run(dump(postgres_url)) == {}  # the target not even migrated
+    assert path.read_bytes() == before  # nor the source
