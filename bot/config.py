@@ -48,7 +48,6 @@ class Settings(BaseSettings):
     # hold a password, which no message or log line shows.
     database_url: SecretStr | None = None
     dev_guild_id: int | None = None
-    owner_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     log_level: str = "INFO"
     turn_timeout_seconds: int = Field(default=180, ge=15, le=3600)
     lobby_timeout_seconds: int = Field(default=900, ge=60, le=86400)
@@ -65,7 +64,7 @@ class Settings(BaseSettings):
     shard_count: int | None = None
     shard_ids: Annotated[list[int] | None, NoDecode] = None
 
-    @field_validator("owner_ids", "shard_ids", mode="before")
+    @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # Accept "1,2,3" in .env as well as a JSON list.
