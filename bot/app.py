@@ -37,6 +37,55 @@ log = logging.getLogger("bot")
 COGS = "cogs"
 SHOW_CONCURRENCY = 32  # timer changes shown at once (each is one or two Discord requests)
 
+# What discord.client logs at every start when its optional voice libraries are missing. The
+# bot has no voice; a newcomer reads these as a broken install. Only these two are dropped.
+VOICE_WARNINGS = frozenset(
+    {
+        "PyNaCl is not installed, voice will NOT be supported",
+        "davey is not installed, voice will NOT be supported",
+    }
+)
+
+
+class _NoVoiceWarnings(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.WARNING and record.getMessage() in VOICE_WARNINGS)
+
+
+def quiet_voice_warnings() -> None:
+    """Drop discord.py's two voice warnings (on its logger, so on whatever handler prints
+    them, the last-resort one of a tool that sets no logging up included); idempotent."""
+    logger = logging.getLogger("discord.client")
+    if not any(isinstance(f, _NoVoiceWarnings) for f in logger.filters):
+        logger.addFilter(_NoVoiceWarnings())
+
+
+def discord_problem(exc: BaseException, doing: str = "the bot logged in") -> str | None:
+    """One line for a failure of Discord while ``doing`` (logging in for ``run``, syncing
+    for ``sync``): a refused token, no network, an HTTP error, a closed gateway; None for
+    anything else, which is a bug and keeps its traceback."""
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord refused the token: check DISCORD_TOKEN in .env "
+            "(Developer Portal > your app > Bot > Reset Token)"
+        )
+    if isinstance(exc, aiohttp.ClientConnectionError | OSError):  # TimeoutError included
+        return f"cannot reach Discord ({type(exc).__name__}): check the network"
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "Discord refused the intents this bot asked for"
+    if isinstance(exc, discord.HTTPException):  # 403, 429, 5xx: not the token's fault
+        advice = (
+            "try again later (discordstatus.com)"
+            if exc.status >= 500
+            else "check the application in the Developer Portal"
+        )
+        answer = f"{exc.status} {getattr(exc.response, 'reason', '') or ''}".strip()
+        return f"Discord answered {answer} when {doing}: {advice}"
+    if isinstance(exc, discord.ConnectionClosed):  # e.g. 4011: more shards needed
+        why = f"code {exc.code}, {exc.reason}" if exc.reason else f"code {exc.code}"
+        return f"Discord closed the connection ({why})"
+    return None
+
 
 def extensions() -> list[str]:
     """Every module of the ``cogs`` package that is an extension (has ``setup``)."""
@@ -64,6 +113,7 @@ class SequencesBot(commands.Bot):
         games: Games | None = None,
     ) -> None:
         intents = discord.Intents.default()  # slash commands and buttons need no privileged intent
+        quiet_voice_warnings()  # discord.Client.__init__ logs them
         shards = self.shards_of(settings)
         super().__init__(
             **self.shard_options(settings),
@@ -286,27 +336,11 @@ async def _main(settings: Settings) -> int:
     async with db, make_bot(settings, db) as bot:
         try:
             await bot.start(settings.discord_token.get_secret_value())
-        except discord.LoginFailure:
-            log.error(
-                "Discord refused the token: check DISCORD_TOKEN in .env "
-                "(Developer Portal > your app > Bot > Reset Token)"
-            )
-            return 2
-        except (aiohttp.ClientConnectionError, OSError) as exc:
-            log.error("cannot reach Discord (%s): check the network", type(exc).__name__)
-            return 2
-        except discord.PrivilegedIntentsRequired:
-            log.error("Discord refused the intents this bot asked for")
-            return 2
-        except discord.HTTPException as exc:  # 403, 429, 5xx at login: not the token's fault
-            log.error(
-                "Discord answered %s %s when the bot logged in: %s",
-                exc.status,
-                getattr(exc.response, "reason", "") or "",
-                "try again later (discordstatus.com)"
-                if exc.status >= 500
-                else "check the application in the Developer Portal",
-            )
+        except (OSError, aiohttp.ClientError, discord.DiscordException) as exc:
+            problem = discord_problem(exc)
+            if problem is None:
+                raise
+            log.error("%s", problem)
             return 2
     return 0
 

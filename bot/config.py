@@ -14,6 +14,28 @@ from bot.tables.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
+# Discord sets no published maximum; a shard holds at most 2,500 servers (Discord recommends
+# about 1,000), so 50,000 shards would seat more servers than Discord has. A larger count is a
+# typo, and would open that many gateway connections.
+MAX_SHARD_COUNT = 50_000
+
+
+def url_problem(url: str) -> str | None:
+    """Why a postgresql:// URL cannot be used as written, without quoting any of it; None
+    when it can. An ``@`` or ``/`` left unencoded in the user name or password makes libpq
+    split the URL elsewhere than meant (``bot:ab@c@host``: password "ab", host "c@host"), and
+    every message would show the rest of the password as the host."""
+    rest = url.split("://", 1)[-1].split("?", 1)[0]
+    if "@" not in rest:
+        return None
+    credentials = rest.rsplit("@", 1)[0]
+    if "@" in credentials or "/" in credentials:
+        return (
+            "the user name or password holds an @ or / that is not percent-encoded: "
+            "write @ as %40 and / as %2F"
+        )
+    return None
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -26,7 +48,6 @@ class Settings(BaseSettings):
     # hold a password, which no message or log line shows.
     database_url: SecretStr | None = None
     dev_guild_id: int | None = None
-    owner_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     log_level: str = "INFO"
     turn_timeout_seconds: int = Field(default=180, ge=15, le=3600)
     lobby_timeout_seconds: int = Field(default=900, ge=60, le=86400)
@@ -40,10 +61,10 @@ class Settings(BaseSettings):
     max_bot_players: int = Field(default=11, ge=0)
     # Sharding over several processes: every process gets the same SHARD_COUNT and its own
     # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.
-    shard_count: int | None = Field(default=None, ge=1)
+    shard_count: int | None = None
     shard_ids: Annotated[list[int] | None, NoDecode] = None
 
-    @field_validator("owner_ids", "shard_ids", mode="before")
+    @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # Accept "1,2,3" in .env as well as a JSON list.
@@ -77,7 +98,11 @@ class Settings(BaseSettings):
         if value is None:
             return None
         url = value.get_secret_value().strip()
-        if not is_postgresql(url):
+        if is_postgresql(url):
+            problem = url_problem(url)
+            if problem is not None:
+                raise ValueError(problem)
+        else:
             # Only the scheme: the rest may hold a password.
             scheme = url.split("://", 1)[0] if "://" in url else ""
             got = f"a {scheme}:// URL" if scheme else "no URL"
@@ -86,6 +111,14 @@ class Settings(BaseSettings):
                 "(leave it empty for SQLite at DATABASE_PATH)"
             )
         return SecretStr(url)
+
+    @field_validator("shard_count")
+    @classmethod
+    def _shards_discord_allows(cls, value: int | None) -> int | None:
+        # Before the database is opened (and migrated) and before any connection to Discord.
+        if value is not None and not 1 <= value <= MAX_SHARD_COUNT:
+            raise ValueError(f"must be 1 to {MAX_SHARD_COUNT:,} (the shards in all), not {value}")
+        return value
 
     @field_validator("shard_ids")
     @classmethod

@@ -1,4 +1,4 @@
-"""Server settings (Manage Server) and owner-only operations."""
+"""Server settings (Manage Server)."""
 
 from __future__ import annotations
 

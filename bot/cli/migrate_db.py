@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 
@@ -52,12 +54,38 @@ def run(args: argparse.Namespace) -> int:
         return _error("give the PostgreSQL database: --to postgresql://... or DATABASE_URL")
     if not is_postgresql(target):
         return _error("--to must be a postgresql:// URL (the database to copy into)")
+    from bot.config import url_problem
+
+    if (problem := url_problem(target)) is not None:
+        return _error(f"--to: {problem}")
     if is_postgresql(str(source)) or not source.is_file():
         return _error(f"no SQLite database at {source} (--database names the file to copy)")
+    if (problem := _not_a_bot_database(source)) is not None:
+        return _error(problem)
     try:
         return asyncio.run(_migrate(source, target))
     except KeyboardInterrupt:  # the target's transaction was rolled back
         return _error("interrupted; nothing copied")
+
+
+def _not_a_bot_database(path: Path) -> str | None:
+    """Why ``path`` is no bot database to copy, read-only, before anything opens (and so
+    migrates) it or the target; None when it may be one (a file that is no SQLite database at
+    all is reported when it is opened)."""
+    if path.stat().st_size == 0:
+        return f"{path} is empty (0 bytes), not a bot database: nothing copied"
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=10)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    if version == 0:  # every bot database has been migrated at least once
+        return f"{path} is a SQLite file but not a bot database (no schema version): nothing copied"
+    return None
 
 
 async def _migrate(source: Path, url: str) -> int:

@@ -21,7 +21,10 @@ def load_settings() -> object:
         return Settings()
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+            # "Value error, " is pydantic's prefix for a validator's own message.
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: "
+            f"{err['msg'].removeprefix('Value error, ')}"
+            for err in exc.errors()
         )
         print(f"error: bad setting in .env or the environment: {problems}", file=sys.stderr)
         return None
@@ -48,9 +51,13 @@ def database_target(option: str | Path | None) -> str | Path | None:
     """The database an offline tool works on: ``--database``, else the settings' DATABASE_URL
     or DATABASE_PATH (``Settings.database_target``); None, with one line on stderr, when the
     settings are wrong."""
+    from bot.config import Settings, url_problem
+
+    if isinstance(option, str) and (problem := url_problem(option)) is not None:
+        print(f"error: --database: {problem}", file=sys.stderr)
+        return None
     if option is not None:
         return option
-    from bot.config import Settings
 
     settings = load_settings()
     return settings.database_target() if isinstance(settings, Settings) else None

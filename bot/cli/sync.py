@@ -1,7 +1,8 @@
 """``python -m bot sync [--guild ID]``: register the slash commands with Discord, explicitly.
 
 Syncing on every start would hit Discord's rate limits for nothing; do it after an upgrade.
-Without --guild the commands go global (they can take a while to appear everywhere).
+Without --guild the commands go global (they can take a while to appear everywhere). Discord
+out of reach, a refused token or a refused sync is one line and exit status 2, as for ``run``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import asyncio
 import sys
 
+import aiohttp
 import discord
 
 
@@ -18,9 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.cli.run import load_settings
     from bot.config import Settings
 
-    settings = Settings()
+    settings = load_settings()
+    if not isinstance(settings, Settings):
+        return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(
             "error: DISCORD_TOKEN is not set: put DISCORD_TOKEN=... in .env (see .env.example)",
@@ -31,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _sync(settings: object, guild_id: int | None) -> int:
-    from bot.app import SequencesBot
+    from bot.app import SequencesBot, discord_problem
     from bot.config import Settings
     from bot.store.db import Database, DatabaseUnusable
 
@@ -39,20 +44,40 @@ async def _sync(settings: object, guild_id: int | None) -> int:
     try:
         db = await Database.open(settings.database_target())
     except DatabaseUnusable as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
     async with db, SequencesBot(settings, db, run_timers=False) as bot:
         try:
             await bot.login(settings.discord_token.get_secret_value())
-        except discord.LoginFailure:
-            print("error: Discord refused the token in DISCORD_TOKEN", file=sys.stderr)
-            return 2
+        except (OSError, aiohttp.ClientError, discord.DiscordException) as exc:
+            problem = discord_problem(exc)
+            if problem is None:
+                raise
+            return _error(problem)
         await bot.setup_hook()
-        if guild_id is not None:
-            guild = discord.Object(guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
-        else:
-            synced = await bot.tree.sync()
-        print(f"synced {len(synced)} commands" + (f" to guild {guild_id}" if guild_id else ""))
+        where = "" if guild_id is None else f" to guild {guild_id}"
+        try:
+            if guild_id is not None:
+                guild = discord.Object(guild_id)
+                bot.tree.copy_global_to(guild=guild)
+                synced = await bot.tree.sync(guild=guild)
+            else:
+                synced = await bot.tree.sync()
+        except discord.Forbidden as exc:
+            if guild_id is None:
+                return _error(discord_problem(exc, "syncing the commands") or str(exc))
+            return _error(
+                f"Discord refused the sync{where} (403): is the bot in that server, invited "
+                "with the applications.commands scope?"
+            )
+        except (OSError, aiohttp.ClientError, discord.DiscordException) as exc:
+            problem = discord_problem(exc, "syncing the commands")
+            if problem is None:
+                raise
+            return _error(problem)
+        print(f"synced {len(synced)} commands{where}")
     return 0
+
+
+def _error(line: str) -> int:
+    print(f"error: {line}", file=sys.stderr)
+    return 2

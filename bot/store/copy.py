@@ -18,6 +18,7 @@ then set to the largest id copied, so the next game gets the next id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,13 +69,28 @@ async def copy_database(
     """Copy every row of ``source`` into the empty ``target`` (see the module docstring),
     ``batch`` rows at a time (default ``BATCH``); ``on_table(name, rows)`` is called as each
     table is done. Raises CopyError."""
-    tables = await _same_schema(source, target)
     try:
+        tables = await _same_schema(source, target)
         return await _copy(source, target, tables, on_table, batch or BATCH)
     except CopyError:
         raise
-    except Exception as exc:  # the driver's: a lost connection, a lock...
-        raise CopyError(f"the copy failed ({_first_line(exc)}); nothing copied") from exc
+    except Exception as exc:  # the driver's: a lost connection, a lock, a damaged row...
+        raise CopyError(f"the copy failed ({_why(exc, source)}); nothing copied") from exc
+
+
+# SQLite's words for text that is not UTF-8 (flipped bytes in a row or in the schema); the
+# rest of its message quotes the text, which may be a private hand.
+_UNDECODABLE = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
+def _why(exc: BaseException, source: Database) -> str:
+    found = _UNDECODABLE.search(str(exc))
+    if found is None:
+        return _first_line(exc)
+    return (
+        f"{source.target} holds text that is not valid UTF-8, in column {found.group(1)!r}: "
+        "the file is damaged; restore a backup"
+    )
 
 
 def _first_line(exc: BaseException) -> str:

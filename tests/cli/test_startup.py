@@ -56,7 +56,11 @@ def test_shard_ids_without_a_shard_count_is_one_clear_line(tmp_path: Path) -> No
 
 
 def test_token_read_from_dotenv(tmp_path: Path) -> None:
-    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nOWNER_IDS=1, 2\n")
+    # SHARD_IDS as one writes it in .env; OWNER_IDS, a setting of older versions that
+    # nothing read, is ignored rather than stopping the start.
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=1, 2\nOWNER_IDS=1\n"
+    )
     os.chdir(tmp_path)
     try:
         settings = Settings()
@@ -64,7 +68,7 @@ def test_token_read_from_dotenv(tmp_path: Path) -> None:
         os.chdir(ROOT)
     assert settings.discord_token is not None
     assert settings.discord_token.get_secret_value() == "abc"
-    assert settings.owner_ids == [1, 2]
+    assert settings.shard_ids == [1, 2]
     assert "abc" not in repr(settings)  # the token never shows in logs or errors
 
 

@@ -56,7 +56,7 @@ def test_shard_settings_from_the_environment() -> None:
     assert settings().shards() == EVERY_GUILD
     assert settings(shard_count="", shard_ids="").shards() == EVERY_GUILD  # empty in .env
     assert settings(shard_count="4").shards() == Shards(4, (0, 1, 2, 3))
-    sharded = settings(shard_count="4", shard_ids="1, 3")  # as in .env, like OWNER_IDS
+    sharded = settings(shard_count="4", shard_ids="1, 3")  # as in .env
     assert sharded.shard_count == 4 and sharded.shard_ids == [1, 3]
     assert sharded.shards() == Shards(4, (1, 3))
     assert settings(shard_count=2, shard_ids=[0]).shards() == Shards(2, (0,))  # JSON list
@@ -71,7 +71,8 @@ def test_shard_settings_from_the_environment() -> None:
         ({"shard_count": 2, "shard_ids": "-1"}, "shard_ids", "not -1"),
         ({"shard_count": 2, "shard_ids": "1,1"}, "shard_ids", "listed twice"),
         ({"shard_count": 2, "shard_ids": "0;1"}, "shard_ids", "whole numbers separated by commas"),
-        ({"shard_count": 0}, "shard_count", "greater than or equal to 1"),
+        ({"shard_count": 0}, "shard_count", "must be 1 to 50,000"),
+        ({"shard_count": 10**23}, "shard_count", "must be 1 to 50,000"),
         ({"shard_count": "two"}, "shard_count", "integer"),
     ],
 )
