@@ -172,7 +172,9 @@ def apply_game(
                 line.streak = line.streak - 1 if line.streak < 0 else -1
             line.last_game_id = game_id
             line.updated_at = finished_at
-    if not is_rated(seats):
+    # A draw (a blocked board game, RULINGS §3) counts as a game played but moves no
+    # rating: with every side placed first, OpenSkill would still shift them.
+    if not is_rated(seats) or not any(s.won for s in seats):
         return []
     teams = _teams(seats)
     ranks = [min(s.place for s in team) for team in teams]

@@ -3,7 +3,7 @@
 Example: ``python -m bot board-sim --games 400 --seats strong,greedy --seed 1``.
 Seat ``i`` of the table plays the ``i``-th level of ``--seats``; game ``g`` starts with seat
 ``g % seats`` so that every seat opens equally often. Reports win rates per level and per
-side with 95% Wilson intervals, blocked (drawn) games, average game length in turns, move
+side with 95% Wilson intervals, drawn games (and why), average game length in turns, move
 times (p50/p99) per level and games per second.
 
 ``--duplicate`` (two seats) plays every deal twice, the levels swapping seats, to tell skill
@@ -56,7 +56,7 @@ def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
             f"  (win rate {row['win_rate']:.1%})"
         )
     print(f"  the same seat wins both (the cards decide): {report['same_seat_wins_both']:.1%}")
-    print(f"  a blocked game in the pair: {report['with_a_blocked_game']:.1%}")
+    print(f"  a drawn game in the pair: {report['with_a_drawn_game']:.1%}")
     return 0
 
 
@@ -87,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
         low, high = row["ci95"]
         who = "+".join(row["levels"])
         print(f"  side {row['side']} ({who}): {row['rate']:6.1%}  (95% CI {low:.1%}-{high:.1%})")
-    print(f"  blocked {report['blocked']}, unfinished {report['unfinished']}")
+    reasons = report["draw_reasons"]
+    print(
+        f"  drawn {report['draws']} (no card playable {reasons['blocked']},"
+        f" two idle reshuffles {reasons['stalled']}), unfinished {report['unfinished']}"
+    )
     print(f"  average length {report['avg_turns']:.1f} turns")
     for level, row in report["move_ms"].items():
         print(

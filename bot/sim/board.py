@@ -45,7 +45,8 @@ def simulate(
     config.validate()
     master = random.Random(seed)
     side_wins = [0] * config.sides
-    blocked = unfinished = 0
+    unfinished = 0
+    draws: dict[str, int] = defaultdict(int)
     turns: list[int] = []
     move_times: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
@@ -63,7 +64,7 @@ def simulate(
         if state.outcome is None:
             unfinished += 1
         elif state.outcome.side is None:
-            blocked += 1
+            draws[state.outcome.reason] += 1
         else:
             side_wins[state.outcome.side] += 1
     elapsed = time.perf_counter() - started
@@ -101,7 +102,10 @@ def simulate(
             | rate(side_wins[side])
             for side in range(config.sides)
         ],
-        "blocked": blocked,
+        # Drawn games, and why: "blocked" (no card could ever be played again), "stalled"
+        # (two reshuffles with no chip placed or removed in between).
+        "draws": sum(draws.values()),
+        "draw_reasons": {reason: draws[reason] for reason in ("blocked", "stalled")},
         "unfinished": unfinished,
         "avg_turns": sum(turns) / games,
         "move_ms": {
@@ -119,7 +123,7 @@ def simulate(
 
 
 def _play_deal(levels: list[str], deal_seed: int, first_sequence_wins: bool) -> int | None:
-    """Play one 2-seat deal; the winning seat, or ``None`` for a blocked or endless game.
+    """Play one 2-seat deal; the winning seat, or ``None`` for a drawn or endless game.
 
     The deal (shuffle, draws, reshuffles) has its own generator and the bots another, so
     both games of a duplicate pair get the same cards in the same order."""
@@ -165,5 +169,5 @@ def duplicate(
             for level, both in zip(levels, (first_both, second_both), strict=True)
         ],
         "same_seat_wins_both": same_seat / deals,
-        "with_a_blocked_game": other / deals,
+        "with_a_drawn_game": other / deals,
     }

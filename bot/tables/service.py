@@ -86,6 +86,9 @@ class Change:
     end_requested: bool = False  # the host asked the others to agree to end the game
 
 
+#: The event line of a game that ended with no winner.
+DRAW_EVENT = "🤝 A draw: nobody won."
+
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
 
 
@@ -583,7 +586,8 @@ class TableService:
             table.row.deadline = None
             table.row.finished_at = self.clock()
             winners = [r.name for r in results if r.won]
-            table.add_event(f"🏆 {' & '.join(winners)} won!")
+            # A draw (the board game's blocked game) has no winner to name.
+            table.add_event(f"🏆 {' & '.join(winners)} won!" if winners else DRAW_EVENT)
 
             async def finish(conn: Connection) -> None:
                 await games.insert_results(

@@ -154,7 +154,7 @@ class Publisher:
     def turn_summary(self, table: Table) -> dict[str, Any]:
         """What the message of a finished turn becomes: one line, no buttons, no picture."""
         # The move that ended the turn, not the result line that may follow it.
-        moves = [e for e in table.events if not e.startswith("🏆")]
+        moves = [e for e in table.events if not e.startswith(("🏆", "🤝"))]
         line = moves[-1] if moves else "Turn over."
         seat = 0 if table.rules is None else table.game.last_seat(table.rules)
         name = table.seats[seat].name if seat < len(table.seats) else "?"

@@ -20,10 +20,11 @@ class S:
     team: int | None = None
     best_turn: int = 0
     score: int = 0
+    drawn: bool = False  # a draw: placed first with the others, not a winner
 
     @property
     def won(self) -> bool:
-        return self.place == 1
+        return self.place == 1 and not self.drawn
 
 
 async def create_game(

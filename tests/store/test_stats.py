@@ -43,8 +43,11 @@ async def play(
                 await w.escrow(conn, game, guild_id, s.user_id, stake, now=now)
     async with db.transaction() as conn:
         await write_results(conn, game, seats, now=now)
-        if stake:
-            await w.settle_pot(conn, game, [s.user_id for s in seats if s.won and s.user_id])
+        winners = [s.user_id for s in seats if s.won and s.user_id]
+        if stake and winners:
+            await w.settle_pot(conn, game, winners)
+        elif stake:  # a draw: every stake back
+            await w.refund_all(conn, game, now=now)
         assert await st.record_finished_game(conn, game)
     return game
 
@@ -85,6 +88,21 @@ async def test_bots_count_for_games_and_wins_but_do_not_move_ratings(db: Databas
     assert (one.mu, one.sigma) == (model.mu, model.sigma)
     assert two.games == 1 and two.rated_games == 0
     assert await st.rating_points(db, GUILD, KEY, 1) == []
+
+
+async def test_a_draw_counts_as_a_game_but_moves_no_rating(db: Database) -> None:
+    # A drawn board game (RULINGS §3 "Blocked game"): every seat placed first, none won.
+    await play(db, [S(1, 1), S(2, 2)])
+    before = await stat(db, 1), await stat(db, 2)
+    await play(db, [S(1, 1, drawn=True), S(2, 1, drawn=True), S(3, 1, drawn=True)], stake=50)
+    one, two, three = await stat(db, 1), await stat(db, 2), await stat(db, 3)
+    assert (one.games, one.wins, one.rated_games) == (2, 1, 1)
+    assert (one.chips_won, one.chips_lost) == (0, 0)
+    for line, old in zip((one, two), before, strict=True):
+        assert (line.mu, line.sigma) == (old.mu, old.sigma)
+    model = PlackettLuce()
+    assert (three.games, three.rated_games, three.mu, three.sigma) == (1, 0, model.mu, model.sigma)
+    assert await st.rating_points(db, GUILD, KEY, 3) == []
 
 
 async def test_teams_are_rated_as_teams(db: Database) -> None:

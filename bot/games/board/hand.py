@@ -163,6 +163,9 @@ class BoardHands:
                         disabled=True,
                     )
                 )
+        if not any(isinstance(a, b.PlayCard | b.RemoveChip) for a in legal):
+            # RULINGS §3: a seat that can't play trades first; it may pass only after that.
+            return plays + trades, "No card can be played: trade a dead card for a new one."
         return plays + trades, "Your turn: choose a card."
 
     def _space_buttons(

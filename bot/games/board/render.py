@@ -23,6 +23,13 @@ def side_label(side: int) -> str:
     return f"{colour} {symbol}"
 
 
+def draw_reason(outcome: b.BoardOutcome) -> str:
+    """Why a drawn game ended (RULINGS §3 "Blocked game"), as a sentence."""
+    if outcome.reason == "stalled":
+        return "The cards went round twice with no chip placed or removed."
+    return "No card left in the game can be played."
+
+
 def side_names(table: Table, state: b.BoardState) -> list[str]:
     """Per side, who plays it: "Ana" or "Ana & Cy"."""
     sides = state.config.sides
@@ -81,7 +88,8 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
         title = f"Sequence · table #{table.id}"
     else:
         if state.outcome.side is None:
-            title = "Sequence · no side can move: the game is drawn"
+            title = "🤝 Sequence · the game is drawn"
+            lines.append(f"{draw_reason(state.outcome)} Nobody wins.")
         else:
             title = f"🏆 {names[state.outcome.side]} won Sequence!"
         colour = COLOUR_DONE

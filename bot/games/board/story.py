@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.games.base import Moments
 from bot.games.board.animation import side_names
 from bot.games.board.kind import move_line
-from bot.games.board.render import side_label
+from bot.games.board.render import draw_reason, side_label
 from bot.games.story import plain
 from bot.rules import board as b
 from bot.tables.kind import seat_name
@@ -32,5 +32,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
         lines.append(f"  {side_label(side)} {name}: {counts[side]}/{need}")
     if state.outcome is not None:
         won = state.outcome.side
-        lines.append("Drawn: no side could move" if won is None else f"Winner: {names[won]}")
+        lines.append(
+            f"Drawn: {draw_reason(state.outcome)}" if won is None else f"Winner: {names[won]}"
+        )
     return "\n".join(lines)

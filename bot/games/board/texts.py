@@ -22,7 +22,10 @@ RULES_PAGES = (
         "corners; its chips are locked. Two of your sequences may share one space, so nine "
         "in a line make two.\n"
         "• Win: 2 sequences with 2 sides, 1 with 3 sides (or 1 if the table chose *first "
-        "sequence wins*). If nobody can play for a whole round, the game is drawn.\n"
+        "sequence wins*).\n"
+        "• Can't play? Trade a dead card if you hold one, then pass; the game goes on. It is "
+        "a **draw** (stakes back, no rating change) only when no card left can ever be "
+        "played, or when the pile is shuffled twice with no chip placed or removed.\n"
         "• Press **My hand** on the board message to see your cards (only you see them), "
         "choose a card, then a space.",
     ),

@@ -79,8 +79,9 @@ def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
 
 def forced_action(actions: list[Action]) -> Action | None:
     """The action the greedy and strong bots take without weighing: a trade (a dead card
-    is never worth keeping, so trade it before playing) or a pass (first in the list only
-    when nothing else is legal)."""
+    is never worth keeping, so trade it before playing) or a pass (legal only alone: when
+    nothing can be played or traded). Passing ends nothing (RULINGS §3 "Blocked game"),
+    so a bot that can't play trades on each turn and waits for a card that fits."""
     for action in actions:
         if isinstance(action, TradeDeadCard):
             return action

@@ -12,11 +12,17 @@ Everything here follows RULINGS §3. Points the rulings leave open are decided a
   empty at once cannot happen (at most 36 cards are ever in hands), but if it did the
   player would simply not draw.
 - **Game end.** Play stops at the placement that reaches the target number of sequences:
-  the winner does not draw. If every seat passes in turn for a whole round (nobody can
-  play a card, not even after trading), the game ends *blocked*: a draw with no winner.
+  the winner does not draw. Passing does not end the game (RULINGS §3 "Blocked game"): it
+  is a draw (``side`` ``None``) only when no card left in the game could ever be played
+  (reason ``"blocked"``: no open non-corner space and no chip that is not locked, which a
+  one-eyed jack of another side could remove; every card is always in the game, in a
+  hand, the draw pile or the discards), or when the discards have been shuffled into a
+  new draw pile twice with no chip placed or removed in between (reason ``"stalled"``,
+  decided at that second reshuffle).
 - **Pass** is legal exactly when no card in the hand can be played (dead cards, one-eyed
-  jacks with no removable chip, two-eyed jacks on a full board). The player may trade a
-  dead card first, or pass straight away. A pass draws no card.
+  jacks with no removable chip, two-eyed jacks on a full board) and no dead card can be
+  traded: a seat holding a dead card trades it first (once a turn), so a seat that can't
+  play still draws and the pile keeps turning. A pass draws no card.
 - **Dead-card trade.** At most one per turn, only before playing; it draws the replacement
   at once and the same seat stays to move. Jacks are never dead.
 - **Sequence choice.** When a placement completes windows of five on a line, the engine
@@ -31,8 +37,7 @@ Everything here follows RULINGS §3. Points the rulings leave open are decided a
   sequences still count. A side whose seats have all forfeited is out: its chips remain,
   still opponents' chips to the others (a one-eyed jack may remove them). When one side is
   left it wins at once (reason ``"forfeit"``). A win names only the side's seats still
-  playing. A forfeit restarts the count of passes that makes a blocked round, which then
-  needs every seat still playing to pass in turn.
+  playing.
 """
 
 from __future__ import annotations
@@ -258,8 +263,9 @@ class MoveRecord:
 @dataclass(frozen=True, slots=True)
 class BoardOutcome:
     """How a game ended. ``reason`` is ``"sequences"`` (``side`` won), ``"forfeit"``
-    (``side`` is the last side with a seat playing) or ``"blocked"`` (every seat playing
-    passed for a whole round: a draw, ``side`` is ``None`` and ``seats`` empty). ``seats``
+    (``side`` is the last side with a seat playing), or a draw (``side`` is ``None`` and
+    ``seats`` empty): ``"blocked"`` (no card in the game can ever be played again) or
+    ``"stalled"`` (two reshuffles with no chip placed or removed in between). ``seats``
     are the winning side's seats still playing."""
 
     side: int | None
@@ -274,7 +280,9 @@ class BoardState:
     ``chips[row * 10 + col]`` is the side whose chip is on that space, or ``EMPTY``.
     ``draw_pile[-1]`` is the next card drawn; ``discards[-1]`` the latest discard.
     ``side_masks`` and ``locked`` are bit masks (bit ``row * 10 + col``) kept for speed;
-    they are derived from ``chips`` and ``sequences``.
+    they are derived from ``chips`` and ``sequences``. ``passes`` counts the passes in a
+    row (it ends nothing); ``idle_reshuffles`` the reshuffles since a chip was last placed
+    or removed (the second ends the game ``"stalled"``).
     """
 
     config: BoardConfig
@@ -291,6 +299,7 @@ class BoardState:
     last_move: MoveRecord | None = None
     outcome: BoardOutcome | None = None
     out: frozenset[int] = frozenset()  # seats that forfeited (RULINGS §4)
+    idle_reshuffles: int = 0
     side_masks: tuple[int, ...] = field(default=(), repr=False, compare=False)
     locked: int = field(default=0, repr=False, compare=False)
 
@@ -466,6 +475,7 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
     actions: list[Action] = []
     if not state.traded:
         actions.extend(TradeDeadCard(card) for card in sorted(set(hand)) if is_dead(card, chips))
+    trades = bool(actions)
     plays: list[Action] = []
     for card in sorted(set(hand)):
         if card in TWO_EYED_JACKS:
@@ -479,9 +489,21 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
                 if chips[cell] == EMPTY:
                     plays.append(PlayCard(card, *divmod(cell, SIZE)))
     actions.extend(plays)
-    if not plays:
+    # A seat that can't play still trades its dead card first (RULINGS §3 "Blocked game"):
+    # the pile keeps turning, so a card that fits an open space comes round again.
+    if not plays and not trades:
         actions.append(Pass())
     return actions
+
+
+def no_card_playable(state: BoardState) -> bool:
+    """Whether no card left in the game could ever be played (RULINGS §3 "Blocked game"):
+    no open non-corner space (no matching card nor two-eyed jack fits) and no chip outside a
+    sequence (with two sides or more playing, any such chip is an opponent's chip to some
+    side, which a one-eyed jack could remove). Every card is always in a hand, the draw
+    pile or the discards, so the board alone decides."""
+    occupied = _occupied(state.side_masks)
+    return not PLAIN_MASK & ~occupied and not occupied & ~state.locked
 
 
 # --------------------------------------------------------------------------- sequences
@@ -624,21 +646,20 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     side = seat % config.sides
     hand = state.hands[seat]
     if isinstance(action, Pass):
-        # legal_actions ends with Pass exactly when no card in the hand can be played.
-        if not isinstance(legal_actions(state)[-1], Pass):
+        # legal_actions holds Pass exactly when nothing can be played or traded.
+        legal = legal_actions(state)
+        if not isinstance(legal[-1], Pass):
+            if all(isinstance(a, TradeDeadCard) for a in legal):
+                raise IllegalAction("Trade your dead card first: you can pass only after that.")
             raise IllegalAction("You can play a card, so you can't pass.")
-        passes = state.passes + 1
-        done = None
-        if passes >= len(state.playing):
-            done = BoardOutcome(None, (), "blocked")
+        # Passing ends nothing: the others play on, and this seat trades again next turn.
         return replace(
             state,
             turn=next_playing(state.config.seats, state.out, seat),
             turn_count=state.turn_count + 1,
             traded=False,
-            passes=passes,
+            passes=state.passes + 1,
             last_move=MoveRecord(seat, action),
-            outcome=done,
         )
     if not isinstance(action, PlayCard | RemoveChip | TradeDeadCard):
         raise IllegalAction("That is not a move of this game.")
@@ -699,7 +720,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         if drawn is not None:
             hand = (*hand, drawn)
     hands[seat] = hand
-    return replace(
+    after = replace(
         state,
         chips=chips,
         hands=tuple(hands),
@@ -712,9 +733,14 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         passes=0,
         last_move=MoveRecord(seat, action, drawn, reshuffled, added),
         outcome=done,
+        # A chip was placed or removed: a reshuffle in this very draw comes after it.
+        idle_reshuffles=int(reshuffled),
         side_masks=masks,
         locked=new_locked,
     )
+    if done is None and no_card_playable(after):
+        return replace(after, outcome=BoardOutcome(None, (), "blocked"))
+    return after
 
 
 def _playing_of(state: BoardState, side: int) -> tuple[int, ...]:
@@ -771,6 +797,10 @@ def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
     if drawn is not None:
         hand = (*hand, drawn)
     hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+    idle = state.idle_reshuffles + reshuffled
+    # The second reshuffle with no chip placed or removed since the first: the cards have
+    # gone round twice and nobody could use them (RULINGS §3 "Blocked game"), a draw.
+    done = BoardOutcome(None, (), "stalled") if idle >= 2 else None
     return replace(
         state,
         hands=hands,
@@ -778,6 +808,8 @@ def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
         discards=discards,
         traded=True,
         last_move=MoveRecord(seat, TradeDeadCard(card), drawn, reshuffled),
+        outcome=done,
+        idle_reshuffles=idle,
     )
 
 
@@ -844,7 +876,11 @@ def dump(state: BoardState) -> dict[str, Any]:
         if out is None
         else {"side": out.side, "seats": list(out.seats), "reason": out.reason},
         "forfeited": sorted(state.out),
-    }
+    } | (
+        # Written only when set, so that a state saved before the count existed (absent:
+        # 0) dumps exactly as it was stored and verify-log still matches it.
+        {"idle_reshuffles": state.idle_reshuffles} if state.idle_reshuffles else {}
+    )
 
 
 def load(data: dict[str, Any]) -> BoardState:
@@ -897,6 +933,7 @@ def load(data: dict[str, Any]) -> BoardState:
             str(raw_out["reason"]),
         ),
         out=forfeited,
+        idle_reshuffles=int(data.get("idle_reshuffles", 0)),
         side_masks=tuple(masks),
         locked=locked,
     )

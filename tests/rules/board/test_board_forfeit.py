@@ -15,8 +15,8 @@ from bot.rules.board import (
     BoardConfig,
     BoardOutcome,
     MoveRecord,
-    Pass,
     PlayCard,
+    TradeDeadCard,
     apply,
     choose_action,
     dump,
@@ -117,27 +117,19 @@ def test_a_team_win_leaves_out_its_forfeited_partner_who_ranks_last() -> None:
     ]
 
 
-def test_a_blocked_round_counts_only_seats_playing() -> None:
-    state = position(seats=3)  # empty hands: nobody can play
-    state = forfeit(state, 2)
-    state = apply(state, Pass(), RNG)
-    assert state.outcome is None
-    state = apply(state, Pass(), RNG)
-    assert state.outcome == BoardOutcome(None, (), "blocked")
+def test_a_draw_ranks_the_seats_playing_first_and_the_forfeited_last() -> None:
+    # 2S dead (B1 and G9 taken); one reshuffle went by with no chip placed, the pile is
+    # empty: seat 0's trade reshuffles again, a draw (RULINGS §3 "Blocked game").
+    state = position(seats=3, hands=[["2S"], [], []], chips={(0, 1): 0, (8, 6): 1})
+    data = dump(state)
+    data["idle_reshuffles"], data["discards"], data["draw_pile"] = 1, data["draw_pile"], []
+    state = forfeit(load(data), 2)
+    assert state.passes == 0 and state.outcome is None
+    state = apply(state, TradeDeadCard("2S"), RNG)
+    assert state.outcome == BoardOutcome(None, (), "stalled")
     results = KIND.results(state, seats(3))
     assert results is not None
     assert [(r.place, r.won) for r in results] == [(1, False), (1, False), (2, False)]
-
-
-def test_a_forfeit_restarts_the_blocked_count() -> None:
-    state = position(seats=3)
-    state = apply(state, Pass(), RNG)
-    state = apply(state, Pass(), RNG)
-    state = forfeit(state, 0)  # seat 0 passed, but it is out now
-    assert state.passes == 0 and state.outcome is None and state.turn == 2
-    state = apply(state, Pass(), RNG)
-    state = apply(state, Pass(), RNG)
-    assert state.outcome is not None and state.outcome.reason == "blocked"
 
 
 def test_bots_ignore_the_lines_of_a_side_that_is_out() -> None:

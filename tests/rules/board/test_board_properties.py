@@ -96,6 +96,8 @@ def test_legal_actions_are_exactly_what_apply_accepts(
             assert legal == []
             continue
         assert legal, "the seat to move always has an action"
+        # A pass only when nothing can be played or traded (RULINGS §3 "Blocked game").
+        assert Pass() not in legal or legal == [Pass()]
         for action in legal:
             apply(state, action, random.Random(1))
         for _ in range(40):

@@ -21,10 +21,10 @@ def test_wilson_interval() -> None:
 def test_simulate_is_seeded_and_alternates_first_seat() -> None:
     first = simulate(["greedy", "random"], games=6, seed=3)
     second = simulate(["greedy", "random"], games=6, seed=3)
-    for key in ("levels", "by_side", "avg_turns", "blocked"):
+    for key in ("levels", "by_side", "avg_turns", "draws", "draw_reasons"):
         assert first[key] == second[key]
     sides = first["by_side"]
-    assert sum(row["wins"] for row in sides) + first["blocked"] + first["unfinished"] == 6
+    assert sum(row["wins"] for row in sides) + first["draws"] + first["unfinished"] == 6
     assert set(first["move_ms"]) == {"greedy", "random"}
 
 
@@ -41,6 +41,7 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board-sim", "--games", "2", "--seats", "random,random", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "95% CI" in out and "plays every side" in out and "games/s" in out
+    assert "drawn 0 (no card playable 0, two idle reshuffles 0)" in out
     assert main(["board-sim", "--games", "2", "--seats", "random,wizard"]) == 2
     assert "unknown level" in capsys.readouterr().err
     assert main(["board-sim", "--games", "2", "--seats", "random,random,random,random,random"]) == 2
@@ -50,7 +51,7 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_duplicate_mirror_match_is_decided_by_the_cards() -> None:
     # The same level on both seats plays each deal identically twice: the same seat wins.
     report = duplicate(["greedy", "greedy"], deals=6, seed=2)
-    assert report["same_seat_wins_both"] + report["with_a_blocked_game"] == 1.0
+    assert report["same_seat_wins_both"] + report["with_a_drawn_game"] == 1.0
     assert [row["wins_both"] for row in report["levels"]] == [0.0, 0.0]
 
 
@@ -58,7 +59,7 @@ def test_duplicate_counts_add_up_and_skill_shows() -> None:
     report = duplicate(["strong", "random"], deals=8, seed=5)
     strong, random_level = report["levels"]
     total = strong["wins_both"] + random_level["wins_both"]
-    assert total + report["same_seat_wins_both"] + report["with_a_blocked_game"] == 1.0
+    assert total + report["same_seat_wins_both"] + report["with_a_drawn_game"] == 1.0
     assert strong["wins_both"] >= 0.75 and random_level["wins_both"] == 0.0
     assert strong["win_rate"] + random_level["win_rate"] <= 1.0
     assert duplicate(["strong", "random"], deals=8, seed=5) == report
