@@ -167,7 +167,7 @@ def leaderboard_embed(
                 "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
             }.get(sort, "No finished games yet.")
             if played
-            else f"No {game_name} games finished {where} yet. "
+            else f"No game of {game_name} has finished {where} yet. "
             "Pick another game with the `game` option."
         )
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)

@@ -437,16 +437,19 @@ class Publisher:
 
     async def _finished(self, table: Table) -> None:
         await self._edit_lobby(table)
-        game = table.game
+        game = self.game(table)
         results = (
             game.results(table.rules, table.seats) if table.rules is not None else None
         ) or []
-        ranked = sorted(results, key=lambda r: (r.place, -r.score))
         winners = " & ".join(r.name for r in results if r.won)
-        scores = ", ".join(f"{r.name} {r.score}" for r in ranked)
+        scores = ", ".join(f"{who} {score}" for who, score in game.standings(table))
+        # What decided a game the scores alone don't explain (a tie-break), said with them.
+        note = game.result_note(table) if table.rules is not None else None
         headline = (
-            f"🏆 **{winners}** won" if winners else "🤝 Nobody won"
-        ) + f" {game.title(table.settings)} #{table.id} ({scores})."
+            (f"🏆 **{winners}** won" if winners else "🤝 Nobody won")
+            + f" {game.title(table.settings)} #{table.id} ({scores})."
+            + (f" {note}." if note else "")
+        )
         pot = await self._pot_line(table)
         if pot:
             try:
@@ -454,7 +457,7 @@ class Publisher:
             except discord.HTTPException:
                 channel = None  # the pot line also goes to the parent channel below
             if channel is not None:
-                await self._send_quietly(channel, pot, table)
+                await self._send_quietly(channel, pot + (f" {note}." if note else ""), table)
         if table.row.thread_id is None:
             return
         parent = self.client.get_channel(table.row.channel_id)

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
+from bot.games.board.texts import TITLE
 from bot.records import Button, SeatResult
 from bot.rules import board as b
 from bot.tables.kind import (
@@ -93,7 +94,7 @@ class BoardKind(GameKind[b.BoardState]):
         return "board"
 
     def title(self, settings: dict[str, Any]) -> str:
-        return "Sequence (board game)"
+        return TITLE
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
         parts = [

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.games.board.picture import BoardPicture, render_board, side_style
+from bot.games.board.texts import TITLE
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import Table
@@ -78,12 +79,12 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
             lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
         lines.append("Press **My hand** to see your cards and play.")
         colour = COLOUR
-        title = f"Sequence · table #{table.id}"
+        title = f"{TITLE} · table #{table.id}"
     else:
         if state.outcome.side is None:
-            title = "Sequence · no side can move: the game is drawn"
+            title = f"{TITLE} · drawn: no side can move"
         else:
-            title = f"🏆 {names[state.outcome.side]} won Sequence!"
+            title = f"🏆 {names[state.outcome.side]} won {TITLE}!"
         colour = COLOUR_DONE
     counts = state.sequence_counts()
     need = state.config.sequences_to_win

@@ -19,7 +19,8 @@ from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
 from bot.tables.kind import GameKind, ReplayMismatch, dice_text, forfeit_places, seat_name
 from bot.tables.model import Seat
 
-RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
+# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
+RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 
 @dataclass(frozen=True)

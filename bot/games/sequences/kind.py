@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from bot.errors import IllegalAction
+from bot.games.sequences.texts import variant_title
 from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
 from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
@@ -58,8 +59,7 @@ class SequencesKind(GameKind[pl.PushState]):
         return f"sequences:{settings.get('variant', 'standard')}"
 
     def title(self, settings: dict[str, Any]) -> str:
-        variant = settings.get("variant", "standard")
-        return "Sequences" if variant == "standard" else f"Sequences ({variant.title()})"
+        return variant_title(settings.get("variant", "standard"))
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
         config = self.config(settings)
