@@ -248,6 +248,9 @@ class TableService:
             cap = self.settings.max_stake
             if checks.max_stake is not None:
                 cap = min(cap, checks.max_stake)
+            if stake > 0 and cap == 0:
+                where = "on this server" if self.settings.max_stake else "on this bot"
+                raise UserError(f"Staked tables are off {where}: start one without a stake.")
             if stake < 0 or stake > cap:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
             self._check_open_limits(checks)

@@ -91,3 +91,56 @@ async def test_one_name_per_game_and_variant_everywhere(make_env: MakeEnv) -> No
     board_thread = env.h.thread("Sequence (board game) #2")
     [turn] = [m for m in env.h.messages(board_thread) if m.embeds]
     assert turn.embeds[0]["title"] == "Sequence (board game) · table #2"
+
+
+async def test_a_stake_cap_of_zero_says_staked_tables_are_off(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, mod = await env.h.member("Ana"), await env.h.member("Mod", manage_guild=True)
+    assert "no longer be staked" in (await mod.slash("settings max-stake", amount=0)).text
+    refused = await ana.slash("board start", stake=50)
+    assert refused.ephemeral
+    assert refused.text == "Staked tables are off on this server: start one without a stake."
+    assert not env.h.threads and (await ana.slash("board start")).message.embeds
+
+
+async def test_a_bot_without_stakes_says_so(make_env: MakeEnv) -> None:
+    env = await make_env(max_stake=0)
+    ana = await env.h.member("Ana")
+    refused = await ana.slash("sequences start", stake=10)
+    assert refused.text == "Staked tables are off on this bot: start one without a stake."
+
+
+async def test_the_target_picker_offers_what_the_rules_accept(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+
+    def values(choices: list[dict[str, object]]) -> list[object]:
+        return [c["value"] for c in choices]
+
+    classic = await ana.autocomplete("sequences start", "target", "", rules="classic")
+    assert values(classic) == [50, 100, 150, 200, 300, 500, 1000]
+    assert classic[1]["name"] == "100 points (default)"
+    assert values(await ana.autocomplete("sequences start", "target", "1", rules="classic")) == [
+        100,
+        150,
+        1000,
+    ]
+    assert values(await ana.autocomplete("sequences start", "target", "25", rules="classic")) == [
+        25
+    ]
+    push = await ana.autocomplete("sequences start", "target", "1")
+    assert values(push) == [10, 15, 100]
+    team = await ana.autocomplete("sequences start", "target", "", variant="team")
+    assert "30 points (default)" in [c["name"] for c in team]
+    assert await ana.autocomplete("sequences start", "target", "", variant="sudden") == []
+    # Typed past the picker: one clear private line.
+    typed = await ana.slash("sequences start", rules="classic", target=10)
+    assert typed.ephemeral and typed.text == "A one-roll race needs a target of 20 to 1,000 points."
+
+
+async def test_option_descriptions_name_every_accepted_count(make_env: MakeEnv) -> None:
+    env = await make_env()
+    [board] = [c for c in env.bot.tree.get_commands() if c.name == "board"]
+    start = board.get_command("start")  # type: ignore[union-attr]
+    teams = next(p for p in start.parameters if p.name == "teams")  # type: ignore[union-attr]
+    assert teams.description == "2 teams (4, 6, 8, 10 or 12 players) or 3 teams (3, 6, 9 or 12)"
