@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.tables.kind import GameKind
+from bot.tables.names import md_name
 
 if TYPE_CHECKING:
     from bot.tables.history import Step
@@ -91,7 +92,8 @@ class Game(GameKind[S]):
         raise NotImplementedError
 
     def standings(self, table: Table) -> list[tuple[str, int]]:
-        """A finished game's sides, best first, each as (who, score) for the result lines:
+        """A finished game's sides, best first, each as (who as markdown, score) for the
+        result lines:
         one per seat, or one per team ("Ana & Cy") with the team's score, which is what a
         team game records for each of its seats (the board game's sequences)."""
         results = self.results(table.rules, table.seats) if table.rules is not None else None
@@ -99,7 +101,7 @@ class Game(GameKind[S]):
         sides: dict[tuple[str, int], tuple[list[str], int]] = {}
         for r in ranked:
             side = ("team", r.team) if r.team is not None else ("seat", r.seat)
-            sides.setdefault(side, ([], r.score))[0].append(r.name)
+            sides.setdefault(side, ([], r.score))[0].append(md_name(r.name))
         return [(" & ".join(names), score) for names, score in sides.values()]
 
     def result_note(self, table: Table) -> str | None:

@@ -124,7 +124,12 @@ def _latest(entries: list[LedgerEntry]) -> str:
 
 def _who(row: LeaderboardRow) -> str:
     # A member never seen by name is shown as a mention; allowed_mentions keeps it silent.
-    return discord.utils.escape_markdown(row.name) if row.name else f"<@{row.user_id}>"
+    if not row.name:
+        return f"<@{row.user_id}>"
+    # Names keep their markdown and mention characters: escaped, a name shows as it is.
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(row.name)).replace(
+        "<", "\\<"
+    )
 
 
 def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:

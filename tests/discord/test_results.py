@@ -144,3 +144,28 @@ async def test_option_descriptions_name_every_accepted_count(make_env: MakeEnv) 
     start = board.get_command("start")  # type: ignore[union-attr]
     teams = next(p for p in start.parameters if p.name == "teams")  # type: ignore[union-attr]
     assert teams.description == "2 teams (4, 6, 8, 10 or 12 players) or 3 teams (3, 6, 9 or 12)"
+
+
+async def test_names_are_escaped_not_changed(make_env: MakeEnv) -> None:
+    env = await make_env(seed=5)
+    knight = await env.h.member("dark_knight")
+    loud = await env.h.member("*Bo* @here <@123456789012345678>")
+    lobby = await open_table(env, knight, loud, rounds=1)
+    await knight.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    assert [s.name for s in table.seats] == [
+        "dark_knight",
+        "*Bo* @here <@123456789012345678>",
+    ]
+    # Markdown shows each name as it is: every markdown or mention character escaped.
+    assert "**dark\\_knight** to play." in env.turn_message().embed_text()
+    await play_until_over(env, {knight.id: knight, loud.id: loud})
+    shown = "\\*Bo\\* \\@here \\<\\@123456789012345678\\>"
+    [summary] = [m for m in env.h.messages(env.h.channel) if m.content.startswith("🏆")]
+    assert "dark\\_knight " in summary.content and f"{shown} " in summary.content
+    assert "darkknight" not in summary.content
+    board = await knight.slash("leaderboard")
+    assert "dark\\_knight" in board.text and "\\<@\u200b123456789012345678>" in board.text
+    # Plain text (a replay's story) shows the names unescaped.
+    replay = await knight.slash("replay", game=1, step=100_000)
+    assert "dark_knight" in replay.text and "*Bo* @here <@123456789012345678>" in replay.text

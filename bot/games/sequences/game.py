@@ -19,6 +19,7 @@ from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
 from bot.rules.dice_bots import choose_push_action
 from bot.tables.model import Seat, Table
+from bot.tables.names import md_name
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
@@ -72,7 +73,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         return [teams[t] for t in order]
 
     def result_note(self, table: Table) -> str | None:
-        return render.tiebreak_note(table.rules, [s.name for s in table.seats])
+        return render.tiebreak_note(table.rules, [md_name(s.name) for s in table.seats])
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)

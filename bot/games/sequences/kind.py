@@ -20,6 +20,7 @@ from bot.tables.kind import (
     seat_name,
 )
 from bot.tables.model import Seat
+from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 
@@ -253,7 +254,7 @@ def _bank_label(config: pl.PushConfig, run_length: int) -> str:
 
 
 def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
-    who = seat_name(seats, event.seat)
+    who = md_name(seat_name(seats, event.seat))
     faces = dice_text(event.dice)
     if event.kind == "throw":
         return None  # shown live on the turn message, not worth a log line

@@ -8,6 +8,7 @@ from bot.games.sequences.texts import variant_title
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
 from bot.tables.model import Table
+from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
 
@@ -29,7 +30,7 @@ def turn_embed(table: Table) -> discord.Embed:
     if state.outcome is not None:
         return final_embed(table)
     seat = table.seats[state.current]
-    lines = [f"**{seat.name}** to play."]
+    lines = [f"**{md_name(seat.name)}** to play."]
     if state.phase == "throw":
         if state.last is not None and state.last.turn_over and table.events:
             pass
@@ -61,7 +62,7 @@ def turn_embed(table: Table) -> discord.Embed:
 def final_embed(table: Table) -> discord.Embed:
     state: pl.PushState = table.rules
     assert state.outcome is not None
-    winners = " & ".join(table.seats[s].name for s in state.outcome.winners)
+    winners = " & ".join(md_name(table.seats[s].name) for s in state.outcome.winners)
     reason = {
         "exact21": "reached exactly 21",
         "tiebreak": "won the tie-break",
@@ -69,7 +70,7 @@ def final_embed(table: Table) -> discord.Embed:
         "target": "had the highest total when the target was reached",
         "forfeit": "kept playing after every other side forfeited",
     }[state.outcome.reason]
-    note = tiebreak_note(state, [s.name for s in table.seats])
+    note = tiebreak_note(state, [md_name(s.name) for s in table.seats])
     embed = discord.Embed(
         title=f"🏆 {winners} won {_title(table)}!",
         description=f"{winners} {reason}." + (f"\n**{note}**" if note else ""),
@@ -101,9 +102,11 @@ def tiebreak_note(state: pl.PushState, names: list[str]) -> str | None:
 
 
 def team_names(table: Table, state: pl.PushState) -> list[str]:
-    """Per team, who plays in it: "Ana & Cy"."""
+    """Per team, who plays in it: "Ana & Cy" (as markdown)."""
     return [
-        " & ".join(table.seats[s].name for s in range(state.n_seats) if state.team_of(s) == t)
+        " & ".join(
+            md_name(table.seats[s].name) for s in range(state.n_seats) if state.team_of(s) == t
+        )
         for t in (0, 1)
     ]
 
