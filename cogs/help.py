@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -12,6 +12,8 @@ from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
+from bot.ui.mentions import CommandMentions, Mention
+from bot.ui.rules import rules_embed
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(
@@ -35,6 +37,7 @@ TABLE_RULES = RulesPage(
 class Help(commands.Cog):
     def __init__(self, bot: SequencesBot) -> None:
         self.bot = bot
+        self.mentions = CommandMentions(bot.tree, bot.clock)
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
     @app_commands.describe(game="Which game or variant")
@@ -52,13 +55,7 @@ class Help(commands.Cog):
         if found is None:
             raise UserError("Pick a game from the list.")
         owner, page = found
-        embed = discord.Embed(title=f"Rules · {page.title}", description=page.text, colour=COLOUR)
-        if owner is not None and owner.bot_levels:  # the lobby lists them; here is how each plays
-            embed.add_field(
-                name="Bot players",
-                value="\n".join(f"**{lv}**: {text}" for lv, text in owner.bot_levels.items()),
-                inline=False,
-            )
+        embed = rules_embed(page, owner.bot_levels if owner is not None else None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")
@@ -74,18 +71,93 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction[SequencesBot]) -> None:
-        lines = []
-        for command in sorted(self.bot.tree.walk_commands(), key=lambda c: c.qualified_name):
-            if isinstance(command, app_commands.Command):
-                lines.append(f"`/{command.qualified_name}` — {command.description}")
-        embed = discord.Embed(
-            title="Sequences bot",
-            description="Dice and board sequence games at the table. Open a game with "
-            "`/sequences start`, press **Join**, and the host presses **Start**: the game runs "
-            "in a thread, with buttons.\n\n" + "\n".join(lines),
-            colour=COLOUR,
-        )
+        mention = await self.mentions.for_guild(interaction.guild_id)
+        embed = help_embed(self.bot.tree, mention, interaction.permissions)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+# /help's sections: the top-level commands of "Your chips and stats"; every other command
+# a member can use is under "Play", and those that ask for a permission (``default_
+# permissions``) under "Server admins", shown only to members who have it.
+CHIPS_AND_STATS = ("wallet", "daily", "pay", "stats", "leaderboard", "privacy")
+PLAY_ORDER = ("rules", "odds", "replay", "history", "resign", "end")
+GAME_ORDER = ("sequences", "heartsdue", "board")  # the dice games first, as the README
+
+
+def _game_order(command: app_commands.Command[Any, ..., Any]) -> int:
+    root = command.qualified_name.split(" ", 1)[0]
+    return GAME_ORDER.index(root) if root in GAME_ORDER else len(GAME_ORDER)
+
+
+def _needs(command: app_commands.Command[Any, ..., Any]) -> discord.Permissions | None:
+    """The permissions a command asks for (its own, or its group's)."""
+    found: Any = command
+    while found is not None:
+        if found.default_permissions is not None:
+            return cast(discord.Permissions, found.default_permissions)
+        found = found.parent
+    return None
+
+
+def _lines(commands: list[app_commands.Command[Any, ..., Any]], mention: Mention) -> list[str]:
+    """One line per description: the end and resign of every game share theirs."""
+    by_text: dict[str, list[str]] = {}
+    for command in commands:
+        by_text.setdefault(command.description, []).append(mention(command.qualified_name))
+    return [
+        f"{names[0]} – {text}" if len(names) == 1 else f"{text}\n{' · '.join(names)}"
+        for text, names in by_text.items()
+    ]
+
+
+def help_embed(
+    tree: app_commands.CommandTree[Any], mention: Mention, permissions: discord.Permissions
+) -> discord.Embed:
+    """/help for a member with ``permissions``: start-here steps, then the commands they
+    can use by section, each a mention (clickable) where the command ids are known."""
+    every = [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
+    every.sort(key=_game_order)  # stable: otherwise in the tree's order
+    starts = [c for c in every if c.name == "start" and c.parent is not None]
+    play, chips, admin = [], [], []
+    for command in every:
+        needs = _needs(command)
+        if needs is not None:
+            if needs.is_subset(permissions):
+                admin.append(command)
+        elif command in starts or command.name == "help":
+            continue
+        elif command.qualified_name.split(" ", 1)[0] in CHIPS_AND_STATS:
+            chips.append(command)
+        else:
+            play.append(command)
+    play.sort(key=lambda c: PLAY_ORDER.index(c.name) if c.name in PLAY_ORDER else 0)
+    chips.sort(key=lambda c: CHIPS_AND_STATS.index(c.qualified_name.split(" ", 1)[0]))
+    admin.sort(key=lambda c: c.qualified_name)
+    start_here = [
+        "1. Open a table in a channel:",
+        *(
+            f"• {mention(c.qualified_name)} – {c.parent.description if c.parent else ''}"
+            for c in starts
+        ),
+        "2. Others press **Join**; the host presses **Start**.",
+        "3. Play in the game's thread when it pings you. **Rules** on every turn shows "
+        "that game's rules.",
+    ]
+    embed = discord.Embed(
+        title="Sequences bot",
+        description="Dice and board games of sequences, played with buttons.",
+        colour=COLOUR,
+    )
+    sections = [
+        ("Start here", start_here),
+        ("Play", _lines(play, mention)),
+        ("Your chips and stats", _lines(chips, mention)),
+        ("Server admins", _lines(admin, mention)),
+    ]
+    for name, lines in sections:
+        if lines:
+            embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
+    return embed
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -1,4 +1,5 @@
-"""``/odds``: the exact odds and best play of a dice ruleset, as tables."""
+"""``/odds``: the best play of a dice game and the chances that matter; the full table
+behind a button."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
-from bot.render import odds_text
-from bot.render.common import COLOUR
+from bot.ui.odds import GAME_KEYS, OddsButton, odds_answer
 
 CHOICES = [
     app_commands.Choice(name="Sequences: standard (also Team)", value="standard"),
@@ -19,14 +19,6 @@ CHOICES = [
     app_commands.Choice(name="Sequences: classic one-roll", value="classic"),
     app_commands.Choice(name="Hearts Due", value="heartsdue"),
 ]
-INTRO = {
-    "standard": "Push a lone 1, bank anything from 2 up, never take the bonus throw.",
-    "reverse": "The same numbers as standard, with the faces mirrored.",
-    "extended": "Push 1 and 1-2, bank from 3 up.",
-    "sudden": "Expected turns to reach exactly 21 from each total, and the best play.",
-    "classic": "An average throw scores 4.51; 58 % of throws score nothing.",
-    "heartsdue": "An average throw scores 9.33; 34 % of throws score nothing.",
-}
 
 
 class Odds(commands.Cog):
@@ -39,22 +31,12 @@ class Odds(commands.Cog):
     async def odds(
         self, interaction: discord.Interaction[SequencesBot], ruleset: str = "standard"
     ) -> None:
-        if ruleset in ("standard", "reverse", "extended"):
-            text = odds_text.push_text(ruleset)  # type: ignore[arg-type]
-        elif ruleset == "sudden":
-            text = odds_text.sudden_text()
-        elif ruleset in ("classic", "heartsdue"):
-            text = odds_text.oneroll_text(ruleset)  # type: ignore[arg-type]
-        else:
-            raise UserError("Unknown ruleset.")
-        embed = discord.Embed(
-            title=f"Odds · {ruleset}",
-            description=f"{INTRO[ruleset]}\n```\n{text[:3900]}\n```",
-            colour=COLOUR,
-        )
-        embed.set_footer(text="Exact figures (fractions, not simulation). docs/odds.md explains.")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if ruleset not in GAME_KEYS:
+            raise UserError("Pick a game from the list.")
+        embed, view = odds_answer(self.bot.shell, ruleset)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot: SequencesBot) -> None:
+    bot.add_dynamic_items(OddsButton)
     await bot.add_cog(Odds(bot))

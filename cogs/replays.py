@@ -32,7 +32,7 @@ class Replays(commands.Cog):
             raise UserError("Replays belong to a server: use this in a server channel.")
         shell = self.bot.shell
         found = await shell.replays.load(game, interaction.guild_id)
-        payload = replay_message(shell, found, found.last if step is None else step)
+        payload = replay_message(shell, found, step or 0)  # the start: no spoiler
         await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
 
     @replay.autocomplete("game")

@@ -87,6 +87,11 @@ class Game(GameKind[S]):
     def prepare(self) -> None:
         """Slow set-up done once at start, off the event loop (e.g. drawing a base picture)."""
 
+    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+        """The rules pages of this table's game and variant, for the Rules button of its
+        turn messages: the game's own page first."""
+        return self.rules_pages[:1]
+
     def turn_view(self, table: Table) -> TurnView:
         """The public message for the table's current turn (or the final position)."""
         raise NotImplementedError

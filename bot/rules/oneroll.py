@@ -128,21 +128,42 @@ def score_throw(ruleset: Ruleset, dice: Sequence[int]) -> ThrowScore:
     return ThrowScore(points, False, runs_t, False, sorted_faces)
 
 
-def describe(score: ThrowScore) -> str:
-    """One line for players: ``"1-2 + 1-2-3 = 15"``, ``"four 1s: total wiped!"``."""
+def breakdown(score: ThrowScore, ruleset: Ruleset) -> str:
+    """The scoring parts of a throw: ``"1-2-3"``, or with two parts or more each one's
+    points, ``"1-2 (5) + 1-2-3 (10)"``, so the sum reads as arithmetic. Empty if none."""
+    parts = [_part_name(run) for run in score.runs]
+    if len(parts) == 1 and score.runs[0] == (1,):
+        return "a lone 1"
+    if len(parts) < 2:
+        return "".join(parts)
+    return " + ".join(
+        f"{name} ({_part_points(ruleset, run)})"
+        for name, run in zip(parts, score.runs, strict=True)
+    )
+
+
+def describe(score: ThrowScore, ruleset: Ruleset) -> str:
+    """One line for players: ``"1-2 (5) + 1-2-3 (10) = 15"``, ``"1-2-3 = 10"``,
+    ``"no score"``, ``"four 1s: total wiped!"``."""
     if score.penalty:
         ones = score.dice.count(1)
         word = _NUMBER_WORDS.get(ones, "four or more")
         return f"{word} 1s: total wiped!"
     if not score.runs:
-        return "no score: 0"
-    parts = []
-    for run in score.runs:
-        if len(run) > 1 and run[0] == 6:
-            parts.append(f"{_NUMBER_WORDS[len(run)]} 6s")
-        else:
-            parts.append("-".join(str(face) for face in run))
-    return f"{' + '.join(parts)} = {score.points}"
+        return "no score"
+    return f"{breakdown(score, ruleset)} = {score.points}"
+
+
+def _part_name(run: tuple[int, ...]) -> str:
+    if len(run) > 1 and run[0] == 6:
+        return f"{_NUMBER_WORDS[len(run)]} 6s"
+    return "-".join(str(face) for face in run)
+
+
+def _part_points(ruleset: Ruleset, run: tuple[int, ...]) -> int:
+    if len(run) > 1 and run[0] == 6:
+        return (_SIX_SIXES if len(run) == 6 else _FIVE_SIXES)[ruleset]
+    return run_points(ruleset, len(run))
 
 
 @dataclass(frozen=True)

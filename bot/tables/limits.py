@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MAX_ID = 2**63 - 1  # Discord snowflakes and the store's ids are signed 64-bit integers
+
 
 @dataclass(frozen=True)
 class TableLimits:

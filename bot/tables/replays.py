@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import UserError
@@ -16,6 +16,7 @@ from bot.store.db import Database
 from bot.store.replays import FinishedGame
 from bot.tables.history import StepMismatch, replay, start_of
 from bot.tables.kind import GameKind, NotReplayable
+from bot.tables.limits import MAX_ID
 from bot.tables.model import Seat
 
 __all__ = ["FinishedGame", "HistoryPage", "Replay", "Replays"]
@@ -36,6 +37,7 @@ class Replay:
     seats: list[Seat]
     moments: list[tuple[Any, Any]]
     rounds: list[int]  # per moment, the round it belongs to (every seat moves once a round)
+    stamp: Any = field(default=None, compare=False, repr=False)  # the game's state as read
 
     @property
     def last(self) -> int:
@@ -77,23 +79,21 @@ class Replays:
 
     async def load(self, game_id: int, guild_id: int) -> Replay:
         """The replay of a finished game of this server; ``UserError`` (one line) for an
-        unknown, unfinished, other-server or unreplayable game."""
-        cached = self._cache.get(game_id)
-        if cached is not None:
-            self._cache.move_to_end(game_id)
-            if cached.guild_id != guild_id:
-                raise UserError(f"There is no game #{game_id} in this server.")
-            return cached
+        unknown, unfinished, other-server or unreplayable game. A forgotten member is
+        "Deleted member" in it, as everywhere."""
+        if not 0 < game_id <= MAX_ID:  # an option or custom_id a client forged
+            raise UserError(f"There is no game #{game_id} in this server.")
         row = await games.get(self.db, game_id)
         if row is None or row.guild_id != guild_id:
             raise UserError(f"There is no game #{game_id} in this server.")
+        cached = self._cache.get(game_id)
+        # Kept while the game's row is as it was read: `forget` (another process) rewrites
+        # a forgotten member's seats and log, and the next press must show the new names.
+        if cached is not None and cached.stamp == row.state:
+            self._cache.move_to_end(game_id)
+            return cached
         if row.status != "finished":
             raise UserError(f"Game #{game_id} is not finished: only finished games are replayed.")
-        if any((seat.get("user_id") or 0) < 0 for seat in row.state.get("seats", [])):
-            # `forget` leaves a negative tombstone id in the seats of a forgotten member.
-            raise UserError(
-                f"Game #{game_id} cannot be replayed: a player in it asked to be forgotten."
-            )
         kind = row.state.get("kind", "?")
         game = self.kinds.get(kind)
         if game is None:
@@ -106,7 +106,7 @@ class Replays:
             raise UserError(f"Game #{game_id} cannot be replayed: its log is incomplete.") from None
         per_round = max(1, len(seats))
         rounds = [game.turn_index(state) // per_round for _, state in moments]
-        found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments, rounds)
+        found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments, rounds, row.state)
         self._cache[game_id] = found
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -122,6 +122,8 @@ class Replays:
         page_size: int = HISTORY_PAGE,
     ) -> HistoryPage:
         """A server's finished games (of one member, of one game), newest first."""
+        if user_id is not None and not 0 < user_id <= MAX_ID:
+            raise UserError("There is no such member here.")
         total = await replays.count_finished(self.db, guild_id, user_id, game_key)
         pages = max(1, -(-total // page_size))
         page = max(1, min(pages, page))

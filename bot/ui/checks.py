@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.errors import Forbidden, UserError
+from bot.tables.limits import MAX_ID
 
 PERMISSION_LABELS = {
     "view_channel": "View Channel",
@@ -55,3 +56,20 @@ def require_game_permissions(interaction: discord.Interaction[Any]) -> None:
         raise UserError(
             "I can't run a game here: I'm missing " + ", ".join(missing) + " in this channel."
         )
+
+
+def fits_id(*numbers: int) -> bool:
+    """Whether every number is a usable id (0 for "none"): custom_ids and options can be
+    forged, and a number past 64 bits makes the SQLite driver raise."""
+    return all(0 <= n <= MAX_ID for n in numbers)
+
+
+def drawn_as(interaction: discord.Interaction[Any], title: str) -> bool:
+    """Whether the clicked message is one the bot drew with an embed whose title starts
+    with ``title``. A persistent button must answer only on its own kind of message: its id
+    pressed on a turn message or a lobby (a forged or copied click) would otherwise redraw
+    that message as something else and take its game buttons away."""
+    message = interaction.message
+    return message is not None and any(
+        (embed.title or "").startswith(title) for embed in message.embeds
+    )

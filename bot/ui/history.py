@@ -14,7 +14,9 @@ from bot.errors import UserError
 from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
-from bot.ui.errors import handle_error
+from bot.ui.checks import drawn_as, fits_id
+from bot.ui.errors import handle_error, reply_private
+from bot.ui.replay import HISTORY_TITLE as TITLE
 from bot.ui.replay import ReplayButton
 from bot.ui.shell import Shell, shell_of
 
@@ -70,7 +72,15 @@ class HistoryButton(
         )
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return is_button(interaction)
+        if not is_button(interaction):
+            return False
+        if not fits_id(self.owner, self.member_id or 0):
+            await reply_private(interaction, "That button isn't one of mine; nothing changed.")
+            return False
+        if not drawn_as(interaction, TITLE):
+            await reply_private(interaction, "That button doesn't belong to this message.")
+            return False
+        return True
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -103,7 +113,7 @@ async def render_history(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of the server's history (of one member, of one game) and its buttons."""
     found = await shell.replays.history(guild_id, page, user_id=member_id, game_key=game_key)
-    title = "Finished games"
+    title = TITLE
     if game_key is not None:
         title += f" of {shell.games.label(game_key)}"
     if member_id is not None:

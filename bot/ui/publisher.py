@@ -40,6 +40,8 @@ RESTORE_CONCURRENCY = 8
 MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for changes read before)
 
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
+# Anyone may press it (players and onlookers): the game's rules, privately.
+RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
 
 
 class Publisher:
@@ -119,7 +121,10 @@ class Publisher:
         if table.status == "running" and table.rules is not None:
             current = game.current_seat(table.rules)
             view = build_view(
-                table.id, table.version, game.turn_buttons(table.rules), [RESIGN_BUTTON]
+                table.id,
+                table.version,
+                game.turn_buttons(table.rules),
+                [RULES_BUTTON, RESIGN_BUTTON],
             )
             if current is not None and not table.seats[current].is_bot:
                 user_id = table.seats[current].user_id

@@ -1,12 +1,15 @@
-"""A finished game replayed step by step in one public message (``/replay``), with
-persistent buttons: first, back, next, last, ten steps back and forward, and for the board
-game "Download animation".
+"""A finished game replayed step by step (``/replay``), with persistent buttons: first,
+back, next, last, a round back and forward, and for the board game "Download animation".
+
+``/replay`` posts one public message, the shared one, at the start (or at the step asked
+for); it never moves. Its buttons give whoever presses them a private copy at that step,
+and the copy's buttons step that copy in place: viewers never fight over one message, and
+nobody sees the ending before they step to it.
 
 The custom_id carries everything needed to draw a step: ``rp:<game id>:<step>:<button>``,
-so the buttons keep working after a restart. Anyone in the server may step; each press
-edits the message. The states come from the replay service's in-memory cache, so a press
-renders one step and replays nothing. Public information only: the games' replay text and
-pictures never show a hand.
+so the buttons keep working after a restart. The states come from the replay service's
+in-memory cache, so a press renders one step and replays nothing. Public information only:
+the games' replay text and pictures never show a hand.
 """
 
 from __future__ import annotations
@@ -21,15 +24,20 @@ import discord
 from bot.errors import UserError
 from bot.games.base import Game
 from bot.render.common import NO_PINGS
+from bot.tables.names import md_name
 from bot.tables.replays import Replay
 from bot.ui.buttons import is_button
-from bot.ui.errors import handle_error
+from bot.ui.checks import drawn_as
+from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
 PICTURE = "replay.png"
 COLOUR = 0x5865F2
-STORY_CHARS = 1_500  # the end of the story shown above the picture or scores
+TITLE = "Replay of game #"  # every replay message's title starts so (see drawn_as)
+HISTORY_TITLE = "Finished games"  # and every /history page's, where "▶ #id" buttons live
+STORY_LINES = 6  # the last moves above the picture: the message stays one phone screen tall
+STORY_CHARS = 600  # and never more text than this (a dice game's lines are longer)
 
 # code -> (label, target step given the replay and the step shown); the target goes into
 # the custom_id, so a button drawn before a restart still goes where it said.
@@ -87,7 +95,14 @@ class ReplayButton(
         )
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return is_button(interaction)
+        if not is_button(interaction):
+            return False
+        # "Open" lives on a /history page, every other button on this game's replay.
+        home = HISTORY_TITLE if self.code == "o" else f"{TITLE}{self.game_id}:"
+        if not drawn_as(interaction, home):
+            await reply_private(interaction, "That button doesn't belong to this message.")
+            return False
+        return True
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -98,11 +113,25 @@ class ReplayButton(
             if self.code == "a":
                 await send_animation(shell, interaction, replay)
                 return
-            if self.code == "o":  # opened from /history: a new replay message, at the end
-                payload = replay_message(shell, replay, replay.last)
+            if self.code == "o":  # opened from /history: a new shared replay, at the start
+                payload = replay_message(shell, replay, 0)
                 await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
                 return
-            payload = replay_message(shell, replay, self.step)
+            payload = replay_message(shell, replay, self.step, private=True)
+            message = interaction.message
+            if message is None or not message.flags.ephemeral:
+                # The shared message stays put: the presser gets a copy of their own.
+                shared = _redrawn(shell, replay, message)
+                if shared is None:
+                    await interaction.response.send_message(
+                        **payload, ephemeral=True, allowed_mentions=NO_PINGS
+                    )
+                    return
+                await interaction.response.edit_message(**shared)
+                await interaction.followup.send(
+                    **payload, ephemeral=True, allowed_mentions=NO_PINGS
+                )
+                return
             if "file" in payload:
                 payload["attachments"] = [payload.pop("file")]
             await interaction.response.edit_message(**payload)
@@ -110,14 +139,17 @@ class ReplayButton(
             await handle_error(interaction, exc, f"on replay of game {self.game_id}")
 
 
-def replay_message(shell: Shell, replay: Replay, step: int) -> dict[str, Any]:
-    """The message showing ``replay`` after ``step`` (clamped): an embed, the board
-    picture for a game with pictures, and the buttons."""
+def replay_message(
+    shell: Shell, replay: Replay, step: int, *, private: bool = False
+) -> dict[str, Any]:
+    """The message showing ``replay`` after ``step`` (clamped): an embed with the last few
+    moves, the board picture for a game with pictures, and the buttons; ``private`` for a
+    viewer's own copy."""
     game: Game[Any] = shell.games[replay.kind]
     step = replay.clamp(step)
     shown = replay.moments[: step + 1]
     embed = discord.Embed(
-        title=f"Replay of game #{replay.game_id}: {shell.games.label(replay.game_key)}",
+        title=f"{TITLE}{replay.game_id}: {shell.games.label(replay.game_key)}",
         colour=COLOUR,
     )
     text = game.replay_text(shown, replay.seats) or ""
@@ -125,30 +157,58 @@ def replay_message(shell: Shell, replay: Replay, step: int) -> dict[str, Any]:
     if not _:
         story, scores = text, ""
     events = [line for line in story.splitlines() if line.strip()]
-    tail: list[str] = []
-    size = 0
-    for line in reversed(events):
-        size += len(line) + 1
-        if size > STORY_CHARS:
-            break
-        tail.append(line)
-    tail.reverse()
+    tail = _tail(events)
     where = "the start" if step == 0 else f"step {step} of {replay.last}"
     parts = [f"**At {where}**"]
     if step == 0:
-        parts.append("Nothing played yet.")
+        players = ", ".join(md_name(seat.name) for seat in replay.seats)
+        parts.append(f"Nothing played yet. Players: {players}.")
     elif tail:
-        parts.append("```\n" + "\n".join(tail)[-STORY_CHARS:] + "\n```")
+        parts.append("```\n" + "\n".join(tail) + "\n```")
     if scores.strip():
         parts.append("```\n" + scores.strip()[:1_500] + "\n```")
     embed.description = "\n".join(parts)
-    embed.set_footer(text=f"Step {step}/{replay.last} · anyone here can step through it")
+    whose = "your own copy: only you see it" if private else "the buttons open your own copy"
+    embed.set_footer(text=f"Step {step}/{replay.last} · {whose}")
     png = game.replay_picture(shown, replay.seats)
     payload: dict[str, Any] = {"embed": embed, "view": _view(replay, step, png is not None)}
     if png is not None:
         embed.set_image(url=f"attachment://{PICTURE}")
         payload["file"] = discord.File(io.BytesIO(png), filename=PICTURE)
     return payload
+
+
+def _redrawn(
+    shell: Shell, replay: Replay, message: discord.Message | None
+) -> dict[str, Any] | None:
+    """The shared message drawn again at its step if what it shows is out of date (a
+    member forgotten since it was posted: their name goes from it too), else None."""
+    embed = message.embeds[0] if message is not None and message.embeds else None
+    found = re.search(r"Step (\d+)/", (embed.footer.text or "") if embed else "")
+    if embed is None or found is None:
+        return None
+    payload = replay_message(shell, replay, int(found[1]))
+    if payload["embed"].description == embed.description:
+        return None
+    if "file" in payload:
+        payload["attachments"] = [payload.pop("file")]
+    return payload
+
+
+def _tail(events: list[str]) -> list[str]:
+    """The last few lines of the story (a line a move), with a note of how many came
+    before: the whole story is a step back or ⏮ First away."""
+    tail: list[str] = []
+    size = 0
+    for line in reversed(events[-STORY_LINES:]):
+        line = line if len(line) <= STORY_CHARS else line[: STORY_CHARS - 1] + "…"
+        size += len(line) + 1
+        if size > STORY_CHARS and tail:
+            break
+        tail.append(line)
+    tail.reverse()
+    hidden = len(events) - len(tail)
+    return [f"… {hidden} earlier", *tail] if hidden else tail
 
 
 def _view(replay: Replay, step: int, pictures: bool) -> discord.ui.View:
@@ -166,10 +226,12 @@ def _view(replay: Replay, step: int, pictures: bool) -> discord.ui.View:
 async def send_animation(
     shell: Shell, interaction: discord.Interaction[Any], replay: Replay
 ) -> None:
-    """The whole game as an animated PNG, privately (it takes a moment: deferred)."""
+    """The whole game as a GIF, privately (it takes a moment: deferred). Discord animates a
+    GIF inline but shows an animated PNG as a still; frames that keep only what changed
+    make a long game's GIF a few hundred KB."""
     game: Game[Any] = shell.games[replay.kind]
     await interaction.response.defer(ephemeral=True, thinking=True)
-    data = await asyncio.to_thread(game.replay_animation, replay.moments, replay.seats, "png")
+    data = await asyncio.to_thread(game.replay_animation, replay.moments, replay.seats, "gif")
     if data is None:
         raise UserError("This game has no pictures to animate.")
     if len(data) > UPLOAD_LIMIT:
@@ -179,7 +241,7 @@ async def send_animation(
         )
     await interaction.followup.send(
         f"Game #{replay.game_id}, {replay.last} steps:",
-        file=discord.File(io.BytesIO(data), filename=f"game-{replay.game_id}.png"),
+        file=discord.File(io.BytesIO(data), filename=f"game-{replay.game_id}.gif"),
         ephemeral=True,
         allowed_mentions=NO_PINGS,
     )

@@ -14,6 +14,7 @@ from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.checks import is_admin, require_game_permissions
 from bot.ui.publisher import Publisher
+from bot.ui.rules import table_rules_embed
 
 ENDED = "Game #{id} ended: no result is recorded and any stakes are refunded."
 
@@ -87,7 +88,7 @@ class Router:
     async def on_table_click(
         self, interaction: discord.Interaction[Any], table: Table, action: str
     ) -> None:
-        """A button that belongs to the table, not to one turn: Resign (with its
+        """A button that belongs to the table, not to one turn: Rules, Resign (with its
         confirmation) and Agree to end."""
         if action == "resign":
             await self.confirm_resign(interaction, table)
@@ -99,6 +100,9 @@ class Router:
             await self.publisher.publish(change)
         elif action == "resign_no":
             await interaction.response.edit_message(content="You're still in the game.", view=None)
+        elif action == "rules":
+            embed = table_rules_embed(self.games[table.kind], table)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
         elif action == "agree_end":
             change = await self.tables.agree_to_end(table.id, interaction.user.id)
             await self.publisher.show_end_request(change, interaction)

@@ -170,7 +170,7 @@ async def test_a_bust_reads_busted(make_env: MakeEnv) -> None:
     await ana.click(lobby, "Start")
     await ana.click(env.turn_message(), "Throw 5 dice")
     story = "\n".join(m.text for m in env.thread_messages())
-    assert "Ana busted on 2-3-4-5-6: no points" in story and " bust on " not in story
+    assert "Ana busted on 2-3-4-5-6, needed a 1: no points" in story and " bust on " not in story
 
 
 async def test_an_early_end_says_who_ended_it(make_env: MakeEnv) -> None:

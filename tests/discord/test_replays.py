@@ -13,10 +13,10 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games.board.animation import still
+from bot.games.board.animation import frames, still
 from bot.rules import board as b
 from bot.tables.kind import dice_text
-from bot.ui.replay import UPLOAD_LIMIT
+from bot.ui.replay import STORY_LINES, UPLOAD_LIMIT
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_board_game import open_board, play_turn
 from tests.discord.test_dice_games import start_table
@@ -24,8 +24,6 @@ from tests.discord.test_issue_12 import HEARTS_DUE_FACES
 from tests.discord.test_sequences_game import open_table
 from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player
-
-PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def sql(env: Env, statement: str, params: tuple[Any, ...] = ()) -> None:
@@ -60,39 +58,52 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
     choices = await cy.autocomplete("replay", "game", "")
     assert [c["value"] for c in choices] == [1] and "Ana, Bo" in choices[0]["name"]
 
-    reply = await cy.slash("replay", game=1, step=0)
+    reply = await cy.slash("replay", game=1)  # no step asked: the start, nothing spoiled
     assert not reply.ephemeral
     replay = reply.message
     assert step_of(replay) == (0, moves)
-    assert "Nothing played yet" in replay.text
+    assert "Nothing played yet" in replay.text and "Winner" not in replay.text
     assert [a.data for a in replay.attachments] == [still([(None, recorded[0])], seats)]
     assert replay.button("⏮ First").disabled and replay.button("◀ Back").disabled
 
-    # Anyone steps; each press edits the same public message.
-    for want in (1, 2, 3):
-        pressed = await ana.click(replay, "Next ▶")
-        assert pressed.message.id == replay.id and not pressed.ephemeral
-        assert step_of(replay) == (want, moves)
-        assert replay.attachments[0].data == still([(None, recorded[want])], seats)
+    # A press on the shared message gives the presser a private copy there; the shared
+    # message stays at the start, and each copy steps in place.
+    pressed = await ana.click(replay, "Next ▶")
+    assert pressed.ephemeral and pressed.message.id != replay.id
+    copy = pressed.message
+    assert step_of(copy) == (1, moves) and step_of(replay) == (0, moves)
+    for want in (2, 3):
+        stepped = await ana.click(copy, "Next ▶")
+        assert stepped.message.id == copy.id and stepped.ephemeral
+        assert step_of(copy) == (want, moves)
+        assert copy.attachments[0].data == still([(None, recorded[want])], seats)
         move = recorded[want].last_move
-        assert move is not None and b.card_label(move.action.card) in replay.text  # type: ignore[union-attr]
+        assert move is not None and b.card_label(move.action.card) in copy.text  # type: ignore[union-attr]
     # Round ⏩: the first step of the next round (each seat moves once a round).
     rounds = [state.turn_count // len(seats) for state in recorded]
     ahead = next(i for i, r in enumerate(rounds) if r > rounds[3])
-    await bo.click(replay, "Round ⏩")
-    assert step_of(replay)[0] == ahead
-    assert replay.attachments[0].data == still([(None, recorded[ahead])], seats)
+    await ana.click(copy, "Round ⏩")
+    assert step_of(copy)[0] == ahead
+    assert copy.attachments[0].data == still([(None, recorded[ahead])], seats)
+    mine = (await bo.click(replay, "Last ⏭")).message  # Bo's own copy, at the end
+    assert mine.ephemeral and step_of(mine) == (moves, moves) and step_of(copy)[0] == ahead
+    assert step_of(replay) == (0, moves) and replay.attachments[0].data == still(
+        [(None, recorded[0])], seats
+    )
 
-    # A restart in the middle: the old message's buttons keep working, from the log.
+    # A restart in the middle: the copy's buttons keep working, from the log.
     await env.restart()
-    await cy.click(replay, "Next ▶")
-    assert step_of(replay) == (ahead + 1, moves)
-    assert replay.attachments[0].data == still([(None, recorded[ahead + 1])], seats)
-    await cy.click(replay, "◀ Back")
-    assert step_of(replay)[0] == ahead
-    await cy.click(replay, "⏪ Round")  # at a round's start: back to the round before
+    await ana.click(copy, "Next ▶")
+    assert step_of(copy) == (ahead + 1, moves)
+    assert copy.attachments[0].data == still([(None, recorded[ahead + 1])], seats)
+    await ana.click(copy, "◀ Back")
+    assert step_of(copy)[0] == ahead
+    await ana.click(copy, "⏪ Round")  # at a round's start: back to the round before
     behind = rounds.index(rounds[ahead] - 1)
-    assert step_of(replay)[0] == behind
+    assert step_of(copy)[0] == behind
+    shared = replay
+    replay = (await cy.click(shared, "Next ▶")).message  # the shared one's buttons too
+    assert replay.ephemeral and step_of(replay) == (1, moves)
 
     # One step's render time, from the cache (no replay of the log).
     started = time.perf_counter()
@@ -105,6 +116,10 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
     assert replay.button("Next ▶").disabled and replay.button("Last ⏭").disabled
     assert replay.attachments[0].data == still([(None, recorded[-1])], seats)
     assert "Winner:" in replay.text or "Drawn" in replay.text
+    # Only the last few moves above the board, however long the game: one phone screen.
+    listed = re.findall(r"^\d+\. ", replay.text, flags=re.M)
+    assert 0 < len(listed) <= STORY_LINES and f"… {moves - len(listed)} earlier" in replay.text
+    assert f"{moves}. " in replay.text and "\n1. " not in replay.text
 
     # A step out of range is clamped.
     far = await cy.slash("replay", game=1, step=100_000)
@@ -113,12 +128,19 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
     # The animation, privately: one frame per move and the start, under the upload limit.
     env.h.settle_timeout = 30.0  # the animation takes a second or two (deferred), more under load
     started = time.perf_counter()
-    animated = await bo.click(replay, "Download animation")
+    animated = await bo.click(shared, "Download animation")
     print(f"animation of {moves} moves: {time.perf_counter() - started:.2f} s")
     assert animated.ephemeral
+    # A GIF (Discord animates GIFs inline, an animated PNG shows as a still), small.
     [file] = animated.message.attachments
-    assert file.data.startswith(PNG) and len(file.data) < UPLOAD_LIMIT
-    assert Image.open(io.BytesIO(file.data)).n_frames == moves + 1
+    assert file.filename.endswith(".gif") and file.data.startswith(b"GIF89a")
+    assert len(file.data) < 1_000_000 < UPLOAD_LIMIT
+    gif = Image.open(io.BytesIO(file.data))
+    assert gif.n_frames == moves + 1
+    wanted, _ = frames([(None, state) for state in recorded], seats)
+    for index in (0, 1, moves // 2, moves):  # each frame as drawn, though stored as a delta
+        gif.seek(index)
+        assert gif.convert("RGB").tobytes() == wanted[index].convert("RGB").tobytes(), index
 
     # Privacy: a card still in a hand at the end and never played appears nowhere.
     final = recorded[-1]
@@ -158,17 +180,18 @@ async def test_a_push_your_luck_game_replayed_shows_throws_and_scores(make_env: 
     assert table.status == "finished"
 
     reply = await bo.slash("replay", game=1)
-    message = reply.message
-    step, last = step_of(message)
-    assert step == last and not message.attachments
-    assert "Download animation" not in message.labels
+    step, last = step_of(reply.message)
+    assert step == 0 and not reply.message.attachments and "Winner" not in reply.text
+    assert "Download animation" not in reply.message.labels
+    message = (await bo.click(reply.message, "Last ⏭")).message  # Bo's own copy
+    assert message.ephemeral and step_of(message) == (last, last)
     final = table.rules
     for seat, name in enumerate(("Ana", "Bo")):
         assert re.search(rf"{name}\s+{final.totals[seat]}\b", message.text), message.text
     # Walk back to the start and forward again: the first throw as it fell.
-    await ana.click(message, "⏮ First")
+    await bo.click(message, "⏮ First")
     assert step_of(message) == (0, last)
-    await ana.click(message, "Next ▶")
+    await bo.click(message, "Next ▶")
     first = recorded[0].last
     assert first is not None and dice_text(first.dice) in message.text
     assert "Ana" in message.text.split("```")[1]
@@ -201,10 +224,11 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
     await env.restart()
     await cy.click(first, "◀ Previous")
     assert "Page 1/2" in first.text
-    # Each row opens its game's replay, at the end, in a new public message.
+    # Each row opens its game's replay, at the start, in a new public message.
     opened = await bo.click(first, "▶ #7")
     assert not opened.ephemeral and opened.message.id != first.id
-    assert "Replay of game #7" in opened.message.text and "Winner: Ana" in opened.message.text
+    assert "Replay of game #7" in opened.message.text and "Winner" not in opened.message.text
+    assert step_of(opened.message) == (0, 4)
     assert "Page 1/2" in first.text  # the history page is left as it was
 
     mine = await cy.slash("history", member=cy)
@@ -213,10 +237,10 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
     assert "11 games" in games.text
 
     replay = await bo.slash("replay", game=3, step=1)
-    assert "Ana opening throw 6-6-6-6-6-6: sum 36" in replay.text
+    assert "Ana's opening throw 6-6-6-6-6-6: sum 36" in replay.text
     assert step_of(replay.message) == (1, 4)
-    await ana.click(replay.message, "Last ⏭")
-    assert re.search(r"Ana\s+70\b", replay.message.text) and "Winner: Ana" in replay.message.text
+    end = (await ana.click(replay.message, "Last ⏭")).message
+    assert re.search(r"Ana\s+70\b", end.text) and "Winner: Ana" in end.text
 
     # Bad ids: one private line each.
     await ana.slash("heartsdue start", target=20)  # game 12: a lobby, not finished
@@ -246,18 +270,3 @@ async def test_history_pages_replays_of_dice_games_and_bad_ids(make_env: MakeEnv
         "UPDATE game_log SET detail_json = ? WHERE game_id = 4 AND kind = 'start'",
         (json.dumps(detail),),
     )
-
-
-async def test_a_game_of_a_forgotten_member_is_not_replayed(make_env: MakeEnv) -> None:
-    from bot.store.privacy import forget_member
-
-    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 2))
-    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
-    await finish_hearts_due(env, ana, bo)
-    assert not (await ana.slash("replay", game=1)).ephemeral  # replayable before
-    # `forget` is an offline tool: a replay the running bot cached before stays until restart.
-    env.bot.shell.replays._cache.clear()
-    await forget_member(env.bot.db, bo.id)
-    refused = await ana.slash("replay", game=1)
-    assert refused.ephemeral and "asked to be forgotten" in refused.text
-    assert "\n" not in refused.text

@@ -328,3 +328,72 @@ async def test_known_buttons_of_other_features_are_not_refused(make_env: MakeEnv
     reply = await forge_click(env, ana, board.message, pages[0].custom_id)
     assert not reply.failed and "isn't one of mine" not in reply.text
     assert not any("isn't one of mine" in m.text for m in reply.followups)
+
+
+async def test_ids_past_64_bits_in_history_and_replay_are_refused(make_env: MakeEnv) -> None:
+    """Issue 19.26: a forged /history button with a 20-digit member id, or /replay of game
+    2**63, reached the store and made the SQLite driver raise (an ERROR, an apology)."""
+    from tests.discord.test_issue_12 import HEARTS_DUE_FACES
+    from tests.discord.test_replays import finish_hearts_due
+    from tests.fakes import ScriptedRandom
+
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 2))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await finish_hearts_due(env, ana, bo)
+    page = (await ana.slash("history")).message
+    before = await snapshot(env.bot.db)
+    big = "9" * 20
+    for custom_id in (
+        f"hi:{ana.id}:1:{big}:-",  # the member filter
+        f"hi:{ana.id}:1:{2**63}:heartsdue",
+        f"hi:{big}:1:0:-",  # the owner
+    ):
+        reply = await forge_click(env, ana, page, custom_id)
+        assert one_private_line(reply), (custom_id, reply.text)
+        assert "went wrong" not in reply.text
+    for options in ({"game": 2**63}, {"game": 2**64}, {"game": 0}, {"game": 1, "step": 2**63}):
+        reply = await ana.slash("replay", _validate=False, **options)
+        if options.get("step"):  # a step past the end is clamped, as in range
+            assert not reply.ephemeral and "Replay of game #1" in reply.text
+            continue
+        assert one_private_line(reply) and "no game" in reply.text, (options, reply.text)
+    assert await snapshot(env.bot.db) == before
+
+
+async def test_persistent_buttons_refuse_another_kind_of_message(make_env: MakeEnv) -> None:
+    """Issue 19.27: a replay, history or leaderboard button id pressed on a live turn
+    message or a lobby redrew that message as a replay (or a page), and the game's buttons
+    were gone. Each persistent button answers only on its own kind of message."""
+    from tests.discord.test_issue_12 import HEARTS_DUE_FACES
+    from tests.discord.test_replays import finish_hearts_due
+    from tests.fakes import ScriptedRandom
+
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 4))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await finish_hearts_due(env, ana, bo)  # game 1: something to replay
+    lobby = (await ana.slash("heartsdue start", target=20)).message
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    turn = env.h.last_message(env.h.threads[-1], ephemeral=False)
+    waiting = (await ana.slash("heartsdue start", target=20)).message  # a lobby, open
+    history = (await ana.slash("history")).message
+    replay = (await ana.slash("replay", game=1)).message
+    ids = [
+        "rp:1:1:n", "rp:1:4:l", "rp:1:0:o", "rp:1:0:a",
+        f"hi:{ana.id}:1:0:-", f"lb:{ana.id}:1:s:r:heartsdue", "od:heartsdue",
+    ]  # fmt: skip
+    before = await snapshot(env.bot.db, with_messages=True)
+    for message in (turn, waiting, lobby):
+        shown = (message.text, message.components)
+        for custom_id in ids:
+            reply = await forge_click(env, ana, message, custom_id)
+            assert one_private_line(reply), (custom_id, reply.text)
+            assert (message.text, message.components) == shown, custom_id
+    # Each kind's own message still answers, and a replay button is not a history one.
+    assert not (await forge_click(env, ana, replay, "rp:1:1:n")).failed
+    refused = await forge_click(env, ana, replay, f"hi:{ana.id}:1:0:-")
+    assert one_private_line(refused) and "Replay of game #1" in replay.text
+    refused = await forge_click(env, ana, history, "rp:1:1:n")
+    assert one_private_line(refused) and "Finished games" in history.text
+    assert await snapshot(env.bot.db, with_messages=True) == before
+    await ana.click(turn, "Throw 6 dice")  # the game goes on

@@ -17,7 +17,7 @@ from bot.games.board.render import hand_text
 from bot.rules import board as b
 from bot.ui.errors import APOLOGY
 from tests.discord.conftest import Env, MakeEnv
-from tests.harness import Player
+from tests.harness import Message, Player
 from tests.reliability.helpers import crash_at_commit, table_row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -266,3 +266,43 @@ def test_the_sql_scanner_catches_a_formatted_value(tmp_path: Path) -> None:
     tree = ast.parse('sql = f"SELECT * FROM games WHERE id = {user_input}"')
     values = [n for n in ast.walk(tree) if isinstance(n, ast.FormattedValue)]
     assert [ast.unparse(v.value) for v in values] == ["user_input"]
+
+
+async def test_forget_while_the_bot_runs_replaces_the_name_in_replays(make_env: MakeEnv) -> None:
+    """Issue 19.28: `forget` runs in another process while the bot is up; the replay the
+    bot had cached kept showing the forgotten name in /replay and on the open replay's
+    buttons until a restart. The game is still replayed, with "Deleted member" for them."""
+    import argparse
+    import asyncio
+
+    from bot.cli import forget
+    from bot.store.privacy import DELETED
+    from tests.discord.test_issue_12 import HEARTS_DUE_FACES
+    from tests.discord.test_replays import finish_hearts_due
+    from tests.fakes import ScriptedRandom
+
+    env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 2))
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bobby")
+    await finish_hearts_due(env, ana, bo)
+    shared = (await ana.slash("replay", game=1)).message
+    copy = (await ana.click(shared, "Last ⏭")).message  # the replay is now cached
+    assert "Bobby" in shared.text and "Bobby" in copy.text
+
+    args = argparse.Namespace(user_id=bo.id, database=env.bot.db.target)
+    assert await asyncio.to_thread(forget.run, args) == 0  # the operator's command
+
+    fresh = await ana.slash("replay", game=1, step=4)
+    assert not fresh.ephemeral and "Bobby" not in fresh.text and DELETED in fresh.text
+    assert "Winner: Ana" in fresh.text
+    await ana.click(copy, "⏮ First")  # an open copy's buttons
+    assert step_of(copy) == 0 and "Bobby" not in copy.text and DELETED in copy.text
+    # A press on the shared message posted before: the copy and the shared one, renamed.
+    pressed = await ana.click(shared, "Next ▶")
+    [other] = pressed.followups
+    assert other.ephemeral and step_of(other) == 1
+    assert "Bobby" not in other.text and DELETED in other.text
+    assert "Bobby" not in shared.text and DELETED in shared.text and step_of(shared) == 0
+
+
+def step_of(message: Message) -> int:
+    return int(message.text.split("Step ", 1)[1].split("/", 1)[0])

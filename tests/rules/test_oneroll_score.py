@@ -124,16 +124,19 @@ def test_three_ones_are_not_a_penalty() -> None:
 @pytest.mark.parametrize(
     ("ruleset", "dice", "text"),
     [
-        ("classic", (1, 1, 2, 2, 3, 5), "1-2 + 1-2-3 = 15"),
+        ("classic", (1, 1, 2, 2, 3, 5), "1-2 (5) + 1-2-3 (10) = 15"),
         ("classic", (1, 1, 1, 1, 2, 3), "four 1s: total wiped!"),
         ("heartsdue", (1, 1, 1, 1, 1, 3), "five 1s: total wiped!"),
-        ("heartsdue", (6, 6, 6, 6, 6, 1), "five 6s + 1 = 40"),
+        ("heartsdue", (6, 6, 6, 6, 6, 1), "five 6s (35) + 1 (5) = 40"),
         ("classic", (6,) * 6, "six 6s = 60"),
-        ("classic", (2, 3, 4, 5, 6, 6), "no score: 0"),
+        ("classic", (2, 3, 4, 5, 6, 6), "no score"),
+        ("classic", (1, 2, 3, 5, 6, 6), "1-2-3 = 10"),
+        ("heartsdue", (1, 3, 4, 5, 6, 6), "a lone 1 = 5"),
+        ("heartsdue", (1, 1, 1, 2, 3, 4), "1 (5) + 1 (5) + 1-2-3-4 (20) = 30"),
     ],
 )
 def test_describe(ruleset: oneroll.Ruleset, dice: tuple[int, ...], text: str) -> None:
-    assert describe(score_throw(ruleset, dice)) == text
+    assert describe(score_throw(ruleset, dice), ruleset) == text
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ rules text."""
 
 from __future__ import annotations
 
-from bot.games.base import Demo, Game, Moments, TurnView
+from bot.games.base import Demo, Game, Moments, RulesPage, TurnView
 from bot.games.oneroll import render, story
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
 from bot.games.oneroll.texts import LABELS, RULES_PAGES
@@ -20,6 +20,10 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
 
     def turn_view(self, table: Table) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+        ruleset = self.ruleset(table.settings)
+        return tuple(p for p in self.rules_pages if p.key == ruleset) or self.rules_pages[:1]
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)

@@ -114,7 +114,7 @@ class OneRollKind(GameKind[OneRollTable]):
         after = _throw(table, action, RandomDice(rng))
         record = after.state.last
         assert record is not None
-        return after, one.dump_record(record), throw_line(record, seats)
+        return after, one.dump_record(record), throw_line(record, after.state.config.ruleset, seats)
 
     def replay_step(self, table: OneRollTable, detail: dict[str, Any]) -> OneRollTable:
         # A step is one throw; its record holds the dice that fell.
@@ -184,15 +184,14 @@ def _throw(table: OneRollTable, action: Any, dice: DiceSource) -> OneRollTable:
     return replace(table, state=state, throws=table.throws + 1, best=tuple(best))
 
 
-def throw_line(record: one.ThrowRecord, seats: list[Seat]) -> str:
+def throw_line(record: one.ThrowRecord, ruleset: one.Ruleset, seats: list[Seat]) -> str:
     who = md_name(seat_name(seats, record.seat))
     faces = dice_text(record.dice)
     if record.phase == "opening":
-        return f"{who} opening throw {faces}: sum {record.value}"
+        return f"{who}'s opening throw {faces}: sum {record.value}"
+    said = one.describe(record.score, ruleset)
     if record.phase == "tiebreak":
-        return f"{who} tie-break throw {faces}: {one.describe(record.score)}"
+        return f"{who}'s tie-break throw {faces}: {said}"
     if record.score.wiped:
-        return (
-            f"💥 {who} threw {faces}: **{one.describe(record.score)}** ({record.total_before} → 0)"
-        )
-    return f"{who} threw {faces}: {one.describe(record.score)} (total {record.total_after})"
+        return f"💥 {who} threw {faces}: **{said}** ({record.total_before} → 0)"
+    return f"{who} threw {faces}: {said} (total {record.total_after})"

@@ -25,10 +25,11 @@ def turn_embed(table: Table) -> discord.Embed:
         if last.phase == "opening":
             lines.append(f"{who}'s opening throw: sum **{last.value}**")
         elif last.score.wiped:
-            lines.append(f"💥 **{who} threw {one.describe(last.score)}** ({last.total_before} → 0)")
+            said = one.describe(last.score, state.config.ruleset)
+            lines.append(f"💥 **{who} threw {said}** ({last.total_before} → 0)")
             colour = PENALTY_COLOUR
         else:
-            lines.append(f"{who} threw **{one.describe(last.score)}**")
+            lines.append(_score_line(who, last.score, state.config.ruleset))
     if state.outcome is not None:
         winner = md_name(table.seats[state.outcome.winner].name)
         title = f"🏆 {winner} won {title}!"
@@ -56,3 +57,13 @@ def turn_embed(table: Table) -> discord.Embed:
         embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
     embed.set_footer(text=f"Game #{table.id} · four 1s in a throw wipe your total")
     return embed
+
+
+def _score_line(who: str, score: one.ThrowScore, ruleset: one.Ruleset) -> str:
+    """What a throw scored, as a sentence: ``Ana scores **20**: 1 (5) + 1-2-3 (15).``"""
+    if not score.runs:
+        return f"{who}'s throw scores nothing."
+    parts = one.breakdown(score, ruleset)
+    if len(score.runs) == 1:
+        return f"{who} scores **{score.points}** with {parts}."
+    return f"{who} scores **{score.points}**: {parts}."

@@ -17,7 +17,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
         if "forfeit" in step.detail:
             lines.append(f"{seat_name(seats, int(step.detail['forfeit']))} forfeited")
         elif after.state.last is not None:
-            lines.append(plain(throw_line(after.state.last, seats)))
+            lines.append(plain(throw_line(after.state.last, after.state.config.ruleset, seats)))
     table: OneRollTable = moments[-1][1]
     state = table.state
     lines.append("")

@@ -17,7 +17,7 @@ RULES_PAGES = (
         "most, taking the split that scores most; every run scores:\n"
         "`1` 0 · `1-2` 5 · `1-2-3` 10 · `1-…-4` 15 · `1-…-5` 20 · `1-…-6` 25 · "
         "five 6s 30 · six 6s 60.\n"
-        "  e.g. 1-1-2-2-3-5 → 1-2 + 1-2-3 = 15; five 6s and a 1 → 30.\n"
+        "  e.g. 1-1-2-2-3-5 → 1-2 (5) + 1-2-3 (10) = 15; five 6s and a 1 → 30.\n"
         "• **Four or more 1s** wipe your total to 0 (the throw scores 0).\n"
         "• When anyone reaches 100 the round is finished so everyone has thrown equally "
         "often; the highest total wins; a tie is settled by one more throw each.\n"
@@ -32,7 +32,8 @@ RULES_PAGES = (
         "too):\n"
         "`1` 5 · `1-2` 10 · `1-2-3` 15 · `1-…-4` 20 · `1-…-5` 25 · `1-…-6` 30 · "
         "five 6s 35 · six 6s 70.\n"
-        "  e.g. 1-1-2-3-5-6 → 1 + 1-2-3 = 20; 6-6-6-6-6-1 → 35 + 5 = 40.\n"
+        "  e.g. 1-1-2-3-5-6 → 1 (5) + 1-2-3 (15) = 20;\n"
+        "  6-6-6-6-6-1 → five 6s (35) + 1 (5) = 40.\n"
         "• Four or more 1s wipe your total to 0. Race to 100, round finished, tie throws.\n"
         "• Exactly: **9.33** points a throw on average; **11.9 turns** to reach 100 (only "
         "29 % of players get there within 9 turns, though the book says most do).",

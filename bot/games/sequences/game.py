@@ -9,9 +9,9 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction
-from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
+from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.sequences import render, story
-from bot.games.sequences.kind import SequencesKind
+from bot.games.sequences.kind import SequencesKind, sudden_finish
 from bot.games.sequences.texts import LABELS, RULES_PAGES
 from bot.render.common import NO_PINGS
 from bot.rules import odds
@@ -53,6 +53,8 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         action = choose_push_action(state, "optimal", rng)
         if isinstance(action, pl.Lock):
             if action.count < len(state.extending):
+                if sudden_finish(state, len(state.run) + action.count) == "exact":
+                    return f"bank{action.count}"  # the button that locks and banks 21
                 return f"lock{action.count}"
             action = choose_push_action(pl.apply(state, action, NoDice()), "optimal", rng)
         return {pl.Throw: "throw", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
@@ -74,6 +76,10 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def result_note(self, table: Table) -> str | None:
         return render.tiebreak_note(table.rules, [md_name(s.name) for s in table.seats])
+
+    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+        variant = table.settings.get("variant", "standard")
+        return self.rules_pages[:1] + tuple(p for p in self.rules_pages if p.key == variant)
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)

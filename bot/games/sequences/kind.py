@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal
 
 from bot.errors import IllegalAction
 from bot.games.sequences.texts import variant_title
@@ -99,30 +99,33 @@ class SequencesKind(GameKind[pl.PushState]):
         elif state.phase == "lock":
             ext = state.extending
             run = len(state.run) + len(ext)
-            buttons.append(Button("bank", f"Bank {_bank_label(state.config, run)}", "success"))
+            buttons.append(_bank_button(state, run))
             left = state.config.n_dice - run
             if left > 0:
                 buttons.append(
                     Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
                 )
             elif state.config.has_bonus:
-                buttons.append(Button("bonus", "Bonus throw", "danger", emoji="🎯"))
+                buttons.append(_bonus_button(state))
             for count in range(1, len(ext)):
                 locked = state.run + ext[:count]
+                if sudden_finish(state, len(locked)) == "exact":
+                    # Sudden: this smaller lock banks exactly 21, so the button does both.
+                    label = f"Bank only {dice_text(locked)} → {pl.SUDDEN_TARGET}: wins!"
+                    buttons.append(Button(f"bank{count}", label, "success", row=1))
+                    continue
                 buttons.append(
                     Button(f"lock{count}", f"Lock only {dice_text(locked)}", "secondary", row=1)
                 )
         elif state.phase == "decide":
-            buttons.append(
-                Button("bank", f"Bank {_bank_label(state.config, len(state.run))}", "success")
-            )
+            buttons.append(_bank_button(state, len(state.run)))
             if state.dice_left > 0:
                 left = state.dice_left
                 buttons.append(
                     Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
                 )
             elif state.config.has_bonus:
-                buttons.append(Button("bonus", "Bonus throw", "danger", emoji="🎯"))
+                buttons.append(_bonus_button(state))
         if state.phase in ("lock", "decide"):
             buttons.append(Button("odds", "Odds", "secondary", private=True, emoji="📊"))
         return buttons
@@ -139,6 +142,8 @@ class SequencesKind(GameKind[pl.PushState]):
             return [*lock_all, pl.BonusThrow()]
         if action.startswith("lock") and action[4:].isdigit():
             return [pl.Lock(int(action[4:]))]
+        if action.startswith("bank") and action[4:].isdigit():
+            return [pl.Lock(int(action[4:])), pl.Bank()]
         raise IllegalAction("That button does not belong to this game.")
 
     def apply(
@@ -248,9 +253,53 @@ def _step(
     return after, detail
 
 
-def _bank_label(config: pl.PushConfig, run_length: int) -> str:
-    points = pl.bank_value(config, run_length)
+SuddenFinish = Literal["under", "exact", "over"]
+
+
+def sudden_finish(
+    state: pl.PushState, run_length: int, points: int | None = None
+) -> SuddenFinish | None:
+    """Sudden: where banking ``points`` (by default a run of ``run_length``) takes the
+    total of the seat to play: short of 21, exactly 21 (a win) or past it (scores 0).
+    None in every other variant."""
+    if state.config.variant != "sudden":
+        return None
+    if points is None:
+        points = pl.bank_value(state.config, run_length)
+    after = state.totals[state.current] + points
+    if after == pl.SUDDEN_TARGET:
+        return "exact"
+    return "over" if after > pl.SUDDEN_TARGET else "under"
+
+
+def _points(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _bank_button(state: pl.PushState, run_length: int) -> Button:
+    """Bank, labelled for what it does; in Sudden with the total it leads to, and never
+    green when it would take the total past 21 and score nothing."""
+    points = pl.bank_value(state.config, run_length)
+    finish = sudden_finish(state, run_length)
+    after = state.totals[state.current] + points
+    if finish == "exact":
+        return Button("bank", f"Bank {points} → {after}: wins!", "success")
+    if finish == "over":
+        return Button("bank", f"Bank {points} → {after}: scores 0", "secondary")
+    if finish == "under":
+        return Button("bank", f"Bank {_points(points)} → {after}", "success")
+    return Button("bank", f"Bank {_points(points)}", "success")
+
+
+def _bonus_button(state: pl.PushState) -> Button:
+    """The bonus throw; in Sudden with the total a hit leads to."""
+    finish = sudden_finish(state, 0, pl.BONUS_POINTS)
+    if finish is None:
+        return Button("bonus", "Bonus throw", "danger", emoji="🎯")
+    after = state.totals[state.current] + pl.BONUS_POINTS
+    hit = f"Bonus throw: a {state.config.bonus_face} → {after}"
+    label = {"exact": f"{hit} wins", "over": f"{hit} scores 0", "under": hit}[finish]
+    return Button("bonus", label, "danger", emoji="🎯")
 
 
 def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
@@ -267,8 +316,39 @@ def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str 
     if event.kind == "bonus":
         return f"{who} hit the bonus throw ({faces}): **{event.points}** points!"
     if event.kind == "overshoot":
-        return f"{who} would pass 21 with that bank: no points"
-    # bust
+        return _overshoot_line(state, event, who)
+    return _bust_line(state.config, event, who)
+
+
+def _overshoot_line(state: pl.PushState, event: pl.Event, who: str) -> str:
+    """Sudden: the turn would have taken the total past 21, so it scored nothing. The event
+    keeps the run and the dice, which say what the turn was: a bank throws no die, a bonus
+    hit has its die in the run, a soft bust on one die has not."""
+    config = state.config
+    total = state.totals[event.seat]  # unchanged: the turn scored 0
+    if not event.dice:
+        points = pl.bank_value(config, len(event.run))
+        what = f"banked {points} (run {dice_text(event.run)})"
+    elif event.run[-1:] == event.dice and len(event.run) > config.n_dice:
+        points = pl.BONUS_POINTS
+        what = f"hit the bonus throw ({dice_text(event.dice)}) for {points}"
+    else:
+        points = len(event.run) // 2
+        what = f"busted on {dice_text(event.dice)}, soft last die {points}"
+    return (
+        f"{who} {what} and went over {pl.SUDDEN_TARGET} "
+        f"({total} + {points} = {total + points}): no points"
+    )
+
+
+def _bust_line(config: pl.PushConfig, event: pl.Event, who: str) -> str:
+    """A bust with its story: what was held and the number the throw needed."""
+    needed = config.faces[len(event.run)]
+    if config.has_bonus and len(event.run) == config.n_dice:
+        story = f"{who} missed the bonus throw ({dice_text(event.dice)}), needed a {needed}"
+    else:
+        held = f" holding {dice_text(event.run)}" if event.run else ""
+        story = f"{who} busted on {dice_text(event.dice)}{held}, needed a {needed}"
     if event.points:
-        return f"{who} busted on {faces} (soft last die keeps **{event.points}**)"
-    return f"{who} busted on {faces}: no points"
+        return f"{story}: soft last die keeps **{event.points}**"
+    return f"{story}: no points"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_title
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
+from bot.tables.kind import dice_text
 from bot.tables.model import Table
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
@@ -45,18 +47,61 @@ def turn_embed(table: Table) -> discord.Embed:
             run_after = len(state.run)
         locked = "-".join(map(str, state.run)) or "nothing yet"
         lines.append(f"Locked run: **{locked}** · dice left: {state.dice_left}")
-        lines.append(
-            f"Bank now for **{pl.bank_value(state.config, run_after)}** "
-            f"point{'s' if run_after != 1 else ''}."
-        )
         if state.config.variant == "sudden":
-            total = state.totals[state.current]
-            lines.append(f"Total {total}: needs exactly {pl.SUDDEN_TARGET - total} to win.")
+            lines.extend(_sudden_lines(state, run_after))
+        else:
+            points = pl.bank_value(state.config, run_after)
+            lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
+    lines.extend(house_rule_lines(state.config))
     if table.row.deadline is not None and not seat.is_bot:
         lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
     _add_scores(embed, table, state)
     return embed
+
+
+def _sudden_lines(state: pl.PushState, run_after: int) -> list[str]:
+    """Sudden: how far 21 is, where banking now takes the total, and the smaller lock that
+    lands exactly on 21 when banking everything would not."""
+    total = state.totals[state.current]
+    points = pl.bank_value(state.config, run_after)
+    lines = [f"Total {total}: needs exactly {pl.SUDDEN_TARGET - total} to win."]
+    finish = sudden_finish(state, run_after)
+    if finish == "exact":
+        lines.append(f"Bank now: {total} + {points} = **exactly 21, you win!**")
+    elif finish == "over":
+        lines.append(
+            f"Banking {points} would make {total + points}: past 21 it **scores nothing**."
+        )
+    else:
+        lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
+    if state.phase == "lock" and finish != "exact":
+        for count in range(1, len(state.extending)):
+            locked = state.run + state.extending[:count]
+            if sudden_finish(state, len(locked)) == "exact":
+                lines.append(
+                    f"Win now with **Bank only {dice_text(locked)}**: {total} + {len(locked)} = 21."
+                )
+    return lines
+
+
+def house_rule_lines(config: pl.PushConfig) -> list[str]:
+    """The house rules this table plays by, for every turn message."""
+    if not config.soft_last_die:
+        return []
+    return ["House rule: **soft last die** (a bust on one die keeps half the run)."]
+
+
+def _footer(table: Table) -> str:
+    """Game number and rules: the variant, and any house rule (never "standard" then)."""
+    variant = table.settings.get("variant", "standard")
+    parts = [f"Game #{table.id}"]
+    soft = bool(table.settings.get("soft_last_die", False))
+    if variant != "standard" or not soft:
+        parts.append(variant)
+    if soft:
+        parts.append("house rule: soft last die")
+    return " · ".join(parts)
 
 
 def final_embed(table: Table) -> discord.Embed:
@@ -139,4 +184,4 @@ def _add_scores(embed: discord.Embed, table: Table, state: pl.PushState) -> None
         )
     if table.events:
         embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
-    embed.set_footer(text=f"Game #{table.id} · {table.settings.get('variant', 'standard')}")
+    embed.set_footer(text=_footer(table))

@@ -1,0 +1,104 @@
+"""``/odds`` as players read it: the advice and the chance that matters, and a persistent
+**Full table** button (custom_id ``od:<ruleset>``) that shows the whole table in words to
+whoever presses it, privately, after a restart too."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.errors import UserError
+from bot.render import odds_text
+from bot.render.common import COLOUR
+from bot.ui.buttons import is_button
+from bot.ui.checks import drawn_as
+from bot.ui.errors import handle_error, reply_private
+from bot.ui.shell import Shell, shell_of
+
+# Each ruleset of /odds and the leaderboard key its name is read from (one name per game).
+GAME_KEYS = {
+    "standard": "sequences:standard",
+    "reverse": "sequences:reverse",
+    "extended": "sequences:extended",
+    "sudden": "sequences:sudden",
+    "classic": "classic",
+    "heartsdue": "heartsdue",
+}
+FOOTER = "Exact figures, not a simulation."
+TITLE = "Odds · "  # every /odds answer's title starts so (see drawn_as)
+
+
+class OddsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"od:(?P<ruleset>[a-z]{1,16})",
+):
+    def __init__(self, ruleset: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Full table",
+                style=discord.ButtonStyle.secondary,
+                emoji="📋",
+                custom_id=f"od:{ruleset}",
+            )
+        )
+        self.ruleset = ruleset
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> OddsButton:
+        return cls(match["ruleset"])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if not is_button(interaction):
+            return False
+        if not drawn_as(interaction, TITLE):
+            await reply_private(interaction, "That button doesn't belong to this message.")
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            embed = table_embed(shell_of(interaction), self.ruleset)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        except Exception as exc:
+            await handle_error(interaction, exc, f"on the odds table of {self.ruleset}")
+
+
+def _figures(ruleset: str) -> odds_text.PlayerOdds:
+    if ruleset not in GAME_KEYS:
+        raise UserError("There are no odds for that game.")
+    return odds_text.player_odds(ruleset)
+
+
+def _title(shell: Shell, ruleset: str) -> str:
+    return f"{TITLE}{shell.games.label(GAME_KEYS[ruleset])}"
+
+
+def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:
+    """The /odds answer: advice and the chances, and the Full table button."""
+    figures = _figures(ruleset)
+    embed = discord.Embed(
+        title=_title(shell, ruleset), description="\n".join(figures.summary), colour=COLOUR
+    )
+    embed.set_footer(text=FOOTER)
+    view = discord.ui.View(timeout=None)
+    view.add_item(OddsButton(ruleset))
+    return embed, view
+
+
+def table_embed(shell: Shell, ruleset: str) -> discord.Embed:
+    """The full table of a ruleset, in words, one short line each."""
+    embed = discord.Embed(
+        title=f"{_title(shell, ruleset)} · full table",
+        description="\n".join(_figures(ruleset).table),
+        colour=COLOUR,
+    )
+    embed.set_footer(text=FOOTER)
+    return embed
