@@ -7,14 +7,15 @@ from discord import app_commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.games.board.texts import TITLE
 from cogs.game_group import GameGroup
 
 
 class Board(GameGroup, group_name="board", group_description="Sequence, the board-and-card game"):
-    @app_commands.command(name="start", description="Open a table for Sequence (board game)")
+    @app_commands.command(name="start", description=f"Open a table for {TITLE}")
     @app_commands.describe(
         seats="Most players at this table (2-12; 5, 7 and 11 can't make equal teams)",
-        teams="With 6 or 12 players: 2 or 3 teams (default: 2)",
+        teams="2 teams (4, 6, 8, 10 or 12 players) or 3 teams (3, 6, 9 or 12)",
         first_sequence_wins="Shorter game: the first sequence wins",
         stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
     )

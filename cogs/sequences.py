@@ -59,11 +59,40 @@ def push_settings(
     return settings
 
 
+ONEROLL_TARGETS = (20, 1000)  # a one-roll race: at least a few rounds, at most a long evening
+PUSH_TARGETS = (5, pl.MAX_TARGET)
+# What the target picker offers, by rules; a typed value in range is offered first.
+TARGET_OFFERS = {
+    "classic": (50, 100, 150, 200, 300, 500, 1000),
+    "pushluck": (10, 15, 20, 30, 50, 100),
+}
+
+
 def oneroll_settings(ruleset: str, target: int | None) -> dict[str, Any]:
     target = 100 if target is None else target
-    if not 20 <= target <= 1000:
-        raise UserError("The target must be between 20 and 1000.")
+    low, high = ONEROLL_TARGETS
+    if not low <= target <= high:
+        raise UserError(f"A one-roll race needs a target of {low} to {high:,} points.")
     return {"ruleset": ruleset, "target": target}
+
+
+def target_choices(rules: str, variant: str, typed: str) -> list[app_commands.Choice[int]]:
+    """The targets the chosen rules accept, starting with what was typed (if accepted)."""
+    if rules == "pushluck" and variant == "sudden":
+        return []  # Sudden has no target: the first to exactly 21 wins
+    classic = rules == "classic"
+    low, high = ONEROLL_TARGETS if classic else PUSH_TARGETS
+    default = 100 if classic else pl.TEAM_DEFAULT_TARGET if variant == "team" else None
+    offers = [
+        t for t in TARGET_OFFERS["classic" if classic else "pushluck"] if str(t).startswith(typed)
+    ]
+    if typed.isdigit() and low <= int(typed) <= high and int(typed) not in offers:
+        offers.insert(0, int(typed))
+    return [
+        app_commands.Choice(name=f"{t} points" + (" (default)" if t == default else ""), value=t)
+        for t in offers
+        if low <= t <= high
+    ][:25]
 
 
 class Sequences(GameGroup, group_name="sequences", group_description="Sequences, the dice game"):
@@ -71,7 +100,9 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
     @app_commands.describe(
         variant="Which push-your-luck rules (default: standard)",
         rounds="Number of rounds (default 5); leave empty when playing to a target",
-        target="Play to a target score instead of rounds (classic: default 100)",
+        target=(
+            "Play to a score instead of rounds (push-your-luck 5-500; classic 20-1000, default 100)"
+        ),
         soft_last_die="House rule: a bust on a single die keeps half the run",
         rules="push-your-luck (default) or classic one-roll Sequences",
         stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
@@ -83,7 +114,7 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
         interaction: discord.Interaction[SequencesBot],
         variant: str = "standard",
         rounds: app_commands.Range[int, 1, pl.MAX_ROUNDS] | None = None,
-        target: app_commands.Range[int, 5, 1000] | None = None,
+        target: app_commands.Range[int, PUSH_TARGETS[0], ONEROLL_TARGETS[1]] | None = None,
         soft_last_die: bool = False,
         rules: str = "pushluck",
         stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
@@ -107,6 +138,15 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
         await self.bot.shell.router.open_lobby(
             interaction, kind="sequences", settings=settings, stake=stake
         )
+
+    @start.autocomplete("target")
+    async def _target(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[int]]:
+        options = interaction.namespace
+        rules = str(getattr(options, "rules", None) or "pushluck")
+        variant = str(getattr(options, "variant", None) or "standard")
+        return target_choices(rules, variant, str(current).strip())
 
 
 async def setup(bot: SequencesBot) -> None:

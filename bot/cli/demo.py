@@ -22,6 +22,7 @@ from bot.games.registry import Games
 from bot.render.common import embed_as_text
 from bot.store.db import Database
 from bot.tables.model import Seat
+from bot.tables.names import unescape_markdown
 from bot.tables.service import TableService
 
 DEMO_GUILD = 1
@@ -72,7 +73,7 @@ class _Clock:
 
 
 def _plain(text: str) -> str:
-    return re.sub(r"\*\*|<t:\d+:R>", "", text)
+    return unescape_markdown(re.sub(r"\*\*|<t:\d+:R>", "", text))
 
 
 def _print_lines(lines: list[str], quiet: bool) -> None:

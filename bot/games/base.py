@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.tables.kind import GameKind
+from bot.tables.names import md_name
 
 if TYPE_CHECKING:
     from bot.tables.history import Step
@@ -94,6 +95,25 @@ class Game(GameKind[S]):
     def turn_view(self, table: Table) -> TurnView:
         """The public message for the table's current turn (or the final position)."""
         raise NotImplementedError
+
+    def standings(self, table: Table) -> list[tuple[str, int]]:
+        """A finished game's sides, best first, each as (who as markdown, score) for the
+        result lines:
+        one per seat, or one per team ("Ana & Cy") with the team's score, which is what a
+        team game records for each of its seats (the board game's sequences)."""
+        results = self.results(table.rules, table.seats) if table.rules is not None else None
+        ranked = sorted(results or [], key=lambda r: (r.place, -r.score, r.seat))
+        sides: dict[tuple[str, int], tuple[list[str], int]] = {}
+        for r in ranked:
+            side = ("team", r.team) if r.team is not None else ("seat", r.seat)
+            sides.setdefault(side, ([], r.score))[0].append(md_name(r.name))
+        return [(" & ".join(names), score) for names, score in sides.values()]
+
+    def result_note(self, table: Table) -> str | None:
+        """A line to say with a finished game's result wherever it is shown (the final
+        message, the channel summary, the pot line), e.g. the tie-break that decided it
+        ("Tie-break: Ana 3 · Bo 0"); None: the scores say it all."""
+        return None
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str | None:
         """A finished game's story as text, step by step as players saw it, up to the last

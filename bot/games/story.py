@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.tables.names import unescape_markdown
+
 
 def plain(line: str) -> str:
-    """An event line as the thread shows it, without Discord's bold marks."""
-    return line.replace("**", "")
+    """An event line as the thread shows it, without Discord's bold marks and with the
+    names as they are (a name's markdown is escaped in the thread)."""
+    return unescape_markdown(line.replace("**", ""))
 
 
 def score_table(rows: Sequence[tuple[str, int]], title: str = "Scores") -> list[str]:

@@ -124,7 +124,12 @@ def _latest(entries: list[LedgerEntry]) -> str:
 
 def _who(row: LeaderboardRow) -> str:
     # A member never seen by name is shown as a mention; allowed_mentions keeps it silent.
-    return discord.utils.escape_markdown(row.name) if row.name else f"<@{row.user_id}>"
+    if not row.name:
+        return f"<@{row.user_id}>"
+    # Names keep their markdown and mention characters: escaped, a name shows as it is.
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(row.name)).replace(
+        "<", "\\<"
+    )
 
 
 def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
@@ -167,7 +172,7 @@ def leaderboard_embed(
                 "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
             }.get(sort, "No finished games yet.")
             if played
-            else f"No {game_name} games finished {where} yet. "
+            else f"No game of {game_name} has finished {where} yet. "
             "Pick another game with the `game` option."
         )
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)

@@ -228,6 +228,14 @@ class PushState:
         """The seats that have not forfeited, in turn order."""
         return tuple(s for s in range(self.n_seats) if s not in self.out)
 
+    @property
+    def deciding_tiebreak(self) -> tuple[tuple[int, int], ...]:
+        """``(seat, points)`` of the tie-break turns that decided the game, in turn order
+        (the last tie-break round when it took more than one); () unless a tie-break did."""
+        if self.outcome is None or self.outcome.reason != "tiebreak":
+            return ()
+        return tuple(zip(self.tiebreak, self.tiebreak_points, strict=False))
+
 
 # --- the game ------------------------------------------------------------------------------
 
@@ -333,15 +341,18 @@ def _end_turn(
     if state.config.variant == "sudden" and state.totals[seat] + points > SUDDEN_TARGET:
         points, event_kind = 0, "overshoot"
     event = Event(seat, event_kind, dice=dice, points=points, run=run, turn_over=True)
-    base = replace(state, run=(), throw=(), last=event, history=(*state.history, points))
+    # A tie-break turn is a turn too: it counts for the seat's best turn, not its total.
+    best = tuple(max(b, points) if s == seat else b for s, b in enumerate(state.best_turn))
+    base = replace(
+        state, run=(), throw=(), last=event, history=(*state.history, points), best_turn=best
+    )
 
     if state.tiebreak:
         return _advance_tiebreak(base, seat, points)
 
     totals = _bump(state.totals, seat, points)
     turns = _bump(state.turns_taken, seat, 1)
-    best = tuple(max(b, points) if s == seat else b for s, b in enumerate(state.best_turn))
-    after = replace(base, totals=totals, turns_taken=turns, best_turn=best)
+    after = replace(base, totals=totals, turns_taken=turns)
 
     if state.config.variant == "sudden" and totals[seat] == SUDDEN_TARGET:
         return replace(after, phase="over", outcome=Outcome((seat,), "exact21"))

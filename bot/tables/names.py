@@ -34,14 +34,31 @@ def _marks_on_letters(name: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to show: no zero-width, blank-looking or control characters, no
-    stacks of combining marks, no markdown or mentions, at most MAX_NAME characters; a name
-    with nothing visible left is "Player"."""
+    """A display name safe to keep: no zero-width, blank-looking or control characters, no
+    stacks of combining marks, at most MAX_NAME characters; a name with nothing visible left
+    is "Player". Markdown and mention characters stay (``dark_knight`` is dark_knight):
+    ``md_name`` escapes them wherever the name is shown as markdown."""
     name = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
     name = _BLANK.sub(" ", name)
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    name = re.sub(r"[\\*_`~|>#\[\]()<@!&:]", "", name)
-    name = _marks_on_letters(name.replace("@", "")).strip()
+    name = _marks_on_letters(name).strip()
     if len(name) > MAX_NAME:
         name = name[: MAX_NAME - 1] + "…"
     return name or "Player"
+
+
+# What Discord reads as markdown or a mention in a message or an embed: a backslash before
+# any of them shows the character itself (so "@everyone" or "<@123>" in a name is text,
+# never a mention, on top of the allowed_mentions every message sets).
+_MARKDOWN = re.compile(r"([\\*_`~|>#\-\[\]()<@:])")
+_ESCAPED = re.compile(r"\\([\\*_`~|>#\-\[\]()<@:])")
+
+
+def md_name(name: str) -> str:
+    """``name`` as markdown text that shows exactly ``name``."""
+    return _MARKDOWN.sub(r"\\\1", name)
+
+
+def unescape_markdown(text: str) -> str:
+    """Text made with ``md_name`` back as plain text (a replay's story, a terminal)."""
+    return _ESCAPED.sub(r"\1", text)

@@ -28,7 +28,7 @@ from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Seat, Table, read_stamp
-from bot.tables.names import clean_name
+from bot.tables.names import clean_name, md_name
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
 
@@ -251,6 +251,9 @@ class TableService:
             cap = self.settings.max_stake
             if checks.max_stake is not None:
                 cap = min(cap, checks.max_stake)
+            if stake > 0 and cap == 0:
+                where = "on this server" if self.settings.max_stake else "on this bot"
+                raise UserError(f"Staked tables are off {where}: start one without a stake.")
             if stake < 0 or stake > cap:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
             self._check_open_limits(checks)
@@ -519,7 +522,7 @@ class TableService:
         if current is None:
             raise StaleAction("This game is over.")
         if seat != current:
-            who = table.seats[current].name
+            who = md_name(table.seats[current].name)
             if seat is None:
                 raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
             raise NotYourTurn(f"It's {who}'s turn, not yours.")
@@ -585,7 +588,7 @@ class TableService:
             table.row.status = "finished"
             table.row.deadline = None
             table.row.finished_at = self.clock()
-            winners = [r.name for r in results if r.won]
+            winners = [md_name(r.name) for r in results if r.won]
             # A draw (the board game's blocked game) has no winner to name.
             table.add_event(f"🏆 {' & '.join(winners)} won!" if winners else DRAW_EVENT)
 
@@ -677,7 +680,7 @@ class TableService:
         request = table.end_request or {}
         done = {request.get("by"), *request.get("agreed", [])}
         return [
-            table.seats[i].name
+            md_name(table.seats[i].name)
             for i in table.humans_playing()
             if table.seats[i].user_id not in done
         ]
@@ -686,8 +689,8 @@ class TableService:
     def _name_of(table: Table, user_id: int, name: str | None = None) -> str:
         index = table.seat_of(user_id)
         if index is not None:
-            return table.seats[index].name
-        return clean_name(name) if name else "a moderator"
+            return md_name(table.seats[index].name)
+        return md_name(clean_name(name)) if name else "a moderator"
 
     async def resign(self, table_id: int, user_id: int) -> Change:
         """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the
@@ -700,7 +703,7 @@ class TableService:
                 raise UserError("You're not playing in this game.")
             if not table.playing(index):
                 raise UserError("You have already left this game.")
-            line = f"🏳️ {table.seats[index].name} resigned."
+            line = f"🏳️ {md_name(table.seats[index].name)} resigned."
             return await self._forfeit(table, index, line, user_id, "resign")
 
     async def _forfeit(
@@ -801,9 +804,9 @@ class TableService:
                 return await self._play(table, steps, None, "bot")
             table.expiries[current] += 1
             if table.expiries[current] >= MAX_EXPIRIES:
-                line = f"⏰ {seat.name} missed {MAX_EXPIRIES} turns in a row and forfeits."
+                line = f"⏰ {md_name(seat.name)} missed {MAX_EXPIRIES} turns in a row and forfeits."
                 return await self._forfeit(table, current, line, None, "forfeit")
-            table.add_event(f"⏰ {seat.name} ran out of time; the bot played that turn.")
+            table.add_event(f"⏰ {md_name(seat.name)} ran out of time; the bot played that turn.")
             # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
             # the real dice, since what comes next depends on how they fall.
             turn = game.turn_index(table.rules)

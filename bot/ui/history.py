@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
 from bot.ui.checks import drawn_as, fits_id
@@ -150,8 +151,7 @@ def _row(shell: Shell, game: FinishedGame) -> str:
     pot = f" · pot {game.pot:,}" if game.pot else ""
     return (
         f"**#{game.id}** {shell.games.label(game.game_key)} · <t:{int(game.finished_at)}:d>\n"
-        f"  {discord.utils.escape_markdown(players)} · won by "
-        f"{discord.utils.escape_markdown(winners)}{pot} · {game.moves} moves"
+        f"  {md_name(players)} · won by {md_name(winners)}{pot} · {game.moves} moves"
     )
 
 

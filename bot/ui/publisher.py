@@ -22,6 +22,7 @@ from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Table, read_stamp
+from bot.tables.names import md_name
 from bot.tables.service import Change, TableService
 from bot.tables.wallets import Wallets
 from bot.ui.checks import missing_permissions
@@ -157,7 +158,7 @@ class Publisher:
         moves = [e for e in table.events if not e.startswith(("🏆", "🤝"))]
         line = moves[-1] if moves else "Turn over."
         seat = 0 if table.rules is None else table.game.last_seat(table.rules)
-        name = table.seats[seat].name if seat < len(table.seats) else "?"
+        name = md_name(table.seats[seat].name) if seat < len(table.seats) else "?"
         embed = discord.Embed(title=f"{name}'s turn", description=line, colour=COLOUR_DONE)
         return {
             "embed": embed,
@@ -442,16 +443,19 @@ class Publisher:
 
     async def _finished(self, table: Table) -> None:
         await self._edit_lobby(table)
-        game = table.game
+        game = self.game(table)
         results = (
             game.results(table.rules, table.seats) if table.rules is not None else None
         ) or []
-        ranked = sorted(results, key=lambda r: (r.place, -r.score))
-        winners = " & ".join(r.name for r in results if r.won)
-        scores = ", ".join(f"{r.name} {r.score}" for r in ranked)
+        winners = " & ".join(md_name(r.name) for r in results if r.won)
+        scores = ", ".join(f"{who} {score}" for who, score in game.standings(table))
+        # What decided a game the scores alone don't explain (a tie-break), said with them.
+        note = game.result_note(table) if table.rules is not None else None
         headline = (
-            f"🏆 **{winners}** won" if winners else "🤝 Nobody won"
-        ) + f" {game.title(table.settings)} #{table.id} ({scores})."
+            (f"🏆 **{winners}** won" if winners else "🤝 Nobody won")
+            + f" {game.title(table.settings)} #{table.id} ({scores})."
+            + (f" {note}." if note else "")
+        )
         pot = await self._pot_line(table)
         if pot:
             try:
@@ -459,7 +463,7 @@ class Publisher:
             except discord.HTTPException:
                 channel = None  # the pot line also goes to the parent channel below
             if channel is not None:
-                await self._send_quietly(channel, pot, table)
+                await self._send_quietly(channel, pot + (f" {note}." if note else ""), table)
         if table.row.thread_id is None:
             return
         parent = self.client.get_channel(table.row.channel_id)
@@ -471,7 +475,7 @@ class Publisher:
         if not table.row.stake:
             return None
         net = await self.wallets.game_chips(table.id)
-        names = {s.user_id: s.name for s in table.seats if s.user_id is not None}
+        names = {s.user_id: md_name(s.name) for s in table.seats if s.user_id is not None}
         # What each winner received: their net gain plus their own stake back.
         received = {
             names.get(user, "someone"): amount + table.row.stake
@@ -557,7 +561,9 @@ class Publisher:
     def end_request_message(self, table: Table) -> dict[str, Any]:
         """The public request to end a staked game early, with its Agree button."""
         request = table.end_request or {}
-        host = next((s.name for s in table.seats if s.user_id == request.get("by")), "The host")
+        host = next(
+            (md_name(s.name) for s in table.seats if s.user_id == request.get("by")), "The host"
+        )
         waiting = self.tables.waiting_to_agree(table)
         lines = [
             f"{host} asks to end game #{table.id} early: no result, every stake refunded.",

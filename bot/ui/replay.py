@@ -24,6 +24,7 @@ import discord
 from bot.errors import UserError
 from bot.games.base import Game
 from bot.render.common import NO_PINGS
+from bot.tables.names import md_name
 from bot.tables.replays import Replay
 from bot.ui.buttons import is_button
 from bot.ui.checks import drawn_as
@@ -160,7 +161,7 @@ def replay_message(
     where = "the start" if step == 0 else f"step {step} of {replay.last}"
     parts = [f"**At {where}**"]
     if step == 0:
-        players = ", ".join(discord.utils.escape_markdown(seat.name) for seat in replay.seats)
+        players = ", ".join(md_name(seat.name) for seat in replay.seats)
         parts.append(f"Nothing played yet. Players: {players}.")
     elif tail:
         parts.append("```\n" + "\n".join(tail) + "\n```")

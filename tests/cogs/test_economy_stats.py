@@ -281,7 +281,7 @@ async def test_two_servers_keep_separate_wallets_and_a_global_board(env: Env) ->
     assert await wallets.balance(env.db, other_guild, alice.id) in (600, 1_400)
 
     here = await alice.slash("leaderboard", scope="server", sort="wins")
-    assert "No Sequences games finished on this server yet." in here.text
+    assert "No game of Sequences has finished on this server yet." in here.text
     everywhere = await bob.slash("leaderboard", scope="global", sort="wins")
     assert "All servers, by wins" in everywhere.text
     assert "Alice" in everywhere.text and "Dave" in everywhere.text

@@ -201,7 +201,7 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     final = table.rules
     assert final.sequence_counts()[0] == 2 and final.outcome is not None
     assert "2 sequences!" in env.thread_messages()[-2].text
-    assert "🏆 Ana won Sequence!" in env.turn_message().text
+    assert "🏆 Ana won Sequence (board game)!" in env.turn_message().text
     assert board_message.buttons == []
 
 

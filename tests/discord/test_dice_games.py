@@ -93,7 +93,7 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
     assert "Tie-break" in message.text
     await press(env, ana, "Throw")
     message = await press(env, bo, "Throw")
-    assert "Bo won Sequences (one roll)" in message.text
+    assert "Bo won Sequences (One-roll)" in message.text
     rows = await env.bot.db.fetchall(
         "SELECT name, won, score, best_turn FROM game_results ORDER BY seat"
     )
@@ -186,7 +186,7 @@ async def test_sudden_is_won_on_exactly_21_after_an_overshoot(make_env: MakeEnv)
     await press(env, bo, "Throw")
     await press(env, ana, "Throw")
     message = await press(env, ana, "Bank 1 → 21: wins!")
-    assert "Ana won Sequences (sudden)" in message.text and "exactly 21" in message.text
+    assert "Ana won Sequences (Sudden)" in message.text and "exactly 21" in message.text
 
 
 async def test_team_game_partners_alternate_and_teams_win_together(make_env: MakeEnv) -> None:
@@ -212,7 +212,7 @@ async def test_team_game_partners_alternate_and_teams_win_together(make_env: Mak
         state = table.rules
         player = players[table.seats[state.current].user_id or 0]
         message = env.turn_message()
-        assert "Team A:" in message.text
+        assert "Team A (Ana & Bo): **" in message.text
         label = next(lb for lb in message.labels if lb and lb.startswith(("Throw", "Bank")))
         await player.click(message, label)
     assert table.status == "finished"

@@ -122,7 +122,7 @@ async def test_leaderboard_and_stats_take_game_names_and_refuse_unknown_games(
 
     # Only Hearts Due was played: the default board says so, and blames no bot player.
     plain = await ana.slash("leaderboard")
-    assert "No Sequences games finished on this server yet." in plain.text
+    assert "No game of Sequences has finished on this server yet." in plain.text
     assert "bot players" not in plain.text
 
 

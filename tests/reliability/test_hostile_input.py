@@ -4,7 +4,7 @@ refusal, every refusal is one private line, nothing can ping @everyone or a role
 
 from __future__ import annotations
 
-import json
+import re
 import time
 from typing import Any
 
@@ -231,11 +231,16 @@ async def test_hostile_names_are_cleaned_and_nothing_pings_everyone(make_env: Ma
     await players[0].click(lobby, "Start")
     await env.tick(env.settings.turn_timeout_seconds + 1)
     table = await env.bot.tables.get(1)
-    for seat in table.seats:
-        assert len(seat.name) <= 32
-        assert not any(c in seat.name for c in "@*_~`|<>[]()\u200b\u200d\u2060\ufeff\u202e")
-    text = json.dumps([m.payload for m in env.h.messages()])
-    assert "@everyone" not in text and "@here" not in text and "<@&" not in text
+    names = {seat.name for seat in table.seats}
+    for name in names:
+        assert len(name) <= 32
+        assert not any(c in name for c in "\u200b\u200d\u2060\ufeff\u202e")
+    # Names are kept as typed (issue 19: escaped, not changed), invisible characters aside.
+    assert {"@everyone", "@here free chips", "Ana", "evil"} <= names
+    # Wherever markdown is read (outside code blocks), a name's mention is escaped text.
+    for message in env.h.messages():
+        shown = re.sub(r"```.*?```", "", message.text, flags=re.DOTALL)
+        assert not re.search(r"(?<!\\)(@everyone|@here|<@&)", shown), shown
     bodies = message_bodies(env)
     assert len(bodies) >= 10  # lobby, joins, start, turns: the check saw real traffic
     for body in bodies:

@@ -24,6 +24,7 @@ from bot.render.common import COLOUR
 from bot.render.view import build_view
 from bot.rules import board as b
 from bot.tables.model import Table
+from bot.tables.names import md_name
 
 if TYPE_CHECKING:
     from bot.games.base import ClickContext
@@ -91,7 +92,9 @@ class BoardHands:
         if state.outcome is not None:
             lines.append("The game is over.")
         elif not my_turn:
-            lines.append(f"It's {table.seats[state.turn].name}'s turn; you can look, not play.")
+            lines.append(
+                f"It's {md_name(table.seats[state.turn].name)}'s turn; you can look, not play."
+            )
         buttons: list[Button] = []
         highlight: list[tuple[int, int]] = []
         if my_turn and stage is None:

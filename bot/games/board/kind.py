@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
+from bot.games.board.texts import TITLE
 from bot.records import Button, SeatResult
 from bot.rules import board as b
 from bot.tables.kind import (
@@ -20,8 +21,10 @@ from bot.tables.kind import (
     ReplayMismatch,
     check_seat_count,
     forfeit_places,
+    seat_name,
 )
 from bot.tables.model import Seat
+from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
@@ -93,7 +96,7 @@ class BoardKind(GameKind[b.BoardState]):
         return "board"
 
     def title(self, settings: dict[str, Any]) -> str:
-        return "Sequence (board game)"
+        return TITLE
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
         parts = [
@@ -240,7 +243,7 @@ class _LoggedShuffle(random.Random):
 
 def move_line(state: b.BoardState, move: b.MoveRecord, seats: list[Seat]) -> str:
     """The move in words: "Ana played 7♥ on E5", "Bo removed the chip on C3 with J♠"."""
-    who = seats[move.seat].name if move.seat < len(seats) else f"Seat {move.seat + 1}"
+    who = md_name(seat_name(seats, move.seat))
     action = move.action
     if isinstance(action, b.PlayCard):
         where = b.coord_label(action.row, action.col)

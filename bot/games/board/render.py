@@ -10,9 +10,11 @@ from collections.abc import Iterable
 import discord
 
 from bot.games.board.picture import BoardPicture, render_board, side_style
+from bot.games.board.texts import TITLE
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import Table
+from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
 Cell = tuple[int, int]
@@ -75,23 +77,24 @@ def board_file(
 
 def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
     state: b.BoardState = table.rules
-    names = side_names(table, state)
+    plain_names = side_names(table, state)  # the picture draws them as they are
+    names = [md_name(n) for n in plain_names]
     sides = state.config.sides
     lines = []
     if state.outcome is None:
         seat = table.seats[state.turn]
-        lines.append(f"**{seat.name}** ({side_label(state.turn % sides)}) to play.")
+        lines.append(f"**{md_name(seat.name)}** ({side_label(state.turn % sides)}) to play.")
         if table.row.deadline is not None and not seat.is_bot:
             lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
         lines.append("Press **My hand** to see your cards and play.")
         colour = COLOUR
-        title = f"Sequence · table #{table.id}"
+        title = f"{TITLE} · table #{table.id}"
     else:
         if state.outcome.side is None:
-            title = "🤝 Sequence · the game is drawn"
+            title = f"🤝 {TITLE} · the game is drawn"
             lines.append(f"{draw_reason(state.outcome)} Nobody wins.")
         else:
-            title = f"🏆 {names[state.outcome.side]} won Sequence!"
+            title = f"🏆 {names[state.outcome.side]} won {TITLE}!"
         colour = COLOUR_DONE
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
@@ -112,7 +115,7 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
         text="Columns A–J, rows 1–10 · ★ corners are wild for every side · "
         "yellow frame: the last move"
     )
-    return embed, board_file(state, [f"{n}" for n in names], name=filename)
+    return embed, board_file(state, plain_names, name=filename)
 
 
 def hand_text(view: b.SeatView, drawn: str | None = None) -> str:

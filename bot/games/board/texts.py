@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from bot.games.base import RulesPage
 
+# The one name of the game, wherever it is named (lobby, thread, board, results, /stats).
+TITLE = "Sequence (board game)"
+
 RULES_PAGES = (
     RulesPage(
         "board",
-        "Sequence (board game)",
+        TITLE,
         "**2–12 players.** 2 or 3 play alone; 4, 6, 8, 9, 10 or 12 play in 2 or 3 equal "
         "teams taking turns in alternation (5, 7 and 11 can't make equal teams). Two decks, "
         "104 cards, jacks included.\n"
@@ -31,4 +34,4 @@ RULES_PAGES = (
     ),
 )
 
-LABELS = {"board": "Sequence board game"}
+LABELS = {"board": TITLE}

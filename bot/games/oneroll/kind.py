@@ -18,8 +18,10 @@ from bot.rules import oneroll as one
 from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
 from bot.tables.kind import GameKind, ReplayMismatch, dice_text, forfeit_places, seat_name
 from bot.tables.model import Seat
+from bot.tables.names import md_name
 
-RULESETS = {"classic": "Sequences (one roll)", "heartsdue": "Hearts Due"}
+# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
+RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ def _throw(table: OneRollTable, action: Any, dice: DiceSource) -> OneRollTable:
 
 
 def throw_line(record: one.ThrowRecord, ruleset: one.Ruleset, seats: list[Seat]) -> str:
-    who = seat_name(seats, record.seat)
+    who = md_name(seat_name(seats, record.seat))
     faces = dice_text(record.dice)
     if record.phase == "opening":
         return f"{who}'s opening throw {faces}: sum {record.value}"

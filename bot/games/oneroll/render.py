@@ -8,6 +8,7 @@ from bot.games.oneroll.kind import RULESETS
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
 from bot.tables.model import Table
+from bot.tables.names import md_name
 
 PENALTY_COLOUR = discord.Colour(0xC53030)
 
@@ -20,7 +21,7 @@ def turn_embed(table: Table) -> discord.Embed:
     last = state.last
     if last is not None:
         lines.append(f"## {dice_emoji(list(last.dice))}")
-        who = table.seats[last.seat].name
+        who = md_name(table.seats[last.seat].name)
         if last.phase == "opening":
             lines.append(f"{who}'s opening throw: sum **{last.value}**")
         elif last.score.wiped:
@@ -30,7 +31,7 @@ def turn_embed(table: Table) -> discord.Embed:
         else:
             lines.append(_score_line(who, last.score, state.config.ruleset))
     if state.outcome is not None:
-        winner = table.seats[state.outcome.winner].name
+        winner = md_name(table.seats[state.outcome.winner].name)
         title = f"🏆 {winner} won {title}!"
         colour = COLOUR_DONE
     else:
@@ -41,7 +42,7 @@ def turn_embed(table: Table) -> discord.Embed:
             "tiebreak": "Tie-break: the highest throw wins",
         }[state.phase]
         title = f"🎲 {title} · {phase}"
-        lines.append(f"**{seat.name}** to throw.")
+        lines.append(f"**{md_name(seat.name)}** to throw.")
         if table.row.deadline is not None and not seat.is_bot:
             lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)

@@ -4,11 +4,12 @@ in ``/rules``; and the names its leaderboards go by."""
 from __future__ import annotations
 
 from bot.games.base import RulesPage
+from bot.games.oneroll.kind import RULESETS
 
 RULES_PAGES = (
     RulesPage(
         "classic",
-        "Sequences (classic one-roll)",
+        RULESETS["classic"],
         "**Any number of players (up to 10), six dice, one throw a turn: no decisions.**\n"
         "• Opening: everyone throws once; the highest sum of pips starts (ties throw again), "
         "and play goes round the table from there.\n"
@@ -39,4 +40,4 @@ RULES_PAGES = (
     ),
 )
 
-LABELS = {"classic": "Sequences · classic one-roll", "heartsdue": "Hearts Due"}
+LABELS = dict(RULESETS)

@@ -19,6 +19,7 @@ from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
 from bot.rules.dice_bots import choose_push_action
 from bot.tables.model import Seat, Table
+from bot.tables.names import md_name
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
@@ -62,6 +63,19 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def turn_view(self, table: Table) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def standings(self, table: Table) -> list[tuple[str, int]]:
+        state: pl.PushState = table.rules
+        if state.config.variant != "team":
+            return super().standings(table)
+        # A team's score is the sum of its players' turns: one entry per team, best first.
+        teams = list(zip(render.team_names(table, state), state.side_totals(), strict=True))
+        won = {state.team_of(s) for s in state.outcome.winners} if state.outcome else set()
+        order = sorted(range(len(teams)), key=lambda t: (t not in won, -teams[t][1], t))
+        return [teams[t] for t in order]
+
+    def result_note(self, table: Table) -> str | None:
+        return render.tiebreak_note(table.rules, [md_name(s.name) for s in table.seats])
 
     def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
         variant = table.settings.get("variant", "standard")

@@ -6,6 +6,7 @@ import random
 from typing import Any, Literal
 
 from bot.errors import IllegalAction
+from bot.games.sequences.texts import variant_title
 from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
 from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
@@ -19,6 +20,7 @@ from bot.tables.kind import (
     seat_name,
 )
 from bot.tables.model import Seat
+from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 
@@ -58,8 +60,7 @@ class SequencesKind(GameKind[pl.PushState]):
         return f"sequences:{settings.get('variant', 'standard')}"
 
     def title(self, settings: dict[str, Any]) -> str:
-        variant = settings.get("variant", "standard")
-        return "Sequences" if variant == "standard" else f"Sequences ({variant.title()})"
+        return variant_title(settings.get("variant", "standard"))
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
         config = self.config(settings)
@@ -302,7 +303,7 @@ def _bonus_button(state: pl.PushState) -> Button:
 
 
 def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
-    who = seat_name(seats, event.seat)
+    who = md_name(seat_name(seats, event.seat))
     faces = dice_text(event.dice)
     if event.kind == "throw":
         return None  # shown live on the turn message, not worth a log line

@@ -5,10 +5,13 @@ from __future__ import annotations
 import discord
 
 from bot.games.sequences.kind import sudden_finish
+from bot.games.sequences.texts import variant_title
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
 from bot.tables.kind import dice_text
 from bot.tables.model import Table
+from bot.tables.names import md_name
+from bot.tables.teams import TEAM_NAMES
 
 
 def _header(state: pl.PushState) -> str:
@@ -29,7 +32,7 @@ def turn_embed(table: Table) -> discord.Embed:
     if state.outcome is not None:
         return final_embed(table)
     seat = table.seats[state.current]
-    lines = [f"**{seat.name}** to play."]
+    lines = [f"**{md_name(seat.name)}** to play."]
     if state.phase == "throw":
         if state.last is not None and state.last.turn_over and table.events:
             pass
@@ -104,7 +107,7 @@ def _footer(table: Table) -> str:
 def final_embed(table: Table) -> discord.Embed:
     state: pl.PushState = table.rules
     assert state.outcome is not None
-    winners = " & ".join(table.seats[s].name for s in state.outcome.winners)
+    winners = " & ".join(md_name(table.seats[s].name) for s in state.outcome.winners)
     reason = {
         "exact21": "reached exactly 21",
         "tiebreak": "won the tie-break",
@@ -112,31 +115,73 @@ def final_embed(table: Table) -> discord.Embed:
         "target": "had the highest total when the target was reached",
         "forfeit": "kept playing after every other side forfeited",
     }[state.outcome.reason]
+    note = tiebreak_note(state, [md_name(s.name) for s in table.seats])
     embed = discord.Embed(
         title=f"🏆 {winners} won {_title(table)}!",
-        description=f"{winners} {reason}.",
+        description=f"{winners} {reason}." + (f"\n**{note}**" if note else ""),
         colour=COLOUR_DONE,
     )
     _add_scores(embed, table, state)
     return embed
 
 
+def tiebreak_note(state: pl.PushState, names: list[str]) -> str | None:
+    """The tie-break turns that decided the game, "Tie-break: Ana 3 · Bo 0" (in a Team
+    game with each team's sum); None when no tie-break did. The totals stay tied, so
+    without this line a result reads as a win at 0-0."""
+    turns = state.deciding_tiebreak
+    if not turns:
+        return None
+    played = " · ".join(f"{names[seat]} {points}" for seat, points in turns)
+    # Every turn outside the tie-break counted in turns_taken; more tie-break turns than
+    # those of the deciding round mean earlier rounds of it were tied too.
+    tiebreak_turns = len(state.history) - sum(state.turns_taken)
+    head = "Last tie-break round" if tiebreak_turns > len(turns) else "Tie-break"
+    if state.config.variant != "team":
+        return f"{head}: {played}"
+    sums = {side: 0 for side in sorted({state.side_of(seat) for seat, _ in turns})}
+    for seat, points in turns:
+        sums[state.side_of(seat)] += points
+    teams = ", ".join(f"Team {TEAM_NAMES[side]} {total}" for side, total in sums.items())
+    return f"{head}: {played} ({teams})"
+
+
+def team_names(table: Table, state: pl.PushState) -> list[str]:
+    """Per team, who plays in it: "Ana & Cy" (as markdown)."""
+    return [
+        " & ".join(
+            md_name(table.seats[s].name) for s in range(state.n_seats) if state.team_of(s) == t
+        )
+        for t in (0, 1)
+    ]
+
+
 def _title(table: Table) -> str:
-    variant = table.settings.get("variant", "standard")
-    return "Sequences" if variant == "standard" else f"Sequences ({variant})"
+    return variant_title(table.settings.get("variant", "standard"))
 
 
 def _add_scores(embed: discord.Embed, table: Table, state: pl.PushState) -> None:
-    names = [s.name for s in table.seats]
+    team_game = state.config.variant == "team"
+    names = [
+        f"{s.name} ({TEAM_NAMES[state.team_of(i)]})" if team_game else s.name
+        for i, s in enumerate(table.seats)
+    ]
     marks = ["▶" if i == state.current and state.outcome is None else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i in state.outcome.winners else "" for i in range(len(names))]
     embed.add_field(
         name="Scores", value=score_table(names, list(state.totals), marks), inline=False
     )
-    if state.config.variant == "team":
-        a, b = state.side_totals()
-        embed.add_field(name="Teams", value=f"Team A: **{a}** · Team B: **{b}**", inline=False)
+    if team_game:
+        members = team_names(table, state)
+        embed.add_field(
+            name="Teams",
+            value="\n".join(
+                f"Team {TEAM_NAMES[t]} ({members[t]}): **{total}**"
+                for t, total in enumerate(state.side_totals())
+            )[:1024],
+            inline=False,
+        )
     if table.events:
         embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
     embed.set_footer(text=_footer(table))

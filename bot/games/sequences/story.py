@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.games.base import Moments
 from bot.games.sequences.kind import _event_line
+from bot.games.sequences.render import tiebreak_note
 from bot.games.story import plain, score_table
 from bot.rules import pushluck as pl
 from bot.tables.kind import dice_text, seat_name
@@ -36,6 +37,8 @@ def story(moments: Moments, seats: list[Seat]) -> str:
         lines.extend(score_table(rows))
     if state.outcome is not None:
         winners = " & ".join(seat_name(seats, s) for s in state.outcome.winners)
+        note = tiebreak_note(state, [seat_name(seats, s) for s in range(state.n_seats)])
+        lines.extend([note] if note else [])
         lines.append(f"Winner: {winners}" if winners else "No winner")
     return "\n".join(lines)
 

@@ -5,6 +5,21 @@ from __future__ import annotations
 
 from bot.games.base import RulesPage
 
+VARIANT_NAMES = {
+    "standard": "",
+    "reverse": "Reverse",
+    "team": "Team",
+    "sudden": "Sudden",
+    "extended": "Extended",
+}
+
+
+def variant_title(variant: str) -> str:
+    """The one name of a variant, wherever a game of it is named: "Sequences (Reverse)"."""
+    name = VARIANT_NAMES.get(variant, variant.title())
+    return f"Sequences ({name})" if name else "Sequences"
+
+
 RULES_PAGES = (
     RulesPage(
         "sequences",
@@ -35,14 +50,14 @@ RULES_PAGES = (
     ),
     RulesPage(
         "reverse",
-        "Sequences: Reverse",
+        variant_title("reverse"),
         "As standard, but the run starts at **6** and goes down (6, 6-5, 6-5-4 …). A turn "
         "scores how many numbers the run holds (6-5-4 = 3); five locked dice reach 2, and a "
         "bonus throw of **1** scores 10.",
     ),
     RulesPage(
         "team",
-        "Sequences: Team",
+        variant_title("team"),
         "Exactly **4 players** in two teams of two; partners alternate in turn order "
         "(A1 B1 A2 B2). A team's total is the sum of its players' turns; the first team to "
         "the target (default **30**) at the end of a round wins. A tie between teams: every "
@@ -50,23 +65,17 @@ RULES_PAGES = (
     ),
     RulesPage(
         "sudden",
-        "Sequences: Sudden",
+        variant_title("sudden"),
         "No rounds: the first player whose total is **exactly 21** wins at once. A bank (or "
         "bonus) that would take your total past 21 scores nothing that turn, so locking fewer "
         "dice to bank a smaller number can win the game.",
     ),
     RulesPage(
         "extended",
-        "Sequences: Extended",
+        variant_title("extended"),
         "Played with **6 dice**. Reaching 6 ends the turn at once with **15** points; there is "
         "no bonus throw.",
     ),
 )
 
-LABELS = {
-    "sequences:standard": "Sequences",
-    "sequences:reverse": "Sequences · Reverse",
-    "sequences:team": "Sequences · Team",
-    "sequences:sudden": "Sequences · Sudden",
-    "sequences:extended": "Sequences · Extended",
-}
+LABELS = {f"sequences:{variant}": variant_title(variant) for variant in VARIANT_NAMES}
