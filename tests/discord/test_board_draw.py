@@ -69,7 +69,7 @@ async def test_a_drawn_game_refunds_the_stakes_and_moves_no_rating(make_env: Mak
     assert table.status == "finished"
     assert table.rules.outcome == b.BoardOutcome(None, (), "stalled")
     [final] = [m.text for m in env.thread_messages() if "Sequences: " in m.text]  # the board
-    assert "🤝 Sequence · the game is drawn" in final
+    assert "🤝 Sequence (board game) · the game is drawn" in final
     assert "The cards went round twice with no chip placed or removed. Nobody wins." in final
     assert "🏆" not in final and "🤝 A draw: nobody won." in final  # not "🏆  won!"
     assert "🤝 A draw: nobody won." in table.events
