@@ -198,8 +198,10 @@ class Publisher:
             self._mark_shown(table)
 
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """The host pressed Start: open the game's thread and post its first turn there."""
-        await self.show_lobby(table, interaction)
+        """The host pressed Start: open the game's thread, post its first turn there, then
+        redraw the lobby. The click is acknowledged first and the lobby redrawn last: its
+        "Follow it in" names where the game is, which is known only once the thread exists."""
+        acknowledged = await self._acknowledge(interaction, table)
         channel: Any = interaction.channel
         thread = None
         notice = None
@@ -232,6 +234,7 @@ class Publisher:
                 continue
             await self.set_game_message(table, thread_id=table.row.thread_id, message_id=message.id)
             self._mark_shown(table)
+            await self._show_started_lobby(table, interaction, acknowledged)
             return
         line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
         change = await self.tables.close_unseen(table.id, line)
@@ -239,6 +242,30 @@ class Publisher:
         if change is not None:
             await self._edit_lobby(change.table)
             self._forget(change.table)
+
+    async def _acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Answer a click now and show its change later (False: the token is gone)."""
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.info("game %s: click not acknowledged (%s)", table.id, exc.code)
+            return False
+        return True
+
+    async def _show_started_lobby(
+        self, table: Table, interaction: discord.Interaction[Any], acknowledged: bool
+    ) -> None:
+        """The lobby of a game that has just started, through the acknowledged click (the
+        lobby is the message it was pressed on), else by REST."""
+        if acknowledged:
+            try:
+                await interaction.edit_original_response(
+                    **self.lobby_message(table), allowed_mentions=NO_PINGS
+                )
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: lobby not redrawn by the click (%s)", table.id, exc.code)
+        await self._edit_lobby(table)
 
     def cannot_post_text(self, target: Any, exc: discord.HTTPException | None, then: str) -> str:
         """One line naming the permissions the bot lacks in ``target`` (or the error)."""
