@@ -429,7 +429,15 @@ class TableService:
             if index is None:
                 raise UserError("Join the table first.")
             seat = table.seats[index]
-            seat.team = next_team(seat.team, n_teams)
+            # From the team the lobby shows (where Start would put the seat), not only
+            # from an earlier pick: a seat shown in team A moves to B.
+            shown, problem = table.game.lobby_order(table.settings, table.seats)
+            current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
+            if current is None and not problem:
+                raise UserError(
+                    f"With {len(table.seats)} players everyone plays alone: no team to switch yet."
+                )
+            seat.team = next_team(current, n_teams)
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 

@@ -3,7 +3,10 @@ the real bot as a player meets it."""
 
 from __future__ import annotations
 
+import re
+
 from tests.discord.conftest import MakeEnv
+from tests.harness import Message, Player
 
 
 async def test_game_on_links_the_games_thread_not_the_lobbys_channel(make_env: MakeEnv) -> None:
@@ -43,3 +46,93 @@ async def test_game_on_names_where_the_game_went_when_the_click_or_thread_fails(
     await ana.click(lobby, "Start")
     assert len(env.h.threads) == 1
     assert f"Follow it in <#{env.h.channel.id}>." in env.h.message(lobby.id).text
+
+
+def seat_lines(lobby: Message) -> list[str]:
+    """The lobby's seat lines, names for mentions: "Ana (host) · team A"."""
+    field = next(f for f in lobby.embeds[0]["fields"] if f["name"].startswith("Seats"))
+    text = field["value"]
+    for member in lobby_members:
+        text = text.replace(member.mention, member.name)
+    return [re.sub(r"^`\s*\d+\.` ", "", line) for line in text.splitlines()]
+
+
+lobby_members: list[Player] = []
+
+
+async def test_three_teams_are_kept_and_start_waits_for_seats_that_fit(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("board start", teams=3)).message
+    lobby = (await bo.click(lobby, "Join")).message
+    assert "3 teams" in lobby.text and "Players: 2 (needs 3, 6, 9 or 12)" in lobby.text
+    refused = await ana.click(lobby, "Start")
+    assert refused.ephemeral and refused.text == (
+        "3 teams need 3, 6, 9 or 12 players; this table has 2."
+    )
+    assert (await env.bot.tables.get(1)).status == "lobby"
+    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    assert table.status == "running" and table.rules.config.sides == 3
+
+    # Two teams need four: two or three players do not make a two-player game of them.
+    lobby = (await ana.slash("board start", teams=2)).message
+    assert "Players: 1 (needs 4, 6, 8, 10 or 12)" in lobby.text
+    lobby = (await bo.click(lobby, "Join")).message
+    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    refused = await ana.click(lobby, "Start")
+    assert refused.ephemeral and "2 teams need 4, 6, 8, 10 or 12 players" in refused.text
+    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(2)
+    assert table.status == "running" and [s.team for s in table.seats] == [0, 1, 0, 1]
+
+    # A table too small for its teams is refused when it is opened.
+    small = await ana.slash("board start", teams=3, seats=2)
+    assert small.ephemeral and "3 teams need 3, 6, 9 or 12 players" in small.text
+    # Without teams the lobby names the counts that can start (5, 7 and 11 can't).
+    lobby = (await ana.slash("board start")).message
+    assert "Players: 1 (needs 2–4, 6, 8–10 or 12)" in lobby.text
+
+
+async def test_board_lobby_of_four_shows_the_teams_and_order_start_will_use(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    players = [await env.h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    lobby_members[:] = players
+    ana, bo, cy, di = players
+    lobby = (await ana.slash("board start")).message
+    for player in (bo, cy):
+        lobby = (await player.click(lobby, "Join")).message
+    assert seat_lines(lobby) == ["Ana (host)", "Bo", "Cy"]  # three play alone
+    lobby = (await di.click(lobby, "Join")).message
+    assert seat_lines(lobby) == [
+        "Ana (host) · team A",
+        "Bo · team B",
+        "Cy · team A",
+        "Di · team B",
+    ]
+    assert "turn order" in lobby.text
+    # Cy, shown in team A, switches to B: Bo moves to A, and the order says so.
+    lobby = (await cy.click(lobby, "Switch team")).message
+    shown = seat_lines(lobby)
+    assert shown == ["Ana (host) · team A", "Cy · team B", "Bo · team A", "Di · team B"]
+    lobby = (await ana.click(lobby, "Switch team")).message
+    shown = seat_lines(lobby)
+    assert shown == ["Bo · team A", "Ana (host) · team B", "Di · team A", "Cy · team B"]
+    # Picks that can't make equal teams are named, not silently undone at Start.
+    lobby = (await bo.click(lobby, "Switch team")).message
+    assert "⚠️ Team B has 3 players but teams are 2 each" in lobby.text
+    refused = await ana.click(lobby, "Start")
+    assert refused.ephemeral and "Team B has 3 players" in refused.text
+    lobby = (await bo.click(lobby, "Switch team")).message
+    shown = seat_lines(lobby)
+    await ana.click(lobby, "Start")
+    table = await env.bot.tables.get(1)
+    started = [
+        f"{s.name}{' (host)' if s.user_id == ana.id else ''} · team {'AB'[s.team or 0]}"
+        for s in table.seats
+    ]
+    assert started == shown  # Start seated everyone as the lobby showed
