@@ -377,16 +377,26 @@ class TableService:
             index = table.seat_of(user_id)
             if index is None:
                 raise UserError("You're not at this table.")
+            detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
-                return await self._close(
-                    table, "cancelled", user_id, "The host left, so the table is closed."
+                # The next member seated after the host (bot players can't host) takes over;
+                # only a lobby with no other member closes.
+                after = table.seats[index + 1 :] + table.seats[:index]
+                heir = next((s for s in after if not s.is_bot), None)
+                if heir is None or heir.user_id is None:
+                    line = "The host left and nobody else is seated, so the table is closed."
+                    return await self._close(table, "cancelled", user_id, line)
+                table.row.host_id = heir.user_id
+                detail["host"] = heir.user_id
+                table.add_event(
+                    f"👑 {table.seats[index].name} left, so {heir.name} is the host now."
                 )
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
                 await self.hooks.on_leave(conn, table, seat)
 
-            await self._save(table, user_id, "leave", {"seat": index}, money)
+            await self._save(table, user_id, "leave", detail, money)
             return Change(table)
 
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:

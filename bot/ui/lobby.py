@@ -82,6 +82,8 @@ def lobby_embed(table: Table) -> discord.Embed:
             f"Players: {len(table.seats)} (needs {need}) · "
             f"closes {relative_time(table.row.deadline)}"
         )
+        if table.events:  # in a lobby: who took over from a host who left
+            description += f"\n{table.events[-1]}"
         colour = COLOUR
     elif status in ("running", "finished"):
         description = (
@@ -91,8 +93,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         )
         colour = COLOUR_DONE
     else:
-        # Closed without a result: the reason the service recorded ("The host left, so the
-        # table is closed.", "Nobody started this table in time.", ...) is the last event.
+        # Closed without a result: the reason the service recorded ("A member with Manage
+        # Server cancelled this table.", "Nobody started this table in time.", ...) is the
+        # last event.
         description = (
             table.events[-1]
             if table.events
