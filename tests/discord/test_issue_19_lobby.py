@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from tests.discord.conftest import MakeEnv
+from bot.store import wallets
+from tests.discord.conftest import Env, MakeEnv
+from tests.discord.test_forfeits import mover, staked_table
 from tests.harness import Message, Player
 
 
@@ -136,3 +138,72 @@ async def test_board_lobby_of_four_shows_the_teams_and_order_start_will_use(
         for s in table.seats
     ]
     assert started == shown  # Start seated everyone as the lobby showed
+
+
+def request_in(env: Env) -> Message:
+    [thread] = env.h.threads
+    return next(m for m in env.h.messages(thread) if "end game #1 early" in m.text)
+
+
+async def test_an_end_request_that_runs_out_says_so_and_loses_its_button(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=8)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await staked_table(env, ana, bo, rounds=3)
+    turn = env.turn_message()
+    await ana.slash("sequences end")
+    request = request_in(env)
+    assert "Waiting for: Bo." in request.text and "Agree to end" in request.labels
+    # The game goes on meanwhile: the turn's buttons still answer the player to move.
+    player = await mover(env, [ana, bo])
+    assert not (await player.click(turn, "Throw 5 dice")).ephemeral
+
+    # A restart in between: the request and its timer are in the database.
+    await env.restart()
+    await env.tick(121)
+    assert "ran out" in request.text and "Waiting for" not in request.text
+    assert request.buttons == []
+    table = await env.bot.tables.get(1)
+    assert table.status == "running" and table.expiries == [0, 0]  # no turn timed out
+    # The turn's own timer is untouched: it runs out at its own time, not at the request's.
+    assert table.row.deadline == table.turn_deadline and table.row.deadline > env.clock()
+    again = await ana.slash("sequences end")  # the host may ask again
+    assert again.ephemeral and "2 minutes to agree" in again.text
+
+
+async def test_an_end_request_is_void_once_its_asker_resigns(make_env: MakeEnv) -> None:
+    env = await make_env(seed=8)
+    ana, bo, cy = await env.h.member("Ana"), await env.h.member("Bo"), await env.h.member("Cy")
+    await staked_table(env, ana, bo, cy, rounds=3)
+    await ana.slash("sequences end")
+    request = request_in(env)
+    ask = await ana.slash("sequences resign")
+    await ana.click(ask.message, "Resign")
+    assert "Ana left the game, so the request to end game #1 early is void." in request.text
+    assert request.buttons == []
+    table = await env.bot.tables.get(1)
+    assert table.status == "running" and table.end_request["over"] == "left"
+    assert (await wallets.check_invariant(env.bot.db)).ok
+
+
+async def test_an_end_request_is_void_once_the_game_is_over(make_env: MakeEnv) -> None:
+    env = await make_env(seed=8)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    mod = await env.h.member("Mod", manage_guild=True)
+    await staked_table(env, ana, bo, rounds=3)
+    await ana.slash("sequences end")
+    request = request_in(env)
+    await mod.slash("sequences end", game=1)
+    assert "Game #1 was closed, so the request to end it early is void." in request.text
+    assert request.buttons == []
+    # Bo resigns: Ana wins the game, and her own request is void with it.
+    await staked_table(env, ana, bo, rounds=3)
+    await ana.slash("sequences end")
+    [_, thread] = env.h.threads
+    request = next(m for m in env.h.messages(thread) if "end game #2 early" in m.text)
+    ask = await bo.slash("sequences resign")
+    await bo.click(ask.message, "Resign")
+    assert (await env.bot.tables.get(2)).status == "finished"
+    assert "Game #2 finished before everyone agreed" in request.text
+    assert request.buttons == []

@@ -49,8 +49,8 @@ def turn_embed(table: Table) -> discord.Embed:
         if state.config.variant == "sudden":
             total = state.totals[state.current]
             lines.append(f"Total {total}: needs exactly {pl.SUDDEN_TARGET - total} to win.")
-    if table.row.deadline is not None and not seat.is_bot:
-        lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
+    if table.turn_deadline is not None and not seat.is_bot:
+        lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
     _add_scores(embed, table, state)
     return embed
