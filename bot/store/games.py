@@ -84,7 +84,7 @@ async def insert(conn: Connection, row: GameRow) -> int:
 
 
 _UPDATE = (
-    "UPDATE games SET lobby_message_id = ?, game_key = ?, "
+    "UPDATE games SET lobby_message_id = ?, game_key = ?, host_id = ?, "
     "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
     "finished_at = ? WHERE id = ? AND version = ?"
 )
@@ -94,6 +94,7 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
     return (
         row.lobby_message_id,
         row.game_key,
+        row.host_id,  # a lobby's host who leaves hands the table to the next member seated
         row.status,
         row.stake,
         json.dumps(row.state),

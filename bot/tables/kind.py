@@ -44,10 +44,26 @@ class GameKind(Generic[S]):
         shows teams only where the game would start with them."""
         return (0, False)
 
+    def seat_counts(self, settings: dict[str, Any]) -> list[int]:
+        """Every number of seats the game can start with (the lobby names them)."""
+        low, high = self.seat_limits(settings)
+        return list(range(low, high + 1))
+
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
         """The seats in playing order, checked; called when the host starts the game."""
         check_seat_count(self.seat_limits(settings), seats)
         return seats
+
+    def lobby_order(
+        self, settings: dict[str, Any], seats: list[Seat]
+    ) -> tuple[list[Seat], str | None]:
+        """What Start would make of the seats now: their playing order with the teams
+        (the lobby shows it, so that Start reorders nothing unseen), or, where Start would
+        refuse, the seats as they sit and the reason."""
+        try:
+            return self.arrange(settings, seats), None
+        except UserError as exc:
+            return seats, str(exc)
 
     def game_key(self, settings: dict[str, Any]) -> str:
         """The leaderboard a finished game counts for."""
@@ -169,6 +185,26 @@ def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
     if not low <= len(seats) <= high:
         need = f"exactly {low}" if low == high else f"{low} to {high}"
         raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+
+
+def counts_text(counts: list[int]) -> str:
+    """Seat counts in words: [3, 6, 9, 12] -> "3, 6, 9 or 12"; runs of three or more
+    shorten, [2, 3, 4, 6, 8, 9, 10, 12] -> "2–4, 6, 8–10 or 12"."""
+    runs: list[list[int]] = []
+    for n in counts:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts: list[str] = []
+    for run in runs:
+        if len(run) >= 3:
+            parts.append(f"{run[0]}–{run[-1]}")
+        else:
+            parts += [str(n) for n in run]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
 def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:

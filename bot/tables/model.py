@@ -61,9 +61,15 @@ class Table:
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
     notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
-    # A host's request to end a staked game early: {"by": user id, "until": unix time,
-    # "agreed": [user ids]} while it is open (RULINGS §4, "Ending early").
+    # A host's request to end a staked game early (RULINGS §4, "Ending early"): {"by": user
+    # id, "until": unix time, "agreed": [user ids], "turn_deadline": the turn's own deadline
+    # (the row's deadline is the sooner of it and "until", so the timer fires at either),
+    # "message": [channel id, message id] once posted}; once it is over it stays, with
+    # "over" saying why ("expired", "left", "finished", "closed", "agreed"), so that its
+    # message can be shown as over, after a restart too.
     end_request: dict[str, Any] | None = None
+    # The request this change ended (its message must now say so); not stored.
+    ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The lines this read of the table has added, every one (``events`` keeps the last few).
     fresh_events: list[str] = field(default_factory=list)
     # When this copy was read (``read_stamp``): the publisher compares it with when it last
@@ -89,6 +95,26 @@ class Table:
     @property
     def game_channel_id(self) -> int:
         return self.row.thread_id or self.row.channel_id
+
+    @property
+    def pending_request(self) -> dict[str, Any] | None:
+        """The request to end early that is not over yet (it may have run out just now:
+        ``open_request`` says whether it can still be agreed to)."""
+        request = self.end_request
+        return request if request is not None and not request.get("over") else None
+
+    def open_request(self, now: float) -> dict[str, Any] | None:
+        request = self.pending_request
+        return request if request is not None and request["until"] > now else None
+
+    @property
+    def turn_deadline(self) -> float | None:
+        """When the current turn's timer runs out (the row's deadline may be a pending end
+        request's, which is sooner)."""
+        request = self.pending_request
+        if request is not None and "turn_deadline" in request:
+            return request["turn_deadline"]  # type: ignore[no-any-return]
+        return self.row.deadline
 
     def playing(self, index: int) -> bool:
         """Whether the seat still plays (has not forfeited)."""

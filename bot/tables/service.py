@@ -383,16 +383,25 @@ class TableService:
             index = table.seat_of(user_id)
             if index is None:
                 raise UserError("You're not at this table.")
+            detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
-                return await self._close(
-                    table, "cancelled", user_id, "The host left, so the table is closed."
-                )
+                # The next member seated after the host (bot players can't host) takes over;
+                # only a lobby with no other member closes.
+                after = table.seats[index + 1 :] + table.seats[:index]
+                heir = next((s for s in after if not s.is_bot), None)
+                if heir is None or heir.user_id is None:
+                    line = "The host left and nobody else is seated, so the table is closed."
+                    return await self._close(table, "cancelled", user_id, line)
+                table.row.host_id = heir.user_id
+                detail["host"] = heir.user_id
+                left, host = md_name(table.seats[index].name), md_name(heir.name)
+                table.add_event(f"👑 {left} left, so {host} is the host now.")
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
                 await self.hooks.on_leave(conn, table, seat)
 
-            await self._save(table, user_id, "leave", {"seat": index}, money)
+            await self._save(table, user_id, "leave", detail, money)
             return Change(table)
 
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:
@@ -435,7 +444,15 @@ class TableService:
             if index is None:
                 raise UserError("Join the table first.")
             seat = table.seats[index]
-            seat.team = next_team(seat.team, n_teams)
+            # From the team the lobby shows (where Start would put the seat), not only
+            # from an earlier pick: a seat shown in team A moves to B.
+            shown, problem = table.game.lobby_order(table.settings, table.seats)
+            current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
+            if current is None and not problem:
+                raise UserError(
+                    f"With {len(table.seats)} players everyone plays alone: no team to switch yet."
+                )
+            seat.team = next_team(current, n_teams)
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 
@@ -482,7 +499,10 @@ class TableService:
                 else "That game has already started."
             )
 
-    async def _close(self, table: Table, status: str, actor_id: int | None, line: str) -> Change:
+    async def _close(
+        self, table: Table, status: str, actor_id: int | None, line: str, why: str = "closed"
+    ) -> Change:
+        self._request_over(table, why)
         table.row.status = status
         table.row.deadline = None
         table.row.finished_at = self.clock()
@@ -585,6 +605,7 @@ class TableService:
         turn_changed = game.turn_index(table.rules) != before_turn
         results = game.results(table.rules, table.seats)
         if results is not None:
+            self._request_over(table, "finished")
             table.row.status = "finished"
             table.row.deadline = None
             table.row.finished_at = self.clock()
@@ -612,13 +633,51 @@ class TableService:
         if turn_changed:
             table.turn_started_at = now
         if current is None:
-            table.row.deadline = None
+            deadline = None
         elif table.seats[current].is_bot:
-            table.row.deadline = now + self.settings.bot_turn_delay_seconds
+            deadline = now + self.settings.bot_turn_delay_seconds
         else:
-            table.row.deadline = now + int(
+            deadline = now + int(
                 table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
             )
+        self._set_deadline(table, deadline)
+
+    @staticmethod
+    def _set_deadline(table: Table, turn_deadline: float | None) -> None:
+        """The row's deadline: the turn's, or a pending end request's if that is sooner
+        (one timer per row: ``fire`` tells them apart)."""
+        request = table.pending_request
+        if request is None:
+            table.row.deadline = turn_deadline
+            return
+        request["turn_deadline"] = turn_deadline
+        until = float(request["until"])
+        table.row.deadline = until if turn_deadline is None else min(turn_deadline, until)
+
+    def _request_over(self, table: Table, why: str) -> None:
+        """The pending request to end early is over (it ran out, its asker left, the game
+        ended): it stays in the state, marked, and this change shows its message so."""
+        request = table.pending_request
+        if request is None:
+            return
+        turn_deadline = request.pop("turn_deadline", table.row.deadline)
+        request["over"] = why
+        table.row.deadline = turn_deadline
+        table.ended_request = request
+
+    async def set_end_request_message(
+        self, table_id: int, until: float, channel_id: int, message_id: int
+    ) -> Change | None:
+        """Where the request to end early (the one running out at ``until``) is shown, so
+        that its message can be shown as over when it is, after a restart too. None if that
+        request is over already (the caller shows its message so)."""
+        async with self._locked(table_id) as table:
+            request = table.pending_request
+            if table.status != "running" or request is None or request["until"] != until:
+                return None
+            request["message"] = [channel_id, message_id]
+            await self._save(table, None, "end_request_message", {"message_id": message_id})
+            return Change(table)
 
     async def end(
         self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
@@ -643,12 +702,14 @@ class TableService:
             if table.status == "lobby" or table.row.stake == 0 or not others:
                 return await self._close(table, "ended", user_id, f"Ended early by {who}.")
             now = self.clock()
-            request = table.end_request
-            if request is not None and request["until"] > now:
+            if table.open_request(now) is not None:
                 raise UserError("You already asked; the others have until the request runs out.")
-            table.end_request = {"by": user_id, "until": now + END_VOTE_SECONDS, "agreed": []}
+            self._request_over(table, "expired")  # ran out, its timer not fired yet
+            until = now + END_VOTE_SECONDS
+            table.end_request = {"by": user_id, "until": until, "agreed": []}
+            self._set_deadline(table, table.row.deadline)
             table.add_event(f"{who} asks to end the game early; everyone still playing must agree.")
-            await self._save(table, user_id, "end_request", {"until": now + END_VOTE_SECONDS})
+            await self._save(table, user_id, "end_request", {"until": until})
             return Change(table, end_requested=True)
 
     async def agree_to_end(self, table_id: int, user_id: int) -> Change:
@@ -657,8 +718,8 @@ class TableService:
         async with self._locked(table_id) as table:
             if table.status != "running":
                 raise StaleAction("That game is already over.")
-            request = table.end_request
-            if request is None or request["until"] <= self.clock():
+            request = table.open_request(self.clock())
+            if request is None:
                 raise StaleAction("There is no request to end this game now.")
             index = table.seat_of(user_id)
             if index is None or not table.playing(index):
@@ -669,9 +730,8 @@ class TableService:
             waiting = self.waiting_to_agree(table)
             if not waiting:
                 host = self._name_of(table, request["by"])
-                return await self._close(
-                    table, "ended", user_id, f"Ended early: {host} asked and everyone agreed."
-                )
+                line = f"Ended early: {host} asked and everyone agreed."
+                return await self._close(table, "ended", user_id, line, why="agreed")
             await self._save(table, user_id, "agree_end", {"seat": index})
             return Change(table, end_requested=True)
 
@@ -716,6 +776,9 @@ class TableService:
         before_turn = game.turn_index(table.rules)
         table.rules = game.forfeit(table.rules, seat)
         table.add_event(line)
+        request = table.pending_request
+        if request is not None and request["by"] == table.seats[seat].user_id:
+            self._request_over(table, "left")  # nobody is left who asked
         playing = table.humans_playing()
         # Nobody left to play for: every member still seated also let their last turn run
         # out (docs/rules.md, "Forfeits"); a rated win or a pot for an absent seat is wrong.
@@ -793,6 +856,13 @@ class TableService:
                 )
             if table.status != "running":
                 return None
+            request = table.pending_request
+            if request is not None and request["until"] <= now:
+                # The request ran out: its message says so; the turn's own timer, restored
+                # to the row, fires at the next tick if it is due too.
+                self._request_over(table, "expired")
+                await self._save(table, None, "end_request_over", {"why": "expired"})
+                return Change(table)
             game = table.game
             assert table.rules is not None
             current = game.current_seat(table.rules)

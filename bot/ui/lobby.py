@@ -7,7 +7,8 @@ import discord
 
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
-from bot.tables.model import Table
+from bot.tables.kind import counts_text
+from bot.tables.model import Seat, Table
 from bot.tables.teams import TEAM_NAMES
 
 
@@ -20,7 +21,7 @@ def lobby_buttons(table: Table) -> list[Button]:
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
-    if lobby_team_count(table) >= 2:
+    if lobby_team_count(table) >= 2 and teams_to_switch(table):
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
     if table.row.stake == 0:
         buttons += [
@@ -37,12 +38,31 @@ def lobby_team_count(table: Table) -> int:
     return table.game.lobby_teams(table.settings, len(table.seats))[0]
 
 
-def seat_lines(table: Table) -> list[str]:
+def teams_to_switch(table: Table) -> bool:
+    """Whether a seat has a team to switch: not where Start would seat everyone alone
+    (3 players with "3 teams" set)."""
+    seats, problem = table.game.lobby_order(table.settings, table.seats)
+    return problem is not None or any(s.team is not None for s in seats)
+
+
+def lobby_seats(table: Table) -> tuple[list[Seat], str | None]:
+    """The seats as the lobby lists them: as Start would place them now (playing order,
+    every seat's team), so Start reorders nothing unseen; where Start would refuse, as they
+    sit, with the reason when it is the teams (a count that does not fit says "needs")."""
+    if table.status != "lobby":
+        return table.seats, None
+    game = table.game
+    seats, problem = game.lobby_order(table.settings, table.seats)
+    fits = len(table.seats) in game.seat_counts(table.settings)
+    return seats, problem if fits else None
+
+
+def seat_lines(table: Table, seats: list[Seat] | None = None) -> list[str]:
     # In the lobby a seat shows a team only where the game would start with teams (a pick
     # made at 4 seats means nothing once a player leaves and 3 play alone).
     n_teams = lobby_team_count(table) if table.status == "lobby" else len(TEAM_NAMES)
     lines = []
-    for i, seat in enumerate(table.seats, 1):
+    for i, seat in enumerate(table.seats if seats is None else seats, 1):
         who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
         host = " (host)" if seat.user_id == table.row.host_id else ""
         shown = seat.team is not None and seat.team < n_teams
@@ -55,14 +75,15 @@ def lobby_embed(table: Table) -> discord.Embed:
     game = table.game
     status = table.status
     if status == "lobby":
-        low, high = game.seat_limits(table.settings)
-        need = f"{low}" if low == high else f"{low}–{high}"
+        need = counts_text(game.seat_counts(table.settings))
         description = (
             f"**{game.describe_settings(table.settings)}** · turn timer "
             f"{_minutes(table.settings.get('turn_timeout', 180))}\n"
             f"Players: {len(table.seats)} (needs {need}) · "
             f"closes {relative_time(table.row.deadline)}"
         )
+        if table.events:  # in a lobby: who took over from a host who left
+            description += f"\n{table.events[-1]}"
         colour = COLOUR
     elif status in ("running", "finished"):
         description = (
@@ -72,8 +93,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         )
         colour = COLOUR_DONE
     else:
-        # Closed without a result: the reason the service recorded ("The host left, so the
-        # table is closed.", "Nobody started this table in time.", ...) is the last event.
+        # Closed without a result: the reason the service recorded ("A member with Manage
+        # Server cancelled this table.", "Nobody started this table in time.", ...) is the
+        # last event.
         description = (
             table.events[-1]
             if table.events
@@ -90,7 +112,16 @@ def lobby_embed(table: Table) -> discord.Embed:
         description=description,
         colour=colour,
     )
-    embed.add_field(name="Seats", value="\n".join(seat_lines(table)) or "—", inline=False)
+    seats, problem = lobby_seats(table)
+    lines = seat_lines(table, seats)
+    teams = status == "lobby" and any(s.team is not None for s in seats)
+    if problem:
+        lines.append(f"⚠️ {problem}")
+    embed.add_field(
+        name="Seats, in turn order (teams alternate)" if teams and not problem else "Seats",
+        value="\n".join(lines) or "—",
+        inline=False,
+    )
     if table.row.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
         closed = status not in ("lobby", "running", "finished")  # no result: stakes went back

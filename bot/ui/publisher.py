@@ -43,6 +43,25 @@ RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 # Anyone may press it (players and onlookers): the game's rules, privately.
 RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
 
+# What a request to end early shows once it is over (``Table.end_request["over"]``).
+REQUEST_OVER = {
+    "expired": (
+        "Request ran out",
+        "{host} asked to end game #{id} early, but not everyone agreed within 2 minutes. "
+        "The game goes on.",
+    ),
+    "left": (
+        "Request void",
+        "{host} left the game, so the request to end game #{id} early is void.",
+    ),
+    "finished": (
+        "Request void",
+        "Game #{id} finished before everyone agreed, so the request to end it early is void.",
+    ),
+    "closed": ("Request void", "Game #{id} was closed, so the request to end it early is void."),
+    "agreed": ("Game ended early", "Ended early: {host} asked and everyone agreed."),
+}
+
 
 class Publisher:
     def __init__(
@@ -204,8 +223,10 @@ class Publisher:
             self._mark_shown(table)
 
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """The host pressed Start: open the game's thread and post its first turn there."""
-        await self.show_lobby(table, interaction)
+        """The host pressed Start: open the game's thread, post its first turn there, then
+        redraw the lobby. The click is acknowledged first and the lobby redrawn last: its
+        "Follow it in" names where the game is, which is known only once the thread exists."""
+        acknowledged = await self._acknowledge(interaction, table)
         channel: Any = interaction.channel
         thread = None
         notice = None
@@ -238,6 +259,7 @@ class Publisher:
                 continue
             await self.set_game_message(table, thread_id=table.row.thread_id, message_id=message.id)
             self._mark_shown(table)
+            await self._show_started_lobby(table, interaction, acknowledged)
             return
         line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
         change = await self.tables.close_unseen(table.id, line)
@@ -245,6 +267,30 @@ class Publisher:
         if change is not None:
             await self._edit_lobby(change.table)
             self._forget(change.table)
+
+    async def _acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Answer a click now and show its change later (False: the token is gone)."""
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.info("game %s: click not acknowledged (%s)", table.id, exc.code)
+            return False
+        return True
+
+    async def _show_started_lobby(
+        self, table: Table, interaction: discord.Interaction[Any], acknowledged: bool
+    ) -> None:
+        """The lobby of a game that has just started, through the acknowledged click (the
+        lobby is the message it was pressed on), else by REST."""
+        if acknowledged:
+            try:
+                await interaction.edit_original_response(
+                    **self.lobby_message(table), allowed_mentions=NO_PINGS
+                )
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: lobby not redrawn by the click (%s)", table.id, exc.code)
+        await self._edit_lobby(table)
 
     def cannot_post_text(self, target: Any, exc: discord.HTTPException | None, then: str) -> str:
         """One line naming the permissions the bot lacks in ``target`` (or the error)."""
@@ -279,6 +325,7 @@ class Publisher:
                 _, table.row.thread_id, table.row.message_id = moved
             try:
                 await self._publish(change, interaction)
+                await self._show_ended_request(table)
             finally:
                 self._forget(table)
 
@@ -505,6 +552,7 @@ class Publisher:
         """A table closed without a result: its lobby and game message say so."""
         try:
             await self._closed(table, interaction)
+            await self._show_ended_request(table)
         finally:
             self._forget(table)
 
@@ -558,12 +606,22 @@ class Publisher:
             allowed_mentions=NO_PINGS,
         )
 
-    def end_request_message(self, table: Table) -> dict[str, Any]:
-        """The public request to end a staked game early, with its Agree button."""
-        request = table.end_request or {}
+    def end_request_message(
+        self, table: Table, request: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The public request to end a staked game early, with its Agree button; once it is
+        over, what became of it, without the button."""
+        request = request or table.end_request or {}
         host = next(
             (md_name(s.name) for s in table.seats if s.user_id == request.get("by")), "The host"
         )
+        over = request.get("over")
+        if over:
+            title, text = REQUEST_OVER.get(over, REQUEST_OVER["closed"])
+            embed = discord.Embed(
+                title=title, description=text.format(host=host, id=table.id), colour=COLOUR_DONE
+            )
+            return {"embed": embed, "view": None}
         waiting = self.tables.waiting_to_agree(table)
         lines = [
             f"{host} asks to end game #{table.id} early: no result, every stake refunded.",
@@ -580,42 +638,72 @@ class Publisher:
         """The host asked to end a staked game: the request goes to the game's channel, the
         host is told privately."""
         table = change.table
+        await self._show_ended_request(table)  # an earlier one that had run out just now
+        message = None
         try:
             channel = await self._game_channel(table)
             if channel is not None:
-                await channel.send(**self.end_request_message(table), allowed_mentions=NO_PINGS)
+                message = await channel.send(
+                    **self.end_request_message(table), allowed_mentions=NO_PINGS
+                )
         except discord.HTTPException as exc:
             log.warning("game %s: end request not posted (%s)", table.id, exc.status)
-            channel = None
-        if channel is None:
+        if message is None:
             await reply_private(
                 interaction, "I couldn't post the request in the game's channel; try again later."
             )
-            return
-        await reply_private(
-            interaction,
-            f"The others in game #{table.id} have 2 minutes to agree; until then the game goes "
-            "on (you can still resign).",
-        )
+        else:
+            await reply_private(
+                interaction,
+                f"The others in game #{table.id} have 2 minutes to agree; until then the game "
+                "goes on (you can still resign).",
+            )
+            # Recorded, so that the message can say when the request is over (a restart
+            # included); None: it is over already (a moment's race), its change shows it.
+            assert table.end_request is not None
+            placed = await self.tables.set_end_request_message(
+                table.id, table.end_request["until"], message.channel.id, message.id
+            )
+            if placed is not None:
+                change = placed
+        # The request is a saved change: the turn's buttons are redrawn at its version.
+        await self.publish(change)
 
     async def show_end_request(self, change: Change, interaction: discord.Interaction[Any]) -> None:
         """An agreement was given: redraw the request, and the game if it ended."""
         table = change.table
         if change.closed:
             await interaction.response.edit_message(
-                embed=discord.Embed(
-                    title="Game ended early",
-                    description=table.events[-1] if table.events else "Game over.",
-                    colour=COLOUR_DONE,
-                ),
-                view=None,
-                allowed_mentions=NO_PINGS,
+                **self.end_request_message(table, table.ended_request), allowed_mentions=NO_PINGS
             )
+            table.ended_request = None  # shown just now, by the click
             await self.closed(table)
             return
         await interaction.response.edit_message(
             **self.end_request_message(table), allowed_mentions=NO_PINGS
         )
+        await self.publish(change)  # the turn's buttons, at the version the agreement made
+
+    async def _show_ended_request(self, table: Table) -> None:
+        """Show the request to end early that this change ended as over (no button)."""
+        request, table.ended_request = table.ended_request, None
+        if request is not None:
+            await self._show_request(table, request)
+
+    async def _show_request(self, table: Table, request: dict[str, Any]) -> None:
+        where = request.get("message")
+        if not where:
+            return
+        channel_id, message_id = int(where[0]), int(where[1])
+        try:
+            channel: Any = self.client.get_channel(channel_id) or await self.client.fetch_channel(
+                channel_id
+            )
+            await channel.get_partial_message(message_id).edit(
+                **self.end_request_message(table, request), allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: end request message not updated (%s)", table.id, exc.status)
 
     # --- restore ---------------------------------------------------------------------
 
@@ -678,6 +766,9 @@ class Publisher:
                 self._mark_shown(table)
             elif await self._edit_game_message(table, self.turn_edit(table)):
                 self._mark_shown(table)
+            if table.status == "running" and table.end_request is not None:
+                # The request's message may still show a request that ended meanwhile.
+                await self._show_request(table, table.end_request)
         except discord.HTTPException as exc:
             log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
 

@@ -81,6 +81,7 @@ async def _ready(service: TableService) -> int:
 MONEY_STEPS: dict[str, tuple[Setup, Step]] = {
     "escrow on join": (lambda s: staked_lobby(s, join=()), lambda s, t: s.join(t, BO, "Bo")),
     "refund on leave": (staked_lobby, lambda s, t: s.leave(t, BO)),
+    "refund on the host's hand-over": (staked_lobby, lambda s, t: s.leave(t, ANA)),
     "refund on cancel": (staked_lobby, lambda s, t: s.cancel(t, ANA, False)),
     "refund on lobby expiry": (staked_lobby, _expire),
     "refund on early end": (_ready, lambda s, t: s.end(t, ANA, False)),

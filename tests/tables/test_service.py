@@ -74,7 +74,9 @@ async def test_lobby_join_leave_and_refusals(db: Database, clock: FakeClock) -> 
         await service.join(table_id, CY, "Cy")
 
 
-async def test_host_leaving_or_cancelling_closes_the_lobby(db: Database, clock: FakeClock) -> None:
+async def test_cancelling_or_the_last_member_leaving_closes_the_lobby(
+    db: Database, clock: FakeClock
+) -> None:
     service = make_service(db, clock)
     table_id = await open_two(service)
     with pytest.raises(Forbidden):
@@ -84,7 +86,10 @@ async def test_host_leaving_or_cancelling_closes_the_lobby(db: Database, clock: 
     with pytest.raises(StaleAction, match="closed"):
         await service.join(table_id, CY, "Cy")
     other = await open_two(service)
-    change = await service.leave(other, ANA)
+    change = await service.leave(other, ANA)  # Bo is still seated: he hosts now
+    assert change.table.status == "lobby" and change.table.row.host_id == BO
+    assert (await service.get(other)).row.host_id == BO
+    change = await service.leave(other, BO)
     assert change.table.status == "cancelled"
 
 

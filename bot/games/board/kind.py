@@ -20,6 +20,7 @@ from bot.tables.kind import (
     NotReplayable,
     ReplayMismatch,
     check_seat_count,
+    counts_text,
     forfeit_places,
     seat_name,
 )
@@ -30,6 +31,10 @@ from bot.tables.teams import arrange_teams
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
 _TRADE = re.compile(r"^t_(?P<card>[0-9atjqk][shdc])$")
 MAX_SEATS = 12
+# The seat counts each choice of teams can start with (RULINGS §3): with 3 seats and 3
+# teams everyone plays alone; 2 teams need at least 4.
+TEAM_SEATS = {2: (4, 6, 8, 10, 12), 3: (3, 6, 9, 12)}
+ANY_SEATS = (2, 3, 4, 6, 8, 9, 10, 12)
 TIMEOUT_LEVEL = "greedy"
 
 
@@ -63,14 +68,23 @@ class BoardKind(GameKind[b.BoardState]):
         )
 
     def check_settings(self, settings: dict[str, Any]) -> None:
-        if settings.get("teams") not in (None, 2, 3):
+        teams = settings.get("teams")
+        if teams not in (None, 2, 3):
             raise UserError("Play in 2 or 3 teams.")
         seats = settings.get("seats")
         if seats is not None:
             if not 2 <= int(seats) <= MAX_SEATS:
                 raise UserError("The board game takes 2 to 12 players.")
+            if teams and int(seats) not in TEAM_SEATS[teams]:
+                need = counts_text(list(TEAM_SEATS[teams]))
+                raise UserError(f"{teams} teams need {need} players, so seats can't be {seats}.")
             if int(seats) >= 4:
                 self.config(settings, int(seats)).validate()
+
+    def seat_counts(self, settings: dict[str, Any]) -> list[int]:
+        _, high = self.seat_limits(settings)
+        teams = settings.get("teams")
+        return [n for n in (TEAM_SEATS[int(teams)] if teams else ANY_SEATS) if n <= high]
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         seats = settings.get("seats")
@@ -89,6 +103,12 @@ class BoardKind(GameKind[b.BoardState]):
 
     def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
         check_seat_count(self.seat_limits(settings), seats)
+        if settings.get("teams") and len(seats) not in self.seat_counts(settings):
+            # Never drop the chosen teams: 2 seats with "3 teams" is no 2-player game.
+            need = counts_text(self.seat_counts(settings))
+            raise UserError(
+                f"{settings['teams']} teams need {need} players; this table has {len(seats)}."
+            )
         self.config(settings, len(seats)).validate()
         return arrange_teams(seats, self.team_count(settings, len(seats)))
 
@@ -99,11 +119,12 @@ class BoardKind(GameKind[b.BoardState]):
         return TITLE
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
-        parts = [
-            "first sequence wins"
-            if settings.get("first_sequence_wins")
-            else "2 sequences win (1 with 3 sides)"
-        ]
+        if settings.get("first_sequence_wins"):
+            parts = ["first sequence wins"]
+        elif settings.get("teams") == 3:
+            parts = ["1 sequence wins (3 sides)"]
+        else:
+            parts = ["2 sequences win (1 with 3 sides)"]
         if settings.get("teams"):
             parts.append(f"{settings['teams']} teams")
         if settings.get("seats"):

@@ -84,8 +84,8 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
     if state.outcome is None:
         seat = table.seats[state.turn]
         lines.append(f"**{md_name(seat.name)}** ({side_label(state.turn % sides)}) to play.")
-        if table.row.deadline is not None and not seat.is_bot:
-            lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
+        if table.turn_deadline is not None and not seat.is_bot:
+            lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
         lines.append("Press **My hand** to see your cards and play.")
         colour = COLOUR
         title = f"{TITLE} · table #{table.id}"

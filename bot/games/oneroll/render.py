@@ -43,8 +43,8 @@ def turn_embed(table: Table) -> discord.Embed:
         }[state.phase]
         title = f"🎲 {title} · {phase}"
         lines.append(f"**{md_name(seat.name)}** to throw.")
-        if table.row.deadline is not None and not seat.is_bot:
-            lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
+        if table.turn_deadline is not None and not seat.is_bot:
+            lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     names = [s.name for s in table.seats]
     marks = ["▶" if state.outcome is None and i == state.current else "" for i in range(len(names))]

@@ -53,8 +53,8 @@ def turn_embed(table: Table) -> discord.Embed:
             points = pl.bank_value(state.config, run_after)
             lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
     lines.extend(house_rule_lines(state.config))
-    if table.row.deadline is not None and not seat.is_bot:
-        lines.append(f"Turn timer: ends {relative_time(table.row.deadline)}")
+    if table.turn_deadline is not None and not seat.is_bot:
+        lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
     _add_scores(embed, table, state)
     return embed
