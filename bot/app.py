@@ -9,6 +9,8 @@ import pkgutil
 import random
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import aiohttp
@@ -311,9 +313,28 @@ async def _main(settings: Settings) -> int:
     return 0
 
 
-def run_bot(settings: Settings) -> int:
-    configure_logging(settings.log_level)
+@contextmanager
+def logging_configured(level: str) -> Iterator[None]:
+    """:func:`configure_logging` while the block runs; the levels it set and the handler it
+    added are put back after, so a bot run inside another program (a test, a shell) leaves
+    that program's logging as it found it."""
+    root = logging.getLogger()
+    names = ("", "bot", "cogs", *THIRD_PARTY_LOGGERS)
+    levels = {name: logging.getLogger(name).level for name in names}
+    handlers = list(root.handlers)
+    configure_logging(level)
     try:
-        return asyncio.run(_main(settings))
-    except KeyboardInterrupt:
-        return 0
+        yield
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+        for name, saved in levels.items():
+            logging.getLogger(name).setLevel(saved)
+
+
+def run_bot(settings: Settings) -> int:
+    with logging_configured(settings.log_level):
+        try:
+            return asyncio.run(_main(settings))
+        except KeyboardInterrupt:
+            return 0
