@@ -599,7 +599,9 @@ class Harness:
         leftovers = [
             t
             for t in self.tracker.tasks
-            if t is not current and not t.done() and not _is_framework_task(t)
+            if t is not current
+            and not t.done()
+            and not _is_framework_task(t)
             # A pool belongs to its database, which the test closes (the new bot's, after a
             # restart, lives on): cancelling its workers would break its close.
             and not _is_pool_task(t.get_coro())
