@@ -9,6 +9,8 @@ import pkgutil
 import random
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import aiohttp
@@ -17,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.errors import DatabaseUnavailable
 from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
@@ -262,13 +265,21 @@ class SequencesBot(commands.Bot):
     async def _timer_loop(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("timer loop failed; retrying")
+            await self._timer_step()
+
+    async def _timer_step(self) -> None:
+        """One tick, then the wait for the next deadline (at most a second). Neither ends the
+        loop: a database that is down for a while makes the timers wait, not stop."""
+        upcoming = None
+        try:
+            await self.tick()
             upcoming = await self.tables.next_deadline()
-            delay = 1.0 if upcoming is None else min(1.0, max(0.05, upcoming - self.clock()))
-            await asyncio.sleep(delay)
+        except DatabaseUnavailable as exc:
+            log.warning("timers wait for the database: %s", exc)
+        except Exception:
+            log.exception("timer loop failed; retrying")
+        delay = 1.0 if upcoming is None else min(1.0, max(0.05, upcoming - self.clock()))
+        await asyncio.sleep(delay)
 
     async def close(self) -> None:
         if self._timer_task is not None:
@@ -308,6 +319,9 @@ def make_bot(settings: Settings, db: Database, **options: Any) -> SequencesBot:
 # Loggers of the libraries under the bot. At DEBUG, aiosqlite logs every SQL parameter (the
 # state_json with every hand), discord.http every request body (private replies included).
 THIRD_PARTY_LOGGERS = ("aiosqlite", "discord", "asyncio", "aiohttp", "websockets", "PIL")
+# psycopg_pool logs every connection handed out at INFO; its warnings (a connection lost, a
+# reconnection failed) are what an operator needs.
+QUIET_LOGGERS = ("psycopg",)
 
 
 def configure_logging(level: str) -> None:
@@ -324,6 +338,8 @@ def configure_logging(level: str) -> None:
     for name in THIRD_PARTY_LOGGERS:
         logger = logging.getLogger(name)
         logger.setLevel(max(wanted, logging.INFO))
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(max(wanted, logging.WARNING))
 
 
 async def _main(settings: Settings) -> int:
@@ -345,9 +361,28 @@ async def _main(settings: Settings) -> int:
     return 0
 
 
-def run_bot(settings: Settings) -> int:
-    configure_logging(settings.log_level)
+@contextmanager
+def logging_configured(level: str) -> Iterator[None]:
+    """:func:`configure_logging` while the block runs; the levels it set and the handler it
+    added are put back after, so a bot run inside another program (a test, a shell) leaves
+    that program's logging as it found it."""
+    root = logging.getLogger()
+    names = ("", "bot", "cogs", *THIRD_PARTY_LOGGERS, *QUIET_LOGGERS)
+    levels = {name: logging.getLogger(name).level for name in names}
+    handlers = list(root.handlers)
+    configure_logging(level)
     try:
-        return asyncio.run(_main(settings))
-    except KeyboardInterrupt:
-        return 0
+        yield
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+        for name, saved in levels.items():
+            logging.getLogger(name).setLevel(saved)
+
+
+def run_bot(settings: Settings) -> int:
+    with logging_configured(settings.log_level):
+        try:
+            return asyncio.run(_main(settings))
+        except KeyboardInterrupt:
+            return 0

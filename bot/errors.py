@@ -24,3 +24,11 @@ class NotYourTurn(UserError):
 
 class Forbidden(UserError):
     """The user lacks the role or permission the action needs."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database server could not be reached, or dropped the connection, for longer than
+    an operation waits (a restart, a failover, a proxy's idle timeout). The operation did not
+    go through, or (its COMMIT's answer lost) went through whole: never half of it, so
+    trying again is safe. Not a ``UserError``: the user is asked to try again, and the
+    operator sees one warning line."""

@@ -1,8 +1,9 @@
-"""Shared fixtures: the interaction harness, error-log failure and (from tests/pg.py) a
-PostgreSQL database per test."""
+"""Shared fixtures: the interaction harness, error-log failure, logging put back after each
+test and (from tests/pg.py) a PostgreSQL database per test."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -15,6 +16,37 @@ from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
 pytest_plugins = ["tests.pg", "tests.backends"]  # a PostgreSQL database per test; db_target
 
 MakeHarness = Callable[..., Awaitable[Harness]]
+
+
+def _loggers() -> dict[str, logging.Logger]:
+    named = logging.Logger.manager.loggerDict.items()
+    loggers = {name: lg for name, lg in named if isinstance(lg, logging.Logger)}
+    return {"": logging.getLogger(), **loggers}
+
+
+def _ours(handler: logging.Handler) -> bool:
+    """pytest swaps its own capture handlers on the root logger between a test's phases."""
+    return not type(handler).__module__.startswith("_pytest")
+
+
+@pytest.fixture(autouse=True)
+def logging_put_back() -> Iterator[None]:
+    """Whatever a test does to logging (``run_bot`` in-process sets the bot's loggers to
+    INFO, ``configure_logging`` to DEBUG) ends with it: every logger's level, propagation
+    and handlers are as before, so a later test in the same worker sees pytest's defaults
+    (issue 19 item 33: a timer test found the migrations' INFO lines another test had left
+    switched on)."""
+    saved = {
+        name: (lg.level, lg.propagate, lg.disabled, list(lg.handlers))
+        for name, lg in _loggers().items()
+    }
+    yield
+    for name, lg in _loggers().items():
+        level, propagate, disabled, handlers = saved.get(name, (logging.NOTSET, True, False, []))
+        lg.setLevel(level)
+        lg.propagate, lg.disabled = propagate, disabled
+        for handler in [h for h in lg.handlers if h not in handlers and _ours(h)]:
+            lg.removeHandler(handler)
 
 
 @pytest.fixture

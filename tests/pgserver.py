@@ -54,11 +54,30 @@ class PostgresServerError(RuntimeError):
 
 @dataclass(frozen=True)
 class Server:
-    """A running server, reached through the Unix socket in ``socket_dir``."""
+    """A running server, reached through the Unix socket in ``socket_dir``; a server this
+    module started can be stopped and started again (``stop``/``start``: a restart)."""
 
     socket_dir: Path
     port: int
     user: str = USER
+    bin_dir: Path | None = None
+    options: str = ""  # the postgres command line it was started with
+
+    def _pg_ctl(self, *args: str) -> list[str]:
+        assert self.bin_dir is not None, "a server started elsewhere cannot be restarted"
+        data = self.socket_dir / "data"
+        return [str(self.bin_dir / "pg_ctl"), "-D", str(data), "-w", "-t", "60", *args]
+
+    def stop(self) -> None:
+        """Stop it as a restart or a failover does (``-m fast``): every session ends with
+        "terminating connection due to administrator command", new ones are refused."""
+        _run(self._pg_ctl("stop", "-m", "fast"), what="pg_ctl stop", cwd=self.socket_dir)
+
+    def start(self) -> None:
+        """Start it again after ``stop``, with the same data, socket, port and settings."""
+        log = self.socket_dir / "server.log"
+        command = self._pg_ctl("-l", str(log), "-o", self.options, "start")
+        _run(command, what="pg_ctl start", cwd=self.socket_dir, log=log)
 
     def url(self, dbname: str = "postgres") -> str:
         """``postgresql://bot@/DBNAME?host=SOCKET_DIR&port=PORT``: libpq (psql, psycopg)
@@ -233,7 +252,7 @@ def running_server(port: int | None = None, *, durable: bool = False) -> Iterato
         started = True  # from here on a half-started server is stopped too
         pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60"]
         _run([*pg_ctl, "-o", options, "start"], what="pg_ctl start", cwd=base, log=log)
-        yield Server(socket_dir=base, port=port)
+        yield Server(socket_dir=base, port=port, bin_dir=bin_dir, options=options)
     finally:
         atexit.unregister(cleanup)
         cleanup()

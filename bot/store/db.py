@@ -394,11 +394,14 @@ def run_batch(
     begin: str,
     rollback: Callable[[], None],
     transient: tuple[type[BaseException], ...] = (),
+    lost: Callable[[], bool] = lambda: False,
 ) -> list[tuple[bool, Any]]:
     """On the worker thread: ``begin``, every job, COMMIT. Returns (ok, result or exception)
     per job; raises, with everything rolled back, if the transaction itself failed, or if a
     job lost to another transaction (a ``transient`` error: the caller runs the whole batch
-    again, since the other one may be waiting for a lock an earlier job of this batch holds).
+    again, since the other one may be waiting for a lock an earlier job of this batch holds),
+    or if what a job raised came with the connection lost (``lost()``: the batch is over,
+    not that job's fault).
 
     A job that raises is rolled back alone and only its caller gets the error. Jobs seldom
     raise (a stale click, a conflict), so the batch first runs them one after another with
@@ -408,13 +411,14 @@ def run_batch(
     job in the usual case: on PostgreSQL, where every statement is a round trip to the
     server, that is half of a click's."""
     hooked: WriteConnection = conn if hook is None else Hooked(conn, hook)
+    shape = (hook, begin, rollback, transient, lost)
     if len(jobs) == 1:
-        return _run_jobs(hooked, jobs, hook, begin, rollback, transient, savepoints=False)
+        return _run_jobs(hooked, jobs, *shape, savepoints=False)
     try:
-        return _run_jobs(hooked, jobs, hook, begin, rollback, transient, savepoints=False)
+        return _run_jobs(hooked, jobs, *shape, savepoints=False)
     except _JobFailed as failed:
         rest = [job for i, job in enumerate(jobs) if i != failed.index]
-        outcomes = _run_jobs(hooked, rest, hook, begin, rollback, transient, savepoints=True)
+        outcomes = _run_jobs(hooked, rest, *shape, savepoints=True)
         outcomes.insert(failed.index, (False, failed.error))
         return outcomes
 
@@ -435,6 +439,7 @@ def _run_jobs(
     begin: str,
     rollback: Callable[[], None],
     transient: tuple[type[BaseException], ...],
+    lost: Callable[[], bool],
     *,
     savepoints: bool,
 ) -> list[tuple[bool, Any]]:
@@ -449,6 +454,8 @@ def _run_jobs(
             except transient:
                 raise
             except Exception as exc:
+                if lost():
+                    raise
                 if not savepoints:
                     rollback()
                     if len(jobs) == 1:
@@ -474,11 +481,13 @@ def _run_jobs(
 
 @asynccontextmanager
 async def transaction_body(
-    conn: Connection, begin: str, hook: Callable[[str], None], rollback: Callable[[], Any]
+    conn: Connection, begin: str | None, hook: Callable[[str], None], rollback: Callable[[], Any]
 ) -> AsyncIterator[Connection]:
-    """The shared shape of ``Database.transaction``: ``begin``, the caller's statements,
-    COMMIT, the after-commit hook; on any exception (a failing COMMIT included) a rollback."""
-    await conn.execute(begin)
+    """The shared shape of ``Database.transaction``: ``begin`` (None: the caller has begun),
+    the caller's statements, COMMIT, the after-commit hook; on any exception (a failing
+    COMMIT included) a rollback."""
+    if begin is not None:
+        await conn.execute(begin)
     try:
         yield conn
         await conn.execute("COMMIT")

@@ -1,8 +1,16 @@
 """PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``).
 
-psycopg 3. Reads and ``transaction()`` use a small pool of async connections (``Pool``);
+psycopg 3. Reads and ``transaction()`` use psycopg_pool's ``AsyncConnectionPool``;
 ``Database.write`` jobs are synchronous (the same jobs SQLite runs on aiosqlite's thread), so
 each process has one writer connection on a thread of its own that commits them in groups.
+
+The server may drop connections at any time (a restart, a failover, a proxy's idle
+timeout). The pool checks a connection before handing it out and reconnects with backoff;
+an operation that finds its connection lost where nothing of it can have taken effect (a
+read, a BEGIN, a write batch before its COMMIT: the server rolls back a transaction whose
+connection is gone) runs once more on a fresh connection. One that still fails, or waits
+longer than ``WAIT_FOR_SERVER`` for the server, raises ``DatabaseUnavailable``: the click
+that ran it is asked to try again.
 Nothing here relies on being the only process: every table write is a compare-and-set on its
 version, every balance change a conditional UPDATE, and statistics are folded in under a
 table lock (``Connection.serialize``). The table ``schema_version`` records the last
@@ -16,6 +24,7 @@ import asyncio
 import hashlib
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -29,7 +38,9 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from bot.errors import DatabaseUnavailable
 from bot.store.db import (
     POSTGRESQL,
     Connection,
@@ -54,6 +65,17 @@ _MIGRATION_LOCK = 7_162_341_905
 # transaction() that lost one raises Contention, for its caller to run again).
 _RETRIES = 3
 _TRANSIENT = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
+
+# How long an operation waits for the server to answer again before DatabaseUnavailable: a
+# click must be answered within Discord's 3 seconds, and a restart takes about one.
+WAIT_FOR_SERVER = 2.0
+# A pooled connection is replaced after about this long (psycopg_pool adds some randomness):
+# none outlives a proxy's or a server's limit on a session's age.
+MAX_LIFETIME = 30 * 60.0
+# How long the pool's workers keep trying to open a connection (their delays double from 1 s)
+# before they give up until the next request: a server back after a long outage is found
+# within seconds, not after a delay doubled for minutes.
+RECONNECT_FOR = 10.0
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "escrows_settle_once", "escrows_no_delete")
 
@@ -177,61 +199,40 @@ def unreachable(url: str, exc: BaseException) -> DatabaseUnusable:
     )
 
 
-class Pool:
-    """Up to ``size`` async connections, opened when first needed and kept for reuse.
+AsyncPool = AsyncConnectionPool[psycopg.AsyncConnection[Any]]
 
-    No background tasks (psycopg_pool runs workers and a scheduler for the pool's whole
-    life): a caller waits for a free connection in its own task, and a connection found
-    broken, or left inside a transaction that cannot be rolled back, is dropped and
-    replaced by a new one on the next checkout."""
 
-    def __init__(self, url: str, size: int) -> None:
-        self.url = url
-        self._free = asyncio.Semaphore(size)
-        self._idle: list[psycopg.AsyncConnection[Any]] = []
-        self._closed = False
+async def _configure_pooled(conn: psycopg.AsyncConnection[Any]) -> None:
+    _configure(conn)
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, row_factory=pg_row)
-        _configure(conn)
-        return conn
 
-    async def open(self) -> None:
-        self._idle.append(await self._connect())  # fails here if the server is unreachable
+def make_pool(url: str, size: int) -> AsyncPool:
+    """Up to ``size`` connections, opened as needed, each replaced after ``MAX_LIFETIME``;
+    one that cannot be opened is tried again by the pool's workers after 1 s, 2 s, 4 s, ...
+    for ``RECONNECT_FOR`` seconds, then afresh at the next request.
 
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        if self._closed:
-            raise RuntimeError("the database is closed")
-        async with self._free:
-            conn = None
-            while self._idle and conn is None:
-                candidate = self._idle.pop()
-                if not (candidate.closed or candidate.broken):
-                    conn = candidate
-            if conn is None:
-                conn = await self._connect()
-            try:
-                yield conn
-            finally:
-                await self._give_back(conn)
+    The check before handing a connection out is ``PostgresDatabase._connection``'s, not the
+    pool's ``check=``: after a failed check the pool waits 1 s, then 2 s, before it tries the
+    next idle connection, so once the server had closed the idle connections the first read
+    waited past WAIT_FOR_SERVER (measured: 1 of the next 20 operations failed after each of
+    four kills, where the loop without delays fails none)."""
+    return AsyncConnectionPool(
+        url,
+        min_size=2,
+        max_size=size,
+        open=False,
+        name="bot-db",  # its worker tasks are named after it
+        kwargs={"autocommit": True, "row_factory": pg_row},
+        configure=_configure_pooled,
+        timeout=WAIT_FOR_SERVER,
+        max_lifetime=MAX_LIFETIME,
+        reconnect_timeout=RECONNECT_FOR,
+        num_workers=2,
+    )
 
-    async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        if conn.closed or conn.broken or self._closed:
-            await conn.close()
-            return
-        if conn.info.transaction_status != TransactionStatus.IDLE:
-            try:
-                await conn.execute("ROLLBACK")
-            except psycopg.Error:
-                await conn.close()
-                return
-        self._idle.append(conn)
 
-    async def close(self) -> None:
-        self._closed = True
-        while self._idle:
-            await self._idle.pop().close()
+def unavailable(exc: BaseException) -> DatabaseUnavailable:
+    return DatabaseUnavailable(f"the database server did not answer ({_first_line(exc)})")
 
 
 class PgConnection(Connection):
@@ -273,15 +274,19 @@ class PgConnection(Connection):
 
 
 class _SyncConnection:
-    """The writer thread's psycopg connection as a ``WriteConnection``."""
+    """The writer thread's psycopg connection as a ``WriteConnection``; ``last`` is the
+    statement it sent last (was the connection lost at COMMIT?)."""
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
+        self.last = ""
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> SyncCursor:
+        self.last = sql
         return self._conn.execute(translate(sql), parameters or None)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> SyncCursor:
+        self.last = sql
         cursor = self._conn.cursor()
         cursor.executemany(translate(sql), list(parameters))
         return cursor
@@ -291,18 +296,24 @@ class PostgresDatabase(Database):
     engine = "postgresql"
     dialect = POSTGRESQL
 
-    def __init__(self, url: str, pool: Pool) -> None:
+    def __init__(self, url: str, pool: AsyncPool) -> None:
         super().__init__(display_url(url))
         self.url = url
         self.pool = pool
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pg-writer")
         self._writer_conn: psycopg.Connection[Any] | None = None
+        self._in_use = 0  # pooled connections handed out by _connection and not given back
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:
-        pool = Pool(url, pool_size)
+        try:  # the server's own reason, at once, if it cannot be used (the pool would retry)
+            probe = await psycopg.AsyncConnection.connect(url)
+            await probe.close()
+        except (psycopg.Error, OSError) as exc:
+            raise unreachable(url, exc) from exc
+        pool = make_pool(url, pool_size)
         try:
-            await pool.open()
+            await pool.open(wait=True, timeout=30)
         except (psycopg.Error, OSError) as exc:
             await pool.close()
             raise unreachable(url, exc) from exc
@@ -395,66 +406,168 @@ class PostgresDatabase(Database):
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._transaction()
 
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        """A pooled connection that has just answered an empty query (give it back with
+        ``_give_back``). One the server closed while it sat in the pool goes back to the
+        pool, which replaces it, and the next one is tried at once. After WAIT_FOR_SERVER
+        without one: DatabaseUnavailable if none is in use (the server is away), else the
+        wait goes on (a burst of clicks holds them all; the old pool waited as long)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_FOR_SERVER
+        while True:
+            try:
+                conn = await self.pool.getconn(timeout=max(deadline - loop.time(), 0.01))
+            except PoolTimeout as exc:
+                if self._in_use == 0:
+                    raise unavailable(exc) from exc
+                deadline = loop.time() + WAIT_FOR_SERVER
+                continue
+            try:
+                await AsyncConnectionPool.check_connection(conn)
+            except psycopg.Error:
+                await self.pool.putconn(conn)
+                continue
+            except BaseException:
+                await self.pool.putconn(conn)
+                raise
+            self._in_use += 1
+            return conn
+
+    async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._in_use -= 1
+        await self.pool.putconn(conn)
+
+    async def _begun(self) -> psycopg.AsyncConnection[Any]:
+        """A pooled connection inside BEGIN. A BEGIN that finds its connection lost (nothing
+        of the transaction has run) is sent once more on a fresh one."""
+        for attempt in (1, 2):
+            raw = await self._connection()
+            try:
+                self._hook("BEGIN")
+                await raw.execute("BEGIN")
+                return raw
+            except psycopg.OperationalError as exc:
+                await self._give_back(raw)
+                if not raw.closed:
+                    raise
+                if attempt == 2:
+                    raise unavailable(exc) from exc
+                log.info("a connection was lost (%s); BEGIN on a fresh one", _first_line(exc))
+            except BaseException:
+                await self._give_back(raw)
+                raise
+        raise AssertionError("unreachable")
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
-        async with self.pool.connection() as raw:
+        raw = await self._begun()
 
-            async def rollback() -> None:
-                # psycopg closes a connection whose statement was interrupted again while
-                # it was being cancelled: the server ends that transaction (a COMMIT it had
-                # already received stands), and the pool drops the connection. A ROLLBACK
-                # there would only replace the caller's error (a cancellation) with its own.
-                if raw.closed or raw.broken:
-                    return
-                if raw.info.transaction_status != TransactionStatus.IDLE:
-                    await raw.execute("ROLLBACK")
+        async def rollback() -> None:
+            # psycopg closes a connection whose statement was interrupted again while it
+            # was being cancelled, or that the server dropped: the server ends that
+            # transaction (a COMMIT it had already received stands), and the pool drops
+            # the connection. A ROLLBACK there would only replace the caller's error (a
+            # cancellation, a lost connection) with its own.
+            if raw.closed or raw.broken:
+                return
+            if raw.info.transaction_status != TransactionStatus.IDLE:
+                await raw.execute("ROLLBACK")
 
-            try:
-                async with transaction_body(
-                    PgConnection(raw, self), "BEGIN", self._hook, rollback
-                ) as conn:
-                    yield conn
-            except _TRANSIENT as exc:  # rolled back: the caller may run it again
-                raise Contention(_first_line(exc)) from exc
+        try:
+            async with transaction_body(
+                PgConnection(raw, self), None, self._hook, rollback
+            ) as conn:
+                yield conn
+        except _TRANSIENT as exc:  # rolled back: the caller may run it again
+            raise Contention(_first_line(exc)) from exc
+        except psycopg.OperationalError as exc:
+            # Lost mid-way: the caller's code cannot be run again from here; the server
+            # rolled the transaction back (or, lost at COMMIT, committed it whole).
+            if raw.closed:
+                raise unavailable(exc) from exc
+            raise
+        finally:
+            await self._give_back(raw)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        """A read; run once more on a fresh connection if its connection was lost."""
         self._hook(sql)
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(translate(sql), tuple(params) or None)
-            if cursor.description is None:  # a statement without rows (as SQLite gives [])
-                return []
-            return list(await cursor.fetchall())
+        query, values = translate(sql), tuple(params) or None
+        for attempt in (1, 2):
+            conn = await self._connection()
+            try:
+                cursor = await conn.execute(query, values)
+                if cursor.description is None:  # a statement without rows (as SQLite gives [])
+                    return []
+                return list(await cursor.fetchall())
+            except psycopg.OperationalError as exc:
+                if not conn.closed:
+                    raise
+                if attempt == 2:
+                    raise unavailable(exc) from exc
+                log.info("a connection was lost (%s); reading again", _first_line(exc))
+            finally:
+                await self._give_back(conn)
+        raise AssertionError("unreachable")
 
     async def _run_on_writer(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._run_batch, jobs)
 
     def _writer_connection(self) -> psycopg.Connection[Any]:
+        """The writer's connection, opened again if it was lost; while the server refuses
+        connections (restarting), tried again for up to ``WAIT_FOR_SERVER`` seconds."""
         conn = self._writer_conn
-        if conn is None or conn.closed or conn.broken:
-            conn = psycopg.Connection.connect(self.url, autocommit=True, row_factory=pg_row)
-            _configure(conn)
-            self._writer_conn = conn
+        if conn is not None and not conn.closed:
+            return conn
+        deadline = time.monotonic() + WAIT_FOR_SERVER
+        delay = 0.05
+        while True:
+            try:
+                conn = psycopg.Connection.connect(self.url, autocommit=True, row_factory=pg_row)
+                break
+            except psycopg.OperationalError as exc:
+                if time.monotonic() + delay > deadline:
+                    raise unavailable(exc) from exc
+                time.sleep(delay)  # the writer's own thread
+                delay = min(delay * 2, 0.5)
+        _configure(conn)
+        self._writer_conn = conn
         return conn
 
     def _run_batch(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
-        for attempt in range(1, _RETRIES + 1):
+        contended = 0
+        again = False  # once, on a fresh connection, after the connection was lost
+        while True:
             conn = self._writer_connection()
+            sent = _SyncConnection(conn)
 
             def rollback(conn: psycopg.Connection[Any] = conn) -> None:
-                if not conn.broken and conn.info.transaction_status != TransactionStatus.IDLE:
+                if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
                     conn.execute("ROLLBACK")
+
+            def lost(conn: psycopg.Connection[Any] = conn) -> bool:
+                return conn.closed
 
             try:
                 return run_batch(
-                    _SyncConnection(conn), jobs, self.on_statement, begin="BEGIN",
-                    rollback=rollback, transient=_TRANSIENT,
+                    sent, jobs, self.on_statement, begin="BEGIN", rollback=rollback,
+                    transient=_TRANSIENT, lost=lost,
                 )  # fmt: skip
             except _TRANSIENT:
-                if attempt == _RETRIES:
+                contended += 1
+                if contended == _RETRIES:
                     raise
                 log.info("write batch lost a deadlock or serialization check; running it again")
-        raise AssertionError("unreachable")
+            except psycopg.OperationalError as exc:
+                if not conn.closed:
+                    raise
+                # Lost before COMMIT: the server rolled the batch back, so it can run again.
+                # Lost at COMMIT: it may have been committed; the callers are told to look.
+                if again or sent.last == "COMMIT":
+                    raise unavailable(exc) from exc
+                again = True
+                log.info("the writer's connection was lost (%s); writing again", _first_line(exc))
 
 
 _GUARDS_IN_FORCE = (

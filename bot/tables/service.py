@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
+from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
@@ -830,6 +830,9 @@ class TableService:
                     return None
                 except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
                     log.warning("timer for game %s refused: %s", table_id, exc)
+                    return None
+                except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
+                    log.warning("timer for game %s waits for the database: %s", table_id, exc)
                     return None
                 except Exception:
                     # One broken table (a bug, a full disk) must not stop every other table's

@@ -6,11 +6,16 @@ import logging
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import DatabaseUnavailable, UserError
 
 log = logging.getLogger("bot.errors")
 
 APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again."
+# The database server is restarting or unreachable: nothing is half-done, and it is back soon.
+TRY_AGAIN = (
+    "⏳ The game database did not answer just now. Nothing was half-done: "
+    "please try again in a few seconds."
+)
 
 
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
@@ -30,6 +35,10 @@ async def handle_error(
     original = getattr(error, "original", None) or error
     if isinstance(original, UserError):
         await reply_private(interaction, str(original))
+        return
+    if isinstance(original, DatabaseUnavailable):
+        log.warning("%s %s (user %s)", context or "interaction", original, interaction.user.id)
+        await reply_private(interaction, TRY_AGAIN)
         return
     if isinstance(original, discord.app_commands.CheckFailure):
         await reply_private(interaction, str(original) or "You can't use that here.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -170,3 +171,22 @@ def test_discord_error_at_login_is_one_clear_line(
     assert len(errors) == 1 and errors[0].exc_info is None
     line = errors[0].getMessage()
     assert str(error.status) in line and advice in line and "\n" not in line
+
+
+def test_a_bot_run_in_process_leaves_logging_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """run_bot sets the bot's loggers to LOG_LEVEL (INFO); run inside a test it used to leave
+    them there, and a later test in the same worker saw the migrations' INFO lines."""
+
+    async def refuse(self: object, token: str) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)
+    names = ("", "bot", "cogs", *app.THIRD_PARTY_LOGGERS)
+    loggers = [logging.getLogger(name) for name in names]
+    before = [(lg.level, list(lg.handlers)) for lg in loggers]
+    settings = Settings(_env_file=None, discord_token="x", database_path=tmp_path / "bot.sqlite3")
+    assert app.run_bot(settings) == 2
+    assert [(lg.level, list(lg.handlers)) for lg in loggers] == before
+    assert not logging.getLogger("bot.store.db").isEnabledFor(logging.INFO)

@@ -140,6 +140,20 @@ def _is_framework_task(task: asyncio.Task[Any]) -> bool:
     )
 
 
+def _is_pool_task(coro: Any) -> bool:
+    """A PostgreSQL pool's (psycopg_pool's) workers and scheduler, and the waits they start
+    (on Python 3.11 ``asyncio.wait_for`` runs its awaitable as a task), live as long as the
+    pool; a click that waits for a connection is busy in its own task all the same."""
+    code = getattr(coro, "cr_code", None)
+    if code is None:
+        return False
+    if "/psycopg_pool/" in code.co_filename:
+        return True
+    frame = getattr(coro, "cr_frame", None)
+    owner = frame.f_locals.get("self") if frame is not None else None
+    return type(owner).__module__.startswith("psycopg_pool")
+
+
 class TaskTracker:
     """Records every task created on the loop while installed (via the task factory)."""
 
@@ -585,7 +599,12 @@ class Harness:
         leftovers = [
             t
             for t in self.tracker.tasks
-            if t is not current and not t.done() and not _is_framework_task(t)
+            if t is not current
+            and not t.done()
+            and not _is_framework_task(t)
+            # A pool belongs to its database, which the test closes (the new bot's, after a
+            # restart, lives on): cancelling its workers would break its close.
+            and not _is_pool_task(t.get_coro())
         ]
         for t in leftovers:
             t.cancel()
@@ -654,9 +673,13 @@ class Harness:
             return True
         if _is_framework_task(task):
             return True
+        if _is_pool_task(coro):
+            return True
         for frame in _awaiting_frames(task):
             name = frame.f_code.co_name
             filename = frame.f_code.co_filename
+            if "/psycopg_pool/" in filename:
+                return False  # waiting for a database connection: the pool's timeout bounds it
             if filename.endswith(("asyncio/tasks.py", "asyncio/timeouts.py")):
                 # A long sleep or a long bounded wait (asyncio.wait_for(..., timeout=60)) is
                 # waiting for time to pass or for players: the test cannot advance it.
