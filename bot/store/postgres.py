@@ -410,15 +410,16 @@ class PostgresDatabase(Database):
         """A pooled connection that has just answered an empty query (give it back with
         ``_give_back``). One the server closed while it sat in the pool goes back to the
         pool, which replaces it, and the next one is tried at once. After WAIT_FOR_SERVER
-        without one: DatabaseUnavailable if none is in use (the server is away), else the
-        wait goes on (a burst of clicks holds them all; the old pool waited as long)."""
+        without one: DatabaseUnavailable if none is in use and a new connection cannot be
+        opened either (the server is away), else the wait goes on (a burst of clicks holds
+        them all, or the pool is still opening them on a loaded machine)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_FOR_SERVER
         while True:
             try:
                 conn = await self.pool.getconn(timeout=max(deadline - loop.time(), 0.01))
             except PoolTimeout as exc:
-                if self._in_use == 0:
+                if self._in_use == 0 and not await self._server_answers():
                     raise unavailable(exc) from exc
                 deadline = loop.time() + WAIT_FOR_SERVER
                 continue
@@ -432,6 +433,16 @@ class PostgresDatabase(Database):
                 raise
             self._in_use += 1
             return conn
+
+    async def _server_answers(self) -> bool:
+        """Whether a new connection can be opened now: a pool that is still opening its
+        connections under a burst (none handed out yet, a loaded machine) is slow, not away."""
+        try:
+            probe = await psycopg.AsyncConnection.connect(self.url, connect_timeout=2)
+        except (psycopg.Error, OSError):
+            return False
+        await probe.close()
+        return True
 
     async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
         self._in_use -= 1
