@@ -314,7 +314,7 @@ async def test_heartsdue_resign_by_command_and_by_button_leaves_the_last_one_the
     stale = await first.slash("heartsdue resign", _channel=thread(env))
     assert stale.ephemeral and stale.text == "You have already left this game."
     refused = await first.click(env.turn_message(), "Throw 6 dice")
-    assert refused.ephemeral and "turn" in refused.text, refused.text
+    assert refused.ephemeral and refused.text == f"It's {following.name}'s turn, not yours."
 
     # One of the two left resigns by the Resign button: the other wins at once.
     loser = others[0]
@@ -394,7 +394,9 @@ async def test_staked_heartsdue_played_to_the_end_pays_the_pot_once(money_env: M
     assert await results(env) == {bo.id: (1, True), ana.id: (2, False)}
     await assert_paid_once(env, 60, bo, ana)
     assert pot_lines(env) == ["💰 Bo won the pot of 120 chips."]
-    assert final.text.startswith("💰") or "🏆 Bo won Hearts Due!" in final.text
+    # The pot line comes last, after the final board naming the winner.
+    assert final.text == "💰 Bo won the pot of 120 chips."
+    assert env.thread_messages()[-2].text.startswith("🏆 Bo won Hearts Due!")
     chips = await env.bot.db.fetchall(
         "SELECT user_id, chips_won, chips_lost FROM player_stats WHERE scope = ?",
         (env.h.guild.id,),
@@ -458,9 +460,8 @@ async def test_staked_board_game_played_to_the_end_pays_the_winner(money_env: Ma
     assert await results(env) == {winner.id: (1, True), loser.id: (2, False)}
     await assert_paid_once(env, 150, winner, loser)
     assert pot_lines(env) == [f"💰 {winner.name} won the pot of 300 chips."]
-    final = [t for t in thread_texts(env) if "won Sequence (board game)!" in t]
-    assert final == [t for t in final if t.startswith(f"🏆 {winner.name} won")]
-    assert len(final) == 1
+    [final] = [t for t in thread_texts(env) if "won Sequence (board game)!" in t]
+    assert final.startswith(f"🏆 {winner.name} won Sequence (board game)!")
 
 
 # --- Reverse and Extended to the end ------------------------------------------------------
