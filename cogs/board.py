@@ -12,6 +12,8 @@ from cogs.game_group import GameGroup
 
 
 class Board(GameGroup, group_name="board", group_description="Sequence, the board-and-card game"):
+    game_keys = ("board",)
+
     @app_commands.command(name="start", description=f"Open a table for {TITLE}")
     @app_commands.describe(
         seats="Most players at this table (2-12; 5, 7 and 11 can't make equal teams)",

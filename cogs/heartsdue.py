@@ -15,6 +15,8 @@ class HeartsDue(
     group_name="heartsdue",
     group_description="Hearts Due, the one-roll dice race",
 ):
+    game_keys = ("heartsdue",)
+
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
     @app_commands.describe(
         target="Points to reach (default 100)",

@@ -96,6 +96,8 @@ def target_choices(rules: str, variant: str, typed: str) -> list[app_commands.Ch
 
 
 class Sequences(GameGroup, group_name="sequences", group_description="Sequences, the dice game"):
+    game_keys = ("sequences:", "classic")  # push-your-luck and classic one-roll
+
     @app_commands.command(name="start", description="Open a table for Sequences in this channel")
     @app_commands.describe(
         variant="Which push-your-luck rules (default: standard)",

@@ -84,6 +84,9 @@ class Change:
     finished: bool = False
     closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
     end_requested: bool = False  # the host asked the others to agree to end the game
+    # The seat whose turn the game message showed, when that seat did not make the change
+    # (a forfeit): the finished turn's summary is titled with it, not the last mover.
+    shown_seat: int | None = None
 
 
 #: The event line of a game that ended with no winner.
@@ -599,6 +602,7 @@ class TableService:
         details: list[dict[str, Any]],
         actor_id: int | None,
         log_kind: str,
+        shown_seat: int | None = None,
     ) -> Change:
         game = table.game
         assert table.rules is not None
@@ -620,10 +624,10 @@ class TableService:
                 await self.hooks.on_finish(conn, table, results)
 
             await self._save(table, actor_id, log_kind, {"steps": details}, finish)
-            return Change(table, turn_changed=True, finished=True)
+            return Change(table, turn_changed=True, finished=True, shown_seat=shown_seat)
         self._set_turn_deadline(table, turn_changed)
         await self._save(table, actor_id, log_kind, {"steps": details})
-        return Change(table, turn_changed=turn_changed)
+        return Change(table, turn_changed=turn_changed, shown_seat=shown_seat)
 
     def _set_turn_deadline(self, table: Table, turn_changed: bool) -> None:
         now = self.clock()
@@ -774,6 +778,7 @@ class TableService:
         game = table.game
         assert table.rules is not None
         before_turn = game.turn_index(table.rules)
+        shown = game.current_seat(table.rules)
         table.rules = game.forfeit(table.rules, seat)
         table.add_event(line)
         request = table.pending_request
@@ -788,7 +793,7 @@ class TableService:
                 table, "abandoned", actor_id, "No player is left in the game: it is abandoned."
             )
         return await self._commit(
-            table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why
+            table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why, shown
         )
 
     async def close_unseen(self, table_id: int, line: str) -> Change | None:

@@ -171,12 +171,14 @@ class Publisher:
             payload["attachments"] = [payload.pop("file")]
         return payload
 
-    def turn_summary(self, table: Table) -> dict[str, Any]:
-        """What the message of a finished turn becomes: one line, no buttons, no picture."""
+    def turn_summary(self, table: Table, seat: int | None = None) -> dict[str, Any]:
+        """What the message of a finished turn becomes: one line, no buttons, no picture.
+        ``seat``: whose turn it showed, if not the last mover's (someone forfeited)."""
         # The move that ended the turn, not the result line that may follow it.
         moves = [e for e in table.events if not e.startswith(("🏆", "🤝"))]
         line = moves[-1] if moves else "Turn over."
-        seat = 0 if table.rules is None else table.game.last_seat(table.rules)
+        if seat is None:
+            seat = 0 if table.rules is None else table.game.last_seat(table.rules)
         name = md_name(table.seats[seat].name) if seat < len(table.seats) else "?"
         embed = discord.Embed(title=f"{name}'s turn", description=line, colour=COLOUR_DONE)
         return {
@@ -340,7 +342,7 @@ class Publisher:
         # The click is answered first: its message becomes the finished turn's summary. Then
         # a new message is posted for the new turn (an edit cannot notify the next player);
         # if that is refused, the old message is made the live one again, saying why.
-        summary = self.turn_summary(table)
+        summary = self.turn_summary(table, change.shown_seat)
         answered = await self._answer(interaction, summary, table)
         try:
             channel = await self._game_channel(table)

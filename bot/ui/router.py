@@ -3,6 +3,7 @@ Each asks the table service for the change, then the publisher to show it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -15,6 +16,22 @@ from bot.tables.service import TableService
 from bot.ui.checks import is_admin, require_game_permissions
 from bot.ui.publisher import Publisher
 from bot.ui.rules import table_rules_embed
+
+
+@dataclass(frozen=True)
+class CommandGroup:
+    """A game's command group (``/board``) and the games its ``end`` and ``resign`` reach:
+    leaderboard keys, or prefixes of them ending in ``:``."""
+
+    name: str
+    game_keys: tuple[str, ...]
+
+    def covers(self, game_key: str) -> bool:
+        return any(
+            game_key.startswith(key) if key.endswith(":") else game_key == key
+            for key in self.game_keys
+        )
+
 
 ENDED = "Game #{id} ended: no result is recorded and any stakes are refunded."
 
@@ -121,13 +138,21 @@ class Router:
         await self.publisher.ask_resign(interaction, table)
 
     async def resign_command(
-        self, interaction: discord.Interaction[Any], table_id: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int | None,
+        group: CommandGroup | None = None,
     ) -> None:
-        table = await self.find_table(interaction, table_id, playing=True)
+        table = await self.find_table(interaction, table_id, playing=True, group=group)
         await self.confirm_resign(interaction, table)
 
-    async def end_game(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
-        table = await self.find_table(interaction, table_id)
+    async def end_game(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int | None,
+        group: CommandGroup | None = None,
+    ) -> None:
+        table = await self.find_table(interaction, table_id, group=group)
         user = interaction.user
         change = await self.tables.end(table.id, user.id, is_admin(interaction), user.display_name)
         if change.end_requested:
@@ -136,17 +161,29 @@ class Router:
         await self.publisher.answer_ended(interaction, change.table, ENDED.format(id=table.id))
 
     async def find_table(
-        self, interaction: discord.Interaction[Any], table_id: int | None, playing: bool = False
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int | None,
+        playing: bool = False,
+        group: CommandGroup | None = None,
     ) -> Table:
         """The game a command names, or the one in this channel (the member's own first;
-        with ``playing``, the one the member plays in)."""
+        with ``playing``, the one the member plays in). ``group``: the command's game
+        (``/board end`` reaches board games only)."""
         if table_id is not None:
             table = await self.tables.get(table_id)
             if table.row.guild_id != interaction.guild_id:
                 raise UserError("There is no such game on this server.")
+            if group is not None and not group.covers(table.row.game_key):
+                title = table.game.title(table.settings)
+                raise UserError(f"Game #{table.id} is {title}, not a /{group.name} game.")
             return table
         assert interaction.channel_id is not None
         tables = await self.tables.live_in_channel(interaction.channel_id)
+        if group is not None:
+            tables = [t for t in tables if group.covers(t.row.game_key)]
+            if not tables:
+                raise UserError(f"There is no /{group.name} game in this channel.")
         if not tables:
             raise UserError("There is no game in this channel.")
         user = interaction.user.id

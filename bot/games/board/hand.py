@@ -53,6 +53,8 @@ class BoardHands:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You're not playing in this game, so you have no hand.")
+        if not table.playing(seat):  # resigned or forfeited: the cards went with the seat
+            raise UserError("You have left this game, so you have no hand.")
         if table.rules is None:
             raise StaleAction("This game has not started.")
         if action != "hand" and version != table.version:
