@@ -13,6 +13,7 @@ from bot.records import Button
 
 LOBBY = "L"
 TABLE = "T"  # a table action that no turn makes stale (Resign, Agree to end)
+MAX_BUTTONS = 25  # 5 action rows of 5: what one Discord message holds
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -32,10 +33,18 @@ def build_view(
     table_buttons: list[Button] = (),  # type: ignore[assignment]
 ) -> discord.ui.View:
     """The buttons drawn at ``version`` and, after them, ``table_buttons`` (drawn with
-    ``TABLE`` in place of the version: pressing them is never stale)."""
-    view = discord.ui.View(timeout=None)
+    ``TABLE`` in place of the version: pressing them is never stale).
+
+    More than Discord shows (25) raises ``ValueError``: a button cut off would be a move
+    nobody can make, so the caller must choose what to offer, never lose one silently."""
     drawn = [(version, b) for b in buttons] + [(TABLE, b) for b in table_buttons]
-    for at, b in drawn[:25]:
+    if len(drawn) > MAX_BUTTONS:
+        actions = ", ".join(b.action for _, b in drawn)
+        raise ValueError(
+            f"{len(drawn)} buttons for table {table_id}, over {MAX_BUTTONS}: {actions}"
+        )
+    view = discord.ui.View(timeout=None)
+    for at, b in drawn:
         item: discord.ui.Button[Any] = discord.ui.Button(
             label=b.label[:80] or None,
             style=STYLES[b.style],

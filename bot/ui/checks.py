@@ -30,9 +30,22 @@ def require_admin(interaction: discord.Interaction[Any], refusal: str) -> None:
         raise Forbidden(refusal)
 
 
+# Discord denies these with the one they hang on: nothing works without View Channel, and
+# without Send Messages no embed or file goes either (discord.py's ``permissions_for``
+# reports them missing too). Only the root is named: granting it may be all it takes.
+IMPLIED_BY = {"send_messages": ("embed_links", "attach_files")}
+
+
 def lacking(perms: discord.Permissions, names: list[str]) -> list[str]:
-    """The labels of the permissions in ``names`` that ``perms`` does not grant."""
-    return [PERMISSION_LABELS[name] for name in names if not getattr(perms, name, False)]
+    """The labels of the permissions in ``names`` that ``perms`` does not grant, leaving
+    out those denied only because View Channel or Send Messages is."""
+    missing = [name for name in names if not getattr(perms, name, False)]
+    if "view_channel" in missing:
+        missing = ["view_channel"]
+    for root, implied in IMPLIED_BY.items():
+        if root in missing:
+            missing = [name for name in missing if name not in implied]
+    return [PERMISSION_LABELS[name] for name in missing]
 
 
 def missing_permissions(channel: Any) -> list[str]:

@@ -481,9 +481,17 @@ class Publisher:
         channel = self.client.get_channel(table.row.channel_id)
         if channel is None:
             return False
+        payload = self.lobby_message(table)
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is not None and not channel.permissions_for(me).embed_links:  # type: ignore[union-attr]
+            # Discord drops a bot's embeds where it can't embed (nor send: the lobby was an
+            # interaction's answer), and the lobby would go blank: say its news in text.
+            embed = payload["embed"]
+            payload["content"] = f"**{embed.title}**\n{embed.description or ''}"[:2000]
+            payload["embed"] = None
         try:
             await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
-                **self.lobby_message(table), allowed_mentions=NO_PINGS
+                **payload, allowed_mentions=NO_PINGS
             )
         except discord.HTTPException as exc:
             log.info("game %s: lobby message not updated (%s)", table.id, exc.status)

@@ -64,6 +64,7 @@ _REASONS |= {429: "Too Many Requests", 500: "Internal Server Error"}
 _DEFAULT_CODES = {403: 50013, 404: 10008, 429: 0, 400: 50035, 401: 50027}
 _CODE_TEXT = {
     50013: "Missing Permissions",
+    50006: "Cannot send an empty message",
     50001: "Missing Access",
     10008: "Unknown Message",
     10003: "Unknown Channel",
@@ -215,6 +216,8 @@ class FakeDiscord:
         # Messages refused for breaking Discord's limits or for pinging @everyone/a role:
         # the harness fails the test with these even if the bot swallowed the 400.
         self.rejected: list[str] = []
+        # Sends and edits whose embeds Discord dropped because the bot lacks Embed Links.
+        self.dropped_embeds: list[str] = []
         self.gateway_echo = True
         # Seconds every REST and webhook call takes before it is served (0: instant), to
         # measure what players wait for when Discord is slow; see ``Harness.set_latency``.
@@ -288,22 +291,31 @@ class FakeDiscord:
                 req.failed_with = fault.status
                 raise http_error(fault.status, fault.code, fault.message)
 
-    def _refuse(self, req: RecordedRequest, problems: list[str]) -> None:
+    def _refuse(self, req: RecordedRequest, problems: list[str], code: int = 50035) -> None:
         """Fail the call as Discord would (400, 50035) and remember why for the harness."""
         if not problems:
             return
         text = "; ".join(problems)
         self.rejected.append(f"{req.method} {req.path}: {text}")
         req.failed_with = 400
-        raise http_error(400, 50035, f"Invalid Form Body (refused by the test harness): {text}")
+        what = "Invalid Form Body" if code == 50035 else _CODE_TEXT[code]
+        raise http_error(400, code, f"{what} (refused by the test harness): {text}")
 
-    def check_message(self, req: RecordedRequest, body: JsonDict | None) -> None:
-        """Refuse a message body Discord would reject (sizes) or that could ping @everyone,
-        @here or a role, or files over the upload limit (see :func:`payloads.message_problems`
-        / ``mention_problems`` / ``file_problems``)."""
+    def check_message(
+        self, req: RecordedRequest, body: JsonDict | None, base: StoredMessage | None = None
+    ) -> None:
+        """Refuse a message body Discord would reject (sizes, duplicate custom_ids, more than
+        10 files) or that could ping @everyone, @here or a role, or files over the upload
+        limit (see :func:`payloads.message_problems` / ``mention_problems`` /
+        ``file_problems``); then one that would show nothing (50006). ``base``: the message
+        an edit changes (what the edit leaves out stays)."""
         body = body or {}
+        old = base.payload if base is not None else None
         problems = P.message_problems(body) + P.mention_problems(body)
-        self._refuse(req, problems + P.file_problems(req.files))
+        kept = P.kept_attachments(body, old)
+        self._refuse(req, problems + P.file_problems(req.files, kept=kept))
+        if P.is_empty_message(body, files=len(req.files), base=old):
+            self._refuse(req, ["the message would be empty"], 50006)
 
     def _event(self, kind: str, id: int | None, token: str | None = None) -> None:
         # Without an explicit token, attribute the event to the interaction whose handling
@@ -480,19 +492,51 @@ class FakeDiscord:
         assert self.bot.user is not None
         return P.user_payload(self.bot.user)
 
-    def _require(self, channel: Any, *perms: str) -> None:
+    def _bot_permissions(self, channel: Any) -> Callable[[str], bool] | None:
+        """Whether the bot has a permission in a guild channel or thread (a thread has its
+        parent's, Send Messages being Send Messages in Threads); None in a DM, where none
+        apply."""
         if isinstance(channel, dict):  # a thread record or a DM
             if channel.get("type") == 1:
-                return
+                return None
             parent = self.guild.get_channel(int(channel["parent_id"]))
             if parent is None:
                 raise http_error(404, 10003)
-            perms = tuple("send_messages_in_threads" if p == "send_messages" else p for p in perms)
-            channel = parent
-        have = channel.permissions_for(self.guild.me)
-        missing = [p for p in ("view_channel", *perms) if not getattr(have, p)]
+            # As discord.py's Thread.permissions_for: the parent's overwrites, with Discord's
+            # implicit denials (embeds, files) hanging on Send Messages in Threads instead.
+            perms = discord.abc.GuildChannel.permissions_for(parent, self.guild.me)
+            if not perms.send_messages_in_threads:
+                perms.embed_links = perms.attach_files = False
+            threaded = {"send_messages": "send_messages_in_threads"}
+            return lambda name: bool(getattr(perms, threaded.get(name, name)))
+        perms = channel.permissions_for(self.guild.me)
+        return lambda name: bool(getattr(perms, name))
+
+    def _has(self, channel: Any, perm: str) -> bool:
+        have = self._bot_permissions(channel)
+        return have is None or have(perm)
+
+    def _require(self, channel: Any, *perms: str, missing_code: int = 50013) -> None:
+        """As Discord: a channel the bot cannot see is 403 50001 Missing Access; a missing
+        permission in one it sees is 403 50013 Missing Permissions (``missing_code``: reads
+        of history answer 50001 too)."""
+        have = self._bot_permissions(channel)
+        if have is None:
+            return
+        if not have("view_channel"):
+            raise http_error(403, 50001, "Missing Access: View Channel")
+        missing = [p for p in perms if not have(p)]
         if missing:
-            raise http_error(403, 50013, f"Missing Permissions: {', '.join(missing)}")
+            text = _CODE_TEXT[missing_code]
+            raise http_error(403, missing_code, f"{text}: {', '.join(missing)}")
+
+    def _embeds_allowed(self, channel: Any, req_body: JsonDict, where: str) -> JsonDict:
+        """The body as Discord keeps it: without Embed Links a bot's embeds are dropped,
+        silently (the message is still sent or edited); noted in ``dropped_embeds``."""
+        if not req_body.get("embeds") or self._has(channel, "embed_links"):
+            return req_body
+        self.dropped_embeds.append(where)
+        return {**req_body, "embeds": []}
 
     # ------------------------------------------------------------------ REST
 
@@ -508,8 +552,9 @@ class FakeDiscord:
         if self.latency:
             await asyncio.sleep(self.latency)
         self._check_fault(req)
-        if route.method in ("POST", "PATCH") and _MESSAGE_PATH.match(path):
-            self.check_message(req, body)
+        if route.method in ("POST", "PATCH") and (m := _MESSAGE_PATH.match(path)):
+            edited = self.messages.get(int(m[1][1:])) if m[1] and route.method == "PATCH" else None
+            self.check_message(req, body, edited)
         elif route.method == "POST" and _THREADS_PATH.match(path) and (body or {}).get("message"):
             self.check_message(req, body["message"])  # a forum post's first message
         for method, pattern, handler in self._rest_routes:
@@ -525,6 +570,7 @@ class FakeDiscord:
         if self.dm_channels.get(int(cid)) in self.dm_blocked:
             raise http_error(403, 50007)
         self._require(channel, "send_messages", *(["attach_files"] if files else []))
+        body = self._embeds_allowed(channel, body, f"POST /channels/{cid}/messages")
         if isinstance(channel, dict) and channel.get("thread_metadata", {}).get("archived"):
             meta = channel["thread_metadata"]
             if meta.get("locked"):
@@ -538,7 +584,10 @@ class FakeDiscord:
         return copy.deepcopy(msg.payload)
 
     async def _rest_history(self, cid: str, **kwargs: Any) -> list[JsonDict]:
-        self._channel(int(cid))
+        channel = self._channel(int(cid))
+        self._require(channel)
+        if not self._has(channel, "read_message_history"):
+            return []  # as Discord: no error, just no messages
         params = kwargs.get("params") or {}
         msgs = [
             m
@@ -554,12 +603,16 @@ class FakeDiscord:
         return [copy.deepcopy(m.payload) for m in newest_first]
 
     async def _rest_get(self, cid: str, mid: str, **_: Any) -> JsonDict:
+        self._require(self._channel(int(cid)), "read_message_history", missing_code=50001)
         msg = self._message(int(cid), int(mid))
         if msg.ephemeral:
             raise http_error(404, 10008)
         return copy.deepcopy(msg.payload)
 
     async def _rest_edit(self, cid: str, mid: str, *, body: JsonDict, files: Any, **_: Any) -> Any:
+        channel = self._channel(int(cid))
+        self._require(channel, *(["attach_files"] if files else []))  # the bot's own: no Send
+        body = self._embeds_allowed(channel, body, f"PATCH /channels/{cid}/messages/{mid}")
         msg = self._message(int(cid), int(mid))
         if msg.ephemeral:
             raise http_error(404, 10008)
@@ -568,6 +621,7 @@ class FakeDiscord:
         return copy.deepcopy(self.edit_message(msg, body, files, None).payload)
 
     async def _rest_delete(self, cid: str, mid: str, **_: Any) -> None:
+        self._require(self._channel(int(cid)))
         msg = self._message(int(cid), int(mid))
         if msg.ephemeral:
             raise http_error(404, 10008)
@@ -626,6 +680,7 @@ class FakeDiscord:
 
     async def _get_channel(self, cid: str, **_: Any) -> JsonDict:
         channel = self._channel(int(cid))
+        self._require(channel)
         if isinstance(channel, dict):
             return copy.deepcopy(channel)
         return P.channel_payload(channel)
@@ -746,11 +801,12 @@ class FakeDiscord:
         if route.method == "POST" and path.endswith("/callback"):
             kind = int(body.get("type") or 0)
             if kind in (4, 7):
-                self.check_message(req, body.get("data"))
+                source = rec.source_message_id if kind == 7 else None
+                self.check_message(req, body.get("data"), self.messages.get(source or 0))
             elif kind == 8:
                 self._refuse(req, P.choices_problems((body.get("data") or {}).get("choices") or []))
         elif route.method in ("POST", "PATCH"):  # a followup, or an edit of a response
-            self.check_message(req, body)
+            self.check_message(req, body, self._edited_response(rec, route.method, path))
         if m := re.match(r"^/interactions/\d+/[^/]+/callback$", path):
             return self._callback(rec, body, raw_files)
         if re.match(r"^/webhooks/\d+/[^/]+$", path) and route.method == "POST":
@@ -758,6 +814,13 @@ class FakeDiscord:
         if m := re.match(r"^/webhooks/\d+/[^/]+/messages/(@original|\d+)$", path):
             return self._webhook_message(rec, route.method, m.group(1), body, raw_files, payload)
         raise NotImplementedError(f"the fake Discord has no webhook route {route.method} {path}")
+
+    def _edited_response(self, rec: InteractionRecord, method: str, path: str) -> Any:
+        """The response message a webhook PATCH edits (None for a followup or unknown)."""
+        m = re.search(r"/messages/(@original|\d+)$", path)
+        if method != "PATCH" or m is None:
+            return None
+        return self.messages.get((rec.original_id or 0) if m[1] == "@original" else int(m[1]))
 
     def _interaction_echo(self, rec: InteractionRecord, msg: StoredMessage | None) -> JsonDict:
         return {

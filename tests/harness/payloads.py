@@ -354,6 +354,7 @@ SELECT_PLACEHOLDER_MAX = 150
 COMPONENTS_V2_MAX = 40  # every component of a components-v2 message, nested ones included
 COMPONENTS_V2_FLAG = 1 << 15
 AUTOCOMPLETE_CHOICES_MAX = 25
+FILES_MAX = 10  # attachments of one message
 CHOICE_TEXT_MAX = 100  # an autocomplete choice's name and (string) value
 
 _EVERYONE = re.compile(r"@(everyone|here)")
@@ -398,6 +399,10 @@ def embed_problems(embeds: Sequence[Mapping[str, Any]]) -> list[str]:
             )
         for j, f in enumerate(fields):
             name, value = f.get("name"), f.get("value")
+            for key, text in (("name", name), ("value", value)):
+                # Discord requires both; blank ones are refused too (hence "\u200b" in bots).
+                if not str(text or "").strip():
+                    problems.append(f"{at}.fields[{j}].{key} is empty; a field needs a {key}")
             problems += _too_long(
                 f"{at}.fields[{j}].name", name, EMBED_FIELD_NAME_MAX, "a field name"
             )
@@ -411,6 +416,9 @@ def embed_problems(embeds: Sequence[Mapping[str, Any]]) -> list[str]:
             f"author); a message's embeds hold at most {EMBED_TOTAL_MAX:,}"
         )
     return problems
+
+
+_RANGE = ("min_values", "max_values")
 
 
 def _item_problems(at: str, comp: Mapping[str, Any]) -> list[str]:
@@ -437,9 +445,35 @@ def _item_problems(at: str, comp: Mapping[str, Any]) -> list[str]:
                     SELECT_OPTION_TEXT_MAX,
                     f"an option {key}",
                 )
-        if int(comp.get("max_values") or 1) > SELECT_OPTIONS_MAX:
+        low, high = (int(v) if (v := comp.get(k)) is not None else 1 for k in _RANGE)
+        if high > SELECT_OPTIONS_MAX:
             problems.append(f"{at}.max_values is above {SELECT_OPTIONS_MAX}")
+        if low > high:
+            problems.append(f"{at}.min_values {low} is above its max_values {high}")
+        if kind == STRING_SELECT:
+            if not options:
+                problems.append(f"{at} has no options; a string select needs at least 1")
+            elif low > len(options):
+                problems.append(
+                    f"{at}.min_values {low} is above its {len(options)} option(s): "
+                    "nobody could ever submit it"
+                )
     return problems
+
+
+def duplicate_id_problems(components: Sequence[Mapping[str, Any]]) -> list[str]:
+    """custom_ids used twice in one message: Discord refuses the message (and a click
+    could not say which of the two was pressed)."""
+    seen: dict[str, int] = {}
+    for comp in walk_components(components):
+        cid = comp.get("custom_id")
+        if cid is not None:
+            seen[cid] = seen.get(cid, 0) + 1
+    return [
+        f"custom_id {cid!r} is used by {n} components; each must be unique in a message"
+        for cid, n in seen.items()
+        if n > 1
+    ]
 
 
 def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 0) -> list[str]:
@@ -469,7 +503,7 @@ def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 
         for k, comp in enumerate(walk_components([top])):
             if comp.get("type") == BUTTON or comp.get("type") in SELECT_TYPES:
                 problems += _item_problems(f"components[{r}]...[{k}]", comp)
-    return problems
+    return problems + duplicate_id_problems(components)
 
 
 def message_problems(body: Mapping[str, Any]) -> list[str]:
@@ -483,13 +517,49 @@ def message_problems(body: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def file_problems(files: Sequence[tuple[str, bytes]]) -> list[str]:
-    """Uploads Discord would reject: more than ``UPLOAD_MAX`` bytes over a message's files."""
+def file_problems(files: Sequence[tuple[str, bytes]], *, kept: int = 0) -> list[str]:
+    """Uploads Discord would reject: more than ``UPLOAD_MAX`` bytes over a message's files,
+    or more than ``FILES_MAX`` attachments on the message (``kept``: those an edit keeps)."""
+    problems = []
+    if len(files) + kept > FILES_MAX:
+        problems.append(
+            f"{len(files) + kept} files; a message holds at most {FILES_MAX} attachments"
+        )
     total = sum(len(data) for _, data in files)
-    if total <= UPLOAD_MAX:
-        return []
-    names = ", ".join(name for name, _ in files)
-    return [f"files {names}: {total:,} bytes is over the upload limit of {UPLOAD_MAX:,}"]
+    if total > UPLOAD_MAX:
+        names = ", ".join(name for name, _ in files)
+        problems.append(
+            f"files {names}: {total:,} bytes is over the upload limit of {UPLOAD_MAX:,}"
+        )
+    return problems
+
+
+def kept_attachments(body: Mapping[str, Any], base: Mapping[str, Any] | None) -> int:
+    """How many of the attachments already on ``base`` an edit with ``body`` keeps (an
+    ``attachments`` list names the ones to keep; without it all stay)."""
+    old = list((base or {}).get("attachments") or [])
+    if "attachments" not in body:
+        return len(old)
+    keep = {str(a.get("id")) for a in body.get("attachments") or ()}
+    return sum(1 for a in old if str(a.get("id")) in keep)
+
+
+def is_empty_message(
+    body: Mapping[str, Any], *, files: int = 0, base: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether the message would show nothing (Discord's 50006 "Cannot send an empty
+    message"): no visible content, embed, component, attachment, sticker or poll. For an
+    edit, ``base`` is the message as it is: the fields the edit leaves out stay."""
+    merged = {**(base or {}), **body}
+    attachments = files + kept_attachments(body, base)
+    shown = (
+        str(merged.get("content") or "").strip(),
+        merged.get("embeds"),
+        merged.get("components"),
+        merged.get("sticker_ids"),
+        merged.get("poll"),
+    )
+    return not attachments and not any(shown)
 
 
 def _mention_text(body: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ HTTPException: the harness must still fail the test, naming the limit.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 from collections.abc import Callable
 from typing import Any
@@ -88,6 +89,41 @@ BAD: dict[str, tuple[Callable[[], dict[str, Any]], str]] = {
             )
         },
         "26 options; a select holds at most 25",
+    ),
+    "duplicate_ids": (
+        lambda: {
+            "view": _view(
+                discord.ui.Button(label="A", custom_id="same"),
+                discord.ui.Button(label="B", custom_id="same"),
+            )
+        },
+        "custom_id 'same' is used by 2 components",
+    ),
+    "empty": (lambda: {"content": ""}, "the message would be empty"),
+    "field_name_empty": (
+        lambda: {"embed": _with_fields(1, name="")},
+        r"fields\[0\].name is empty",
+    ),
+    "field_value_empty": (
+        lambda: {"embed": _with_fields(1, value=" ")},
+        r"fields\[0\].value is empty",
+    ),
+    "select_no_options": (
+        lambda: {"view": _view(discord.ui.Select(custom_id="pick", options=[]))},
+        "has no options; a string select needs at least 1",
+    ),
+    "select_min_values": (
+        lambda: {
+            "view": _view(
+                discord.ui.Select(
+                    custom_id="pick",
+                    min_values=3,
+                    max_values=3,
+                    options=[discord.SelectOption(label=str(i)) for i in range(2)],
+                )
+            )
+        },
+        r"min_values 3 is above its 2 option\(s\)",
     ),
     "everyone": (
         lambda: {"content": "Hello @everyone", "allowed_mentions": None},
@@ -303,7 +339,7 @@ async def test_raw_rows_buttons_and_embeds_over_the_limits_are_refused(h: Harnes
 
 def test_message_problems_name_each_limit() -> None:
     for what, (make, words) in BAD.items():
-        if what in ("everyone", "here", "role"):
+        if what in ("everyone", "here", "role", "empty"):  # pings; 50006 is checked apart
             continue
         kwargs = make()
         embeds = [e.to_dict() for e in kwargs.get("embeds", [kwargs.get("embed")]) if e]
@@ -344,3 +380,96 @@ def test_files_over_the_upload_limit_are_refused() -> None:
     assert P.file_problems([("a.png", b"x" * (P.UPLOAD_MAX - 1)), ("b.png", b"y")]) == []
     [problem] = P.file_problems([("a.png", b"x" * P.UPLOAD_MAX), ("b.png", b"y")])
     assert "a.png, b.png" in problem and "over the upload limit of 8,388,608" in problem
+
+
+def _files(n: int) -> list[discord.File]:
+    return [discord.File(io.BytesIO(b"x"), filename=f"{i}.txt") for i in range(n)]
+
+
+class Files(commands.Cog):
+    """Ten files pass, an eleventh is refused, by each route that can carry files."""
+
+    @app_commands.command(description="Send n files by a route")
+    async def files(self, interaction: discord.Interaction, route: str, n: int) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            if route == "reply":
+                await interaction.response.send_message("Files.", files=_files(n))
+                return
+            if route == "post":
+                assert isinstance(interaction.channel, discord.TextChannel)
+                await interaction.channel.send("Files.", files=_files(n))
+            elif route == "edit":  # a message with one file, edited to add n more
+                assert isinstance(interaction.channel, discord.TextChannel)
+                message = await interaction.channel.send("One.", files=_files(1))
+                await message.edit(attachments=[*message.attachments, *_files(n)])
+        await interaction.response.send_message("Done.", ephemeral=True)
+
+
+class FilesBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(Files())
+
+
+@pytest.mark.parametrize(("route", "n"), [("reply", 10), ("post", 10), ("edit", 9)])
+async def test_ten_files_pass(make_harness: MakeHarness, route: str, n: int) -> None:
+    h = await make_harness(FilesBot())
+    await (await h.member("Alice")).slash("files", route=route, n=n)
+    assert len(h.messages(ephemeral=False)[-1].files) == 10
+
+
+@pytest.mark.parametrize(("route", "n"), [("reply", 11), ("post", 11), ("edit", 10)])
+async def test_an_eleventh_file_is_refused(make_harness: MakeHarness, route: str, n: int) -> None:
+    h = await make_harness(FilesBot())
+    with pytest.raises(MessageRejected, match="11 files; a message holds at most 10"):
+        await (await h.member("Alice")).slash("files", route=route, n=n)
+    assert [r.failed_with for r in h.requests if r.files][-1] == 400
+
+
+@pytest.mark.parametrize(
+    ("body", "files", "base", "empty"),
+    [
+        ({}, 0, None, True),
+        ({"content": " \n"}, 0, None, True),
+        ({"content": "hi"}, 0, None, False),
+        ({"embeds": [{"title": "t"}]}, 0, None, False),
+        ({"components": [{"type": 1, "components": []}]}, 0, None, False),  # 50035 says why
+        ({}, 1, None, False),
+        ({"content": ""}, 0, {"content": "was", "embeds": [{"title": "kept"}]}, False),
+        ({"content": "", "embeds": []}, 0, {"content": "was", "embeds": [{"title": "t"}]}, True),
+        ({"content": ""}, 0, {"content": "was", "attachments": [{"id": "5"}]}, False),
+        ({"content": "", "attachments": []}, 0, {"attachments": [{"id": "5"}]}, True),
+        ({"content": "", "attachments": [{"id": "5"}]}, 0, {"attachments": [{"id": "5"}]}, False),
+    ],
+)
+def test_empty_messages_and_edits(
+    body: dict[str, Any], files: int, base: dict[str, Any] | None, empty: bool
+) -> None:
+    assert P.is_empty_message(body, files=files, base=base) is empty
+
+
+def test_duplicate_custom_ids_are_found_inside_containers_too() -> None:
+    button = {"type": 2, "style": 1, "label": "b", "custom_id": "x"}
+    section = {"type": 9, "components": [{"type": 10, "content": "t"}], "accessory": button}
+    body = {
+        "flags": P.COMPONENTS_V2_FLAG,
+        "components": [{"type": 17, "components": [section, {"type": 1, "components": [button]}]}],
+    }
+    [problem] = P.message_problems(body)
+    assert "custom_id 'x' is used by 2 components" in problem
+
+
+def test_select_ranges() -> None:
+    def select(kind: int, n: int, low: int, high: int) -> list[str]:
+        options = [{"label": str(i), "value": str(i)} for i in range(n)]
+        comp = {"type": kind, "custom_id": "s", "min_values": low, "max_values": high}
+        body = {"components": [{"type": 1, "components": [comp | {"options": options}]}]}
+        return P.message_problems(body)
+
+    assert select(3, 2, 2, 2) == [] and select(3, 1, 0, 1) == []
+    assert select(5, 0, 1, 3) == []  # a user select has no options of its own
+    assert "above its 2 option(s)" in select(3, 2, 3, 3)[0]
+    assert "min_values 2 is above its max_values 1" in select(5, 0, 2, 1)[0]
+    assert "has no options" in select(3, 0, 1, 1)[0]
