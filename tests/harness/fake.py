@@ -24,6 +24,7 @@ import asyncio
 import contextvars
 import copy
 import json
+import math
 import mimetypes
 import re
 import time
@@ -33,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 import discord.http
+import discord.webhook.async_ as webhook_async
 from discord.ext.test import backend as dpytest_backend
+from multidict import CIMultiDict
 
 from . import payloads as P
 
@@ -85,15 +88,268 @@ def http_error(status: int, code: int | None = None, message: str | None = None)
     code = _DEFAULT_CODES.get(status, 0) if code is None else code
     body = {"code": code, "message": message or _CODE_TEXT.get(code, "error")}
     if status == 429:
-        body["retry_after"] = 0.0
+        body |= {"retry_after": 0.0, "global": False}
     response = FakeResponse(status, _REASONS.get(status, "Error"))
+    exc: discord.HTTPException
     if status == 403:
-        return discord.Forbidden(response, body)
-    if status == 404:
-        return discord.NotFound(response, body)
-    if status >= 500:
-        return discord.DiscordServerError(response, body)
-    return discord.HTTPException(response, body)
+        exc = discord.Forbidden(response, body)
+    elif status == 404:
+        exc = discord.NotFound(response, body)
+    elif status >= 500:
+        exc = discord.DiscordServerError(response, body)
+    else:
+        exc = discord.HTTPException(response, body)
+    # What the fake's HTTP layer answers for it (see FakeSession): the body and headers
+    exc.fake_body = body  # type: ignore[attr-defined]
+    exc.fake_headers = {}  # type: ignore[attr-defined]
+    return exc
+
+
+def rate_limited(
+    retry_after: float, *, scope: str = "user", bucket: _Bucket | None = None, now: float = 0.0
+) -> Exception:
+    """Discord's 429: ``retry_after`` in the body and in ``Retry-After``, the bucket's headers,
+    and ``Via`` (without it discord.py takes the 429 for a Cloudflare ban and does not retry)."""
+    exc = http_error(429, 0, "You are being rate limited.")
+    body: JsonDict = exc.fake_body  # type: ignore[attr-defined]
+    body.pop("code")
+    # Rounded up to the millisecond: rounded down, discord.py would wake a hair early.
+    body |= {"retry_after": math.ceil(retry_after * 1000) / 1000, "global": scope == "global"}
+    headers = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after))}
+    headers["X-RateLimit-Scope"] = scope
+    if scope == "global":
+        headers["X-RateLimit-Global"] = "true"
+    elif bucket is not None:
+        headers |= bucket.headers(now) | {"X-RateLimit-Remaining": "0"}
+    exc.fake_headers = headers  # type: ignore[attr-defined]
+    exc.retry_after = retry_after  # type: ignore[attr-defined]
+    return exc
+
+
+# ---------------------------------------------------------------------- rate limits & time
+
+# Discord's per-route limits for the routes the bot uses, as its headers report them (Discord
+# does not publish them; these are the observed ones, and thread creation is assumed to share
+# the message-create pace). Each counts per channel (the route's major parameter); every
+# other REST call counts only toward the global limit. Interaction callbacks and followups
+# (/interactions, /webhooks) are exempt from the global limit, as on Discord.
+ROUTE_LIMITS: tuple[tuple[str, re.Pattern[str], str, int, float], ...] = (
+    ("POST", re.compile(r"^/channels/(\d+)/messages$"), "message-create", 5, 5.0),
+    ("PATCH", re.compile(r"^/channels/(\d+)/messages/\d+$"), "message-edit", 5, 5.0),
+    ("DELETE", re.compile(r"^/channels/(\d+)/messages/\d+$"), "message-delete", 5, 1.0),
+    ("POST", re.compile(r"^/channels/(\d+)/(?:messages/\d+/)?threads$"), "thread-create", 5, 5.0),
+    ("*", re.compile(r"^/channels/(\d+)/messages/\d+/reactions/"), "reaction", 1, 0.25),
+)
+GLOBAL_LIMIT = (50, 1.0)  # requests a second over all REST routes
+
+
+@dataclass
+class _Bucket:
+    """One rate-limit bucket: ``limit`` requests per ``per`` seconds of the fake's clock."""
+
+    name: str
+    limit: int
+    per: float
+    used: int = 0
+    resets_at: float = 0.0
+
+    def take(self, now: float) -> float | None:
+        """Count one request; None if it may pass, else the seconds until the bucket resets."""
+        if now >= self.resets_at:
+            self.used, self.resets_at = 0, now + self.per
+        if self.used >= self.limit:
+            return self.resets_at - now
+        self.used += 1
+        return None
+
+    def headers(self, now: float) -> dict[str, str]:
+        after = max(0.0, self.resets_at - now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.used)),
+            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": self.name,
+        }
+
+
+class DiscordClock:
+    """The time discord.py's HTTP layer waits on in tests: the loop's time plus every wait
+    it skipped. A rate-limit wait of ``d`` seconds lasts at most ``REAL_WAIT`` seconds of real
+    time (so work already under way goes first, as it would during a real wait); then the
+    clock jumps to its end. Buckets and ``Reply`` timings read this clock, so a five-second
+    wait shows as five seconds while the suite stays fast. The bot's own clock (timers) does
+    not move with it."""
+
+    REAL_WAIT = 0.05
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.skipped = 0.0
+
+    def now(self) -> float:
+        return self.loop.time() + self.skipped
+
+    async def sleep(self, delay: float) -> None:
+        if delay <= 0:
+            await asyncio.sleep(0)
+            return
+        target = self.now() + delay
+        await asyncio.sleep(min(delay, self.REAL_WAIT))
+        self.skipped += max(0.0, target - self.now())
+
+    async def until(self, target: float) -> None:
+        """Wait until the clock reaches ``target`` without making it jump: a timed wait for an
+        event (discord.py's bucket queue) ends when the event comes, or when others' waits
+        have moved the clock, or in real time."""
+        while (left := target - self.now()) > 0:
+            await asyncio.sleep(min(left, self.REAL_WAIT))
+
+
+class _LoopView:
+    """The running loop with the fake's clock as ``time()`` (for discord.py's ``Ratelimit``)."""
+
+    def __init__(self, clock: DiscordClock) -> None:
+        self._clock = clock
+
+    def time(self) -> float:
+        return self._clock.now()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._clock.loop, name)
+
+
+_ACTIVE_CLOCK: list[DiscordClock] = []  # the clock of the harness running now, if any
+
+
+def _clock() -> DiscordClock | None:
+    if _ACTIVE_CLOCK:
+        clock = _ACTIVE_CLOCK[-1]
+        try:
+            if clock.loop is asyncio.get_running_loop():
+                return clock
+        except RuntimeError:
+            pass
+    return None
+
+
+class _ClockedAsyncio:
+    """``asyncio`` as discord.py's HTTP modules see it: sleeps and timed waits (the 429 retry,
+    a bucket's pre-emptive wait) run on the harness's :class:`DiscordClock`. Outside a harness
+    it is plain asyncio."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        clock = _clock()
+        if clock is None:
+            return await asyncio.sleep(delay, result)
+        await clock.sleep(delay)
+        return result
+
+    @staticmethod
+    async def wait(
+        fs: Any, *, timeout: float | None = None, return_when: str = "ALL_COMPLETED"
+    ) -> Any:
+        clock = _clock()
+        futures = [asyncio.ensure_future(f) for f in fs]
+        if (
+            clock is None
+            or timeout is None
+            or (len(futures) > 1 and return_when != "FIRST_COMPLETED")
+        ):
+            return await asyncio.wait(futures, timeout=timeout, return_when=return_when)  # type: ignore[arg-type]
+        timer = asyncio.ensure_future(clock.until(clock.now() + timeout))
+        try:
+            await asyncio.wait([*futures, timer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+        return {f for f in futures if f.done()}, {f for f in futures if not f.done()}
+
+    @staticmethod
+    def get_running_loop() -> Any:
+        clock = _clock()
+        return _LoopView(clock) if clock is not None else asyncio.get_running_loop()
+
+
+# private: discord.py's REST client and webhook adapter call ``asyncio.sleep``/``wait`` through
+# their module's ``asyncio`` name; outside a harness the shim is plain asyncio.
+discord.http.asyncio = _ClockedAsyncio()  # type: ignore[assignment]
+webhook_async.asyncio = _ClockedAsyncio()  # type: ignore[assignment]
+# private: the real webhook transport, kept before the harness patches the class, so that
+# interaction calls run discord.py's own retry loop against FakeSession.
+_REAL_WEBHOOK_REQUEST = webhook_async.AsyncWebhookAdapter.__dict__["request"]
+
+# The call discord.py is making, as it was made (before it serialised body and files).
+_PENDING: contextvars.ContextVar[tuple[str, Any, JsonDict] | None] = contextvars.ContextVar(
+    "_PENDING", default=None
+)
+
+
+class _FakeHTTPResponse:
+    """Enough of an ``aiohttp.ClientResponse`` for discord.py's request loops."""
+
+    def __init__(self, status: int, data: Any, headers: dict[str, str]) -> None:
+        self.status = status
+        self.reason = _REASONS.get(status, "OK" if status < 300 else "Error")
+        self.headers: CIMultiDict[str] = CIMultiDict(headers)
+        self._text = "" if data is None else json.dumps(data)
+        if data is not None:
+            self.headers["Content-Type"] = "application/json"
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+    async def __aenter__(self) -> _FakeHTTPResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _FakeCall:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.response: _FakeHTTPResponse | None = None
+
+    async def __aenter__(self) -> _FakeHTTPResponse:
+        pending = _PENDING.get()
+        assert pending is not None, "a request reached the fake session outside the harness"
+        source, route, kwargs = pending
+        headers: dict[str, str] = {}
+        try:
+            if source == "rest":
+                data = await self.fake.handle_rest(route, response_headers=headers, **kwargs)
+            else:
+                data = await self.fake.serve_webhook(route, response_headers=headers, **kwargs)
+            status = 200 if data is not None else 204
+        except discord.HTTPException as exc:
+            status = exc.status
+            data = getattr(exc, "fake_body", {"code": exc.code, "message": exc.text})
+            headers |= getattr(exc, "fake_headers", {})
+        self.response = _FakeHTTPResponse(status, data, headers)
+        return self.response
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class FakeSession:
+    """The ``aiohttp.ClientSession`` discord.py sends through in tests: each attempt of its
+    request loops is served by :class:`FakeDiscord` (faults, rate limits, routes)."""
+
+    closed = False
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    def request(self, method: str, url: str, **_: Any) -> _FakeCall:
+        return _FakeCall(self.fake)
+
+    async def close(self) -> None:
+        return None
 
 
 @dataclass
@@ -104,6 +360,8 @@ class Fault:
     code: int | None
     message: str | None
     times: int
+    retry_after: float = 1.0  # for a 429
+    scope: str = "user"  # for a 429: "user" (the route's bucket), "shared" or "global"
 
     def matches(self, method: str, path: str) -> bool:
         method_ok = self.method in (None, "*") or self.method.upper() == method
@@ -120,6 +378,7 @@ class RecordedRequest:
     json: JsonDict | list[Any] | None
     files: list[tuple[str, bytes]]
     failed_with: int | None = None
+    at: float = 0.0  # when it reached the fake, on the fake's clock (DiscordClock.now)
 
 
 @dataclass
@@ -222,6 +481,19 @@ class FakeDiscord:
         # Seconds every REST and webhook call takes before it is served (0: instant), to
         # measure what players wait for when Discord is slow; see ``Harness.set_latency``.
         self.latency = 0.0
+        # Rate limits (on by default): the buckets of ROUTE_LIMITS and GLOBAL_LIMIT, on a
+        # clock whose waits are skipped (DiscordClock). ``rate_limit_breaches`` are requests
+        # sent while a 429's retry_after was still running: the harness fails the test.
+        self.rate_limits = True
+        self.clock = DiscordClock(asyncio.get_running_loop())
+        _ACTIVE_CLOCK[:] = [self.clock]
+        self.session = FakeSession(self)
+        self._buckets: dict[str, _Bucket] = {}
+        self._global = _Bucket("global", *GLOBAL_LIMIT)
+        self._retry_at: dict[str, float] = {}  # route key -> end of its last 429's wait
+        self.deleted_channels: set[int] = set()
+        self.answered_clock: dict[str, float] = {}  # interaction token -> when answered
+        self._webhook_adapter = webhook_async.AsyncWebhookAdapter()
         R = _route
         self._rest_routes: list[tuple[str, re.Pattern[str], Handler]] = [
             R("POST", "/channels/{c}/messages", self._rest_send),
@@ -279,8 +551,15 @@ class FakeDiscord:
         code: int | None,
         message: str | None,
         times: int,
+        *,
+        retry_after: float = 1.0,
+        scope: str = "user",
     ) -> None:
-        self.faults.append(Fault(method, re.compile(path_regex), status, code, message, times))
+        """A 429 is answered as Discord does (see :func:`rate_limited`): discord.py waits
+        ``retry_after`` and tries again, up to five times, before the bot sees it."""
+        fault = Fault(method, re.compile(path_regex), status, code, message, times)
+        fault.retry_after, fault.scope = retry_after, scope
+        self.faults.append(fault)
 
     def _check_fault(self, req: RecordedRequest) -> None:
         for fault in self.faults:
@@ -289,7 +568,61 @@ class FakeDiscord:
                 if fault.times <= 0:
                     self.faults.remove(fault)
                 req.failed_with = fault.status
+                if fault.status == 429:
+                    self._retry_at[self._route_key(req)] = req.at + fault.retry_after
+                    raise rate_limited(fault.retry_after, scope=fault.scope)
                 raise http_error(fault.status, fault.code, fault.message)
+
+    # ------------------------------------------------------------------ rate limits
+
+    @staticmethod
+    def _route_key(req: RecordedRequest) -> str:
+        for method, pattern, name, _, _ in ROUTE_LIMITS:
+            if method in ("*", req.method) and (m := pattern.match(req.path)):
+                return f"{name}:{m.group(1)}"
+        return f"{req.method} {req.path}"
+
+    def _bucket(self, req: RecordedRequest) -> _Bucket | None:
+        for method, pattern, name, limit, per in ROUTE_LIMITS:
+            if method in ("*", req.method) and (m := pattern.match(req.path)):
+                key = f"{name}:{m.group(1)}"
+                if key not in self._buckets:
+                    self._buckets[key] = _Bucket(name, limit, per)
+                return self._buckets[key]
+        return None
+
+    def _rate_limit(self, req: RecordedRequest, headers: dict[str, str]) -> None:
+        """Count ``req`` in its buckets, or answer 429 as Discord would. A request sent before
+        the retry_after of the route's (or the global) last 429 is a breach: Discord counts it
+        toward the invalid-request ban, so the harness fails the test (discord.py itself
+        always waits; a bot retrying by hand does not)."""
+        now = req.at
+        webhook = req.source == "webhook"
+        for key in ("global", self._route_key(req)):
+            if key == "global" and webhook:
+                continue
+            until = self._retry_at.get(key, 0.0)
+            if now < until - 1e-6:
+                self.rejected.append(
+                    f"{req.method} {req.path}: sent {until - now:.2f} s before the retry_after "
+                    "of its last 429 ran out (retry by hand? let discord.py wait)"
+                )
+                req.failed_with = 429
+                raise rate_limited(until - now, scope="global" if key == "global" else "user")
+        if not self.rate_limits:
+            return
+        bucket = None if webhook else self._bucket(req)
+        if bucket is not None:
+            wait = bucket.take(now)
+            if wait is not None:
+                self._retry_at[self._route_key(req)] = now + wait
+                req.failed_with = 429
+                raise rate_limited(wait, bucket=bucket, now=now)
+            headers |= bucket.headers(now)
+        if not webhook and (wait := self._global.take(now)) is not None:
+            self._retry_at["global"] = now + wait
+            req.failed_with = 429
+            raise rate_limited(wait, scope="global")
 
     def _refuse(self, req: RecordedRequest, problems: list[str], code: int = 50035) -> None:
         """Fail the call as Discord would (400, 50035) and remember why for the harness."""
@@ -399,6 +732,8 @@ class FakeDiscord:
 
     def _channel(self, channel_id: int) -> Any:
         """The channel as the server knows it: a guild channel, a thread record or a DM."""
+        if channel_id in self.deleted_channels:
+            raise http_error(404, 10003)
         if channel_id in self.threads:
             return self.threads[channel_id]
         if channel_id in self.dm_channels:
@@ -482,6 +817,41 @@ class FakeDiscord:
             data["guild_id"] = str(self.guild_id)
             self._echo("parse_message_delete", data)
 
+    def delete_thread(self, thread_id: int, *, echo: bool = True) -> JsonDict:
+        """Delete a thread as a moderator would: it and its messages are gone (every later
+        call on them answers 404, 10003 Unknown Channel or 10008 Unknown Message). ``echo``:
+        send THREAD_DELETE; False models an event the bot missed (or not yet received), so
+        its cache still holds the thread."""
+        data = self.threads.pop(thread_id)
+        self.thread_members.pop(thread_id, None)
+        self._gone(thread_id)
+        self._event("thread", thread_id)
+        if echo:
+            self._echo(
+                "parse_thread_delete",
+                {"id": str(thread_id), "guild_id": data["guild_id"], "type": data["type"]}
+                | {"parent_id": data["parent_id"]},
+            )
+        return data
+
+    def delete_channel(self, channel_id: int, *, echo: bool = True) -> None:
+        """Delete a guild channel with its threads and messages, as a moderator would.
+        Discord sends one CHANNEL_DELETE (``echo``), none for the threads."""
+        channel = self.guild.get_channel(channel_id)
+        if channel is None or channel_id in self.deleted_channels:
+            raise http_error(404, 10003)
+        for thread_id in [t for t, d in self.threads.items() if int(d["parent_id"]) == channel_id]:
+            self.delete_thread(thread_id, echo=False)
+        self._gone(channel_id)
+        if echo:
+            dpytest_backend.delete_channel(channel)
+
+    def _gone(self, channel_id: int) -> None:
+        self.deleted_channels.add(channel_id)
+        for msg in self.messages.values():
+            if msg.channel_id == channel_id:
+                msg.deleted = True
+
     def _message(self, channel_id: int | None, message_id: int) -> StoredMessage:
         msg = self.messages.get(message_id)
         if msg is None or msg.deleted or (channel_id is not None and msg.channel_id != channel_id):
@@ -540,17 +910,23 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
 
-    async def handle_rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
+    async def handle_rest(
+        self, route: discord.http.Route, *, response_headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        """Serve one attempt of a REST call (``kwargs`` as the bot passed them to
+        ``HTTPClient.request``); the bucket headers go to ``response_headers``."""
         path = route.url[len(API_BASE) :]
         body = kwargs.pop("json", None)
         form = kwargs.pop("form", None)
         if body is None and form:
             body = self._form_json(form)
         files = self._read_files(kwargs.pop("files", None))
-        req = RecordedRequest("rest", route.method, path, body, files)
+        req = RecordedRequest("rest", route.method, path, body, files, at=self.clock.now())
         self.requests.append(req)
         if self.latency:
             await asyncio.sleep(self.latency)
+        self._rate_limit(req, {} if response_headers is None else response_headers)
         self._check_fault(req)
         if route.method in ("POST", "PATCH") and (m := _MESSAGE_PATH.match(path)):
             edited = self.messages.get(int(m[1][1:])) if m[1] and route.method == "PATCH" else None
@@ -559,7 +935,11 @@ class FakeDiscord:
             self.check_message(req, body["message"])  # a forum post's first message
         for method, pattern, handler in self._rest_routes:
             if method == route.method and (m := pattern.match(path)):
-                return await handler(*m.groups(), body=body or {}, files=files, **kwargs)
+                try:
+                    return await handler(*m.groups(), body=body or {}, files=files, **kwargs)
+                except discord.HTTPException as exc:
+                    req.failed_with = exc.status  # e.g. 404 for a deleted thread
+                    raise
         raise NotImplementedError(
             f"the fake Discord has no route for {route.method} {path} "
             "(add it in tests/harness/fake.py rather than letting it pass silently)"
@@ -686,6 +1066,7 @@ class FakeDiscord:
         return P.channel_payload(channel)
 
     async def _edit_channel(self, cid: str, *, body: JsonDict, **_: Any) -> JsonDict:
+        self._channel(int(cid))  # deleted: 10003
         if int(cid) not in self.threads:
             raise NotImplementedError("the fake Discord only edits threads (PATCH /channels/{id})")
         data = self.threads[int(cid)]
@@ -704,22 +1085,15 @@ class FakeDiscord:
         channel = self._channel(int(cid))
         if isinstance(channel, dict) and channel.get("type") in (10, 11, 12):
             self._require(self.guild.get_channel(int(channel["parent_id"])), "manage_threads")
-            data = self.threads.pop(int(cid))
-            self._event("thread", int(cid))
-            self._echo(
-                "parse_thread_delete",
-                {"id": cid, "guild_id": data["guild_id"], "parent_id": data["parent_id"]}
-                | {"type": data["type"]},
-            )
-            return data
+            return self.delete_thread(int(cid))
         if isinstance(channel, dict):
             raise NotImplementedError("deleting a DM channel is not faked")
         data = P.channel_payload(channel)
-        dpytest_backend.delete_channel(channel)
+        self.delete_channel(int(cid))
         return data
 
     async def _t_member(self, cid: str, uid: str, **kwargs: Any) -> None:
-        if int(cid) not in self.threads:
+        if int(cid) not in self.threads or int(cid) in self.deleted_channels:
             raise http_error(404, 10003)
         user_id = self.bot_user_id if uid == "@me" else int(uid)
         members = self.thread_members.setdefault(int(cid), set())
@@ -732,10 +1106,12 @@ class FakeDiscord:
         self._channel(int(cid))
 
     async def _pin(self, cid: str, mid: str, **_: Any) -> None:
+        self._channel(int(cid))
         msg = self._message(int(cid), int(mid))
         msg.payload["pinned"] = not msg.payload.get("pinned", False)
 
     async def _react(self, cid: str, mid: str, emoji: str, **_: Any) -> None:
+        self._channel(int(cid))
         msg = self._message(int(cid), int(mid))
         reactions = msg.payload.setdefault("reactions", [])
         reactions.append({"emoji": {"id": None, "name": emoji}, "count": 1, "me": True})
@@ -784,14 +1160,52 @@ class FakeDiscord:
         files: Sequence[discord.File] | None = None,
         params: JsonDict | None = None,
     ) -> Any:
+        """An interaction call (callback, followup, @original): run through discord.py's own
+        webhook transport (its 429 retry loop and per-token lock) against :class:`FakeSession`."""
+        call = {"payload": payload, "multipart": multipart, "files": files, "params": params}
+        reset = _PENDING.set(("webhook", route, call))
+        try:
+            return await _REAL_WEBHOOK_REQUEST(
+                self._webhook_adapter, route, self.session, payload=payload,
+                multipart=list(multipart) if multipart else None, files=files, params=params,
+            )  # fmt: skip
+        finally:
+            _PENDING.reset(reset)
+
+    async def serve_webhook(
+        self,
+        route: discord.http.Route,
+        *,
+        payload: JsonDict | None = None,
+        multipart: Sequence[JsonDict] | None = None,
+        files: Sequence[discord.File] | None = None,
+        params: JsonDict | None = None,
+        response_headers: dict[str, str] | None = None,
+    ) -> Any:
         path = route.url[len(API_BASE) :]
         body = payload if payload is not None else self._form_json(multipart) or {}
         raw_files = self._read_files(files)
-        req = RecordedRequest("webhook", route.method, path, body, raw_files)
+        req = RecordedRequest("webhook", route.method, path, body, raw_files, at=self.clock.now())
         self.requests.append(req)
         if self.latency:
             await asyncio.sleep(self.latency)
+        self._rate_limit(req, {} if response_headers is None else response_headers)
         self._check_fault(req)
+        try:
+            return self._webhook_route(req, route, body, raw_files, payload)
+        except discord.HTTPException as exc:
+            req.failed_with = exc.status
+            raise
+
+    def _webhook_route(
+        self,
+        req: RecordedRequest,
+        route: discord.http.Route,
+        body: JsonDict,
+        raw_files: list[tuple[str, bytes]],
+        payload: JsonDict | None,
+    ) -> Any:
+        path = req.path
         token = str(route.webhook_token)
         rec = self.interactions.get(token)
         if rec is None:
@@ -836,8 +1250,13 @@ class FakeDiscord:
             raise http_error(400, 40060)
         kind = int(body["type"])
         data = body.get("data") or {}
+        if rec.channel_id in self.deleted_channels:
+            raise http_error(404, 10003)  # nothing acknowledged: the click is lost
+        if kind in (6, 7) and rec.source_message_id is not None:
+            self._message(None, rec.source_message_id)  # deleted: 10008, not acknowledged
         rec.response_type = kind
         rec.answered_at = time.perf_counter()
+        self.answered_clock[rec.token] = self.clock.now()
         if kind in (4, 5):  # CHANNEL_MESSAGE_WITH_SOURCE, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             eph = int(data.get("flags") or 0) & P.EPHEMERAL
             flags = (int(data.get("flags") or 0) & ~P.LOADING) | (P.LOADING if kind == 5 else 0)
@@ -977,7 +1396,18 @@ class HarnessHttp(dpytest_backend.FakeHttp):
     fake: FakeDiscord
 
     async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
-        return await self.fake.handle_rest(route, route_method=route.method, **kwargs)
+        # discord.py's own request loop (buckets, 429 retries, the global lock) runs, sending
+        # through FakeSession, which hands the call as made here to FakeDiscord.handle_rest.
+        # private: HTTPClient's session and global-limit event (set by static_login)
+        self._HTTPClient__session = self.fake.session
+        if not isinstance(getattr(self, "_global_over", None), asyncio.Event):
+            self._global_over = asyncio.Event()
+            self._global_over.set()
+        reset = _PENDING.set(("rest", route, dict(kwargs, route_method=route.method)))
+        try:
+            return await discord.http.HTTPClient.request(self, route, **kwargs)
+        finally:
+            _PENDING.reset(reset)
 
     async def get_from_cdn(self, url: str) -> bytes:
         return self.fake.cdn(url)

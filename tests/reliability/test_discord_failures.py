@@ -95,26 +95,56 @@ async def test_losing_send_messages_mid_game_keeps_the_game_on_its_message(
     assert not (await player.click(message, "Throw 5 dice")).ephemeral
 
 
-async def test_rate_limited_post_is_not_retried_by_hand(make_env: MakeEnv) -> None:
+async def test_a_rate_limited_post_is_retried_by_discord_py_after_retry_after(
+    make_env: MakeEnv,
+) -> None:
+    """The fake answers Discord's 429 (retry_after, bucket headers, Via): discord.py waits
+    and sends again, so the bot never sees it and the new turn message is posted."""
     env = await make_env(seed=3)
     ana, _, lobby = await lobby_of_two(env)
     await ana.click(lobby, "Start")
     thread = env.h.threads[0]
-    path = rf"^/channels/{thread.id}/messages$"
-    env.h.fail_next("POST", path, 429)
-    sent_before = sum(1 for r in env.h.requests if r.method == "POST" and r.path.endswith(
-        f"/channels/{thread.id}/messages"))  # fmt: skip
+    path = f"/channels/{thread.id}/messages"
+    env.h.fake.add_fault("POST", rf"^{path}$", 429, None, None, 1, retry_after=2.5)
+    before = len(env.h.requests)
     assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
-    posts = [
-        r
-        for r in env.h.requests
-        if r.method == "POST" and r.path == f"/channels/{thread.id}/messages"
-    ]
-    assert len(posts) == sent_before + 1 and posts[-1].failed_with == 429  # one try only
+    posts = [r for r in env.h.requests[before:] if r.method == "POST" and r.path == path]
+    assert [p.failed_with for p in posts] == [429, None]  # discord.py's retry, one only
+    assert posts[1].at - posts[0].at >= 2.5  # it waited the retry_after
     row = await table_row(env)
+    message = game_message(env, row)
+    assert message.channel_id == thread.id and env.h.messages(thread)[-1].id == message.id
+    assert "couldn't post" not in message.text  # nothing went wrong as far as players see
     versions = {
         b.custom_id.split(":")[2]
-        for b in game_message(env, row).buttons
+        for b in message.buttons
+        if b.custom_id and ":T:" not in b.custom_id
+    }
+    assert versions == {str(row["version"])}
+
+
+async def test_a_post_still_rate_limited_after_five_tries_keeps_the_game_on_its_message(
+    make_env: MakeEnv,
+) -> None:
+    """discord.py gives up after five 429s and raises: the game goes on on the message
+    already there, saying why, and the bot does not retry by hand."""
+    env = await make_env(seed=3)
+    ana, _, lobby = await lobby_of_two(env)
+    await ana.click(lobby, "Start")
+    thread = env.h.threads[0]
+    path = f"/channels/{thread.id}/messages"
+    env.h.fake.add_fault("POST", rf"^{path}$", 429, None, None, 50, retry_after=0.5)
+    before = len(env.h.requests)
+    assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
+    posts = [r for r in env.h.requests[before:] if r.method == "POST" and r.path == path]
+    assert [p.failed_with for p in posts] == [429] * 5  # discord.py's five tries, no more
+    env.h.fake.faults.clear()
+    row = await table_row(env)
+    message = game_message(env, row)
+    assert "Discord said 429" in message.text and "the game goes on here" in message.text
+    versions = {
+        b.custom_id.split(":")[2]
+        for b in message.buttons
         if b.custom_id and ":T:" not in b.custom_id
     }
     assert versions == {str(row["version"])}
@@ -145,12 +175,7 @@ async def test_thread_deleted_by_a_moderator_ends_the_game_cleanly(make_env: Mak
     ana, _, lobby = await lobby_of_two(env)
     await ana.click(lobby, "Start")
     [thread] = env.h.threads
-    data = env.h.fake.threads.pop(thread.id)
-    env.h.fake._echo(
-        "parse_thread_delete",
-        {"id": str(thread.id), "guild_id": data["guild_id"], "parent_id": data["parent_id"],
-         "type": data["type"]},
-    )  # fmt: skip
+    env.h.fake.delete_thread(thread.id)
     assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
     row = await table_row(env)
     assert row["status"] == "ended" and row["deadline"] is None
