@@ -5,8 +5,10 @@ every other click gets a private refusal; the lobby, its message and its log agr
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -172,11 +174,15 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     await until(lambda: bool(held))  # the click's redraw is waiting on Discord
     version = (await table_row(env))["version"]
     ticking = asyncio.create_task(env.bot.tick())  # the bot player's move is due now
-    for _ in range(500):  # until the bot's move is committed (its redraw may be queued)
-        if (await table_row(env))["version"] > version:
-            break
-        await asyncio.sleep(0.01)
-    gate.set()
+
+    async def committed() -> bool:  # the bot's move (its redraw may be queued)
+        return bool((await table_row(env))["version"] > version)
+
+    try:
+        await until(committed)  # the race is set up, or the test fails here
+        assert len(held) == 1  # while Ana's redraw still waits on Discord
+    finally:
+        gate.set()
     assert await ticking == 1
     await env.h.settle()
     row = await table_row(env)
@@ -190,10 +196,12 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     assert versions == {str(row["version"])}
 
 
-async def until(condition: Any, tries: int = 500) -> None:
-    """Wait (a bounded number of short sleeps) for work on other tasks and threads."""
+async def until(condition: Callable[[], bool | Awaitable[bool]], tries: int = 500) -> None:
+    """Wait (a bounded number of short sleeps) for work on other tasks and threads; fail
+    the test if ``condition`` (a function, or a coroutine function) never holds."""
     for _ in range(tries):
-        if condition():
+        held = condition()
+        if await held if inspect.isawaitable(held) else held:
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("condition never held")
+    raise AssertionError(f"{getattr(condition, '__name__', condition)} never held")
