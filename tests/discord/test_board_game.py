@@ -101,7 +101,8 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     table = await env.bot.tables.get(1)
     assert table.status == "finished"
     final = env.turn_message()
-    assert "won Sequence" in final.text or "drawn" in final.text
+    assert table.rules.outcome.seats == (0,)  # seed 21: Ana's two sequences
+    assert final.embeds[0]["title"] == "🏆 Ana won Sequence (board game)!"
     summaries = [m for m in env.thread_messages()[:-1] if m.buttons == []]
     assert any(" played " in m.text for m in summaries)  # each move left a line behind
     # Nobody's hand was ever shown to anyone else.
