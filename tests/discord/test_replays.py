@@ -127,7 +127,6 @@ async def test_a_board_game_replayed_step_by_step_across_a_restart(make_env: Mak
     assert step_of(far.message) == (moves, moves)
 
     # The animation, privately: one frame per move and the start, under the upload limit.
-    env.h.settle_timeout = 30.0  # the animation takes a second or two (deferred), more under load
     started = time.perf_counter()
     animated = await bo.click(shared, "Download animation")
     print(f"animation of {moves} moves: {time.perf_counter() - started:.2f} s")
