@@ -234,14 +234,17 @@ async def test_admin_actions_need_manage_server_and_are_recorded(make_env: MakeE
     mod = await env.h.member("Mod", manage_guild=True)
     lobby = (await ana.slash("sequences start")).message
     # Slash options Discord would hide from them are sent anyway: the code must refuse.
-    for reply in (
-        await bo.slash("settings turn-timer", seconds=60),
-        await bo.slash("chips grant", member=bo, amount=500, reason="me"),
-        await bo.slash("chips take", member=ana, amount=5, reason="you"),
-        await bo.click(lobby, "Cancel"),
-        await bo.slash("sequences end", game=1),
+    settings_only = "You need Manage Server to change game settings."
+    chips_only = "You need Manage Server to grant or remove chips."
+    host_only = "Only the host or a member with Manage Server can {}."
+    for reply, why in (
+        (await bo.slash("settings turn-timer", seconds=60), settings_only),
+        (await bo.slash("chips grant", member=bo, amount=500, reason="me"), chips_only),
+        (await bo.slash("chips take", member=ana, amount=5, reason="you"), chips_only),
+        (await bo.click(lobby, "Cancel"), host_only.format("cancel")),
+        (await bo.slash("sequences end", game=1), host_only.format("end this game")),
     ):
-        assert reply.ephemeral and ("Manage Server" in reply.text or "Only the host" in reply.text)
+        assert reply.ephemeral and reply.text == why
     assert (await mod.slash("settings turn-timer", seconds=60)).ephemeral
     await mod.slash("chips grant", member=bo, amount=50, reason="prize")
     await mod.click(lobby, "Cancel")
