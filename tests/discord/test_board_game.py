@@ -95,7 +95,7 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     assert outsider.ephemeral and "not playing" in outsider.text
     waiting = await bo.click(board, "My hand")
     assert waiting.ephemeral and "It's Ana's turn; you can look, not play." in waiting.text
-    assert all(lb in ("Refresh",) for lb in waiting.message.labels)
+    assert waiting.message.labels == ["Refresh"]
 
     await play_out(env, {ana.id: ana, bo.id: bo})
     table = await env.bot.tables.get(1)
