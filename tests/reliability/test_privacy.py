@@ -153,6 +153,26 @@ def card_leaks(env: Env, state: b.BoardState, public_ever: set[str], seats: list
     return leaks
 
 
+def test_the_card_search_finds_every_way_a_card_is_written() -> None:
+    prose = ["Q♥", "q ♥", "Q♡", "Q♥️", "Q:hearts:", "queen of hearts", "Q of Hearts", "QH"]
+    assert all(named_cards({"QH"}, "description", text) == ["QH"] for text in prose)
+    for text in ("Q♦", "QHX", "EQ♥", "10♥", "queen of diamonds", "the q hurts"):
+        assert named_cards({"QH"}, "description", text) == [], text
+    assert named_cards({"TS"}, "value", "Bo played 10♠ on C3, ten of spades") == ["TS"]
+    assert named_cards({"QH"}, "custom_id", "t:1:4:p_qh_2_3") == ["QH"]  # as the hand writes
+    assert named_cards({"AS"}, "content", "as good as") == []  # prose: the code's own case
+    payload = {
+        "content": "",
+        "embeds": [{"footer": {"text": "a"}, "fields": [{"name": "b", "value": "c"}]}],
+        "components": [{"type": 1, "components": [{"label": "d", "custom_id": "e"}]}],
+        "attachments": [{"filename": "f.png"}],
+    }
+    assert sorted(strings_in(payload)) == sorted([
+        ("content", ""), ("text", "a"), ("name", "b"), ("value", "c"), ("label", "d"),
+        ("custom_id", "e"), ("filename", "f.png"),
+    ])  # fmt: skip
+
+
 async def test_private_odds_are_private(make_env: MakeEnv) -> None:
     env = await make_env(seed=3)
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
