@@ -4,16 +4,29 @@ test and (from tests/pg.py) a PostgreSQL database per test."""
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 from discord.ext import commands
+from hypothesis import settings
 
 from tests.harness import BotErrorLogged, Harness
-from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector
+from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector, running_in_ci
 
 pytest_plugins = ["tests.pg", "tests.backends"]  # a PostgreSQL database per test; db_target
+
+# Hypothesis, for every test (loaded here, before any test module builds its settings).
+# In CI: Hypothesis's own "ci" profile (examples derived from each test's name, so a rare
+# failure shows in every run, not one in ten; no deadline; no example database), chosen
+# by the harness's reading of CI so both agree. Everywhere: a failure prints the blob that
+# replays it (@reproduce_failure). HYPOTHESIS_PROFILE=ci picks it by hand. Tests that
+# share one bot across examples (tests/reliability) pin derandomize=True themselves: there
+# an example depends on the ones before it, so only the whole seeded run replays.
+settings.register_profile("ci", parent=settings.get_profile("ci"), print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if running_in_ci() else "dev"))
 
 MakeHarness = Callable[..., Awaitable[Harness]]
 

@@ -22,10 +22,16 @@ def test_demo_plays_a_bot_game_then_a_staked_one(capsys: pytest.CaptureFixture[s
     assert "Leaderboard" in out and "ledger check" in out and ": ok" in out
 
 
-@pytest.mark.parametrize("game", ["classic", "heartsdue"])
-def test_demo_one_roll_games(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("game", "headline"),
+    [
+        ("classic", "== 🏆 Ada 🤖 won Sequences (One-roll)! =="),
+        ("heartsdue", "== 🏆 Babbage 🤖 won Hearts Due! =="),
+    ],
+)
+def test_demo_one_roll_games(game: str, headline: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", game, "--seed", "1", "--quiet"]) == 0
-    assert "won" in capsys.readouterr().out
+    assert headline in capsys.readouterr().out.splitlines()  # seed 1: that bot wins
 
 
 def test_demo_board_writes_the_final_board(
@@ -33,7 +39,8 @@ def test_demo_board_writes_the_final_board(
 ) -> None:
     out = tmp_path / "final.png"
     assert main(["demo", "board", "--seed", "4", "--quiet", "--out", str(out)]) == 0
-    assert "won Sequence" in capsys.readouterr().out or "drawn" in out.name
+    lines = capsys.readouterr().out.splitlines()
+    assert "== 🏆 Ada 🤖 won Sequence (board game)! ==" in lines  # seed 4: Ada wins
     with Image.open(out) as image:
         assert image.size[0] > 800 and image.format == "PNG"
 

@@ -24,7 +24,7 @@ async def test_a_test_only_game_plays_end_to_end(make_env: MakeEnv) -> None:
     assert "First to six · table #1" in lobby.embed_text()
     assert "one die, the first 6 wins" in lobby.embed_text()
     lobby = (await bo.click(lobby, "Join")).message
-    assert "Bo" in lobby.embed_text() or str(bo.id) in lobby.embed_text()
+    assert f"` 2.` {bo.mention}" in lobby.embed_text()  # Bo has the second seat
     await ana.click(lobby, "Start")
     [thread] = h.threads
     assert thread.name == "First to six #1"

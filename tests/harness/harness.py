@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
@@ -442,8 +443,20 @@ class _Snapshot:
         self.payload = payload
 
 
+def running_in_ci() -> bool:
+    """Whether the ``CI`` variable is set (true, 1, yes: as CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+# How much slower than a developer's machine this one may be: HARNESS_TIME_SCALE, else 2 in
+# CI (a shared runner), else 1. Only the ceilings below scale; a green test never waits.
+TIME_SCALE = float(os.environ.get("HARNESS_TIME_SCALE") or (2 if running_in_ci() else 1))
+# How long settle() waits for busy tasks before failing. Measured on a two-core machine at
+# load 6-8 (one pytest process among others): the slowest settle of a normal test 1.4 s (a
+# 65-move board animation), a burst of 1000 clicks 4.4 s.
+DEFAULT_SETTLE_TIMEOUT = 10.0 * TIME_SCALE
 # Seconds of settle time each interaction of ``Harness.together`` adds to the timeout.
-PER_INTERACTION_SETTLE = 0.02
+PER_INTERACTION_SETTLE = 0.05 * TIME_SCALE
 
 
 class Harness:
@@ -482,7 +495,7 @@ class Harness:
         *,
         channels: Sequence[str] = ("general",),
         guild_name: str = "Test Guild",
-        settle_timeout: float = 2.0,
+        settle_timeout: float = DEFAULT_SETTLE_TIMEOUT,
         long_sleep: float = 0.5,
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
         gateway_echo: bool = True,
@@ -492,7 +505,8 @@ class Harness:
         ``setup_hook`` and mark the bot ready. ``bot`` may be an ``AutoShardedBot``: it must
         run the guild's shard (``guild_id`` puts the guild on one; dpytest's ids are random).
 
-        ``settle_timeout``: how long :meth:`settle` waits for busy tasks before failing.
+        ``settle_timeout``: how long :meth:`settle` waits for busy tasks before failing
+        (default :data:`DEFAULT_SETTLE_TIMEOUT`, scaled by ``HARNESS_TIME_SCALE`` or CI).
         ``long_sleep``: sleeps (and ``asyncio.wait_for`` timeouts) longer than this count as
         idle, e.g. ``delete_after`` or "wait 60 s for players"; keep bot delays configurable.
         ``error_loggers``: logger prefixes whose ERROR records fail the test.

@@ -51,27 +51,31 @@ async def test_forged_and_replayed_custom_ids_are_refused(make_env: MakeEnv) -> 
     turn = env.turn_message()
     version = (await table_row(env))["version"]
     before = await snapshot(env.bot.db)
-    attempts = {
+    table = await env.bot.tables.get(1)
+    mover, waiting = (ana, bo) if table.seats[table.rules.current].user_id == ana.id else (bo, ana)
+    not_yours = f"It's {mover.name}'s turn, not yours."
+    # The refusal each player hears: one text for both, or (the mover's, the other's).
+    attempts: dict[str, str | tuple[str, str]] = {
         f"t:{foreign}:L:join": "somewhere else",  # another server's lobby
         f"t:{foreign}:0:throw": "somewhere else",
-        "t:1:0:throw": "over",  # an old turn counter (replayed)
-        f"t:1:{version}:bank": "",  # a button this phase does not have
-        f"t:1:{version}:lock9": "",
-        "t:1:L:start": "already started",  # a lobby button after the start
-        "t:1:L:bogus": "",
-        "t:99:1:throw": "no longer exists",  # no such game
-        "t:9999999999999999999:1:throw": "no longer exists",  # beyond SQLite's integers
+        "t:1:0:throw": "That throw is over.",  # an old turn counter (replayed)
+        f"t:1:{version}:bank": ("That move is not possible now.", not_yours),  # not this phase
+        f"t:1:{version}:lock9": ("There is nothing to lock now.", not_yours),
+        "t:1:L:start": "That game has already started.",  # a lobby button after the start
+        "t:1:L:bogus": "That button is not part of this lobby.",
+        "t:99:1:throw": "That game no longer exists.",  # no such game
+        "t:9999999999999999999:1:throw": "That game no longer exists.",  # beyond SQLite's
         "t:1:5": "isn't one of mine",  # truncated
         "t:1:" + "9" * 90 + ":throw": "isn't one of mine",  # oversized
         "garbage": "isn't one of mine",
         "": "isn't one of mine",
     }
     for custom_id, why in attempts.items():
-        for player in (ana, bo):
+        for player in (mover, waiting):
             reply = await forge_click(env, player, turn, custom_id)
             assert one_private_line(reply), (custom_id, reply.text)
-            # The player not to move may hear "it's Ana's turn" first: also a refusal.
-            assert why in reply.text or "turn" in reply.text, (custom_id, reply.text)
+            expected = why if isinstance(why, str) else why[player is waiting]
+            assert expected in reply.text, (custom_id, player.name, reply.text)
     # Another game's lobby button, clicked in this game's thread: not its channel.
     reply = await forge_click(env, ana, turn, "t:2:L:join")
     assert one_private_line(reply) and "somewhere else" in reply.text

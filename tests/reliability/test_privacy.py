@@ -7,13 +7,14 @@ from __future__ import annotations
 import ast
 import json
 import logging
+import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from bot.app import THIRD_PARTY_LOGGERS, configure_logging
-from bot.games.board.render import hand_text
 from bot.rules import board as b
 from bot.ui.errors import APOLOGY
 from tests.discord.conftest import Env, MakeEnv
@@ -38,7 +39,9 @@ async def test_private_hands_reach_their_owner_only(
     env = await make_env(seed=7)
     ana, bo, cy = await board_game(env)
     players = {ana.id: ana, bo.id: bo}
-    for _ in range(6):  # each takes turns through their private hand; everyone peeks
+    public_ever: set[str] = set()  # every card played or discarded so far: shown, rightly
+    checked: set[str] = set()
+    for _ in range(8):  # each takes turns through their private hand; everyone peeks
         row = await table_row(env)
         board = env.h.message(int(row["message_id"]))
         for player in (ana, bo):
@@ -52,20 +55,18 @@ async def test_private_hands_reach_their_owner_only(
         spaces = (await mover.click(hand, custom_id=card.custom_id)).message
         move = next(x for x in spaces.buttons if x.custom_id and ":p_" in x.custom_id)
         await mover.click(spaces, custom_id=move.custom_id)
-    state = b.load((await table_row(env))["state"]["rules"])
-    secrets = {
-        seat: hand_text(b.view_for(state, seat)).split(" ")[0] for seat in range(2)
-    }  # a card string as the hand shows it
+        row = await table_row(env)
+        state = b.load(row["state"]["rules"])
+        public_ever |= set(state.discards)
+        seats = [seat["user_id"] for seat in row["state"]["seats"]]
+        assert card_leaks(env, state, public_ever, seats) == []
+        checked |= {card for hand in state.hands for card in hand} - public_ever
+    assert len(checked) >= 10 and public_ever  # many hidden cards looked for, some played
     seats = (await table_row(env))["state"]["seats"]
     for message in env.h.messages():
-        text = message.text
-        if "Your cards" in text:
-            assert message.ephemeral, text
-            owner = message.visible_to
-            assert owner in players
-        else:
-            ids = [x.custom_id or "" for x in message.buttons]
-            assert not any(":c_" in i or ":p_" in i or ":t_" in i for i in ids), message
+        if "Your cards" in message.text:
+            assert message.ephemeral, message.text
+            assert message.visible_to in players
     for seat, data in enumerate(seats):
         me = players[data["user_id"]]
         other = players[seats[1 - seat]["user_id"]]
@@ -75,7 +76,101 @@ async def test_private_hands_reach_their_owner_only(
     assert not [m for m in cy.visible_messages() if "Your cards" in m.text]
     for record in caplog.records:  # nothing of a hand in any log line
         assert "Your cards" not in record.getMessage()
-    assert all(secrets.values())
+
+
+SUIT_SIGNS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = dict(zip("A23456789TJQK", ["ace", "two", "three", "four", "five", "six", "seven",
+                       "eight", "nine", "ten", "jack", "queen", "king"], strict=True))  # fmt: skip
+
+
+# Strings that name things rather than say them: a card code there may be in any case,
+# as in the hand's buttons ("t:1:4:p_qh_2_3").
+IDENTIFIERS = {"custom_id", "url", "proxy_url", "filename"}
+
+
+@cache
+def card_pattern(code: str, identifier: bool = False) -> re.Pattern[str]:
+    """Every way a message could name the card ``code`` ("QH"): "Q♥" (or ♡, :hearts:, a
+    space between), "queen of hearts", "Q of hearts", and the code itself as a word ("QH";
+    in an identifier also "qh"). Ten is "10", "T" or "ten"."""
+    rank, suit = code
+    ranks = ["10", "T"] if rank == "T" else [rank]
+    word = SUIT_WORDS[suit]
+    signs = [re.escape(sign) for sign in SUIT_SIGNS[suit]] + [f":{word}:"]
+    forms = [rf"{r}\s?{sign}" for r in ranks for sign in signs]
+    forms += [rf"{r}\s+of\s+{word[:-1]}s?\b" for r in (*ranks, RANK_WORDS[rank])]
+    named = "|".join(forms)
+    pattern = rf"(?<![0-9A-Za-z])(?:(?i:{named})|{code}(?![0-9A-Za-z]))"
+    return re.compile(pattern, re.IGNORECASE if identifier else 0)
+
+
+def strings_in(value: object, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a message payload with its key: content, embed titles,
+    descriptions, fields, footers, authors, image and file names, component labels,
+    custom_ids, placeholders, select options."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from strings_in(item, str(name))
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item, key)
+
+
+def message_texts(message: Message) -> list[tuple[str, str]]:
+    """Everything a member can read of ``message``, in every version it has had."""
+    versions = (*message.history, message.payload)
+    texts = [text for version in versions for text in strings_in(version)]
+    return texts + [("filename", f.filename) for f in message.attachments]
+
+
+def named_cards(cards: set[str], key: str, text: str) -> list[str]:
+    return [card for card in sorted(cards) if card_pattern(card, key in IDENTIFIERS).search(text)]
+
+
+def card_leaks(env: Env, state: b.BoardState, public_ever: set[str], seats: list[int]) -> list[str]:
+    """Each card in someone's hand, never played or discarded (neither copy), that shows in
+    a message another member can read (a public one, or one private to another player),
+    or in a thread's name: "<card> in <where>: <text>"."""
+    held = {seat: set(hand) - public_ever for seat, hand in enumerate(state.hands)}
+    leaks = []
+    for message in env.h.messages(include_deleted=True):
+        viewer = message.visible_to
+        if viewer is None:
+            hidden = set().union(*held.values())
+        else:  # another player's cards, except copies of those the viewer holds
+            mine = seats.index(viewer) if viewer in seats else None
+            own = set(state.hands[mine]) if mine is not None else set()
+            hidden = set().union(*(c for s, c in held.items() if s != mine)) - own
+        for key, text in message_texts(message):
+            leaks += [f"{c} in {message!r} {key}: {text!r}" for c in named_cards(hidden, key, text)]
+    every = set().union(*held.values())
+    for thread in env.h.fake.threads.values():
+        name = str(thread.get("name", ""))
+        leaks += [f"{c} in thread name {name!r}" for c in named_cards(every, "name", name)]
+    return leaks
+
+
+def test_the_card_search_finds_every_way_a_card_is_written() -> None:
+    prose = ["Q♥", "q ♥", "Q♡", "Q♥️", "Q:hearts:", "queen of hearts", "Q of Hearts", "QH"]
+    assert all(named_cards({"QH"}, "description", text) == ["QH"] for text in prose)
+    for text in ("Q♦", "QHX", "EQ♥", "10♥", "queen of diamonds", "the q hurts"):
+        assert named_cards({"QH"}, "description", text) == [], text
+    assert named_cards({"TS"}, "value", "Bo played 10♠ on C3, ten of spades") == ["TS"]
+    assert named_cards({"QH"}, "custom_id", "t:1:4:p_qh_2_3") == ["QH"]  # as the hand writes
+    assert named_cards({"AS"}, "content", "as good as") == []  # prose: the code's own case
+    payload = {
+        "content": "",
+        "embeds": [{"footer": {"text": "a"}, "fields": [{"name": "b", "value": "c"}]}],
+        "components": [{"type": 1, "components": [{"label": "d", "custom_id": "e"}]}],
+        "attachments": [{"filename": "f.png"}],
+    }
+    assert sorted(strings_in(payload)) == sorted([
+        ("content", ""), ("text", "a"), ("name", "b"), ("value", "c"), ("label", "d"),
+        ("custom_id", "e"), ("filename", "f.png"),
+    ])  # fmt: skip
 
 
 async def test_private_odds_are_private(make_env: MakeEnv) -> None:
@@ -159,14 +254,17 @@ async def test_admin_actions_need_manage_server_and_are_recorded(make_env: MakeE
     mod = await env.h.member("Mod", manage_guild=True)
     lobby = (await ana.slash("sequences start")).message
     # Slash options Discord would hide from them are sent anyway: the code must refuse.
-    for reply in (
-        await bo.slash("settings turn-timer", seconds=60),
-        await bo.slash("chips grant", member=bo, amount=500, reason="me"),
-        await bo.slash("chips take", member=ana, amount=5, reason="you"),
-        await bo.click(lobby, "Cancel"),
-        await bo.slash("sequences end", game=1),
+    settings_only = "You need Manage Server to change game settings."
+    chips_only = "You need Manage Server to grant or remove chips."
+    host_only = "Only the host or a member with Manage Server can {}."
+    for reply, why in (
+        (await bo.slash("settings turn-timer", seconds=60), settings_only),
+        (await bo.slash("chips grant", member=bo, amount=500, reason="me"), chips_only),
+        (await bo.slash("chips take", member=ana, amount=5, reason="you"), chips_only),
+        (await bo.click(lobby, "Cancel"), host_only.format("cancel")),
+        (await bo.slash("sequences end", game=1), host_only.format("end this game")),
     ):
-        assert reply.ephemeral and ("Manage Server" in reply.text or "Only the host" in reply.text)
+        assert reply.ephemeral and reply.text == why
     assert (await mod.slash("settings turn-timer", seconds=60)).ephemeral
     await mod.slash("chips grant", member=bo, amount=50, reason="prize")
     await mod.click(lobby, "Cancel")

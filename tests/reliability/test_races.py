@@ -5,8 +5,10 @@ every other click gets a private refusal; the lobby, its message and its log agr
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player, Reply
+from tests.harness.harness import TIME_SCALE
 from tests.reliability.helpers import log_count, table_row
 
 
@@ -38,7 +41,6 @@ def public(replies: list[Reply]) -> list[Reply]:
 
 async def test_a_thousand_clicks_by_the_player_to_move_apply_once(make_env: MakeEnv) -> None:
     env = await make_env(seed=11)
-    env.h.settle_timeout = 60  # a thousand handlers: seconds on a busy machine
     players = await two_player_game(env)
     player = await mover(env, players)
     turn = env.turn_message()
@@ -55,7 +57,6 @@ async def test_a_thousand_clicks_by_the_player_to_move_apply_once(make_env: Make
 
 async def test_a_thousand_clicks_by_fifty_members_apply_once(make_env: MakeEnv) -> None:
     env = await make_env(seed=12)
-    env.h.settle_timeout = 60  # a thousand handlers: seconds on a busy machine
     players = await two_player_game(env)
     crowd = [await env.h.member(f"M{i}") for i in range(48)] + players
     player = await mover(env, players)
@@ -172,11 +173,15 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     await until(lambda: bool(held))  # the click's redraw is waiting on Discord
     version = (await table_row(env))["version"]
     ticking = asyncio.create_task(env.bot.tick())  # the bot player's move is due now
-    for _ in range(500):  # until the bot's move is committed (its redraw may be queued)
-        if (await table_row(env))["version"] > version:
-            break
-        await asyncio.sleep(0.01)
-    gate.set()
+
+    async def committed() -> bool:  # the bot's move (its redraw may be queued)
+        return bool((await table_row(env))["version"] > version)
+
+    try:
+        await until(committed)  # the race is set up, or the test fails here
+        assert len(held) == 1  # while Ana's redraw still waits on Discord
+    finally:
+        gate.set()
     assert await ticking == 1
     await env.h.settle()
     row = await table_row(env)
@@ -190,10 +195,13 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     assert versions == {str(row["version"])}
 
 
-async def until(condition: Any, tries: int = 500) -> None:
-    """Wait (a bounded number of short sleeps) for work on other tasks and threads."""
-    for _ in range(tries):
-        if condition():
+async def until(condition: Callable[[], bool | Awaitable[bool]], tries: int = 500) -> None:
+    """Wait (a bounded number of short sleeps, more on a slow machine) for work on other
+    tasks and threads; fail the test if ``condition`` (a function, or a coroutine
+    function) never holds."""
+    for _ in range(int(tries * TIME_SCALE)):
+        held = condition()
+        if await held if inspect.isawaitable(held) else held:
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("condition never held")
+    raise AssertionError(f"{getattr(condition, '__name__', condition)} never held")

@@ -3,7 +3,6 @@ against fixed policies, and agreement with seeded simulations of the real core."
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 from collections import Counter
@@ -197,9 +196,11 @@ def test_no_single_change_of_the_sudden_policy_needs_fewer_turns(soft: bool) -> 
 def test_sudden_beats_every_threshold_policy() -> None:
     best = odds.expected_turns_to_21(0)
     for k in range(1, 6):
-        # Bank at 5 and up can never fill the last few points exactly: ValueError.
-        with contextlib.suppress(ValueError):
-            assert odds.policy_turns_to_21(False, odds.ThresholdPolicy(k)) >= best
+        assert odds.policy_turns_to_21(False, odds.ThresholdPolicy(k)) >= best, k
+    # Never banking by choice (always the bonus throw) can never fill the last few points
+    # exactly: no finite expectation.
+    with pytest.raises(ValueError, match="never leaves a total"):
+        odds.policy_turns_to_21(False, odds.ThresholdPolicy(6))
 
 
 def test_sudden_locks_fewer_to_land_on_21() -> None:
