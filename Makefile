@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy bot cogs
+	$(BIN)/mypy bot cogs bench
 
 # Under a throw-away PostgreSQL server (tests/pgserver.py, BOT_TEST_POSTGRES) for the store
 # tests; one pytest worker per core (pytest-xdist).

@@ -4,9 +4,11 @@ two processes). Nothing here is about time: only that every row has its numbers.
 
 from __future__ import annotations
 
+import importlib.abc
 import json
 import math
 import os
+import sys
 from typing import Any
 
 import psycopg
@@ -94,3 +96,31 @@ def test_bench_refuses_what_is_not_a_postgresql_url(capsys: pytest.CaptureFixtur
     assert "postgresql://" in capsys.readouterr().out
     assert main(["bench", "--quick", "--only", "processes"]) == 2
     assert "needs --database" in capsys.readouterr().out
+
+
+class _Missing(importlib.abc.MetaPathFinder):
+    """An install without the checkout: these modules are not there."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> None:
+        if fullname in self.names:
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+@pytest.mark.parametrize("missing", [("bench",), ("tests.harness",)])
+def test_bench_without_a_checkout_says_so_in_one_line(
+    missing: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Docker image and a wheel hold bot/ and cogs/ only: no bench/, no tests/."""
+    for name in [n for n in sys.modules if n.split(".")[0] == "bench" or n in missing]:
+        monkeypatch.delitem(sys.modules, name)
+    if "tests.harness" in missing:
+        monkeypatch.delattr(sys.modules["tests"], "harness")
+    monkeypatch.setattr(sys, "meta_path", [_Missing(*missing), *sys.meta_path])
+    assert main(["bench", "--quick"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: bench needs a checkout of the repository (tests/harness)\n"
