@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from pathlib import Path
 
@@ -47,3 +48,37 @@ def test_the_page_names_files_that_exist() -> None:
         "tests/games/six.py",
     ):
         assert name in page and (ROOT / name).exists(), name
+
+
+def _imported_names(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports: by statement, or by name through ``importlib.import_module``
+    or ``__import__`` (import-linter sees only the statements)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append((node.lineno, node.module))
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None))
+            in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append((node.lineno, node.args[0].value))
+    return names
+
+
+def test_the_runtime_imports_nothing_from_the_checkout() -> None:
+    """bot/ and cogs/ (all the Docker image has) import neither tests/ nor bench/, not even by
+    name at run time; the one door is `python -m bot bench` loading the bench package."""
+    door = ROOT / "bot" / "cli" / "bench.py"
+    found = []
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        for line, name in _imported_names(path):
+            top = name.split(".")[0]
+            if top == "tests" or (top == "bench" and not (path == door and name == "bench.run")):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert found == []
