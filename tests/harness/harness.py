@@ -569,7 +569,8 @@ class Harness:
         self._ignored: list[Callable[[asyncio.Task[Any]], bool]] = []
         self._saved_adapter_request: Any = None
         self._stopped = False
-        self._batch: list[tuple[Player, Reply]] | None = None
+        self._batch: list[tuple[Player, Reply]] | None = None  # delivered, not yet settled
+        self._building: list[tuple[Player, Reply, JsonDict]] | None = None  # together()
         self._expected_rejections: list[tuple[re.Pattern[str] | None, list[str]]] = []
         self._expected_unanswered: list[list[Reply]] = []
         self._what: dict[str, str] = {}  # interaction token -> what the member used
@@ -1050,17 +1051,23 @@ class Harness:
         self.fake.interactions[record.token] = record
         reply = Reply(self, record, len(self.fake.events))
         self._what[record.token] = _describe(kind, data, message)
+        if self._building is not None:  # delivered by together(), once every one is built
+            self._building.append((player, reply, payload))
+            return reply
+        self._deliver(record, payload)
+        if self._batch is not None:
+            self._batch.append((player, reply))
+            return reply
+        await self._settle_and_finish([(player, reply)])
+        return reply
+
+    def _deliver(self, record: InteractionRecord, payload: JsonDict) -> None:
         token = CURRENT_INTERACTION.set(record.token)
         record.delivered_clock = self.clock()  # the deadline runs from here
         try:
             self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
         finally:
             CURRENT_INTERACTION.reset(token)
-        if self._batch is not None:
-            self._batch.append((player, reply))
-            return reply
-        await self._settle_and_finish([(player, reply)])
-        return reply
 
     async def _settle_and_finish(
         self, delivered: list[tuple[Player, Reply]], timeout: float | None = None
@@ -1172,16 +1179,21 @@ class Harness:
         """
         if self._batch is not None:
             raise HarnessError("h.together() cannot be nested")
-        self._batch = []
+        self._batch, self._building = [], []
         try:
             replies = list(await asyncio.gather(*actions))
-            batch = self._batch
+            built = self._building
         finally:
-            self._batch = None
+            self._batch = self._building = None
+        # Built first, then delivered back to back: each deadline runs from its own delivery,
+        # not from while the harness was still building the others.
+        for _, reply, payload in built:
+            self._deliver(reply._rec, payload)
         # Every delivered interaction gets its share of the wait: a burst of a thousand
         # clicks is work, not a hang, on a loaded two-core machine.
         await self._settle_and_finish(
-            batch, timeout=self.settle_timeout + PER_INTERACTION_SETTLE * len(actions)
+            [(player, reply) for player, reply, _ in built],
+            timeout=self.settle_timeout + PER_INTERACTION_SETTLE * len(actions),
         )
         return replies
 
