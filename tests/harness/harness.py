@@ -1081,9 +1081,11 @@ class Harness:
             # said with it, unless the bot's answer came too late (then that is the cause).
             problems = self._answer_problems(replies) if self.answer_deadline is not None else []
             late = [r for r in replies if r._rec.late_clock is not None]
-            if problems and late and not self._expected_unanswered:
+            if problems and self._expected_unanswered:
+                self._expected_unanswered[-1] += [r for r, _ in problems]
+            elif problems and late:
                 raise Unanswered([p for _, p in problems], exc) from exc
-            if problems and not self._expected_unanswered:
+            elif problems:
                 exc.add_note(str(Unanswered([p for _, p in problems])))
             raise
         await self._check_answers(replies)
