@@ -52,7 +52,7 @@ class Floor:
         self.H = H
 
     async def start(self) -> Floor:
-        self.h = await self.H.Harness.start(noop_bot(), settle_timeout=3600.0)
+        self.h = await self.H.Harness.start(noop_bot(), settle_timeout=3600.0, answer_deadline=None)
         self.player = await self.h.member("Ana")
         self.made = 0
         return self

@@ -143,8 +143,11 @@ class Stats(commands.Cog):
             self.bot.games.label,
         )
         if points:
+            # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
+            # answer first ("thinking"), then the chart replaces it.
+            await interaction.response.defer(thinking=True)
             png = await asyncio.to_thread(rating_chart, points)
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 embed=embed,
                 file=discord.File(io.BytesIO(png), filename="rating.png"),
                 allowed_mentions=NO_PINGS,

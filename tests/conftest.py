@@ -13,7 +13,13 @@ from discord.ext import commands
 from hypothesis import settings
 
 from tests.harness import BotErrorLogged, Harness
-from tests.harness.harness import DEFAULT_ERROR_LOGGERS, ErrorCollector, running_in_ci
+from tests.harness.harness import (
+    ANSWER_DEADLINE,
+    ANSWERS,
+    DEFAULT_ERROR_LOGGERS,
+    ErrorCollector,
+    running_in_ci,
+)
 
 pytest_plugins = ["tests.pg", "tests.backends"]  # a PostgreSQL database per test; db_target
 
@@ -92,3 +98,48 @@ def fail_on_error_logs() -> Iterator[ErrorCollector]:
     records = collector.take()
     if records:
         raise BotErrorLogged(records)
+
+
+# --- the interactions' answer times, said at the end of the session --------------------------
+# Each xdist worker sends its own in ``workeroutput``; the controller (or a run without xdist)
+# says the slowest answer against Discord's deadline, and with HARNESS_ANSWERS=record every
+# interaction that was not answered in time (recorded instead of failing its test).
+
+_WORKER_ANSWERS: list[dict[str, Any]] = []
+
+
+def _answers_summary() -> dict[str, Any]:
+    return {"slowest": ANSWERS.slowest, "answered": ANSWERS.answered, "problems": ANSWERS.problems}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["answers"] = _answers_summary()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    answers = getattr(node, "workeroutput", {}).get("answers")
+    if answers is not None:
+        _WORKER_ANSWERS.append(answers)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    summaries = _WORKER_ANSWERS or [_answers_summary()]
+    answered = sum(s["answered"] for s in summaries)
+    if not answered:
+        return
+    slowest = sorted((tuple(x) for s in summaries for x in s["slowest"]), reverse=True)[:5]
+    problems = [tuple(p) for s in summaries for p in s["problems"]]
+    write = terminalreporter.write_line
+    write(
+        f"interactions: {answered} answered; the slowest, in the bot's time "
+        f"(deadline {ANSWER_DEADLINE:g} s):"
+    )
+    for seconds, what, test in slowest:
+        write(f"  {seconds:.3f} s  {what}  ({test})")
+    if problems:
+        write(f"interactions not answered in time (recorded, not failed): {len(problems)}")
+        for test, problem in sorted(problems):
+            write(f"  {test}: {problem}")

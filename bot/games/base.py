@@ -47,6 +47,23 @@ class Demo:
     bot_levels: tuple[str, ...]
 
 
+async def defer_update(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge a click now, within Discord's 3 seconds, and show its answer later with
+    :func:`answer_update`: for a click that must first wait (a table's lock) or draw."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+async def answer_update(interaction: discord.Interaction[Any], **payload: Any) -> None:
+    """Edit the clicked message as the click's answer: through its response, or (after
+    :func:`defer_update`) as the original response."""
+    deferred = discord.InteractionResponseType.deferred_message_update
+    if interaction.response.type == deferred:
+        await interaction.edit_original_response(**payload)
+    else:
+        await interaction.response.edit_message(**payload)
+
+
 @dataclass(frozen=True)
 class TurnView:
     """The public message of a turn: an embed and, for games with a picture, its file."""

@@ -30,6 +30,11 @@ class KeyedLocks:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def busy(self, key: int) -> bool:
+        """Whether a task holds ``key``'s lock now (one taking it would wait)."""
+        entry = self._entries.get(key)
+        return entry is not None and entry.lock.locked()
+
     @asynccontextmanager
     async def hold(self, key: int) -> AsyncIterator[None]:
         entry = self._entries.get(key)

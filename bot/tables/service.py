@@ -146,6 +146,10 @@ class TableService:
         table.read_at = stamp
         return table
 
+    def busy(self, table_id: int) -> bool:
+        """Whether a change of this table is under way here (a new one would wait for it)."""
+        return self._locks.busy(table_id)
+
     def live_locks(self) -> int:
         """How many tables hold a lock: those with a change under way (none in between, so
         a table closed here or by another process leaves nothing behind)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Game
+from bot.games.base import Game, answer_update, defer_update
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
@@ -90,6 +90,10 @@ class Publisher:
 
     def live_locks(self) -> int:
         return len(self._publishing)
+
+    def busy(self, table_id: int) -> bool:
+        """Whether a redraw of this table is under way (a new one waits for it)."""
+        return self._publishing.busy(table_id)
 
     def _mark_shown(self, table: Table) -> None:
         self._shown_versions[table.id] = max(table.version, self._shown_versions.get(table.id, 0))
@@ -212,9 +216,7 @@ class Publisher:
 
     async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         try:
-            await interaction.response.edit_message(
-                **self.lobby_message(table), allowed_mentions=NO_PINGS
-            )
+            await answer_update(interaction, **self.lobby_message(table), allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             # The change is committed; a dead token (slow answer, 10062) only loses the
             # in-place update, so make it by REST instead.
@@ -317,6 +319,10 @@ class Publisher:
         # while a click's redraw still waits on Discord could post its new message first,
         # and the click's older one would land last and be recorded as the live message.
         table = change.table
+        if interaction is not None and self._publishing.busy(table.id):
+            # The redraw under way may wait on Discord (a rate limit): answer the click now,
+            # within its 3 seconds, and show it when that redraw is done.
+            await defer_update(interaction)
         async with self._publishing.hold(table.id):
             # Where the game is shown now: as this process's previous redraw left it, if that
             # was after the change's copy was read. A copy read later has the place from the
@@ -376,12 +382,14 @@ class Publisher:
         payload: dict[str, Any],
         table: Table,
     ) -> bool:
-        """Edit the clicked message through the click's response; False if there is no
-        click to answer or its token is gone (the caller then edits by REST)."""
-        if interaction is None or interaction.response.is_done():
+        """Edit the clicked message through the click's response (or, if the click was
+        deferred, its original response); False if there is no click to answer or its token
+        is gone (the caller then edits by REST)."""
+        deferred = discord.InteractionResponseType.deferred_message_update
+        if interaction is None or interaction.response.type not in (None, deferred):
             return False
         try:
-            await interaction.response.edit_message(**payload, allowed_mentions=NO_PINGS)
+            await answer_update(interaction, **payload, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             # Too slow (10062) or the token is gone: the change stands, edit by REST.
             log.info("game %s: click not answered (%s); editing by REST", table.id, exc.code)
@@ -683,14 +691,16 @@ class Publisher:
         """An agreement was given: redraw the request, and the game if it ended."""
         table = change.table
         if change.closed:
-            await interaction.response.edit_message(
-                **self.end_request_message(table, table.ended_request), allowed_mentions=NO_PINGS
+            await answer_update(
+                interaction,
+                **self.end_request_message(table, table.ended_request),
+                allowed_mentions=NO_PINGS,
             )
             table.ended_request = None  # shown just now, by the click
             await self.closed(table)
             return
-        await interaction.response.edit_message(
-            **self.end_request_message(table), allowed_mentions=NO_PINGS
+        await answer_update(
+            interaction, **self.end_request_message(table), allowed_mentions=NO_PINGS
         )
         await self.publish(change)  # the turn's buttons, at the version the agreement made
 

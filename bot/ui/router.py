@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.games.base import ClickContext
+from bot.games.base import ClickContext, answer_update, defer_update
 from bot.games.registry import Games
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -66,10 +66,18 @@ class Router:
         await self.publisher.post_lobby(interaction, table)
         return table
 
+    async def _answer_if_waiting(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A click whose table is busy (a change or a redraw under way, which may wait on
+        the database or on Discord's rate limits) is acknowledged before it waits, so it is
+        answered within Discord's 3 seconds; its message is edited once it is its turn."""
+        if self.tables.busy(table.id) or self.publisher.busy(table.id):
+            await defer_update(interaction)
+
     async def on_lobby_click(
         self, interaction: discord.Interaction[Any], table: Table, action: str
     ) -> None:
         user = interaction.user
+        await self._answer_if_waiting(interaction, table)
         if action == "join":
             change = await self.tables.join(table.id, user.id, user.display_name)
         elif action == "leave":
@@ -99,6 +107,7 @@ class Router:
         if game.is_private(action):
             await game.private_click(self.context, interaction, table, version, action)
             return
+        await self._answer_if_waiting(interaction, table)
         change = await self.tables.act(table.id, interaction.user.id, version, action, loaded=table)
         await self.publisher.publish(change, interaction)
 
@@ -110,9 +119,10 @@ class Router:
         if action == "resign":
             await self.confirm_resign(interaction, table)
         elif action == "resign_yes":
+            await self._answer_if_waiting(interaction, table)
             change = await self.tables.resign(table.id, interaction.user.id)
-            await interaction.response.edit_message(
-                content=f"You resigned from game #{table.id}.", view=None
+            await answer_update(
+                interaction, content=f"You resigned from game #{table.id}.", view=None
             )
             await self.publisher.publish(change)
         elif action == "resign_no":
@@ -121,6 +131,7 @@ class Router:
             embed = table_rules_embed(self.games[table.kind], table)
             await interaction.response.send_message(embed=embed, ephemeral=True)
         elif action == "agree_end":
+            await self._answer_if_waiting(interaction, table)
             change = await self.tables.agree_to_end(table.id, interaction.user.id)
             await self.publisher.show_end_request(change, interaction)
         else:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+import sys
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -364,3 +367,33 @@ async def test_wallet_latest_fits_five_long_reasons(env: Env) -> None:
     lines = value.split("\n")
     assert len(lines) == 5 and all(f"Granted by {admin.mention}: \\*\\_" in x for x in lines)
     assert all(x.endswith(":R>") and "…" in x for x in lines)
+
+
+async def test_stats_answers_before_it_draws_a_slow_chart(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing the rating chart can outlast Discord's 3 seconds on a busy host (3.5 s
+    here): /stats answers first ("thinking"), then the chart replaces that."""
+    h = env.h
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    async with env.db.transaction() as conn:
+        for _ in range(2):
+            game = await create_game(conn, guild_id=h.guild_id, game_key=KEY)
+            await write_results(conn, game, [S(alice.id, 1), S(bob.id, 2)])
+            await record_finished_game(conn, game)
+    cog = sys.modules["cogs.stats"]  # the module the bot loaded (load_extension's own)
+    draw = cog.rating_chart
+
+    def slow_chart(points: Any) -> bytes:
+        time.sleep(3.5)  # in the drawing thread, as a slow host would take
+        return draw(points)
+
+    monkeypatch.setattr(cog, "rating_chart", slow_chart)
+    h.settle_timeout = 10
+
+    stats = await alice.slash("stats")
+
+    assert stats.answer_seconds is not None and stats.answer_seconds < 1.0
+    assert not stats.message.loading  # the chart replaced "thinking"
+    assert "2 won of 2 (100 %)" in stats.text
+    assert [f.filename for f in stats.files] == ["rating.png"]

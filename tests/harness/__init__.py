@@ -4,7 +4,7 @@ See :mod:`tests.harness.harness` for the entry point (:class:`Harness`).
 """
 
 from .fake import FakeDiscord, RecordedRequest, http_error
-from .harness import BotErrorLogged, Harness, MessageRejected, Player, SettleTimeout
+from .harness import BotErrorLogged, Harness, MessageRejected, Player, SettleTimeout, Unanswered
 from .model import Attachment, Button, HarnessError, Message, Modal, NoResponse, Reply, Select
 
 __all__ = [
@@ -23,5 +23,6 @@ __all__ = [
     "Reply",
     "Select",
     "SettleTimeout",
+    "Unanswered",
     "http_error",
 ]

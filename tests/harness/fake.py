@@ -431,6 +431,11 @@ class InteractionRecord:
     expired: bool = False
     # time.perf_counter() when the callback (the interaction's answer) was served
     answered_at: float | None = None
+    # The harness's bot clock (``FakeDiscord.bot_clock``) at delivery and at the answer:
+    # what Discord's 3-second deadline is measured in (see ``Harness`` and its README).
+    delivered_clock: float | None = None
+    answered_clock: float | None = None
+    late_clock: float | None = None  # when a callback came too late and was refused
 
 
 @dataclass
@@ -492,8 +497,12 @@ class FakeDiscord:
         self._global = _Bucket("global", *GLOBAL_LIMIT)
         self._retry_at: dict[str, float] = {}  # route key -> end of its last 429's wait
         self.deleted_channels: set[int] = set()
-        self.answered_clock: dict[str, float] = {}  # interaction token -> when answered
+        self.answered_on_http_clock: dict[str, float] = {}  # token -> when answered (DiscordClock)
         self._webhook_adapter = webhook_async.AsyncWebhookAdapter()
+        # The bot's own time (set by the harness) and Discord's deadline for an
+        # interaction's first answer in it: a later callback gets 404/10062, as on Discord.
+        self.bot_clock: Callable[[], float] | None = None
+        self.answer_deadline = 3.0
         R = _route
         self._rest_routes: list[tuple[str, re.Pattern[str], Handler]] = [
             R("POST", "/channels/{c}/messages", self._rest_send),
@@ -1213,6 +1222,9 @@ class FakeDiscord:
         if rec.expired:
             raise http_error(401, 50027)
         if route.method == "POST" and path.endswith("/callback"):
+            if self._past_deadline(rec):
+                rec.late_clock = self.bot_clock() if self.bot_clock is not None else None
+                raise http_error(404, 10062)
             kind = int(body.get("type") or 0)
             if kind in (4, 7):
                 source = rec.source_message_id if kind == 7 else None
@@ -1245,6 +1257,11 @@ class FakeDiscord:
             "response_message_ephemeral": bool(msg and msg.ephemeral),
         }
 
+    def _past_deadline(self, rec: InteractionRecord) -> bool:
+        if self.bot_clock is None or rec.delivered_clock is None or rec.response_type is not None:
+            return False
+        return self.bot_clock() - rec.delivered_clock > self.answer_deadline
+
     def _callback(self, rec: InteractionRecord, body: JsonDict, files: Any) -> JsonDict:
         if rec.response_type is not None:
             raise http_error(400, 40060)
@@ -1256,7 +1273,8 @@ class FakeDiscord:
             self._message(None, rec.source_message_id)  # deleted: 10008, not acknowledged
         rec.response_type = kind
         rec.answered_at = time.perf_counter()
-        self.answered_clock[rec.token] = self.clock.now()
+        self.answered_on_http_clock[rec.token] = self.clock.now()
+        rec.answered_clock = self.bot_clock() if self.bot_clock is not None else None
         if kind in (4, 5):  # CHANNEL_MESSAGE_WITH_SOURCE, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             eph = int(data.get("flags") or 0) & P.EPHEMERAL
             flags = (int(data.get("flags") or 0) & ~P.LOADING) | (P.LOADING if kind == 5 else 0)

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import re
+import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 from unittest import mock
@@ -83,6 +84,88 @@ class MessageRejected(AssertionError):
 
 class SettleTimeout(AssertionError):
     """Dispatch or bot tasks did not finish within the settle timeout."""
+
+
+# Discord's deadline for an interaction's first answer (a message, a defer, a modal or
+# autocomplete choices); later, the token is dead (10062) and the member sees "This
+# interaction failed".
+ANSWER_DEADLINE = 3.0
+
+
+class Unanswered(AssertionError):
+    """An interaction the harness delivered was not answered within :data:`ANSWER_DEADLINE`
+    of the bot's time (:class:`BotClock`). Wrap what means to leave one unanswered in
+    ``with h.expect_unanswered():``."""
+
+    def __init__(self, problems: Sequence[str], cause: BaseException | None = None) -> None:
+        self.problems = list(problems)
+        text = "\n".join(f"- {p}" for p in self.problems)
+        if cause is not None:
+            text += f"\n(and while handling it: {type(cause).__name__}: {cause})"
+        super().__init__(
+            f"{len(self.problems)} interaction(s) not answered within {ANSWER_DEADLINE:g} s "
+            f"(the member sees 'This interaction failed'):\n{text}"
+        )
+
+
+class BotClock:
+    """The bot's own time, in seconds: the event loop's clock (``loop.time()``) minus the
+    time the OS kept the loop's thread waiting for a CPU (its run-queue wait, from
+    ``/proc/self/task/<tid>/schedstat``; nothing is subtracted where that file is missing).
+
+    What the deadline measures is then what the bot spends from an interaction's delivery
+    to its callback: its own work on the loop, awaited sleeps and locks, the fake Discord's
+    latency, waits for the database or a drawing thread. What it leaves out is a loaded
+    machine (other test workers, other jobs) taking the CPU away, which would make a
+    wall-clock deadline flaky without the bot being any slower."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._path: str | None = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+        if self._queued() is None:
+            self._path = None
+
+    def _queued(self) -> float | None:
+        if self._path is None:
+            return None
+        try:
+            with open(self._path) as f:
+                return int(f.read().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def __call__(self) -> float:
+        return self.loop.time() - (self._queued() or 0.0)
+
+
+class AnswerLog:
+    """Every answer time the harness measured in this process, for the end-of-session line
+    (``tests/conftest.py``): the slowest ones, and (with ``HARNESS_ANSWERS=record``) the
+    unanswered or late interactions, recorded instead of failing."""
+
+    KEPT = 5
+
+    def __init__(self) -> None:
+        self.slowest: list[tuple[float, str, str]] = []  # seconds, interaction, test
+        self.answered = 0
+        self.problems: list[tuple[str, str]] = []  # test, problem
+
+    @property
+    def recording(self) -> bool:
+        return os.environ.get("HARNESS_ANSWERS") == "record"
+
+    @staticmethod
+    def test_name() -> str:
+        return os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0]
+
+    def answered_in(self, seconds: float, what: str) -> None:
+        self.answered += 1
+        if len(self.slowest) < self.KEPT or seconds > self.slowest[-1][0]:
+            self.slowest.append((seconds, what, self.test_name()))
+            self.slowest = sorted(self.slowest, reverse=True)[: self.KEPT]
+
+
+ANSWERS = AnswerLog()
 
 
 class ErrorCollector(logging.Handler):
@@ -162,6 +245,8 @@ class TaskTracker:
         self.loop = loop
         self.tasks: set[asyncio.Task[Any]] = set()
         self.finished: list[asyncio.Task[Any]] = []
+        # The interaction (token) each live task was created while handling, if any.
+        self.interaction_of: dict[asyncio.Task[Any], str | None] = {}
         self._previous = loop.get_task_factory()
 
     def install(self) -> None:
@@ -174,6 +259,7 @@ class TaskTracker:
             else:
                 task = asyncio.Task(coro, loop=loop, **kwargs)
             self.tasks.add(task)
+            self.interaction_of[task] = CURRENT_INTERACTION.get()
             task.add_done_callback(self._done)
             return task
 
@@ -181,6 +267,7 @@ class TaskTracker:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self.tasks.discard(task)
+        self.interaction_of.pop(task, None)
         self.finished.append(task)
 
     def unretrieved_failures(self) -> list[asyncio.Task[Any]]:
@@ -434,6 +521,31 @@ class Player:
         return msg
 
 
+def _describe(kind: int, data: JsonDict, message: Any) -> str:
+    """What the member used, for a failure message: ``/board start``, ``button 'Join'
+    (t:1:L:join)``, ``select t:..``, ``modal name``."""
+    if kind in (P.APPLICATION_COMMAND, P.AUTOCOMPLETE):
+        parts = [str(data.get("name", "?"))]
+        options = data.get("options") or []
+        while options and options[0].get("type") in (1, 2):  # a subcommand (group)
+            parts.append(str(options[0].get("name")))
+            options = options[0].get("options") or []
+        name = " ".join(parts)
+        if kind == P.AUTOCOMPLETE:
+            return f"autocomplete of /{name}"
+        return f"/{name}" if data.get("type", 1) == 1 else f"context menu {name!r}"
+    custom_id = str(data.get("custom_id", "?"))
+    if kind == P.MODAL_SUBMIT:
+        return f"modal {custom_id}"
+    if data.get("component_type") != P.BUTTON:
+        return f"select {custom_id}"
+    shown = P.walk_components(
+        (message.payload if message is not None else {}).get("components", [])
+    )
+    label = next((c.get("label") for c in shown if c.get("custom_id") == custom_id), None)
+    return f"button {label!r} ({custom_id})" if label else f"button {custom_id}"
+
+
 class _Snapshot:
     """An earlier version of a message, as a stale client would send it."""
 
@@ -483,8 +595,13 @@ class Harness:
         self._ignored: list[Callable[[asyncio.Task[Any]], bool]] = []
         self._saved_adapter_request: Any = None
         self._stopped = False
-        self._batch: list[tuple[Player, Reply]] | None = None
+        self._batch: list[tuple[Player, Reply]] | None = None  # delivered, not yet settled
+        self._building: list[tuple[Player, Reply, JsonDict]] | None = None  # together()
         self._expected_rejections: list[tuple[re.Pattern[str] | None, list[str]]] = []
+        self._expected_unanswered: list[list[Reply]] = []
+        self._what: dict[str, str] = {}  # interaction token -> what the member used
+        self.clock = BotClock(asyncio.get_running_loop())
+        self.answer_deadline: float | None = ANSWER_DEADLINE
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -500,6 +617,7 @@ class Harness:
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
         gateway_echo: bool = True,
         guild_id: int | None = None,
+        answer_deadline: float | None = ANSWER_DEADLINE,
     ) -> Harness:
         """Configure dpytest around ``bot`` (one guild with ``channels``), wire the fakes, run
         ``setup_hook`` and mark the bot ready. ``bot`` may be an ``AutoShardedBot``: it must
@@ -511,6 +629,10 @@ class Harness:
         idle, e.g. ``delete_after`` or "wait 60 s for players"; keep bot delays configurable.
         ``error_loggers``: logger prefixes whose ERROR records fail the test.
         ``gateway_echo``: echo MESSAGE_*/THREAD_* gateway events for the bot's own changes.
+        ``answer_deadline``: every interaction must be answered within this many seconds of
+        the bot's time (:class:`BotClock`), or the test fails (:class:`Unanswered`) and the
+        late callback gets 10062; None only where answer times are measured, not held to
+        Discord's deadline (``python -m bot bench``'s bursts).
         """
         h = cls(
             bot, settle_timeout=settle_timeout, long_sleep=long_sleep, error_loggers=error_loggers
@@ -526,6 +648,11 @@ class Harness:
             h.channel_id = guild.text_channels[0].id
             h.fake = FakeDiscord(guild.id)
             h.fake.gateway_echo = gateway_echo
+            h.fake.bot_clock = h.clock
+            h.answer_deadline = answer_deadline
+            # Recording (HARNESS_ANSWERS=record) leaves late answers served, as before.
+            recording = answer_deadline is None or ANSWERS.recording
+            h.fake.answer_deadline = float("inf") if recording else (answer_deadline or 0.0)
             dpytest_backend.update_role(guild.default_role, permissions=EVERYONE_PERMISSIONS.value)
             h._patch_webhooks()
             await h._wire(bot)
@@ -959,23 +1086,128 @@ class Harness:
         )
         self.fake.interactions[record.token] = record
         reply = Reply(self, record, len(self.fake.events))
+        self._what[record.token] = _describe(kind, data, message)
+        if self._building is not None:  # delivered by together(), once every one is built
+            self._building.append((player, reply, payload))
+            return reply
+        self._deliver(record, payload)
+        if self._batch is not None:
+            self._batch.append((player, reply))
+            return reply
+        await self._settle_and_finish([(player, reply)])
+        return reply
+
+    def _deliver(self, record: InteractionRecord, payload: JsonDict) -> None:
         token = CURRENT_INTERACTION.set(record.token)
+        record.delivered_clock = self.clock()  # the deadline runs from here
         try:
             self.bot._connection.parsers["INTERACTION_CREATE"](payload)  # private: gateway parsers
         finally:
             CURRENT_INTERACTION.reset(token)
-        if self._batch is not None:
-            self._batch.append((player, reply))
-            return reply
-        await self.settle()
-        self._finish(player, reply)
-        return reply
+
+    async def _settle_and_finish(
+        self, delivered: list[tuple[Player, Reply]], timeout: float | None = None
+    ) -> None:
+        """Settle, then check that every delivered interaction was answered in time."""
+        replies = [r for _, r in delivered]
+        try:
+            await self.settle(timeout)
+        except AssertionError as exc:
+            # What went wrong while handling is the failure; an unanswered interaction is
+            # said with it, unless the bot's answer came too late (then that is the cause).
+            problems = self._answer_problems(replies) if self.answer_deadline is not None else []
+            late = [r for r in replies if r._rec.late_clock is not None]
+            if problems and self._expected_unanswered:
+                self._expected_unanswered[-1] += [r for r, _ in problems]
+            elif problems and late:
+                raise Unanswered([p for _, p in problems], exc) from exc
+            elif problems:
+                exc.add_note(str(Unanswered([p for _, p in problems])))
+            raise
+        await self._check_answers(replies)
+        for player, reply in delivered:
+            self._finish(player, reply)
+
+    async def _check_answers(self, replies: list[Reply]) -> None:
+        """Fail with :class:`Unanswered` naming each interaction the bot did not answer
+        within :data:`ANSWER_DEADLINE` of its own time (:class:`BotClock`), unless inside
+        :meth:`expect_unanswered`. One still unanswered after the settle (the bot may be in a
+        sleep the settle counts as idle) is waited for until its deadline has passed."""
+        deadline = self.answer_deadline
+        if deadline is None:
+            return
+        unanswered = [r for r in replies if not r.acknowledged]
+        if unanswered and not self._expected_unanswered:
+            waiting = unanswered
+            while waiting and min(self._age(r) for r in waiting) <= deadline:
+                handling = [t for r in waiting for t in self._handling(r)]
+                if not handling:
+                    break  # nothing is left that could still answer
+                # Few wake-ups: on a loaded machine each costs run-queue time (not counted).
+                await asyncio.wait(handling, timeout=0.1, return_when=asyncio.FIRST_COMPLETED)
+                waiting = [r for r in waiting if not r.acknowledged]
+            if len(waiting) < len(unanswered):
+                await self.settle()  # an answer came: let what follows it finish too
+        problems = self._answer_problems(replies)
+        if not problems:
+            return
+        if self._expected_unanswered:
+            self._expected_unanswered[-1] += [r for r, _ in problems]
+            return
+        if ANSWERS.recording:
+            ANSWERS.problems += [(ANSWERS.test_name(), p) for _, p in problems]
+            return
+        raise Unanswered([p for _, p in problems])
+
+    def _answer_problems(self, replies: list[Reply]) -> list[tuple[Reply, str]]:
+        """Each reply not answered in time, with a line naming its interaction; records the
+        answer times of the others."""
+        problems: list[tuple[Reply, str]] = []
+        for reply in replies:
+            rec = reply._rec
+            what = self._what.get(rec.token, "an interaction")
+            seconds = reply.answer_seconds
+            if seconds is not None:
+                ANSWERS.answered_in(seconds, what)
+                if seconds > (self.answer_deadline or ANSWER_DEADLINE):
+                    problems.append((reply, f"{what}: answered after {seconds:.2f} s"))
+            elif rec.late_clock is not None and rec.delivered_clock is not None:
+                after = rec.late_clock - rec.delivered_clock
+                problems.append((reply, f"{what}: answered after {after:.2f} s, refused (10062)"))
+            else:
+                problems.append((reply, f"{what}: not answered"))
+        return problems
+
+    def _handling(self, reply: Reply) -> list[asyncio.Task[Any]]:
+        """The live tasks created while handling ``reply``'s interaction."""
+        token = reply._rec.token
+        owners = self.tracker.interaction_of
+        return [t for t in list(self.tracker.tasks) if owners.get(t) == token and not t.done()]
+
+    def _age(self, reply: Reply) -> float:
+        """Bot-clock seconds since ``reply``'s interaction was delivered."""
+        delivered = reply._rec.delivered_clock
+        return 0.0 if delivered is None else self.clock() - delivered
 
     def _finish(self, player: Player, reply: Reply) -> None:
         reply._close(len(self.fake.events))
         record = reply._rec
         if record.modal is not None:
             self._modals[player.id] = (record.modal, record.channel_id, record.source_message_id)
+
+    @contextlib.contextmanager
+    def expect_unanswered(self) -> Iterator[list[Reply]]:
+        """Inside the block, interactions may go unanswered or be answered late (a click
+        that reaches no handler, a callback made to fail on purpose); yields their replies
+        and fails if every interaction in it was answered in time."""
+        sink: list[Reply] = []
+        self._expected_unanswered.append(sink)
+        try:
+            yield sink
+        finally:
+            self._expected_unanswered.remove(sink)
+        if not sink:
+            raise HarnessError("expected an unanswered interaction, every one was answered")
 
     async def together(self, *actions: Awaitable[Reply]) -> list[Reply]:
         """Deliver several interactions back to back before any handler runs, as when two
@@ -985,17 +1217,22 @@ class Harness:
         """
         if self._batch is not None:
             raise HarnessError("h.together() cannot be nested")
-        self._batch = []
+        self._batch, self._building = [], []
         try:
             replies = list(await asyncio.gather(*actions))
-            batch = self._batch
+            built = self._building
         finally:
-            self._batch = None
+            self._batch = self._building = None
+        # Built first, then delivered back to back: each deadline runs from its own delivery,
+        # not from while the harness was still building the others.
+        for _, reply, payload in built:
+            self._deliver(reply._rec, payload)
         # Every delivered interaction gets its share of the wait: a burst of a thousand
         # clicks is work, not a hang, on a loaded two-core machine.
-        await self.settle(timeout=self.settle_timeout + PER_INTERACTION_SETTLE * len(actions))
-        for player, reply in batch:
-            self._finish(player, reply)
+        await self._settle_and_finish(
+            [(player, reply) for player, reply, _ in built],
+            timeout=self.settle_timeout + PER_INTERACTION_SETTLE * len(actions),
+        )
         return replies
 
     async def expire_views(self) -> int:
@@ -1104,9 +1341,12 @@ class Harness:
 
 
 __all__ = [
+    "ANSWER_DEADLINE",
+    "BotClock",
     "BotErrorLogged",
     "Harness",
     "MessageRejected",
     "Player",
     "SettleTimeout",
+    "Unanswered",
 ]

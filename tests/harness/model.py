@@ -315,6 +315,16 @@ class Reply:
         return self._rec.answered_at
 
     @property
+    def answer_seconds(self) -> float | None:
+        """How long the bot took to answer, in its own time (``harness.BotClock``: the loop's
+        clock less the time a loaded machine kept it off the CPU), from the interaction's
+        delivery to its callback; Discord's deadline is 3 s. None if never answered."""
+        rec = self._rec
+        if rec.answered_clock is None or rec.delivered_clock is None:
+            return None
+        return rec.answered_clock - rec.delivered_clock
+
+    @property
     def acknowledged(self) -> bool:
         return self._rec.response_type is not None
 

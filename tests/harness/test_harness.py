@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from tests.conftest import MakeHarness
 from tests.harness import BotErrorLogged, Harness, HarnessError, NoResponse, SettleTimeout
+from tests.harness.harness import ANSWER_DEADLINE, BotClock, Unanswered
 
 log = logging.getLogger("tests.toy")
 
@@ -624,7 +625,7 @@ async def test_expected_errors_can_be_allowed(h: Harness) -> None:
     alice = await h.member("Alice")
     game = (await alice.slash("toy start", rounds=1)).message
 
-    with h.expect_errors("boom") as records:
+    with h.expect_errors("boom") as records, h.expect_unanswered():
         reply = await alice.click(game, "Boom")
     assert reply.failed
     assert "RuntimeError" in repr(records[0].exc_info)
@@ -879,7 +880,8 @@ async def test_restart_loses_non_persistent_views(make_harness: MakeHarness) -> 
 
     await h.restart(ToyBot(store, instance=2))
 
-    reply = await alice.select(menu, ["red"])
+    with h.expect_unanswered():
+        reply = await alice.select(menu, ["red"])
     assert reply.failed  # the View lived in the old process: "This interaction failed"
 
 
@@ -989,3 +991,157 @@ async def test_with_privileged_intents_members_are_cached(make_harness: MakeHarn
     assert h.last_message("games").content == "Posted."  # ephemeral messages are stored too
     assert h.last_message("games", ephemeral=False).content == "hi"
     assert h.messages("lobby") == []
+
+
+# --------------------------------------------------------------------------- the deadline
+
+# How each deliberately wrong (or right) handler of the slow bot answers.
+SLOW_MODES = ("silent", "sleepy", "stepped", "patient", "quick")
+
+
+async def answer_slowly(interaction: discord.Interaction, mode: str) -> None:
+    """``silent`` never answers; ``sleepy`` answers after one awaited sleep of 3.5 s (which
+    the settle counts as idle); ``stepped`` after 3.5 s of short sleeps (which it waits
+    for); ``patient`` after one sleep of 1 s (in time); ``quick`` at once."""
+    if mode == "silent":
+        return
+    if mode == "sleepy":
+        await asyncio.sleep(3.5)
+    elif mode == "stepped":
+        for _ in range(35):
+            await asyncio.sleep(0.1)
+    elif mode == "patient":
+        await asyncio.sleep(1.0)
+    await interaction.response.send_message(f"{mode} answer", ephemeral=True)
+
+
+class SlowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"slow:(?P<mode>[a-z]+)"):
+    def __init__(self, mode: str) -> None:
+        super().__init__(discord.ui.Button(label=mode.title(), custom_id=f"slow:{mode}"))
+        self.mode = mode
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SlowButton:
+        return cls(match["mode"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer_slowly(interaction, self.mode)
+
+
+slow_group = app_commands.Group(name="slow", description="Answers slowly, or never")
+
+
+@slow_group.command(name="run", description="Answer as the mode says")
+@app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in SLOW_MODES])
+async def slow_run(interaction: discord.Interaction, mode: str) -> None:
+    await answer_slowly(interaction, mode)
+
+
+@slow_group.command(name="buttons", description="A button per mode")
+async def slow_buttons(interaction: discord.Interaction) -> None:
+    view = discord.ui.View(timeout=None)
+    for mode in SLOW_MODES:
+        view.add_item(SlowButton(mode))
+    await interaction.response.send_message("Pick one.", view=view)
+
+
+class SlowBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        self.tree.add_command(slow_group)
+        self.add_dynamic_items(SlowButton)
+
+
+@pytest.fixture
+async def slow(make_harness: MakeHarness, monkeypatch: pytest.MonkeyPatch) -> Harness:
+    monkeypatch.delenv("HARNESS_ANSWERS", raising=False)  # the check fails, never records
+    # "stepped" keeps a task busy for 3.5 s: the settle must wait that long for it.
+    return await make_harness(SlowBot(), settle_timeout=10)
+
+
+async def test_a_command_the_bot_never_answers_fails_naming_it(slow: Harness) -> None:
+    alice = await slow.member("Alice")
+    with pytest.raises(Unanswered, match=r"- /slow run: not answered"):
+        await alice.slash("slow run", mode="silent")
+
+
+async def test_a_button_the_bot_never_answers_fails_naming_it(slow: Harness) -> None:
+    alice = await slow.member("Alice")
+    menu = await alice.slash("slow buttons")
+    with pytest.raises(Unanswered, match=r"- button 'Silent' \(slow:silent\): not answered"):
+        await alice.click(menu, "Silent")
+
+
+async def test_an_answer_after_a_sleep_of_3_5_s_fails(slow: Harness) -> None:
+    alice = await slow.member("Alice")
+    menu = await alice.slash("slow buttons")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(Unanswered, match=r"button 'Sleepy' \(slow:sleepy\): not answered"):
+        await alice.click(menu, "Sleepy")
+    # The settle counts the long sleep as idle; the check waited out the deadline.
+    assert loop.time() - started >= ANSWER_DEADLINE
+
+
+async def test_an_answer_after_3_5_s_of_work_is_refused_and_fails(slow: Harness) -> None:
+    alice = await slow.member("Alice")
+    with pytest.raises(Unanswered, match=r"/slow run: answered after 3\.\d\d s, refused \(10062\)"):
+        await alice.slash("slow run", mode="stepped")
+    # Discord refused the late callback: nothing was posted.
+    assert slow.messages() == []
+
+
+async def test_an_answer_within_the_deadline_passes_even_after_a_long_sleep(
+    slow: Harness,
+) -> None:
+    alice = await slow.member("Alice")
+    menu = await alice.slash("slow buttons")
+    reply = await alice.click(menu, "Patient")
+    assert reply.content == "patient answer"
+    # The second of sleep is the bot's time (less what a loaded machine took from it).
+    assert reply.answer_seconds is not None and 0.5 < reply.answer_seconds < ANSWER_DEADLINE
+    quick = await alice.slash("slow run", mode="quick")
+    assert quick.answer_seconds is not None and quick.answer_seconds < 0.5
+
+
+async def test_only_the_unanswered_one_of_two_together_is_named(slow: Harness) -> None:
+    alice, bob = await slow.member("Alice"), await slow.member("Bob")
+    menu = await alice.slash("slow buttons")
+    with pytest.raises(Unanswered, match=r"^1 interaction.*\n- button 'Silent'[^\n]*$"):
+        await slow.together(alice.click(menu, "Quick"), bob.click(menu, "Silent"))
+
+
+async def test_a_test_may_say_it_leaves_an_interaction_unanswered(slow: Harness) -> None:
+    alice = await slow.member("Alice")
+    menu = await alice.slash("slow buttons")
+    with slow.expect_unanswered() as unanswered:
+        silent = await alice.click(menu, "Silent")
+        await alice.click(menu, "Quick")
+    assert unanswered == [silent] and silent.failed
+    with (
+        pytest.raises(HarnessError, match="expected an unanswered interaction"),
+        slow.expect_unanswered(),
+    ):
+        await alice.click(menu, "Quick")
+
+
+async def test_the_bot_clock_leaves_out_time_spent_waiting_for_a_cpu(
+    tmp_path: Any,
+) -> None:
+    schedstat = tmp_path / "schedstat"
+    schedstat.write_text("100 0 1\n")
+    clock = BotClock(asyncio.get_running_loop())
+    clock._path = str(schedstat)
+    before = clock()
+    # 0.2 s pass on the loop's clock, 5 s of which the thread (say) waited for a CPU.
+    await asyncio.sleep(0.2)
+    schedstat.write_text(f"100 {5 * 10**9} 2\n")
+    assert clock() - before == pytest.approx(0.2 - 5, abs=0.15)
+    # Where the OS has no such file, the clock is the loop's.
+    clock._path = None
+    start, loop_start = clock(), clock.loop.time()
+    assert clock() - start == pytest.approx(clock.loop.time() - loop_start, abs=0.01)

@@ -281,7 +281,7 @@ async def test_messages_at_the_limits_and_silenced_pings_pass(
 
 async def test_the_refused_message_is_not_stored(h: Harness) -> None:
     alice = await h.member("Alice")
-    with h.expect_rejected("message content") as refused:
+    with h.expect_rejected("message content") as refused, h.expect_unanswered():
         reply = await alice.slash("lim reply", what="content")
     assert reply.failed and h.messages() == []
     assert len(refused) == 1 and refused[0].startswith("POST /interactions/")

@@ -192,7 +192,8 @@ async def test_dead_interaction_token_still_updates_the_message(make_env: MakeEn
     turn = env.turn_message()
     # The answer came too late: Discord forgot the interaction (10062).
     env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
-    reply = await player.click(turn, "Throw 5 dice")
+    with env.h.expect_unanswered():
+        reply = await player.click(turn, "Throw 5 dice")
     assert reply.failed  # the player saw "interaction failed"...
     row = await table_row(env)
     versions = {
@@ -208,7 +209,8 @@ async def test_dead_token_on_a_lobby_click_still_updates_the_lobby(make_env: Mak
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     lobby = (await ana.slash("sequences start")).message
     env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
-    assert (await bo.click(lobby, "Join")).failed
+    with env.h.expect_unanswered():
+        assert (await bo.click(lobby, "Join")).failed
     assert bo.mention in env.h.message(lobby.id).text
 
 
@@ -216,7 +218,8 @@ async def test_lobby_that_cannot_be_posted_is_closed_at_once(make_env: MakeEnv) 
     env = await make_env()
     ana = await env.h.member("Ana")
     env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
-    assert (await ana.slash("sequences start")).failed
+    with env.h.expect_unanswered():
+        assert (await ana.slash("sequences start")).failed
     row = await table_row(env)
     assert row["status"] == "ended"  # not an invisible lobby holding a stake and a slot
 
@@ -277,7 +280,8 @@ async def test_dead_token_on_a_board_move_still_redraws_the_board(make_env: Make
     spaces = (await player.click(hand, custom_id=card.custom_id)).message
     move = next(x for x in spaces.buttons if x.custom_id and ":p_" in x.custom_id)
     env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
-    assert (await player.click(spaces, custom_id=move.custom_id)).failed
+    with env.h.expect_unanswered():
+        assert (await player.click(spaces, custom_id=move.custom_id)).failed
     row = await table_row(env)
     board = game_message(env, row)  # the turn passed: a new public board message
     versions = {
@@ -314,7 +318,8 @@ async def test_dead_token_on_end_still_closes_the_game_message(make_env: MakeEnv
     ana, _, lobby = await lobby_of_two(env)
     await ana.click(lobby, "Start")
     env.h.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062)
-    assert (await ana.slash("sequences end")).failed
+    with env.h.expect_unanswered():
+        assert (await ana.slash("sequences end")).failed
     row = await table_row(env)
     assert row["status"] == "ended"
     assert game_message(env, row).buttons == []  # no dead buttons left on screen

@@ -15,7 +15,7 @@ TABLES = 5  # the most one channel may run (max_games_per_channel)
 
 
 def answered_within(env: Env, reply: Reply, delivered: float) -> float:
-    answered = env.h.fake.answered_clock.get(reply._rec.token)  # private: the reply's token
+    answered = env.h.fake.answered_on_http_clock.get(reply._rec.token)  # private: the reply's token
     assert answered is not None, f"never answered: {reply}"
     return answered - delivered
 

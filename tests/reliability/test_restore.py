@@ -3,6 +3,9 @@ shows an older version than the database holds. Every other message is left alon
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
 from tests.reliability.helpers import crash_at_commit
@@ -75,3 +78,40 @@ async def test_a_deleted_game_message_is_posted_again_at_once(make_env: MakeEnv)
     moved = await env.bot.tables.get(1)
     assert moved.row.message_id not in (None, table.row.message_id)
     assert "Throw 5 dice" in env.h.message(moved.row.message_id).labels  # type: ignore[arg-type]
+
+
+async def test_a_click_during_a_slow_redraw_is_answered_at_once(make_env: MakeEnv) -> None:
+    """A redraw after a restart holds the table's redraw lock while Discord is slow (3.5 s
+    here, as behind a rate limit). A click on that table meanwhile is answered at once, not
+    after the redraw (past Discord's 3 seconds: the click would be lost), and shown when the
+    redraw is done."""
+    env = await make_env(seed=6)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await running_game(env, ana, bo)
+    env.h.settle_timeout = 10  # the click's redraw waits 3.5 s behind the restart's
+    fake = env.h.fake
+    serve = fake.handle_rest
+    slowed: list[str] = []
+
+    async def slow_first_edit(route: Any, **kwargs: Any) -> Any:
+        if route.method == "PATCH" and not slowed:
+            slowed.append(route.path)
+            await asyncio.sleep(3.5)
+        return await serve(route, **kwargs)
+
+    fake.handle_rest = slow_first_edit  # type: ignore[method-assign]
+    # What the restart's redraw does for each table behind (Publisher.restore).
+    redraw = asyncio.create_task(env.bot.shell.publisher._restore_locked(1))
+    await env.h.settle()
+    assert slowed and not redraw.done()  # the redraw is waiting on Discord
+
+    reply = await click_throw(env, 1, [ana, bo])
+
+    assert redraw.done()
+    assert reply.answer_seconds is not None and reply.answer_seconds < 1.0
+    table = await env.bot.tables.get(1)
+    assert table.row.message_id is not None and reply.message.id == table.row.message_id
+    versions = {
+        b.custom_id.split(":")[2] for b in reply.message.buttons if ":T:" not in b.custom_id
+    }
+    assert versions == {str(table.version)}  # the throw is on screen

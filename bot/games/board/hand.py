@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import StaleAction, UserError
+from bot.games.base import answer_update, defer_update
 from bot.games.board.kind import move_action
 from bot.games.board.render import board_file, card_order, hand_text, side_label, side_names
 from bot.records import Button
@@ -71,11 +72,13 @@ class BoardHands:
         if action.startswith(("c_", "r_")):
             await interaction.response.edit_message(**self.hand_payload(table, seat, action))
             return
+        if ctx.tables.busy(table.id):  # answer before waiting for the table's change under way
+            await defer_update(interaction)
         change = await ctx.tables.act(
             table.id, interaction.user.id, version, action, stale_text=STALE, loaded=table
         )
         try:
-            await interaction.response.edit_message(**self.hand_payload(change.table, seat))
+            await answer_update(interaction, **self.hand_payload(change.table, seat))
         except discord.HTTPException as exc:
             # The move is committed: a dead token only costs the private hand's redraw
             # ("My hand" opens a fresh one), never the public board's.
