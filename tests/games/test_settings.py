@@ -92,3 +92,18 @@ def test_an_options_range_is_what_its_game_accepts(
     for n in (option.low - 1, option.high + 1):
         with pytest.raises(UserError):
             check(settings(n))
+
+
+def test_the_odds_of_a_dice_game_come_from_its_package() -> None:
+    """/odds lists what the games declare, in their order, and each answer is worked out in
+    the package of the game it names (``bot/games/<name>/odds.py``)."""
+    from cogs.odds import CHOICES
+
+    pages = Games().odds_pages
+    assert [(c.name, c.value) for c in CHOICES] == [(p.choice, p.key) for p in pages.values()]
+    for game in Games().values():
+        package = type(game).__module__.rsplit(".", 1)[0]
+        for page in game.odds_pages:
+            assert page.figures.__module__ == f"{package}.odds", page.key
+            assert page.game_key in game.labels, page.key
+    assert {game.name for game in Games().values() if game.odds_pages} == {"sequences", "oneroll"}
