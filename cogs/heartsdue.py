@@ -1,4 +1,5 @@
-"""``/heartsdue start`` and ``/heartsdue end``: Hearts Due, the one-roll race to 100."""
+"""``/heartsdue start`` and ``/heartsdue end``: Hearts Due, the one-roll race to 100. Its
+options and their check are the one-roll games' (``bot.games.oneroll.settings``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import discord
 from discord import app_commands
 
 from bot.app import SequencesBot
+from bot.games.oneroll import settings as options
+from bot.games.oneroll.settings import TARGET
+from bot.games.options import STAKE
+from bot.ui.options import describe
 from cogs.game_group import GameGroup
-from cogs.sequences import oneroll_settings
 
 
 class HeartsDue(
@@ -18,21 +22,18 @@ class HeartsDue(
     game_keys = ("heartsdue",)
 
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
-    @app_commands.describe(
-        target="Points to reach (default 100)",
-        stake="Chips each player puts in the pot (default 0: no stake, bot players allowed)",
-    )
+    @describe(*options.OPTIONS, STAKE)
     @app_commands.guild_only()
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],
-        target: app_commands.Range[int, 20, 1000] | None = None,
-        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
+        target: app_commands.Range[int, TARGET.low, TARGET.high] | None = TARGET.default,
+        stake: app_commands.Range[int, STAKE.low, STAKE.high] = STAKE.default,
     ) -> None:
         await self.bot.shell.router.open_lobby(
             interaction,
             kind="oneroll",
-            settings=oneroll_settings("heartsdue", target),
+            settings=options.from_options("heartsdue", target),
             stake=stake,
         )
 

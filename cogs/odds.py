@@ -9,16 +9,14 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
-from bot.ui.odds import GAME_KEYS, OddsButton, odds_answer
+from bot.games.registry import Games
+from bot.ui.odds import OddsButton, odds_answer
 
+# The entries each dice game declares (its package's odds.py), in the registry's order.
 CHOICES = [
-    app_commands.Choice(name="Sequences: standard (also Team)", value="standard"),
-    app_commands.Choice(name="Sequences: reverse", value="reverse"),
-    app_commands.Choice(name="Sequences: extended (6 dice)", value="extended"),
-    app_commands.Choice(name="Sequences: sudden (exactly 21)", value="sudden"),
-    app_commands.Choice(name="Sequences: classic one-roll", value="classic"),
-    app_commands.Choice(name="Hearts Due", value="heartsdue"),
+    app_commands.Choice(name=page.choice, value=page.key) for page in Games().odds_pages.values()
 ]
+DEFAULT = CHOICES[0].value
 
 
 class Odds(commands.Cog):
@@ -29,9 +27,9 @@ class Odds(commands.Cog):
     @app_commands.describe(ruleset="Which game or variant")
     @app_commands.choices(ruleset=CHOICES)
     async def odds(
-        self, interaction: discord.Interaction[SequencesBot], ruleset: str = "standard"
+        self, interaction: discord.Interaction[SequencesBot], ruleset: str = DEFAULT
     ) -> None:
-        if ruleset not in GAME_KEYS:
+        if ruleset not in self.bot.shell.games.odds_pages:
             raise UserError("Pick a game from the list.")
         embed, view = odds_answer(self.bot.shell, ruleset)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)

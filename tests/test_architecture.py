@@ -23,6 +23,7 @@ def test_every_contract_is_described_in_the_architecture_page() -> None:
         "storage-through-services",
         "sql-in-store",
         "shell-layers",
+        "cogs-independent",
     }
     for contract in found:
         assert f"- `{contract['id']}`: {contract['name']}" in page, contract["id"]
@@ -82,3 +83,14 @@ def test_the_runtime_imports_nothing_from_the_checkout() -> None:
             if top == "tests" or (top == "bench" and not (path == door and name == "bench.run")):
                 found.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     assert found == []
+
+
+def test_every_cog_is_in_the_independence_contract() -> None:
+    """A new cog joins ``cogs-independent`` (only the shared base ``game_group`` stays out)."""
+    [independent] = [c for c in contracts() if c["id"] == "cogs-independent"]
+    cogs = {
+        f"cogs.{path.stem}"
+        for path in (ROOT / "cogs").glob("*.py")
+        if "\nasync def setup(" in path.read_text()
+    }
+    assert set(independent["modules"]) == cogs  # type: ignore[call-overload]

@@ -8,12 +8,13 @@ Each game package under ``bot/games/`` defines one subclass and is listed once i
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
+from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
 from bot.tables.names import md_name
 
@@ -36,6 +37,18 @@ class RulesPage:
     key: str
     title: str
     text: str
+
+
+@dataclass(frozen=True)
+class OddsPage:
+    """One entry of ``/odds``: ``key`` is the option value (and the Full table button's),
+    ``choice`` what the option list shows, ``game_key`` the leaderboard key the answer's
+    title is named from, ``figures`` what the answer says."""
+
+    key: str
+    choice: str
+    game_key: str
+    figures: Callable[[], PlayerOdds]
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,7 @@ class Game(GameKind[S]):
     rules_pages: tuple[RulesPage, ...] = ()  # /rules entries, the first is the game's own
     labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
     demos: tuple[Demo, ...] = ()  # offline demos, the first is the game's own
+    odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
 
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from bot.games import board, oneroll, sequences
-from bot.games.base import Game, RulesPage
+from bot.games.base import Game, OddsPage, RulesPage
 
 GAMES: tuple[Game[Any], ...] = (sequences.GAME, oneroll.GAME, board.GAME)
 
@@ -59,3 +59,8 @@ class Games(Mapping[str, Game[Any]]):
     @property
     def rules_pages(self) -> list[RulesPage]:
         return [page for game in self.values() for page in game.rules_pages]
+
+    @property
+    def odds_pages(self) -> dict[str, OddsPage]:
+        """The ``/odds`` entries of every game by key, in the games' order."""
+        return {page.key: page for game in self.values() for page in game.odds_pages}

@@ -10,22 +10,13 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
-from bot.render import odds_text
+from bot.games.base import OddsPage
 from bot.render.common import COLOUR
 from bot.ui.buttons import is_button
 from bot.ui.checks import drawn_as
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
-# Each ruleset of /odds and the leaderboard key its name is read from (one name per game).
-GAME_KEYS = {
-    "standard": "sequences:standard",
-    "reverse": "sequences:reverse",
-    "extended": "sequences:extended",
-    "sudden": "sequences:sudden",
-    "classic": "classic",
-    "heartsdue": "heartsdue",
-}
 FOOTER = "Exact figures, not a simulation."
 TITLE = "Odds · "  # every /odds answer's title starts so (see drawn_as)
 
@@ -71,19 +62,21 @@ class OddsButton(
             await handle_error(interaction, exc, f"on the odds table of {self.ruleset}")
 
 
-def _figures(ruleset: str) -> odds_text.PlayerOdds:
-    if ruleset not in GAME_KEYS:
+def _page(shell: Shell, ruleset: str) -> OddsPage:
+    """The game's own /odds entry (``bot/games/<name>/odds.py``)."""
+    page = shell.games.odds_pages.get(ruleset)
+    if page is None:
         raise UserError("There are no odds for that game.")
-    return odds_text.player_odds(ruleset)
+    return page
 
 
 def _title(shell: Shell, ruleset: str) -> str:
-    return f"{TITLE}{shell.games.label(GAME_KEYS[ruleset])}"
+    return f"{TITLE}{shell.games.label(_page(shell, ruleset).game_key)}"
 
 
 def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:
     """The /odds answer: advice and the chances, and the Full table button."""
-    figures = _figures(ruleset)
+    figures = _page(shell, ruleset).figures()
     embed = discord.Embed(
         title=_title(shell, ruleset), description="\n".join(figures.summary), colour=COLOUR
     )
@@ -97,7 +90,7 @@ def table_embed(shell: Shell, ruleset: str) -> discord.Embed:
     """The full table of a ruleset, in words, one short line each."""
     embed = discord.Embed(
         title=f"{_title(shell, ruleset)} · full table",
-        description="\n".join(_figures(ruleset).table),
+        description="\n".join(_page(shell, ruleset).figures().table),
         colour=COLOUR,
     )
     embed.set_footer(text=FOOTER)

@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
+from bot.games.board import settings as options
+from bot.games.board.settings import ANY_SEATS, MAX_SEATS, MIN_SEATS, TEAM_SEATS
 from bot.games.board.texts import TITLE
 from bot.records import Button, SeatResult
 from bot.rules import board as b
@@ -30,11 +32,6 @@ from bot.tables.teams import arrange_teams
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
 _TRADE = re.compile(r"^t_(?P<card>[0-9atjqk][shdc])$")
-MAX_SEATS = 12
-# The seat counts each choice of teams can start with (RULINGS §3): with 3 seats and 3
-# teams everyone plays alone; 2 teams need at least 4.
-TEAM_SEATS = {2: (4, 6, 8, 10, 12), 3: (3, 6, 9, 12)}
-ANY_SEATS = (2, 3, 4, 6, 8, 9, 10, 12)
 TIMEOUT_LEVEL = "greedy"
 
 
@@ -60,26 +57,10 @@ class BoardKind(GameKind[b.BoardState]):
     }
 
     def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
-        teams = settings.get("teams") if n_seats >= 4 else None
-        return b.BoardConfig(
-            seats=n_seats,
-            first_sequence_wins=bool(settings.get("first_sequence_wins")),
-            teams=teams,
-        )
+        return options.config(settings, n_seats)
 
     def check_settings(self, settings: dict[str, Any]) -> None:
-        teams = settings.get("teams")
-        if teams not in (None, 2, 3):
-            raise UserError("Play in 2 or 3 teams.")
-        seats = settings.get("seats")
-        if seats is not None:
-            if not 2 <= int(seats) <= MAX_SEATS:
-                raise UserError("The board game takes 2 to 12 players.")
-            if teams and int(seats) not in TEAM_SEATS[teams]:
-                need = counts_text(list(TEAM_SEATS[teams]))
-                raise UserError(f"{teams} teams need {need} players, so seats can't be {seats}.")
-            if int(seats) >= 4:
-                self.config(settings, int(seats)).validate()
+        options.check(settings)
 
     def seat_counts(self, settings: dict[str, Any]) -> list[int]:
         _, high = self.seat_limits(settings)
@@ -88,7 +69,7 @@ class BoardKind(GameKind[b.BoardState]):
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         seats = settings.get("seats")
-        return (2, int(seats) if seats else MAX_SEATS)
+        return (MIN_SEATS, int(seats) if seats else MAX_SEATS)
 
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
         return self.config(settings, n_seats).sides if n_seats >= 4 else 0

@@ -6,12 +6,14 @@ from __future__ import annotations
 from bot.games.base import Demo, Game, Moments, RulesPage, TurnView
 from bot.games.oneroll import render, story
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
+from bot.games.oneroll.odds import ODDS_PAGES
 from bot.games.oneroll.texts import LABELS, RULES_PAGES
 from bot.tables.model import Seat, Table
 
 
 class OneRollGame(OneRollKind, Game[OneRollTable]):
     rules_pages = RULES_PAGES
+    odds_pages = ODDS_PAGES
     labels = LABELS
     demos = tuple(
         Demo(ruleset, {"ruleset": ruleset, "target": 100}, ("thrower",) * 3)

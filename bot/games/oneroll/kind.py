@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.errors import IllegalAction, UserError
+from bot.errors import IllegalAction
+from bot.games.oneroll import settings as options
 from bot.records import Button, SeatResult
 from bot.rules import oneroll as one
 from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
@@ -39,16 +40,10 @@ class OneRollKind(GameKind[OneRollTable]):
     bot_levels = {"thrower": "throws the dice (a one-roll game has no decisions to make)"}
 
     def ruleset(self, settings: dict[str, Any]) -> one.Ruleset:
-        ruleset = settings.get("ruleset")
-        if ruleset not in RULESETS:
-            raise UserError("Unknown ruleset.")
-        return ruleset  # type: ignore[no-any-return]
+        return options.ruleset(settings)
 
     def check_settings(self, settings: dict[str, Any]) -> None:
-        self.ruleset(settings)
-        target = int(settings.get("target", 100))
-        if not 20 <= target <= one.MAX_TARGET:
-            raise UserError(f"The target must be between 20 and {one.MAX_TARGET}.")
+        options.check(settings)
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return (2, one.MAX_SEATS)
@@ -60,12 +55,12 @@ class OneRollKind(GameKind[OneRollTable]):
         return RULESETS[self.ruleset(settings)]
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
-        return f"race to {settings.get('target', 100)} · six dice, one throw a turn"
+        return f"race to {options.target(settings)} · six dice, one throw a turn"
 
     def start(
         self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
     ) -> OneRollTable:
-        config = one.OneRollConfig(self.ruleset(settings), int(settings.get("target", 100)))
+        config = one.OneRollConfig(self.ruleset(settings), options.target(settings))
         return OneRollTable(one.new_game(config, len(seats)), 0, (0,) * len(seats))
 
     def load(self, data: dict[str, Any]) -> OneRollTable:

@@ -12,6 +12,7 @@ from bot.errors import StaleAction
 from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.sequences import render, story
 from bot.games.sequences.kind import SequencesKind, sudden_finish
+from bot.games.sequences.odds import ODDS_PAGES
 from bot.games.sequences.texts import LABELS, RULES_PAGES
 from bot.render.common import NO_PINGS
 from bot.rules import odds
@@ -24,6 +25,7 @@ from bot.tables.names import md_name
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
     rules_pages = RULES_PAGES
+    odds_pages = ODDS_PAGES
     labels = LABELS
     demos = (
         Demo(

@@ -6,6 +6,7 @@ import random
 from typing import Any, Literal
 
 from bot.errors import IllegalAction
+from bot.games.sequences import settings as options
 from bot.games.sequences.texts import variant_title
 from bot.records import Button, SeatResult
 from bot.rules import pushluck as pl
@@ -32,15 +33,10 @@ class SequencesKind(GameKind[pl.PushState]):
     bot_levels = {level: text.split(": ", 1)[-1] for level, text in LEVEL_DESCRIPTIONS.items()}
 
     def config(self, settings: dict[str, Any]) -> pl.PushConfig:
-        return pl.PushConfig(
-            variant=settings.get("variant", "standard"),
-            rounds=settings.get("rounds"),
-            target=settings.get("target"),
-            soft_last_die=bool(settings.get("soft_last_die", False)),
-        )
+        return options.config(settings)
 
     def check_settings(self, settings: dict[str, Any]) -> None:
-        self.config(settings)
+        options.check(settings)
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return self.config(settings).seats_range

@@ -1,0 +1,71 @@
+"""A game's settings as declared options: each option's name, what the slash command says
+of it, its default, its range or its choices. A game's ``settings`` module lists them and
+is the one place that checks a table's settings; the cogs read their slash options from
+it (``bot.ui.options``) and hold no rule or default of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Option(Generic[T]):
+    """One option of a game's start command. ``low``/``high``: the range Discord enforces
+    (and the settings check repeats, as a forged request need not respect it);
+    ``choices``: (what players see, the value) pairs."""
+
+    name: str
+    description: str
+    default: T
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, T], ...] = ()
+
+    def allows(self, value: int) -> bool:
+        """``value`` is in the option's range (an option without one allows any)."""
+        low = self.low if self.low is not None else value
+        high = self.high if self.high is not None else value
+        return low <= value <= high
+
+
+# Every start command's stake: the table's chips, not any game's rule.
+STAKE: Option[int] = Option(
+    "stake",
+    "Chips each player puts in the pot (default 0: no stake, bot players allowed)",
+    default=0,
+    low=0,
+    high=1_000_000_000,
+)
+
+
+def descriptions(options: Iterable[Option[Any]]) -> dict[str, str]:
+    """Option name -> its description, for ``app_commands.describe``."""
+    return {option.name: option.description for option in options}
+
+
+def span(*options: Option[Any]) -> tuple[int, int]:
+    """The range that holds every one of these number options' ranges."""
+    lows = [o.low for o in options if o.low is not None]
+    highs = [o.high for o in options if o.high is not None]
+    if len(lows) != len(options) or len(highs) != len(options):
+        raise ValueError("span needs options with a range")
+    return min(lows), max(highs)
+
+
+def suggestions(
+    option: Option[Any], offers: Iterable[int], typed: str, default: int | None
+) -> list[tuple[str, int]]:
+    """What a number option's picker offers: the offers that start with what was typed,
+    led by the typed number itself when the option allows it; (name, value) pairs."""
+    shown = [value for value in offers if str(value).startswith(typed)]
+    if typed.isdigit() and option.allows(int(typed)) and int(typed) not in shown:
+        shown.insert(0, int(typed))
+    return [
+        (f"{value} points" + (" (default)" if value == default else ""), value)
+        for value in shown
+        if option.allows(value)
+    ][:25]
