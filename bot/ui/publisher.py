@@ -273,7 +273,10 @@ class Publisher:
             self._forget(change.table)
 
     async def _acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> bool:
-        """Answer a click now and show its change later (False: the token is gone)."""
+        """Answer a click now and show its change later (False: the token is gone). A click
+        that waited for a busy table was answered already (Router._answer_if_waiting)."""
+        if interaction.response.is_done():
+            return True
         try:
             await interaction.response.defer()
         except discord.HTTPException as exc:

@@ -131,7 +131,8 @@ async def test_start_join_leave_cancel_racing_leave_a_consistent_lobby(
     assert len(table.seats) == seats_from_log(entries)
     users = [s.user_id for s in table.seats if s.user_id is not None]
     assert len(users) == len(set(users))  # nobody seated twice
-    assert 2 <= len(table.seats) <= 4
+    # Bo's leave and the cancel may both come before any join: a cancelled table of one.
+    assert 1 <= len(table.seats) <= 4
     kinds = [e["kind"] for e in entries]
     assert kinds.count("start") + kinds.count("cancelled") <= 1
     # Whatever happened last, the lobby message shows it.
@@ -139,6 +140,7 @@ async def test_start_join_leave_cancel_racing_leave_a_consistent_lobby(
     for player in (host, bo, cy, di):
         assert (player.mention in shown) == (table.seat_of(player.id) is not None)
     if table.status == "running":
+        assert len(table.seats) >= 2  # Start needs two
         assert table.row.message_id is not None  # the game has a message to click on
     else:
         assert table.status in ("lobby", "cancelled")
