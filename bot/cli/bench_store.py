@@ -135,8 +135,9 @@ async def _populate(db: Any, games: int, members: int, rng: random.Random) -> No
 
 
 async def _bench(args: argparse.Namespace, path: Path) -> None:
-    from bot.store import stats, wallets
+    from bot.store import stats
     from bot.store.db import Database
+    from bot.tables import wallets
 
     rng = random.Random(args.seed)
     async with await Database.open(path) as db:

@@ -151,7 +151,8 @@ async def _staked_game(
     """Two members stake chips, play by the game's member script (as if clicking), and the
     pot is paid: balances before and after, then the leaderboard. Games without a member
     script skip it."""
-    from bot.store import stats, wallets
+    from bot.store import stats
+    from bot.tables import wallets
 
     probe = random.Random(0)
     seats = [Seat(1, "a"), Seat(2, "b")]

@@ -15,8 +15,9 @@ from typing import Any
 from bot.config import Settings
 from bot.errors import UserError
 from bot.games.registry import Games
-from bot.store import audit, wallets
+from bot.store import audit
 from bot.store.db import Database
+from bot.tables import wallets
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 

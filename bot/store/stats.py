@@ -1,8 +1,9 @@
 """Statistics, ratings and leaderboards: the SQL side of ``bot.ratings``.
 
-``record_finished_game`` runs in the transaction that writes a game's ``game_results`` (after
-``wallets.settle_pot``, whose payouts it reads for chips won and lost). Leaderboards read the
-``player_stats`` table through one index per sort, never aggregating results.
+``record_finished_game`` runs in the transaction that writes a game's ``game_results``
+(after ``bot.tables.wallets.settle_pot``, whose payouts it reads for chips won and lost).
+Leaderboards read the ``player_stats`` table through one index per sort, never aggregating
+results.
 """
 
 from __future__ import annotations

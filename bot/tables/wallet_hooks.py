@@ -7,8 +7,9 @@ stake, or a result and its payout and ratings, are saved together or not at all.
 from __future__ import annotations
 
 from bot.records import SeatResult
-from bot.store import stats, wallets
+from bot.store import stats
 from bot.store.db import Connection
+from bot.tables import wallets
 from bot.tables.model import Seat, Table
 from bot.tables.service import Clock, TableHooks
 

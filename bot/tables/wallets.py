@@ -1,16 +1,357 @@
-"""The wallet service the shell calls: chips, daily grants, payments and admin adjustments.
-The SQL is in ``bot.store.wallets``; this only binds it to the database and the clock."""
+"""The wallet service: the chip rules (RULINGS §5) above the SQL of ``bot.store.wallets``.
+
+Here: the starting chips, the daily allowance, which amounts and reasons are allowed, how a
+pot is split, and the errors a member is shown. The store keeps the statements and what they
+guarantee by themselves (a debit never takes a wallet below zero, a daily claim passes once
+per day, an escrow is settled once); each change below is ONE transaction with its ledger
+rows, so the chip invariant of :func:`check_invariant` holds after every commit.
+
+Functions taking ``conn`` run inside the CALLER's transaction (the table service's, for
+stakes); functions taking ``db`` open their own. :class:`Wallets` binds them to the
+database and the clock for the shell.
+"""
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
 from bot.records import DAY, WalletView, utc_day
-from bot.store import games, wallets
-from bot.store.db import Database
+from bot.store import games
+from bot.store import wallets as store
+from bot.store.db import Connection, Database
+from bot.store.wallets import InvariantReport, LedgerKind, check_invariant, game_chips
 from bot.tables.service import Clock
 
-DAILY_CHIPS = wallets.DAILY_CHIPS
-MAX_AMOUNT = wallets.MAX_AMOUNT
-MAX_REASON = wallets.MAX_REASON
+__all__ = [
+    "DAILY_CHIPS",
+    "MAX_AMOUNT",
+    "MAX_REASON",
+    "START_CHIPS",
+    "DailyAlreadyClaimed",
+    "InsufficientChips",
+    "InvalidAmount",
+    "InvariantReport",
+    "Payout",
+    "WalletError",
+    "Wallets",
+    "balance",
+    "check_invariant",
+    "claim_daily",
+    "escrow",
+    "game_chips",
+    "get_wallet",
+    "grant",
+    "next_daily",
+    "pay",
+    "refund_all",
+    "refund_seat",
+    "settle_pot",
+    "split_pot",
+    "take",
+]
+
+START_CHIPS = 1_000
+DAILY_CHIPS = 100
+# Per operation; keeps every sum far from SQLite's 64-bit limit.
+MAX_AMOUNT = 1_000_000_000
+MAX_REASON = 200
+
+
+class WalletError(UserError):
+    """A chip operation refused because of what the user asked for."""
+
+
+class InsufficientChips(WalletError):
+    """The balance is short for a stake, a payment or a removal."""
+
+
+class DailyAlreadyClaimed(WalletError):
+    """``/daily`` was already claimed this UTC day."""
+
+    def __init__(self, message: str, next_due: float) -> None:
+        super().__init__(message)
+        self.next_due = next_due
+
+
+class InvalidAmount(WalletError):
+    """An amount that is zero, negative, too large, or a payment to oneself."""
+
+
+def _chips(amount: int) -> str:
+    """``1234`` -> ``'1,234 chips'`` (``'1 chip'``)."""
+    return f"{amount:,} chip" + ("" if amount == 1 else "s")
+
+
+def _now(now: float | None) -> float:
+    # Callers in the table layer may omit the clock; tests always pass it.
+    return time.time() if now is None else now
+
+
+def _check_amount(amount: int, what: str = "The amount") -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount(f"{what} must be a whole number of chips.")
+    if amount <= 0:
+        raise InvalidAmount(f"{what} must be at least 1 chip.")
+    if amount > MAX_AMOUNT:
+        raise InvalidAmount(f"{what} can be at most {_chips(MAX_AMOUNT)}.")
+
+
+def _reason(reason: str) -> str:
+    return reason[:MAX_REASON]
+
+
+def split_pot(pot: int, winners: list[int]) -> dict[int, int]:
+    """Equal shares; the remainder goes to ``winners[0]``, the seat that went first."""
+    share, remainder = divmod(pot, len(winners))
+    shares = dict.fromkeys(winners, share)
+    shares[winners[0]] += remainder
+    return shares
+
+
+def next_daily(now: float) -> float:
+    """When the next daily chips are due after ``now``: the next UTC midnight (unix time)."""
+    return float((utc_day(now) + 1) * DAY)
+
+
+# --- composed steps (inside a transaction) -----------------------------------------------
+
+
+async def _ensure(conn: Connection, guild_id: int, user_id: int, now: float) -> None:
+    await store.ensure_wallet(conn, guild_id, user_id, now, start=START_CHIPS)
+
+
+async def _credit(
+    conn: Connection,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    kind: LedgerKind,
+    now: float,
+    **extra: Any,
+) -> None:
+    await _ensure(conn, guild_id, user_id, now)
+    await store.credit(conn, guild_id, user_id, amount, kind, now, **extra)
+
+
+async def _debit(
+    conn: Connection,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    kind: LedgerKind,
+    now: float,
+    **extra: Any,
+) -> int | None:
+    """Take ``amount`` if the balance covers it; returns None on success, else the balance."""
+    await _ensure(conn, guild_id, user_id, now)
+    if await store.debit(conn, guild_id, user_id, amount, kind, now, **extra):
+        return None
+    return await store.balance_in(conn, guild_id, user_id)
+
+
+# --- reads -------------------------------------------------------------------------------
+
+
+async def get_wallet(
+    db: Database, guild_id: int, user_id: int, *, now: float, entries: int = 5
+) -> WalletView:
+    """The member's wallet (created on first use) and their latest ledger entries."""
+    async with db.transaction() as conn:
+        await _ensure(conn, guild_id, user_id, now)
+        return await store.read_wallet(conn, guild_id, user_id, entries)
+
+
+async def balance(db: Database, guild_id: int, user_id: int) -> int:
+    """The balance, or the starting amount for a member who has no wallet yet."""
+    stored = await store.stored_balance(db, guild_id, user_id)
+    return START_CHIPS if stored is None else stored
+
+
+# --- member-facing operations (own transaction) ------------------------------------------
+
+
+async def claim_daily(db: Database, guild_id: int, user_id: int, *, now: float) -> int:
+    """Grant the daily chips once per UTC day; returns the new balance."""
+    async with db.transaction() as conn:
+        await _ensure(conn, guild_id, user_id, now)
+        if not await store.credit_daily(conn, guild_id, user_id, DAILY_CHIPS, utc_day(now), now):
+            next_due = next_daily(now)
+            raise DailyAlreadyClaimed(
+                f"You already took today's {_chips(DAILY_CHIPS)}; the next ones are due "
+                f"<t:{int(next_due)}:R>.",
+                next_due,
+            )
+        return await store.balance_in(conn, guild_id, user_id)
+
+
+async def pay(
+    db: Database,
+    guild_id: int,
+    from_id: int,
+    to_id: int,
+    amount: int,
+    *,
+    now: float,
+    reason: str | None = None,
+) -> int:
+    """Move chips from one member to another; returns the payer's new balance."""
+    if from_id == to_id:
+        raise InvalidAmount("You cannot pay yourself.")
+    _check_amount(amount)
+    reason = None if reason is None else _reason(reason)
+    async with db.transaction() as conn:
+        short = await _debit(
+            conn, guild_id, from_id, amount, "pay_out", now, reason=reason, actor_id=to_id
+        )
+        if short is not None:
+            raise InsufficientChips(f"You have {_chips(short)}; you cannot pay {_chips(amount)}.")
+        await _credit(conn, guild_id, to_id, amount, "pay_in", now, reason=reason, actor_id=from_id)
+        return await store.balance_in(conn, guild_id, from_id)
+
+
+async def grant(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    actor_id: int,
+    reason: str,
+    now: float,
+) -> int:
+    """An admin adds chips; returns the member's new balance."""
+    _check_amount(amount)
+    async with db.transaction() as conn:
+        await _credit(
+            conn, guild_id, user_id, amount, "grant", now,
+            reason=_reason(reason), actor_id=actor_id,
+        )  # fmt: skip
+        return await store.balance_in(conn, guild_id, user_id)
+
+
+async def take(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    actor_id: int,
+    reason: str,
+    now: float,
+) -> int:
+    """An admin removes chips (refused if the member has fewer); returns the new balance."""
+    _check_amount(amount)
+    async with db.transaction() as conn:
+        short = await _debit(
+            conn, guild_id, user_id, amount, "take", now,
+            reason=_reason(reason), actor_id=actor_id,
+        )  # fmt: skip
+        if short is not None:
+            raise InsufficientChips(f"They have {_chips(short)}; you cannot take {_chips(amount)}.")
+        return await store.balance_in(conn, guild_id, user_id)
+
+
+# --- stakes (inside the table layer's transaction) ---------------------------------------
+
+
+async def escrow(
+    conn: Connection,
+    game_id: int,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    now: float | None = None,
+) -> bool:
+    """Hold ``amount`` of the member's chips as their stake in ``game_id``.
+
+    Call it in the same transaction that adds the seat. A stake of 0 holds nothing. If the
+    member already has a stake held in this game nothing changes (returns False), so a
+    repeated join cannot take the stake twice. Raises :class:`InsufficientChips` if the
+    balance is short; the caller's transaction then rolls back the seat as well.
+    """
+    if amount == 0:
+        return False
+    _check_amount(amount, "The stake")
+    at = _now(now)
+    if await store.held_stake(conn, game_id, user_id) is not None:
+        return False
+    short = await _debit(conn, guild_id, user_id, amount, "escrow", at, game_id=game_id)
+    if short is not None:
+        raise InsufficientChips(f"You have {_chips(short)}; this table's stake is {amount:,}.")
+    await store.hold_stake(conn, game_id, guild_id, user_id, amount, at)
+    return True
+
+
+async def refund_seat(
+    conn: Connection, game_id: int, user_id: int, *, now: float | None = None
+) -> int:
+    """Return one member's held stake (they left the lobby); returns the chips refunded."""
+    at = _now(now)
+    total = 0
+    for guild_id, amount in await store.release_seat(conn, game_id, user_id, at):
+        await _credit(conn, guild_id, user_id, amount, "refund", at, game_id=game_id)
+        total += amount
+    return total
+
+
+async def refund_all(conn: Connection, game_id: int, *, now: float | None = None) -> dict[int, int]:
+    """Return every held stake of the game (cancelled, lobby expired, abandoned).
+
+    Returns {user_id: chips refunded}; empty if nothing was held (already settled).
+    """
+    at = _now(now)
+    rows = sorted(await store.release_all(conn, game_id, at), key=lambda r: r[1])
+    refunded: dict[int, int] = {}
+    for guild_id, user_id, amount in rows:
+        await _credit(conn, guild_id, user_id, amount, "refund", at, game_id=game_id)
+        refunded[user_id] = refunded.get(user_id, 0) + amount
+    return refunded
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    pot: int
+    shares: dict[int, int]  # user_id -> chips paid; empty if the pot was already settled
+
+
+async def settle_pot(
+    conn: Connection,
+    game_id: int,
+    winners: list[int],
+    *,
+    now: float | None = None,
+) -> Payout:
+    """Pay the game's pot to its winners, in the transaction that finishes the game.
+
+    ``winners``: the winning members' ids in seat order, the seat that went first first
+    (a winning team lists all its members). Every held stake of the game is marked paid and
+    the pot is split by :func:`split_pot`. If nothing is held (already paid or refunded)
+    nothing happens, so a retry never pays twice.
+    """
+    winners = list(dict.fromkeys(winners))
+    if not winners:
+        raise ValueError("settle_pot needs at least one winner; use refund_all for no result")
+    at = _now(now)
+    rows = await store.collect_pot(conn, game_id, at)
+    if not rows:
+        return Payout(0, {})
+    guilds = {row[0] for row in rows}
+    if len(guilds) != 1:
+        raise RuntimeError(f"game {game_id} holds stakes from several servers: {guilds}")
+    guild_id = guilds.pop()
+    pot = sum(row[1] for row in rows)
+    shares = split_pot(pot, winners)
+    for user_id, amount in shares.items():
+        if amount > 0:
+            await _credit(conn, guild_id, user_id, amount, "payout", at, game_id=game_id)
+    return Payout(pot, shares)
+
+
+# --- the service the shell calls ---------------------------------------------------------
 
 
 class Wallets:
@@ -27,31 +368,31 @@ class Wallets:
                 await games.upsert_member(conn, guild_id, user_id, name, now)
 
     async def view(self, guild_id: int, user_id: int) -> WalletView:
-        return await wallets.get_wallet(self.db, guild_id, user_id, now=self.clock())
+        return await get_wallet(self.db, guild_id, user_id, now=self.clock())
 
     async def claim_daily(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """The new balance, and when the next daily chips are due (unix time)."""
         now = self.clock()
-        balance = await wallets.claim_daily(self.db, guild_id, user_id, now=now)
-        return balance, (utc_day(now) + 1) * DAY
+        new_balance = await claim_daily(self.db, guild_id, user_id, now=now)
+        return new_balance, (utc_day(now) + 1) * DAY
 
     async def pay(self, guild_id: int, payer_id: int, payee_id: int, amount: int) -> int:
-        return await wallets.pay(self.db, guild_id, payer_id, payee_id, amount, now=self.clock())
+        return await pay(self.db, guild_id, payer_id, payee_id, amount, now=self.clock())
 
     async def grant(
         self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
     ) -> int:
-        return await wallets.grant(
+        return await grant(
             self.db, guild_id, user_id, amount, actor_id=actor_id, reason=reason, now=self.clock()
         )
 
     async def take(
         self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
     ) -> int:
-        return await wallets.take(
+        return await take(
             self.db, guild_id, user_id, amount, actor_id=actor_id, reason=reason, now=self.clock()
         )
 
     async def game_chips(self, game_id: int) -> dict[int, int]:
         """Each member's net chips from one game (positive: won)."""
-        return await wallets.game_chips(self.db, game_id)
+        return await game_chips(self.db, game_id)

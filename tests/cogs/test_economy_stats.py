@@ -15,10 +15,10 @@ import pytest
 
 from bot.app import SequencesBot
 from bot.config import Settings
-from bot.store import wallets
 from bot.store.db import Database
 from bot.store.games import upsert_member
 from bot.store.stats import record_finished_game
+from bot.tables import wallets
 from bot.tables.service import TableService
 from tests.backends import DbTarget
 from tests.conftest import MakeHarness

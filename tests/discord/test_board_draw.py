@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules import board as b
-from bot.store import wallets
+from bot.tables import wallets
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_board_game import open_board, open_hand
 from tests.rules.board.board_helpers import position

@@ -4,7 +4,7 @@ invariant after every path."""
 
 from __future__ import annotations
 
-from bot.store import wallets
+from bot.tables import wallets
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import wallets
+from bot.tables import wallets
 from tests.backends import DbTarget
 from tests.discord.conftest import Env, MakeEnv, close_envs, env_factory
 from tests.discord.test_board_game import open_board, play_out, play_turn

@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.store import wallets
+from bot.tables import wallets
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Harness, Player
 from tests.reliability.helpers import table_row

@@ -3,7 +3,7 @@ on both engines, with every chip where it belongs."""
 
 from __future__ import annotations
 
-from bot.store import wallets
+from bot.tables import wallets
 from tests.discord.conftest import MakeEnv
 from tests.harness import Player
 

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from bot.sim.soak import OPS, InjectedFault, SoakWorld, Violation, report, soak
-from bot.store import wallets
 from bot.store.db import Database
+from bot.tables import wallets
 from tests.discord.conftest import MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.reliability.helpers import snapshot, watch

@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.render.view import custom_id
-from bot.store import games, wallets
+from bot.store import games
+from bot.tables import wallets
 from bot.ui.errors import APOLOGY
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot.store import stats
-from bot.store import wallets as w
 from bot.store.db import AFTER_COMMIT, Database
+from bot.tables import wallets as w
 from tests.backends import DbTarget
 from tests.store.helpers import GUILD, T0, S, create_game, write_results
 
@@ -177,7 +177,8 @@ async def test_process_killed_between_any_two_statements_of_a_payout(
 LOOP_CHILD = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.store import stats, wallets as w
+    from bot.store import stats
+    from bot.tables import wallets as w
     from bot.store.db import Database
     from tests.store.helpers import GUILD, T0, S, create_game, write_results
 

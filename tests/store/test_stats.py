@@ -11,8 +11,8 @@ from openskill.models import PlackettLuce
 
 from bot.ratings import GLOBAL_SCOPE, display_rating
 from bot.store import stats as st
-from bot.store import wallets as w
 from bot.store.db import Database
+from bot.tables import wallets as w
 from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 

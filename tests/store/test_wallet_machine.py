@@ -19,8 +19,8 @@ from hypothesis.stateful import (
 )
 
 from bot.store import stats
-from bot.store import wallets as w
 from bot.store.db import Database
+from bot.tables import wallets as w
 from tests.pg import Databases, database_url
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 

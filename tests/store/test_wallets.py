@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.store import wallets as w
 from bot.store.db import Database
+from bot.tables import wallets as w
 from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, create_game, new_game
 

@@ -11,8 +11,9 @@ import pytest
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.records import SeatResult
-from bot.store import stats, wallets
+from bot.store import stats
 from bot.store.db import Database
+from bot.tables import wallets
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table
 from bot.tables.service import TableService
