@@ -23,8 +23,9 @@ from bot.errors import DatabaseUnavailable
 from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.model import Change
 from bot.tables.replays import Replays
-from bot.tables.service import Change, Clock, TableHooks, TableService
+from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.wallet_hooks import WalletHooks

@@ -20,8 +20,8 @@ from bot.tables.names import md_name
 
 if TYPE_CHECKING:
     from bot.tables.history import Step
-    from bot.tables.model import Seat, Table
-    from bot.tables.service import Change, TableService
+    from bot.tables.model import Change, Seat, Table
+    from bot.tables.service import TableService
 
 S = TypeVar("S")
 

@@ -161,3 +161,17 @@ class Table:
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
         )
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an operation did, so the Discord layer knows what to redraw."""
+
+    table: Table
+    turn_changed: bool = False
+    finished: bool = False
+    closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
+    end_requested: bool = False  # the host asked the others to agree to end the game
+    # The seat whose turn the game message showed, when that seat did not make the change
+    # (a forfeit): the finished turn's summary is titled with it, not the last mover.
+    shown_seat: int | None = None

@@ -16,7 +16,6 @@ import math
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
@@ -24,10 +23,11 @@ from bot.records import SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
+from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
 from bot.tables.locks import KeyedLocks, Recent
-from bot.tables.model import Seat, Table, read_stamp
+from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
@@ -35,8 +35,6 @@ from bot.tables.teams import next_team
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-MAX_EXPIRIES = 3
-END_VOTE_SECONDS = 120  # how long the others have to agree to end a staked game early
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
 SAVES_REMEMBERED = 10_000  # tables whose last save here is remembered (for copies read before)
 CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
@@ -73,20 +71,6 @@ class TableHooks:
 
     async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
         return None
-
-
-@dataclass(frozen=True)
-class Change:
-    """What an operation did, so the Discord layer knows what to redraw."""
-
-    table: Table
-    turn_changed: bool = False
-    finished: bool = False
-    closed: bool = False  # lobby or game closed without a result (cancel, expiry, end)
-    end_requested: bool = False  # the host asked the others to agree to end the game
-    # The seat whose turn the game message showed, when that seat did not make the change
-    # (a forfeit): the finished turn's summary is titled with it, not the last mover.
-    shown_seat: int | None = None
 
 
 #: The event line of a game that ended with no winner.
@@ -131,6 +115,7 @@ class TableService:
         # Opens one at a time in this process (a burst of commands waits here, not holding
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
+        self.fair_play = FairPlay(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -509,7 +494,7 @@ class TableService:
     async def _close(
         self, table: Table, status: str, actor_id: int | None, line: str, why: str = "closed"
     ) -> Change:
-        self._request_over(table, why)
+        request_over(table, why)
         table.row.status = status
         table.row.deadline = None
         table.row.finished_at = self.clock()
@@ -613,7 +598,7 @@ class TableService:
         turn_changed = game.turn_index(table.rules) != before_turn
         results = game.results(table.rules, table.seats)
         if results is not None:
-            self._request_over(table, "finished")
+            request_over(table, "finished")
             table.row.status = "finished"
             table.row.deadline = None
             table.row.finished_at = self.clock()
@@ -648,157 +633,28 @@ class TableService:
             deadline = now + int(
                 table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
             )
-        self._set_deadline(table, deadline)
+        set_deadline(table, deadline)
 
-    @staticmethod
-    def _set_deadline(table: Table, turn_deadline: float | None) -> None:
-        """The row's deadline: the turn's, or a pending end request's if that is sooner
-        (one timer per row: ``fire`` tells them apart)."""
-        request = table.pending_request
-        if request is None:
-            table.row.deadline = turn_deadline
-            return
-        request["turn_deadline"] = turn_deadline
-        until = float(request["until"])
-        table.row.deadline = until if turn_deadline is None else min(turn_deadline, until)
-
-    def _request_over(self, table: Table, why: str) -> None:
-        """The pending request to end early is over (it ran out, its asker left, the game
-        ended): it stays in the state, marked, and this change shows its message so."""
-        request = table.pending_request
-        if request is None:
-            return
-        turn_deadline = request.pop("turn_deadline", table.row.deadline)
-        request["over"] = why
-        table.row.deadline = turn_deadline
-        table.ended_request = request
-
-    async def set_end_request_message(
-        self, table_id: int, until: float, channel_id: int, message_id: int
-    ) -> Change | None:
-        """Where the request to end early (the one running out at ``until``) is shown, so
-        that its message can be shown as over when it is, after a restart too. None if that
-        request is over already (the caller shows its message so)."""
-        async with self._locked(table_id) as table:
-            request = table.pending_request
-            if table.status != "running" or request is None or request["until"] != until:
-                return None
-            request["message"] = [channel_id, message_id]
-            await self._save(table, None, "end_request_message", {"message_id": message_id})
-            return Change(table)
+    # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 
     async def end(
         self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
     ) -> Change:
-        """End a table early (RULINGS §4): Manage Server always can; the host can close a
-        lobby or end an unstaked game; a staked running game needs every other member still
-        playing to agree, so the host's end opens a request (``end_requested``) instead.
-        ``name``: who ends it, as shown when they have no seat (a moderator)."""
-        async with self._locked(table_id) as table:
-            if table.status not in ("lobby", "running"):
-                raise StaleAction("That game is already over.")
-            who = self._name_of(table, user_id, name)
-            if is_admin:
-                return await self._close(table, "ended", user_id, f"Ended early by {who}.")
-            if user_id != table.row.host_id:
-                raise Forbidden("Only the host or a member with Manage Server can end this game.")
-            others = [
-                table.seats[i].user_id
-                for i in table.humans_playing()
-                if table.seats[i].user_id != user_id
-            ]
-            if table.status == "lobby" or table.row.stake == 0 or not others:
-                return await self._close(table, "ended", user_id, f"Ended early by {who}.")
-            now = self.clock()
-            if table.open_request(now) is not None:
-                raise UserError("You already asked; the others have until the request runs out.")
-            self._request_over(table, "expired")  # ran out, its timer not fired yet
-            until = now + END_VOTE_SECONDS
-            table.end_request = {"by": user_id, "until": until, "agreed": []}
-            self._set_deadline(table, table.row.deadline)
-            table.add_event(f"{who} asks to end the game early; everyone still playing must agree.")
-            await self._save(table, user_id, "end_request", {"until": until})
-            return Change(table, end_requested=True)
+        return await self.fair_play.end(table_id, user_id, is_admin, name)
 
     async def agree_to_end(self, table_id: int, user_id: int) -> Change:
-        """A member still playing agrees to the host's request to end early; the last
-        agreement ends the game with every stake refunded."""
-        async with self._locked(table_id) as table:
-            if table.status != "running":
-                raise StaleAction("That game is already over.")
-            request = table.open_request(self.clock())
-            if request is None:
-                raise StaleAction("There is no request to end this game now.")
-            index = table.seat_of(user_id)
-            if index is None or not table.playing(index):
-                raise UserError("Only the players still in the game decide whether it ends.")
-            if user_id == request["by"] or user_id in request["agreed"]:
-                raise UserError("You have already agreed.")
-            request["agreed"] = [*request["agreed"], user_id]
-            waiting = self.waiting_to_agree(table)
-            if not waiting:
-                host = self._name_of(table, request["by"])
-                line = f"Ended early: {host} asked and everyone agreed."
-                return await self._close(table, "ended", user_id, line, why="agreed")
-            await self._save(table, user_id, "agree_end", {"seat": index})
-            return Change(table, end_requested=True)
+        return await self.fair_play.agree_to_end(table_id, user_id)
 
     def waiting_to_agree(self, table: Table) -> list[str]:
-        """Who still has to agree to the open request to end the game."""
-        request = table.end_request or {}
-        done = {request.get("by"), *request.get("agreed", [])}
-        return [
-            md_name(table.seats[i].name)
-            for i in table.humans_playing()
-            if table.seats[i].user_id not in done
-        ]
+        return self.fair_play.waiting_to_agree(table)
 
-    @staticmethod
-    def _name_of(table: Table, user_id: int, name: str | None = None) -> str:
-        index = table.seat_of(user_id)
-        if index is not None:
-            return md_name(table.seats[index].name)
-        return md_name(clean_name(name)) if name else "a moderator"
+    async def set_end_request_message(
+        self, table_id: int, until: float, channel_id: int, message_id: int
+    ) -> Change | None:
+        return await self.fair_play.set_end_request_message(table_id, until, channel_id, message_id)
 
     async def resign(self, table_id: int, user_id: int) -> Change:
-        """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the
-        pot."""
-        async with self._locked(table_id) as table:
-            if table.status != "running":
-                raise StaleAction("That game is not running.")
-            index = table.seat_of(user_id)
-            if index is None:
-                raise UserError("You're not playing in this game.")
-            if not table.playing(index):
-                raise UserError("You have already left this game.")
-            line = f"🏳️ {md_name(table.seats[index].name)} resigned."
-            return await self._forfeit(table, index, line, user_id, "resign")
-
-    async def _forfeit(
-        self, table: Table, seat: int, line: str, actor_id: int | None, why: str
-    ) -> Change:
-        """``seat`` forfeits; the game goes on among the rest, the last side standing wins,
-        and with no member left playing (or none present) it is abandoned."""
-        game = table.game
-        assert table.rules is not None
-        before_turn = game.turn_index(table.rules)
-        shown = game.current_seat(table.rules)
-        table.rules = game.forfeit(table.rules, seat)
-        table.add_event(line)
-        request = table.pending_request
-        if request is not None and request["by"] == table.seats[seat].user_id:
-            self._request_over(table, "left")  # nobody is left who asked
-        playing = table.humans_playing()
-        # Nobody left to play for: every member still seated also let their last turn run
-        # out (docs/rules.md, "Forfeits"); a rated win or a pot for an absent seat is wrong.
-        present = [i for i in playing if table.expiries[i] == 0]
-        if not present:
-            return await self._close(
-                table, "abandoned", actor_id, "No player is left in the game: it is abandoned."
-            )
-        return await self._commit(
-            table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why, shown
-        )
+        return await self.fair_play.resign(table_id, user_id)
 
     async def close_unseen(self, table_id: int, line: str) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
@@ -870,11 +726,7 @@ class TableService:
                 return None
             request = table.pending_request
             if request is not None and request["until"] <= now:
-                # The request ran out: its message says so; the turn's own timer, restored
-                # to the row, fires at the next tick if it is due too.
-                self._request_over(table, "expired")
-                await self._save(table, None, "end_request_over", {"why": "expired"})
-                return Change(table)
+                return await self.fair_play.request_ran_out(table)
             game = table.game
             assert table.rules is not None
             current = game.current_seat(table.rules)
@@ -884,20 +736,7 @@ class TableService:
             if seat.is_bot:
                 steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
                 return await self._play(table, steps, None, "bot")
-            table.expiries[current] += 1
-            if table.expiries[current] >= MAX_EXPIRIES:
-                line = f"⏰ {md_name(seat.name)} missed {MAX_EXPIRIES} turns in a row and forfeits."
-                return await self._forfeit(table, current, line, None, "forfeit")
-            table.add_event(f"⏰ {md_name(seat.name)} ran out of time; the bot played that turn.")
-            # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
-            # the real dice, since what comes next depends on how they fall.
-            turn = game.turn_index(table.rules)
-            details: list[dict[str, Any]] = []
-            while (
-                game.current_seat(table.rules) == current and game.turn_index(table.rules) == turn
-            ):
-                self._apply(table, game.timeout_step(table.rules, self.rng), details)
-            return await self._commit(table, turn, details, None, "timeout")
+            return await self.fair_play.turn_ran_out(table, current)
 
     # --- restore ---------------------------------------------------------------------
 

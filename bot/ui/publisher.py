@@ -21,9 +21,9 @@ from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
 from bot.tables.locks import KeyedLocks, Recent
-from bot.tables.model import Table, read_stamp
+from bot.tables.model import Change, Table, read_stamp
 from bot.tables.names import md_name
-from bot.tables.service import Change, TableService
+from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
 from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private

@@ -21,7 +21,8 @@ from bot.errors import UserError
 from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables.limits import TableLimits
-from bot.tables.service import Change, TableService
+from bot.tables.model import Change
+from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 from tests.fakes import FakeClock
 

@@ -32,8 +32,8 @@ from bot.errors import StaleAction, UserError
 from bot.games.registry import Games
 from bot.store import games, wallets
 from bot.store.db import Database
-from bot.tables.model import Table
-from bot.tables.service import Change, TableService
+from bot.tables.model import Change, Table
+from bot.tables.service import TableService
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
 from tests.reliability.burst import (
