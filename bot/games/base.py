@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
+from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
 from bot.tables.names import md_name
@@ -103,12 +104,23 @@ class ClickContext:
 
 
 class Game(GameKind[S]):
-    """A game as the bot runs it. Override ``turn_view``; the rest has defaults."""
+    """A game as the bot runs it. Override ``turn_text`` (or the whole ``turn_view``); the
+    rest has defaults. A game that sets ``display`` gets the leaderboard label
+    ``{name: display}``, and one that sets ``rules_text`` the /rules page of that title."""
 
     rules_pages: tuple[RulesPage, ...] = ()  # /rules entries, the first is the game's own
+    rules_text: str = ""  # the default rules page's text
     labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
     demos: tuple[Demo, ...] = ()  # offline demos, the first is the game's own
     odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        title = cls.display or cls.name
+        if cls.display and not cls.labels:
+            cls.labels = {cls.name: title}
+        if cls.rules_text and not cls.rules_pages:
+            cls.rules_pages = (RulesPage(cls.name, title, cls.rules_text),)
 
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays
@@ -124,7 +136,20 @@ class Game(GameKind[S]):
         return self.rules_pages[:1]
 
     def turn_view(self, table: Table) -> TurnView:
-        """The public message for the table's current turn (or the final position)."""
+        """The public message for the table's current turn (or the final position). Default:
+        an embed of ``turn_text`` titled with the game's title (the winners' once it is over),
+        no picture."""
+        title = self.title(table.settings)
+        over = table.rules is not None and self.current_seat(table.rules) is None
+        if over and (sides := self.standings(table)):
+            title = f"🏆 {sides[0][0]} won {title}!"
+        colour = COLOUR_DONE if over else COLOUR
+        return TurnView(
+            discord.Embed(title=title, description=self.turn_text(table), colour=colour)
+        )
+
+    def turn_text(self, table: Table) -> str:
+        """The default turn message's text: the last move and who is to play."""
         raise NotImplementedError
 
     def standings(self, table: Table) -> list[tuple[str, int]]:

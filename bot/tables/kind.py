@@ -5,16 +5,24 @@ and one pure rules module. It holds the rules' own state type ``S``; JSON appear
 ``load``/``dump``, at the store boundary. Every method a game may provide is here, with a
 default where most games have nothing special; the presentation half of a game (embeds,
 rules text, private UI) is ``bot.games.base.Game``, which extends this class.
+
+A small game (no settings beyond its seats, no teams, no bots; its state a frozen
+dataclass of plain values extending ``Turns``; its only randomness dice) sets ``name``,
+``display``, ``players`` and ``summary`` and implements only its rules: ``start``,
+``turn_buttons`` and ``apply``; the rest are defaults.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from typing import Any, Generic, TypeVar
+import types
+from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from bot.errors import UserError
+from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.tables.model import Seat
+from bot.tables.turns import Turns
 
 S = TypeVar("S")
 
@@ -25,6 +33,9 @@ class GameKind(Generic[S]):
 
     name: str = ""  # stored in each table's state; unique among the registered games
     bot_levels: dict[str, str] = {}  # level -> one-line description; empty: no bot players
+    display: str = ""  # what players call it ("Heart's Due"): the default title and label
+    players: tuple[int, int] = (2, 2)  # the default seat limits
+    summary: str = ""  # the lobby's default settings line
 
     # --- settings and seats ------------------------------------------------------------
 
@@ -32,7 +43,7 @@ class GameKind(Generic[S]):
         """Refuse settings a forged command could carry (a ``UserError``)."""
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
-        raise NotImplementedError
+        return self.players
 
     def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
         """Teams the game is played in with ``n_seats`` (0 = every seat for itself)."""
@@ -70,10 +81,10 @@ class GameKind(Generic[S]):
         return self.name
 
     def title(self, settings: dict[str, Any]) -> str:
-        raise NotImplementedError
+        return self.display or self.name
 
     def describe_settings(self, settings: dict[str, Any]) -> str:
-        return ""
+        return self.summary
 
     # --- state -------------------------------------------------------------------------
 
@@ -81,17 +92,31 @@ class GameKind(Generic[S]):
         raise NotImplementedError
 
     def load(self, data: dict[str, Any]) -> S:
-        raise NotImplementedError
+        """The state from its JSON. Default: the game's state dataclass (the ``S`` of its
+        class), each field rebuilt by its type hint (tuples, frozensets, nested dataclasses)."""
+        state_type = _state_type(type(self))
+        if state_type is None:
+            raise NotImplementedError(f"{type(self).__name__} must implement load()")
+        state: S = _from_json(state_type, data)
+        return state
 
     def dump(self, state: S) -> dict[str, Any]:
-        raise NotImplementedError
+        """The state as JSON. Default: a dataclass's fields, tuples and sets as lists."""
+        data = _to_json(state)
+        if not isinstance(data, dict):
+            raise NotImplementedError(f"{type(self).__name__} must implement dump()")
+        return data
 
     def current_seat(self, state: S) -> int | None:
         """Whose turn it is; None once the game is over."""
+        if isinstance(state, Turns):
+            return None if state.winner is not None else state.turn
         raise NotImplementedError
 
     def turn_index(self, state: S) -> int:
         """Counts turns: a change of it is a new turn (and a new message)."""
+        if isinstance(state, Turns):
+            return state.turns
         raise NotImplementedError
 
     def first_seat(self, state: S) -> int:
@@ -100,7 +125,7 @@ class GameKind(Generic[S]):
 
     def last_seat(self, state: S) -> int:
         """The seat whose move was last applied (named on a finished turn's summary)."""
-        return 0
+        return state.moved if isinstance(state, Turns) else 0
 
     # --- play --------------------------------------------------------------------------
 
@@ -113,8 +138,11 @@ class GameKind(Generic[S]):
         return [b.action for b in self.turn_buttons(state) if not b.private and not b.disabled]
 
     def resolve(self, state: S, action: str) -> list[Any]:
-        """The rules actions a button's ``action`` stands for (an ``IllegalAction`` if none)."""
-        raise NotImplementedError
+        """The rules actions a button's ``action`` stands for (an ``IllegalAction`` if none).
+        Default: the action itself, if it is playable now."""
+        if action not in self.playable_actions(state):
+            raise IllegalAction("That button does nothing now.")
+        return [action]
 
     def apply(
         self, state: S, action: Any, rng: random.Random, seats: list[Seat]
@@ -124,16 +152,46 @@ class GameKind(Generic[S]):
         raise NotImplementedError
 
     def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:
-        raise NotImplementedError
+        """A bot player's move (only games with ``bot_levels`` have bots). Default: what a
+        timed-out turn plays."""
+        return self.timeout_step(state, rng)
 
     def timeout_step(self, state: S, rng: random.Random) -> list[Any]:
-        """What is played for a seat whose timer ran out (RULINGS §4)."""
+        """What is played for a seat whose timer ran out (RULINGS §4). Default: the first
+        playable button."""
+        return self.resolve(state, self.playable_actions(state)[0])
+
+    def outcome(self, state: S) -> list[int] | None:
+        """Every seat's score once the game is over (higher is better); None while it goes
+        on. Only the default ``results`` uses it."""
+        if isinstance(state, Turns):
+            return state.outcome()
         raise NotImplementedError
 
     def results(self, state: S, seats: list[Seat]) -> list[SeatResult] | None:
         """Every seat's result once the game is over; None while it goes on. A forfeited
-        seat ranks last (one place below every other seat's) and never wins."""
-        raise NotImplementedError
+        seat ranks last (one place below every other seat's) and never wins.
+
+        Default: ranked by ``outcome``'s scores, each seat for itself (equal scores share
+        a place); the seats in first place win."""
+        scores = self.outcome(state)
+        if scores is None:
+            return None
+        out = self.forfeited(state)
+        places = forfeit_places([1 + sum(o > s for o in scores) for s in scores], out)
+        return [
+            SeatResult(
+                seat=i,
+                user_id=seat.user_id,
+                name=seat.name,
+                team=None,
+                score=scores[i],
+                place=places[i],
+                won=places[i] == 1 and i not in out,
+                best_turn=0,
+            )
+            for i, seat in enumerate(seats)
+        ]
 
     # --- forfeits (RULINGS §4) ----------------------------------------------------------
 
@@ -145,11 +203,13 @@ class GameKind(Generic[S]):
         forfeited, or after the game is over, raises IllegalAction.
 
         ``turn_index`` changes exactly when the forfeiting seat was the one to play."""
+        if isinstance(state, Turns):
+            return state.forfeit(seat)
         raise NotImplementedError
 
     def forfeited(self, state: S) -> frozenset[int]:
         """The seats that have forfeited."""
-        return frozenset()
+        return state.out if isinstance(state, Turns) else frozenset()
 
     # --- replay: the log is the truth (STYLE §12) ----------------------------------------
 
@@ -158,8 +218,18 @@ class GameKind(Generic[S]):
         returned it), played through the rules with the dice or cards the log recorded, not
         fresh randomness. Raises ``ReplayMismatch`` when the rules make a different record
         of that step than the log holds, ``NotReplayable`` when the log lacks what the step
-        needs (games logged before it was recorded)."""
-        raise NotImplementedError
+        needs (games logged before it was recorded).
+
+        Default, for a game whose only randomness is dice and whose ``apply`` logs the
+        ``action`` it played and the ``dice`` that fell (``{"action": ..., "dice": [..]}``):
+        ``apply`` again with those dice (and no seats: ``seat_name`` names them)."""
+        if "dice" not in detail:
+            raise NotReplayable(f"{type(self).__name__} logs no dice to replay")
+        dice = LoggedDice(detail["dice"])
+        after, replayed, _ = self.apply(state, detail.get("action"), dice, [])
+        if replayed != detail:
+            raise ReplayMismatch.between(detail, replayed)
+        return after
 
 
 class ReplayMismatch(Exception):
@@ -178,6 +248,26 @@ class ReplayMismatch(Exception):
 
 class NotReplayable(Exception):
     """A log that lacks something a replay needs (it was logged before that was recorded)."""
+
+
+class LoggedDice(random.Random):
+    """A ``random.Random`` whose ``randint`` returns logged faces, in order, and which
+    refuses any other draw (the default ``replay_step``)."""
+
+    def __init__(self, faces: list[int]) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        if not self.faces:
+            raise NotReplayable("the step throws more dice than its log holds")
+        return self.faces.pop(0)
+
+    def random(self) -> float:
+        raise NotReplayable("the step draws more than the dice its log holds")
+
+    def getrandbits(self, k: int) -> int:
+        raise NotReplayable("the step draws more than the dice its log holds")
 
 
 def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
@@ -220,3 +310,50 @@ def seat_name(seats: list[Seat], index: int) -> str:
 
 def dice_text(faces: tuple[int, ...] | list[int]) -> str:
     return "-".join(str(f) for f in faces)
+
+
+def _state_type(cls: type) -> type | None:
+    """The dataclass a game class names as its state: ``class G(Game[State])``."""
+    for klass in cls.__mro__:
+        for base in getattr(klass, "__orig_bases__", ()):
+            for arg in get_args(base):
+                if isinstance(arg, type) and dataclasses.is_dataclass(arg):
+                    return arg
+    return None
+
+
+def _to_json(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted(_to_json(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _from_json(hint: Any, value: Any) -> Any:
+    """``value`` (from JSON) as the type ``hint`` names."""
+    origin, args = get_origin(hint), get_args(hint)
+    if value is None:
+        return None
+    if origin in (Union, types.UnionType):
+        arms = [a for a in args if a is not type(None)]
+        return _from_json(arms[0], value) if len(arms) == 1 else value
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(args[0], v) for v in value)
+        return tuple(_from_json(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (frozenset, set, list):
+        return origin(_from_json(args[0] if args else Any, v) for v in value)
+    if origin is dict:
+        return {k: _from_json(args[1] if args else Any, v) for k, v in value.items()}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = get_type_hints(hint)
+        fields = [f for f in dataclasses.fields(hint) if f.init]
+        return hint(
+            **{f.name: _from_json(hints[f.name], value[f.name]) for f in fields if f.name in value}
+        )
+    return value

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from bot.store import games
+from bot.tables.history import verify_game
 from tests.discord.conftest import MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.games.six import GAME, SixBot, SixState, games_with_six
@@ -83,3 +85,33 @@ def test_adding_the_test_game_changed_nothing_under_bot_or_cogs() -> None:
         text=True,
     )
     assert found.stdout == ""
+
+
+async def test_the_defaults_forfeit_rank_and_replay_the_test_game(make_env: MakeEnv) -> None:
+    """What six.py leaves to the protocol's defaults works: a resign passes the turn on,
+    the result ranks by the winner and puts the resigned seat last, the log replays."""
+    env = await make_env(bot_class=SixBot, games=games_with_six(), rng=ScriptedRandom([4], seed=2))
+    h = env.h
+    ana, bo, cy = await h.member("Ana"), await h.member("Bo"), await h.member("Cy")
+    lobby = (await ana.slash("six start")).message
+    for member in (bo, cy):
+        lobby = (await member.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    await ana.click(env.turn_message(), "Roll the die")  # a 4: Bo's turn
+    ask = await bo.click(env.turn_message(), "Resign")
+    await bo.click(ask.message, "Resign")
+    table = await env.bot.tables.get(1)
+    assert GAME.forfeited(table.rules) == {1} and GAME.current_seat(table.rules) == 2
+    players = {ana.id: ana, cy.id: cy}
+    while (table := await env.bot.tables.get(1)).status == "running":
+        seat = GAME.current_seat(table.rules)
+        assert seat in (0, 2)
+        user = table.seats[seat].user_id
+        assert user is not None
+        await players[user].click(env.turn_message(), "Roll the die")
+    results = await games.results_of(env.bot.db, table.row.id)
+    places = {r.name: (r.place, r.won) for r in results}
+    assert places["Bo"] == (3, False)
+    assert sorted(places.values()) == [(1, True), (2, False), (3, False)]
+    verdict = await verify_game(env.bot.db, env.bot.games, table.row.id)
+    assert (verdict.status, verdict.why, verdict.steps) == ("ok", "", table.rules.throws)
