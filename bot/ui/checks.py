@@ -8,6 +8,7 @@ import discord
 
 from bot.errors import Forbidden, UserError
 from bot.tables.limits import MAX_ID
+from bot.ui.errors import reply_private
 
 PERMISSION_LABELS = {
     "view_channel": "View Channel",
@@ -77,12 +78,16 @@ def fits_id(*numbers: int) -> bool:
     return all(0 <= n <= MAX_ID for n in numbers)
 
 
-def drawn_as(interaction: discord.Interaction[Any], title: str) -> bool:
+async def on_own_message(interaction: discord.Interaction[Any], title: str) -> bool:
     """Whether the clicked message is one the bot drew with an embed whose title starts
-    with ``title``. A persistent button must answer only on its own kind of message: its id
-    pressed on a turn message or a lobby (a forged or copied click) would otherwise redraw
-    that message as something else and take its game buttons away."""
+    with ``title``; if not, the presser is told privately. A persistent button must answer
+    only on its own kind of message: its id pressed on a turn message or a lobby (a forged
+    or copied click) would otherwise redraw that message as something else and take its
+    game buttons away."""
     message = interaction.message
-    return message is not None and any(
+    if message is not None and any(
         (embed.title or "").startswith(title) for embed in message.embeds
-    )
+    ):
+        return True
+    await reply_private(interaction, "That button doesn't belong to this message.")
+    return False

@@ -14,7 +14,7 @@ from bot.errors import UserError
 from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
-from bot.ui.checks import drawn_as, fits_id
+from bot.ui.checks import fits_id, on_own_message
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.replay import HISTORY_TITLE as TITLE
 from bot.ui.replay import ReplayButton
@@ -77,10 +77,7 @@ class HistoryButton(
         if not fits_id(self.owner, self.member_id or 0):
             await reply_private(interaction, "That button isn't one of mine; nothing changed.")
             return False
-        if not drawn_as(interaction, TITLE):
-            await reply_private(interaction, "That button doesn't belong to this message.")
-            return False
-        return True
+        return await on_own_message(interaction, TITLE)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

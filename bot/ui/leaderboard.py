@@ -16,11 +16,11 @@ from bot.errors import UserError
 from bot.render.standings import leaderboard_embed
 from bot.tables import stats
 from bot.ui.buttons import is_button
-from bot.ui.checks import drawn_as
-from bot.ui.errors import handle_error, reply_private
+from bot.ui.checks import on_own_message
+from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
-TITLE = "Leaderboard · "  # every page's title starts so (bot.render.standings; see drawn_as)
+TITLE = "Leaderboard · "  # every page's title starts so (bot.render.standings; see on_own_message)
 SCOPE_CODES = {"server": "s", "global": "g"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
 _SCOPES = {code: name for name, code in SCOPE_CODES.items()}
@@ -81,10 +81,7 @@ class LeaderboardButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        if not drawn_as(interaction, TITLE):
-            await reply_private(interaction, "That button doesn't belong to this message.")
-            return False
-        return True
+        return await on_own_message(interaction, TITLE)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

@@ -13,12 +13,12 @@ from bot.errors import UserError
 from bot.games.base import OddsPage
 from bot.render.common import COLOUR
 from bot.ui.buttons import is_button
-from bot.ui.checks import drawn_as
-from bot.ui.errors import handle_error, reply_private
+from bot.ui.checks import on_own_message
+from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
 FOOTER = "Exact figures, not a simulation."
-TITLE = "Odds · "  # every /odds answer's title starts so (see drawn_as)
+TITLE = "Odds · "  # every /odds answer's title starts so (see on_own_message)
 
 
 class OddsButton(
@@ -49,10 +49,7 @@ class OddsButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        if not drawn_as(interaction, TITLE):
-            await reply_private(interaction, "That button doesn't belong to this message.")
-            return False
-        return True
+        return await on_own_message(interaction, TITLE)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

@@ -27,14 +27,14 @@ from bot.render.common import NO_PINGS
 from bot.tables.names import md_name
 from bot.tables.replays import Replay
 from bot.ui.buttons import is_button
-from bot.ui.checks import drawn_as
-from bot.ui.errors import handle_error, reply_private
+from bot.ui.checks import on_own_message
+from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
 PICTURE = "replay.png"
 COLOUR = 0x5865F2
-TITLE = "Replay of game #"  # every replay message's title starts so (see drawn_as)
+TITLE = "Replay of game #"  # every replay message's title starts so (see on_own_message)
 HISTORY_TITLE = "Finished games"  # and every /history page's, where "▶ #id" buttons live
 STORY_LINES = 6  # the last moves above the picture: the message stays one phone screen tall
 STORY_CHARS = 600  # and never more text than this (a dice game's lines are longer)
@@ -99,10 +99,7 @@ class ReplayButton(
             return False
         # "Open" lives on a /history page, every other button on this game's replay.
         home = HISTORY_TITLE if self.code == "o" else f"{TITLE}{self.game_id}:"
-        if not drawn_as(interaction, home):
-            await reply_private(interaction, "That button doesn't belong to this message.")
-            return False
-        return True
+        return await on_own_message(interaction, home)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
