@@ -24,6 +24,7 @@ from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Change
+from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
@@ -33,6 +34,7 @@ from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.publisher import Publisher
+from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
 
@@ -147,6 +149,8 @@ class SequencesBot(commands.Bot):
         )
         wallets = Wallets(db, clock)
         publisher = Publisher(self, self.tables, wallets)
+        reminders = TurnReminders(self.tables)
+        self.reminders = ReminderPoster(self, reminders)
         self.shell = Shell(
             games=self.games,
             tables=self.tables,
@@ -157,6 +161,7 @@ class SequencesBot(commands.Bot):
             router=Router(self.games, self.tables, publisher),
             clock=clock,
             replays=Replays(db, self.games),
+            reminders=reminders,
             shards=shards,
         )
         self.run_timers = run_timers
@@ -247,6 +252,13 @@ class SequencesBot(commands.Bot):
         fired = len(await self.tables.run_due(committed))
         if showing:
             await asyncio.wait(showing)
+        # After the timers: a turn that ran out has its next player's reminder by now.
+        try:
+            await self.reminders.run()
+        except DatabaseUnavailable as exc:
+            log.warning("turn reminders wait for the database: %s", exc)
+        except Exception:
+            log.exception("turn reminders failed; the next tick retries")
         try:
             await self.shell.publisher.flush_shown()
         except Exception:
@@ -274,7 +286,14 @@ class SequencesBot(commands.Bot):
         upcoming = None
         try:
             await self.tick()
-            upcoming = await self.tables.next_deadline()
+            upcoming = min(
+                (
+                    t
+                    for t in (await self.tables.next_deadline(), await self.reminders.next_due())
+                    if t is not None
+                ),
+                default=None,
+            )
         except DatabaseUnavailable as exc:
             log.warning("timers wait for the database: %s", exc)
         except Exception:

@@ -20,7 +20,9 @@ TABLE_RULES = RulesPage(
     "tables",
     "Turns, timers, forfeits and ending early",
     "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
-    "unless the server changes it); when it runs out the bot plays that turn for you.\n"
+    "unless the server changes it); when it runs out the bot plays that turn for you. With a "
+    "third of it left, you are mentioned once in the game's thread unless you have acted "
+    "(`/notify` sends it by direct message instead).\n"
     "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
     "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
     "ranks last. The game goes on among the others; when one side is left it wins at once "

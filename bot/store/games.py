@@ -34,6 +34,11 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    # When the player to move is reminded (NULL: no reminder pending). A save writes it only
+    # when its change decided it (``remind_set``): otherwise the database's value stands, as
+    # a reminder claimed since this row was read must not come back (``claim_reminder``).
+    remind_at: float | None = None
+    remind_set: bool = False
 
 
 def _row(row: Row) -> GameRow:
@@ -54,6 +59,7 @@ def _row(row: Row) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
+        remind_at=row["remind_at"],
     )
 
 
@@ -86,7 +92,8 @@ async def insert(conn: Connection, row: GameRow) -> int:
 _UPDATE = (
     "UPDATE games SET lobby_message_id = ?, game_key = ?, host_id = ?, "
     "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
-    "finished_at = ? WHERE id = ? AND version = ?"
+    "finished_at = ?, remind_at = CASE WHEN ? = 1 THEN ? ELSE remind_at END "
+    "WHERE id = ? AND version = ?"
 )
 
 
@@ -102,6 +109,8 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
         row.deadline,
         row.updated_at,
         row.finished_at,
+        int(row.remind_set),
+        row.remind_at,
         row.id,
         expected_version,
     )

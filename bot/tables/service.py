@@ -23,6 +23,7 @@ from bot.records import SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
+from bot.tables import reminders
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
@@ -205,6 +206,7 @@ class TableService:
         except BaseException:
             table.row.version = expected
             raise
+        table.row.remind_set = False  # written: a later save of this copy leaves it be
         self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
     # --- lobby -----------------------------------------------------------------------
@@ -497,6 +499,7 @@ class TableService:
         request_over(table, why)
         table.row.status = status
         table.row.deadline = None
+        reminders.cancel(table)
         table.row.finished_at = self.clock()
         table.add_event(line)
 
@@ -556,6 +559,7 @@ class TableService:
             assert table.rules is not None
             steps = game.resolve(table.rules, action)
             table.expiries[seat] = 0
+            reminders.cancel(table)  # they are here: no reminder this turn
             return await self._play(table, steps, user_id, "action")
 
     def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
@@ -601,6 +605,7 @@ class TableService:
             request_over(table, "finished")
             table.row.status = "finished"
             table.row.deadline = None
+            reminders.cancel(table)
             table.row.finished_at = self.clock()
             winners = [md_name(r.name) for r in results if r.won]
             # A draw (the board game's blocked game) has no winner to name.
@@ -625,15 +630,16 @@ class TableService:
         current = game.current_seat(table.rules)
         if turn_changed:
             table.turn_started_at = now
+        timeout = int(table.settings.get("turn_timeout", self.settings.turn_timeout_seconds))
         if current is None:
             deadline = None
         elif table.seats[current].is_bot:
             deadline = now + self.settings.bot_turn_delay_seconds
         else:
-            deadline = now + int(
-                table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
-            )
+            deadline = now + timeout
         set_deadline(table, deadline)
+        if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
+            reminders.plan(table, now, deadline, timeout)
 
     # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 
