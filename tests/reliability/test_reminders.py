@@ -14,7 +14,7 @@ from bot.store.db import Database
 from bot.tables.reminders import TurnReminders
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
-from bot.ui.reminders import ReminderPoster, in_words
+from bot.ui.reminders import REMINDER_BURST, ReminderPoster, in_words
 from tests.discord.conftest import Env, MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player
@@ -149,14 +149,12 @@ async def test_two_processes_send_a_reminder_once(make_env: MakeEnv) -> None:
         )
         # The other process's poster reaches the same (fake) Discord.
         poster = ReminderPoster(env.bot, TurnReminders(other))
-        sent = []
         for turn in range(4):
             player = await to_move(env, ana, bo)
             env.clock.advance(TIMEOUT * 2 / 3)
             counts = await asyncio.gather(env.bot.reminders.run(), poster.run())
             await env.h.settle()
             assert sorted(counts) == [0, 1], (turn, counts)
-            sent.append(counts.index(1))
             assert reminders(env)[-1].text == f"⏰ {player.mention}, your turn ends in 1 minute."
             assert len(reminders(env)) == turn + 1
             assert await env.tick(TIMEOUT / 3) == 1  # the turn runs out: the next one's
@@ -266,3 +264,35 @@ async def test_a_change_read_before_the_claim_does_not_bring_the_reminder_back(
     assert (await table_row(env))["remind_at"] is None
     await env.tick(10)
     assert len(reminders(env)) == 1
+
+
+async def test_a_burst_of_reminders_is_paced(make_env: MakeEnv) -> None:
+    # 24 games whose reminders fall due at the same moment: the first tick sends what the
+    # budget allows at once (20), the rest go at the next ticks, none twice, none lost.
+    env = await make_env(
+        seed=3,
+        turn_timeout_seconds=TIMEOUT,
+        max_lobbies_per_channel=30,
+        max_games_per_channel=30,
+        max_lobbies_per_guild=30,
+        max_games_per_guild=30,
+    )
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    for _ in range(24):
+        lobby = (await ana.slash("sequences start", rounds=3)).message
+        await bo.click(lobby, "Join")
+        await ana.click(lobby, "Start")
+    env.clock.advance(TIMEOUT * 2 / 3)
+    first = await env.bot.reminders.run()
+    await env.h.settle()
+    assert first == REMINDER_BURST == 20
+    sent = first
+    for _ in range(50):  # the budget refills at 10 a second of the loop's time
+        if sent == 24:
+            break
+        await asyncio.sleep(0.1)
+        sent += await env.bot.reminders.run()
+        await env.h.settle()
+    assert sent == 24 and len(reminders(env)) == 24
+    assert len({m.channel_id for m in reminders(env)}) == 24  # one in each game's thread
+    assert await env.bot.reminders.run() == 0
