@@ -34,6 +34,7 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    rematch_id: int | None = None  # the rematch lobby this finished game opened, once
 
 
 def _row(row: Row) -> GameRow:
@@ -54,6 +55,7 @@ def _row(row: Row) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
+        rematch_id=row["rematch_id"],
     )
 
 
@@ -140,6 +142,18 @@ def set_location_sync(
 ) -> None:
     """``set_location`` inside a ``Database.write`` job."""
     conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+
+
+async def claim_rematch(conn: Connection, game_id: int, rematch_id: int) -> bool:
+    """Record ``rematch_id`` as the finished game's rematch, if it has none yet: a
+    compare-and-set, so of two transactions (two processes) claiming it one wins; on
+    PostgreSQL the second waits for the first's commit, then finds the column set."""
+    cursor = await conn.execute(
+        "UPDATE games SET rematch_id = ? "
+        "WHERE id = ? AND status = 'finished' AND rematch_id IS NULL",
+        (rematch_id, game_id),
+    )
+    return bool(cursor.rowcount == 1)
 
 
 async def get(db: Database | Connection, game_id: int) -> GameRow | None:
