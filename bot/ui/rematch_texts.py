@@ -75,15 +75,16 @@ def already(game: Table, lobby: Table) -> str:
 
 
 def call(game: Table, lobby: Table) -> str:
-    """The rematch lobby's content: who asked, and a ping for each member a seat is held
-    for (the only ping; later edits keep the line and ping nobody)."""
-    host = next((s for s in lobby.seats if s.user_id == lobby.row.host_id), None)
-    who = f"<@{host.user_id}>" if host is not None else "A player"
-    line = f"{EMOJI} **Rematch of game #{game.id}**, asked by {who}."
-    mentions = " ".join(f"<@{s.user_id}>" for s in lobby.held)
-    if mentions:
-        line += f" {mentions}: your seat is held, press **Join** to play again."
-    return line
+    """The rematch lobby's content: who asked whom, pinging each member a seat is held for
+    (the only ping). It stays as posted (edits of the lobby ping nobody), so it says what
+    stays true; what to do is in the embed, redrawn with every change."""
+    host = f"<@{lobby.row.host_id}>"
+    asked = [f"<@{s.user_id}>" for s in lobby.held]
+    line = f"{EMOJI} **Rematch of game #{game.id}**: {host}"
+    if not asked:
+        return line + " plays again."
+    who = asked[0] if len(asked) == 1 else ", ".join(asked[:-1]) + " and " + asked[-1]
+    return line + f" asks {who} to play again."
 
 
 def held_field(table: Table) -> tuple[str, str] | None:
@@ -91,9 +92,9 @@ def held_field(table: Table) -> tuple[str, str] | None:
     if table.status != "lobby" or not table.held:
         return None
     who = ", ".join(f"<@{s.user_id}>" for s in table.held)
-    stake = f" (your stake of {chips(table.row.stake)} is taken then)" if table.row.stake else ""
+    stake = f" (your {chips(table.row.stake)} are staked then)" if table.row.stake else ""
     return (
         "Seats held for the last game's players",
-        f"{who}\nPress **Join** to take yours{stake}, or **Leave** to pass. "
-        f"A seat not taken when the game starts is left out; nothing is taken from it.",
+        f"{who}\nPress **Join** to take yours{stake} or **Leave** to pass. "
+        "A seat not taken by the start is left out.",
     )

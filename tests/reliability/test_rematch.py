@@ -120,7 +120,9 @@ async def test_a_staked_game_is_rematched_and_a_member_who_declines_loses_nothin
     [post] = [r for r in env.h.requests if r.method == "POST" and "Rematch of game" in str(r.json)]
     assert sorted(map(int, post.json["allowed_mentions"]["users"])) == sorted([ana.id, cy.id])
     assert "Seats held for the last game's players" in lobby.embed_text()
-    assert "your stake of 100 chips is taken then" in lobby.embed_text()
+    assert "(your 100 chips are staked then)" in lobby.embed_text()
+    asks = f"{bo.mention} asks {ana.mention} and {cy.mention} to play again."
+    assert lobby.content == f"🔁 **Rematch of game #1**: {asks}"
     rematch = await env.bot.tables.get(2)
     assert rematch.settings == first.settings and rematch.row.stake == 100
     assert rematch.row.host_id == bo.id
@@ -265,7 +267,7 @@ async def test_bot_players_and_settings_come_back_after_a_restart(make_env: Make
     ]
     assert rematch.held == [] and rematch.settings == first.settings
     lobby = rematch_lobby(env)
-    assert lobby.content == f"🔁 **Rematch of game #1**, asked by {ana.mention}."
+    assert lobby.content == f"🔁 **Rematch of game #1**: {ana.mention} plays again."
     await ana.click(lobby, "Start")
     await play_out(env, 2, [ana])
 
