@@ -302,3 +302,21 @@ async def test_two_processes_open_one_rematch(db_target: DbTarget) -> None:
     finally:
         await two.close()
         await one.close()
+
+
+async def test_a_rematch_lobby_discord_refuses_is_called_off_with_the_stake_back(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=7)
+    ana, bo = await members(env, "Ana", "Bo")
+    await staked_game(env, [ana, bo], 100, target=20)
+    before = await chips(env, ana, bo)
+    final = await result_message(env)
+    await env.h.set_bot_permissions(env.h.channel, send_messages=False)
+    text = private(await ana.click(final, "Rematch"))
+    assert text == (
+        f"⚠️ I can't post in <#{env.h.channel.id}> (missing Send Messages), "
+        "so the rematch is called off; stakes are refunded."
+    )
+    assert await chips(env, ana, bo) == before
+    assert await env.bot.tables.live_tables() == []
