@@ -35,6 +35,7 @@ from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.publisher import Publisher
 from bot.ui.reminders import ReminderPoster
+from bot.ui.rematch import RematchButton
 from bot.ui.router import Router
 from bot.ui.shell import Shell
 
@@ -197,7 +198,7 @@ class SequencesBot(commands.Bot):
             await reply_private(interaction, "That button isn't one of mine; nothing changed.")
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, RematchButton)
         for game in self.games.values():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():

@@ -39,6 +39,7 @@ class GameRow:
     # a reminder claimed since this row was read must not come back (``claim_reminder``).
     remind_at: float | None = None
     remind_set: bool = False
+    rematch_id: int | None = None  # the rematch lobby this finished game opened, once
 
 
 def _row(row: Row) -> GameRow:
@@ -60,6 +61,7 @@ def _row(row: Row) -> GameRow:
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         remind_at=row["remind_at"],
+        rematch_id=row["rematch_id"],
     )
 
 
@@ -149,6 +151,18 @@ def set_location_sync(
 ) -> None:
     """``set_location`` inside a ``Database.write`` job."""
     conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+
+
+async def claim_rematch(conn: Connection, game_id: int, rematch_id: int) -> bool:
+    """Record ``rematch_id`` as the finished game's rematch, if it has none yet: a
+    compare-and-set, so of two transactions (two processes) claiming it one wins; on
+    PostgreSQL the second waits for the first's commit, then finds the column set."""
+    cursor = await conn.execute(
+        "UPDATE games SET rematch_id = ? "
+        "WHERE id = ? AND status = 'finished' AND rematch_id IS NULL",
+        (rematch_id, game_id),
+    )
+    return bool(cursor.rowcount == 1)
 
 
 async def get(db: Database | Connection, game_id: int) -> GameRow | None:

@@ -30,6 +30,7 @@ from bot.tables.limits import TableLimits
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
+from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
 
@@ -117,6 +118,7 @@ class TableService:
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
         self.fair_play = FairPlay(self)
+        self.rematches = Rematches(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -223,7 +225,10 @@ class TableService:
         stake: int = 0,
         turn_timeout: int | None = None,
         seat_host: bool = True,
+        then: Callable[[Connection, Table], Awaitable[None]] | None = None,
     ) -> Table:
+        """``then``: more of the same transaction, once the table is inserted (a rematch
+        seats its players); what it raises rolls the whole opening back."""
         game = self.kind(kind)
         game.check_settings(settings)
         # A game's thread tells that game's story: a second table there would interleave
@@ -251,7 +256,7 @@ class TableService:
             if stake < 0 or stake > cap:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
             self._check_open_limits(checks)
-            return await self._open(
+            table = await self._open(
                 conn,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -263,6 +268,9 @@ class TableService:
                 turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
             )
+            if then is not None:
+                await then(conn, table)
+            return table
 
     def _check_open_limits(self, checks: games.OpenChecks) -> None:
         now = self.clock()
@@ -353,14 +361,17 @@ class TableService:
     async def join(self, table_id: int, user_id: int, name: str) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            if table.seat_of(user_id) is not None:
-                raise UserError("You're already at this table.")
-            _, high = table.game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
-            seat = Seat(user_id, clean_name(name))
-            self._auto_team(table, seat)
-            table.seats.append(seat)
+            # A seat held for the member (a rematch) is theirs: Join takes it.
+            seat = take_held(table, user_id, clean_name(name))
+            if seat is None:
+                if table.seat_of(user_id) is not None:
+                    raise UserError("You're already at this table.")
+                _, high = table.game.seat_limits(table.settings)
+                if len(table.seats) + len(table.held) >= high:
+                    raise UserError(f"This table is full ({high} seats).")
+                seat = Seat(user_id, clean_name(name))
+                self._auto_team(table, seat)
+                table.seats.append(seat)
 
             async def money(conn: Connection) -> None:
                 await games.upsert_member(
@@ -376,6 +387,9 @@ class TableService:
             self._require_lobby(table)
             index = table.seat_of(user_id)
             if index is None:
+                if drop_held(table, user_id):  # a held seat given up: nothing was taken
+                    await self._save(table, user_id, "decline", {})
+                    return Change(table)
                 raise UserError("You're not at this table.")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
@@ -412,7 +426,7 @@ class TableService:
                     f"A table can have at most {self.settings.max_bot_players} bot players."
                 )
             _, high = game.seat_limits(table.settings)
-            if len(table.seats) >= high:
+            if len(table.seats) + len(table.held) >= high:
                 raise UserError(f"This table is full ({high} seats).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
@@ -470,12 +484,14 @@ class TableService:
             table.expiries = [0] * len(table.seats)
             table.add_event(f"Game started with {len(table.seats)} players.")
             self._set_turn_deadline(table, turn_changed=True)
-            await self._save(
-                table,
-                user_id,
-                "start",
-                {"seats": [s.dump() for s in table.seats], "rules": game.dump(table.rules)},
-            )
+            detail: dict[str, Any] = {
+                "seats": [s.dump() for s in table.seats],
+                "rules": game.dump(table.rules),
+            }
+            if table.held:  # seats held for members who did not take them: left out
+                detail["left_out"] = [s.user_id for s in table.held]
+                table.held = []
+            await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
 
     def _auto_team(self, table: Table, seat: Seat) -> None:

@@ -10,6 +10,7 @@ from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relativ
 from bot.tables.kind import counts_text
 from bot.tables.model import Seat, Table
 from bot.tables.teams import TEAM_NAMES
+from bot.ui.rematch_texts import held_field
 
 
 def lobby_buttons(table: Table) -> list[Button]:
@@ -122,6 +123,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         value="\n".join(lines) or "—",
         inline=False,
     )
+    held = held_field(table)
+    if held is not None:
+        embed.add_field(name=held[0], value=held[1], inline=False)
     if table.row.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
         closed = status not in ("lobby", "running", "finished")  # no result: stakes went back

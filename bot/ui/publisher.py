@@ -28,6 +28,7 @@ from bot.tables.wallets import Wallets
 from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private
 from bot.ui.lobby import lobby_buttons, lobby_embed
+from bot.ui.rematch_texts import rematch_view
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,8 @@ class Publisher:
                 mentions = discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id or 0)]
                 )
+        elif table.status == "finished":
+            view = rematch_view(table.id)  # the result message (bot.ui.rematch)
         if table.notice:
             content = f"{table.notice}\n{content or ''}".strip()
         payload: dict[str, Any] = {
