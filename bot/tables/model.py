@@ -68,6 +68,11 @@ class Table:
     # "over" saying why ("expired", "left", "finished", "closed", "agreed"), so that its
     # message can be shown as over, after a restart too.
     end_request: dict[str, Any] | None = None
+    # Lobby: members whose seat is held for them (invited with ``with:``, or asked again after
+    # the host changed the stake) until they press Join or the lobby closes.
+    held: list[int] = field(default_factory=list)
+    # Members watching the game from its thread (spectators: never seated).
+    watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The lines this read of the table has added, every one (``events`` keeps the last few).
@@ -144,6 +149,8 @@ class Table:
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
+            "held": self.held,
+            "watchers": self.watchers,
         }
 
     @classmethod
@@ -160,6 +167,8 @@ class Table:
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
+            held=list(s.get("held", [])),
+            watchers=list(s.get("watchers", [])),
         )
 
 

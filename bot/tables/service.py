@@ -26,6 +26,7 @@ from bot.store.games import GameRow, VersionConflict
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
@@ -116,6 +117,7 @@ class TableService:
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
         self.fair_play = FairPlay(self)
+        self.lobby_host = LobbyHost(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -207,6 +209,16 @@ class TableService:
             raise
         self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
+    async def _save_aside(self, table: Table) -> None:
+        """Save a change beside the game's (a spectator): its state, at the same version."""
+        table.row.state = table.to_state()
+        row = dataclasses.replace(table.row)
+        try:
+            await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        except VersionConflict:
+            raise StaleAction("That game changed just now; look again and retry.") from None
+        self._saved.set(table.id, read_stamp())
+
     # --- lobby -----------------------------------------------------------------------
 
     async def open_lobby(
@@ -221,9 +233,14 @@ class TableService:
         stake: int = 0,
         turn_timeout: int | None = None,
         seat_host: bool = True,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         game = self.kind(kind)
         game.check_settings(settings)
+        held = [u for u in dict.fromkeys(held) if u != host_id]
+        _, high = game.seat_limits(settings)
+        if len(held) + 1 > high:
+            raise UserError(f"This table seats {high}: invite at most {high - 1}.")
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
@@ -260,6 +277,7 @@ class TableService:
                 stake=stake,
                 turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
+                held=held,
             )
 
     def _check_open_limits(self, checks: games.OpenChecks) -> None:
@@ -294,6 +312,7 @@ class TableService:
         stake: int,
         turn_timeout: int | None,
         seat_host: bool,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         game = self.kind(kind)
         now = self.clock()
@@ -322,6 +341,7 @@ class TableService:
             game=game,
             settings=settings,
             seats=[],
+            held=list(held),
         )
         if seat_host:
             self._auto_team(table, host)
@@ -335,7 +355,7 @@ class TableService:
             now,
             host_id,
             "open",
-            {"kind": kind, "settings": settings, "stake": stake},
+            {"kind": kind, "settings": settings, "stake": stake, "held": list(held)},
         )
         if seat_host:
             await self.hooks.on_join(conn, table, host)
@@ -354,8 +374,13 @@ class TableService:
             if table.seat_of(user_id) is not None:
                 raise UserError("You're already at this table.")
             _, high = table.game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
+            # A seat held for an invited member is theirs until the lobby closes.
+            others = [u for u in table.held if u != user_id]
+            if len(table.seats) + len(others) >= high:
+                held = f", {len(others)} held for invited members" if others else ""
+                raise UserError(f"This table is full ({high} seats{held}).")
+            table.held = others
+            table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
             seat = Seat(user_id, clean_name(name))
             self._auto_team(table, seat)
             table.seats.append(seat)
@@ -373,6 +398,10 @@ class TableService:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
             index = table.seat_of(user_id)
+            if index is None and user_id in table.held:
+                table.held = [u for u in table.held if u != user_id]
+                await self._save(table, user_id, "decline", {})
+                return Change(table)
             if index is None:
                 raise UserError("You're not at this table.")
             detail: dict[str, Any] = {"seat": index}
@@ -410,8 +439,9 @@ class TableService:
                     f"A table can have at most {self.settings.max_bot_players} bot players."
                 )
             _, high = game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
+            if len(table.seats) + len(table.held) >= high:
+                held = f", {len(table.held)} held for invited members" if table.held else ""
+                raise UserError(f"This table is full ({high} seats{held}).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
             if level not in game.bot_levels:
@@ -464,6 +494,7 @@ class TableService:
             game = table.game
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
+            table.held = []  # who did not join in time is left out
             table.row.status = "running"
             table.expiries = [0] * len(table.seats)
             table.add_event(f"Game started with {len(table.seats)} players.")
@@ -634,6 +665,22 @@ class TableService:
                 table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
             )
         set_deadline(table, deadline)
+
+    # --- the lobby's host and spectators (bot/tables/lobby_host.py) -------------------
+
+    async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
+        return await self.lobby_host.remove_seat(table_id, user_id, key)
+
+    async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
+        return await self.lobby_host.make_host(table_id, user_id, new_host)
+
+    async def change_settings(
+        self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
+    ) -> tuple[Change, list[int]]:
+        return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
+
+    async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
+        return await self.lobby_host.watch(table_id, user_id, watching)
 
     # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 
