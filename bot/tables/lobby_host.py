@@ -96,9 +96,10 @@ class LobbyHost:
             if settings == table.settings and stake == table.row.stake:
                 raise UserError("Those are the settings already: nothing changed.")
             _, high = game.seat_limits(settings)
-            if len(table.seats) > high:
+            taken = len(table.seats) + len(table.held)
+            if taken > high:
                 raise UserError(
-                    f"{len(table.seats)} are seated and that game seats {high}: remove seats first."
+                    f"{taken} seats are taken or held; that game seats {high}: remove seats first."
                 )
             old_stake = table.row.stake
             if stake != old_stake:
