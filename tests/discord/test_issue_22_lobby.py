@@ -10,7 +10,9 @@ from typing import Any
 from bot.tables.wallets import START_CHIPS
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_forfeits import balances, invariant_holds, mover
+from tests.discord.test_issue_12 import forge_component
 from tests.harness import Message, Player
+from tests.harness import payloads as P
 
 
 def seats_text(lobby: Message) -> str:
@@ -238,3 +240,19 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     failed = await di.click(env.turn_message(), "Watch")
     assert failed.ephemeral and f"open <#{thread.id}> instead" in failed.text
     assert "1 watching" in env.turn_message().text
+
+
+async def test_the_host_panel_answers_after_a_restart(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, "Join")).message
+    panel = await open_panel(ana, lobby)
+    await env.restart()
+    kick = panel.selects[0]
+    answer = await ana.select(panel, [f"u{bo.id}"], custom_id=kick.custom_id)
+    assert answer.content == "Removed Bo's seat."
+    assert bo.mention not in seats_text(env.h.message(lobby.id))
+    # A button carrying the select's id is not one of the bot's: refused, nothing changes.
+    forged = await forge_component(env, ana, lobby, "lm:1:host", P.BUTTON)
+    assert forged.ephemeral and forged.text == "That button isn't one of mine; nothing changed."
