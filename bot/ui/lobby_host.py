@@ -135,7 +135,8 @@ def _hint(option: Option[Any]) -> str:
     if isinstance(option.default, bool):
         return "yes or no"
     if option.choices:
-        return "One of: " + ", ".join(str(value) for _, value in option.choices)
+        empty = ", or empty for none" if option.default is None else ""
+        return "One of: " + ", ".join(str(value) for _, value in option.choices) + empty
     if option.low is not None and option.high is not None:
         empty = ", or empty for none" if option.default is None else ""
         return f"{option.low} to {option.high:,}{empty}"

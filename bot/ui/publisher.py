@@ -134,7 +134,10 @@ class Publisher:
         view = (
             build_view(table.id, LOBBY, lobby_buttons(table)) if table.status == "lobby" else None
         )
-        return {"embed": lobby_embed(table), "view": view}
+        payload: dict[str, Any] = {"embed": lobby_embed(table), "view": view}
+        if table.status != "lobby":
+            payload["content"] = None  # whom the lobby called (with:, its role) is past
+        return payload
 
     def turn_message(self, table: Table) -> dict[str, Any]:
         """The public message for the table's current turn (``file`` when it has a picture)."""

@@ -88,7 +88,8 @@ class Router:
         if calls:
             title = table.game.title(table.settings)
             content = f"{' '.join(calls)} {interaction.user.mention} opened a table for {title}"
-            content += ": your seats are held, press Join." if table.held else ": press Join."
+            held = "your seats are held" if len(table.held) > 1 else "your seat is held"
+            content += f": {held}, press Join." if table.held else ": press Join."
         # Only those it names are pinged: the invited members and that one role.
         mentions = discord.AllowedMentions(
             everyone=False,

@@ -156,7 +156,7 @@ async def test_invited_members_are_called_and_their_seats_held(make_env: MakeEnv
     assert bad.ephemeral and bad.text == "Name the members to invite by mention: with: @Ana @Bo."
     reply = await ana.slash("board start", seats=2, with_=f"{bo.mention}")
     lobby = reply.message
-    assert lobby.content.startswith(bo.mention) and "your seats are held" in lobby.content
+    assert lobby.content.startswith(bo.mention) and "your seat is held" in lobby.content
     body = last_body(env, "POST", r"/callback$")
     allowed = body["data"]["allowed_mentions"]
     assert allowed["users"] == [bo.id] and not allowed.get("roles") and not allowed["parse"]
@@ -166,11 +166,14 @@ async def test_invited_members_are_called_and_their_seats_held(make_env: MakeEnv
     assert refused.text == "This table is full (2 seats, 1 held for invited members)."
     lobby = (await bo.click(lobby, "Join")).message
     assert "(seat held)" not in seats_text(lobby) and bo.mention in seats_text(lobby)
+    # Once the game starts, the lobby no longer calls anyone to join.
+    lobby = (await ana.click(lobby, "Start")).message
+    assert lobby.content == "" and "Game on!" in lobby.text
     # An invitation can be declined with Leave, which frees the seat.
     lobby = (await ana.slash("board start", seats=2, with_=f"{cy.mention}")).message
     declined = await cy.click(lobby, "Leave")
     assert "(seat held)" not in seats_text(declined.message)
-    assert (await bo.click(lobby, "Join")).message.id == lobby.id
+    assert (await bo.click(env.h.message(lobby.id), "Join")).message.id == lobby.id
 
 
 async def test_the_lobby_role_is_called_and_only_that_role(make_env: MakeEnv) -> None:
