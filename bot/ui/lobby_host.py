@@ -135,10 +135,10 @@ def _hint(option: Option[Any]) -> str:
     if isinstance(option.default, bool):
         return "yes or no"
     if option.choices:
-        empty = ", or empty for none" if option.default is None else ""
+        empty = ", or empty for the default" if option.default is None else ""
         return "One of: " + ", ".join(str(value) for _, value in option.choices) + empty
     if option.low is not None and option.high is not None:
-        empty = ", or empty for none" if option.default is None else ""
+        empty = ", or empty for the default" if option.default is None else ""
         return f"{option.low} to {option.high:,}{empty}"
     return ""
 
@@ -232,17 +232,15 @@ async def on_settings(
     stake_text = f" · stake {chips(table.row.stake)}" if table.row.stake else ""
     await reply_private(interaction, f"Table #{table.id} now plays **{described}**{stake_text}.")
     await shell.publisher.redraw_lobby(table)
-    # Everyone seated (and those asked again) hears of it once, in the lobby's channel.
+    # Everyone seated, and those whose seat is held, hears of it once, in the channel.
     seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
     line = f"⚙️ The host changed table #{table.id}: **{described}**{stake_text}."
-    if asked:
-        line += (
-            f" Your {chips(old_stake)} went back; your seat is held: press Join to play "
-            f"for {chips(table.row.stake)}."
-            if old_stake
-            else f" Your seat is held: press Join to play for {chips(table.row.stake)}."
-        )
-    pinged = [*seated, *asked]
+    if asked and old_stake:
+        line += f" Stakes of {chips(old_stake)} went back."
+    if table.held:
+        price = f" for {chips(table.row.stake)}" if table.row.stake else ""
+        line += f" Seats held: press Join to play{price}."
+    pinged = list(dict.fromkeys([*seated, *table.held]))
     if pinged:
         mentions = " ".join(f"<@{u}>" for u in pinged)
         try:

@@ -135,7 +135,8 @@ async def test_a_new_stake_refunds_everyone_and_asks_again(make_env: MakeEnv) ->
     lobby = env.h.message(lobby.id)
     assert f"{bo.mention} (seat held)" in seats_text(lobby) and "80 chips each" in lobby.text
     [notice] = [m for m in done.created if not m.ephemeral]
-    assert notice.content.startswith(bo.mention) and "press Join to play for 80" in notice.content
+    assert notice.content.startswith(bo.mention)
+    assert "Stakes of 50 chips went back. Seats held: press Join to play for 80" in notice.content
     lobby = (await bo.click(lobby, "Join")).message
     assert await balances(env, ana, bo) == [START_CHIPS - 80, START_CHIPS - 80]
     assert "(seat held)" not in seats_text(lobby)
