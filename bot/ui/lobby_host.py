@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Forbidden, StaleAction, UserError
+from bot.games.base import defer_update
 from bot.games.options import STAKE, Option
 from bot.render.common import COLOUR, chips
 from bot.render.view import LOBBY, custom_id
@@ -269,6 +270,9 @@ async def on_watch(
     if table.status == "running":
         if table.row.thread_id is None:
             raise UserError("This game runs in the channel itself: follow it here.")
+        # Adding to (or taking out of) the thread is a call to Discord before the answer,
+        # which a rate limit may hold up: acknowledge the click first.
+        await defer_update(interaction)
         thread = shell.publisher.client.get_channel(table.row.thread_id)
         if watching and isinstance(thread, discord.Thread):
             try:

@@ -217,6 +217,17 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     )
     twice = await cy.click(env.h.message(lobby.id), "Watch")
     assert twice.ephemeral and "already" in twice.text
+    # A watcher who sits down stops watching; Stop watching in the lobby takes one off.
+    ed = await env.h.member("Ed")
+    await ed.click(env.h.message(lobby.id), "Watch")
+    assert "👀 2 watching" in env.h.message(lobby.id).text
+    await ed.click(env.h.message(lobby.id), "Stop watching")
+    assert "👀 1 watching" in env.h.message(lobby.id).text
+    await ed.click(env.h.message(lobby.id), "Watch")
+    await ed.click(env.h.message(lobby.id), "Join")
+    await ed.click(env.h.message(lobby.id), "Leave")
+    assert "👀 1 watching" in env.h.message(lobby.id).text
+    assert (await env.bot.tables.get(1)).watchers == [cy.id]
     await ana.click(env.h.message(lobby.id), "Start")
     [thread] = env.h.threads
     assert cy.id in env.h.fake.thread_members[thread.id]
