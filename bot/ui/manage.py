@@ -9,8 +9,9 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction, UserError
+from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
-from bot.ui.lobby_host import on_pick, select
+from bot.ui.lobby_host import PANEL_TITLE, on_pick, select
 from bot.ui.shell import shell_of
 
 
@@ -47,6 +48,8 @@ class ManageSelect(
         data: Any = interaction.data or {}
         if data.get("component_type") != discord.ComponentType.string_select.value:
             return False  # a button with a select's id: on_interaction refuses it
+        if not await on_own_message(interaction, PANEL_TITLE):
+            return False  # a forged pick on the lobby must not redraw it as a panel
         try:
             table = await shell_of(interaction).tables.get(self.table_id)
             if interaction.guild_id != table.row.guild_id or interaction.channel_id != (

@@ -271,3 +271,8 @@ async def test_the_host_panel_answers_after_a_restart(make_env: MakeEnv) -> None
     # A button carrying the select's id is not one of the bot's: refused, nothing changes.
     forged = await forge_component(env, ana, lobby, "lm:1:host", P.BUTTON)
     assert forged.ephemeral and forged.text == "That button isn't one of mine; nothing changed."
+    # The panel's select forged onto the lobby message itself does not redraw the lobby.
+    before = env.h.message(lobby.id).text
+    forged = await forge_component(env, ana, lobby, "lm:1:kick", P.STRING_SELECT)
+    assert forged.ephemeral and forged.text == "That button doesn't belong to this message."
+    assert env.h.message(lobby.id).text == before
