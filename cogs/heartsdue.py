@@ -9,7 +9,7 @@ from discord import app_commands
 from bot.app import SequencesBot
 from bot.games.oneroll import settings as options
 from bot.games.oneroll.settings import TARGET
-from bot.games.options import STAKE
+from bot.games.options import STAKE, WITH
 from bot.ui.options import describe
 from cogs.game_group import GameGroup
 
@@ -22,19 +22,22 @@ class HeartsDue(
     game_keys = ("heartsdue",)
 
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
-    @describe(*options.OPTIONS, STAKE)
+    @describe(*options.OPTIONS, STAKE, WITH)
+    @app_commands.rename(with_="with")
     @app_commands.guild_only()
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],
         target: app_commands.Range[int, TARGET.low, TARGET.high] | None = TARGET.default,
         stake: app_commands.Range[int, STAKE.low, STAKE.high] = STAKE.default,
+        with_: str | None = WITH.default,
     ) -> None:
         await self.bot.shell.router.open_lobby(
             interaction,
             kind="oneroll",
             settings=options.from_options("heartsdue", target),
             stake=stake,
+            invite=with_,
         )
 
 

@@ -136,6 +136,17 @@ def update_sync(conn: WriteConnection, row: GameRow, expected_version: int) -> N
     _check_updated(cursor.rowcount, row, expected_version)
 
 
+_SET_STATE = "UPDATE games SET state_json = ? WHERE id = ? AND version = ?"
+
+
+def set_state_sync(conn: WriteConnection, row: GameRow) -> None:
+    """Write the state of a change that leaves the version as it is (a spectator came or
+    went: the turn buttons, drawn at the version, must stay live); still only over the
+    version the change was made on."""
+    cursor = conn.execute(_SET_STATE, (json.dumps(row.state), row.id, row.version))
+    _check_updated(cursor.rowcount, row, row.version)
+
+
 _SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?"
 
 
@@ -437,3 +448,24 @@ async def set_guild_max_stake(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, amount, actor_id, at),
         )
+
+
+async def set_guild_lobby_role(
+    db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, lobby_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "lobby_role_id = excluded.lobby_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
+
+
+async def guild_lobby_role(db: Database, guild_id: int) -> int | None:
+    """The role a new lobby on this server calls, if the server chose one."""
+    row = await db.fetchone(
+        "SELECT lobby_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])

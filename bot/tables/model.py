@@ -68,13 +68,16 @@ class Table:
     # "over" saying why ("expired", "left", "finished", "closed", "agreed"), so that its
     # message can be shown as over, after a restart too.
     end_request: dict[str, Any] | None = None
-    # Seats kept in a lobby for members who have not taken them yet (a rematch's players:
+    # Seats kept in a lobby for members who have not taken them yet (a rematch's players,
+    # members invited with ``with:``, members asked again after the host changed the stake:
     # Join takes one, its stake taken then; Leave gives it up). They count as taken for the
     # seat limit but are not seated: no stake held, left out at Start.
     held: list[Seat] = field(default_factory=list)
     # A rematch lobby: {"of": the finished game's id, "order": its seats' keys in order
     # (``seat_key``), so that a held seat taken goes back to its place}.
     rematch: dict[str, Any] | None = None
+    # Members watching the game from its thread (spectators: never seated).
+    watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The lines this read of the table has added, every one (``events`` keeps the last few).
@@ -156,6 +159,7 @@ class Table:
             "end_request": self.end_request,
             **({"held": [s.dump() for s in self.held]} if self.held else {}),
             **({"rematch": self.rematch} if self.rematch else {}),
+            **({"watchers": self.watchers} if self.watchers else {}),
         }
 
     @classmethod
@@ -174,6 +178,7 @@ class Table:
             end_request=s.get("end_request"),
             held=[Seat.load(x) for x in s.get("held", [])],
             rematch=s.get("rematch"),
+            watchers=list(s.get("watchers", [])),
         )
 
 

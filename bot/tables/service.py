@@ -27,6 +27,7 @@ from bot.tables import reminders
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
@@ -119,6 +120,7 @@ class TableService:
         self._open_lock = asyncio.Lock()
         self.fair_play = FairPlay(self)
         self.rematches = Rematches(self)
+        self.lobby_host = LobbyHost(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -211,6 +213,16 @@ class TableService:
         table.row.remind_set = False  # written: a later save of this copy leaves it be
         self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
+    async def _save_aside(self, table: Table) -> None:
+        """Save a change beside the game's (a spectator): its state, at the same version."""
+        table.row.state = table.to_state()
+        row = dataclasses.replace(table.row)
+        try:
+            await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        except VersionConflict:
+            raise StaleAction("That game changed just now; look again and retry.") from None
+        self._saved.set(table.id, read_stamp())
+
     # --- lobby -----------------------------------------------------------------------
 
     async def open_lobby(
@@ -226,11 +238,16 @@ class TableService:
         turn_timeout: int | None = None,
         seat_host: bool = True,
         then: Callable[[Connection, Table], Awaitable[None]] | None = None,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         """``then``: more of the same transaction, once the table is inserted (a rematch
         seats its players); what it raises rolls the whole opening back."""
         game = self.kind(kind)
         game.check_settings(settings)
+        held = [u for u in dict.fromkeys(held) if u != host_id]
+        _, high = game.seat_limits(settings)
+        if len(held) + 1 > high:
+            raise UserError(f"This table seats {high}: invite at most {high - 1}.")
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
@@ -267,6 +284,7 @@ class TableService:
                 stake=stake,
                 turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
+                held=held,
             )
             if then is not None:
                 await then(conn, table)
@@ -304,6 +322,7 @@ class TableService:
         stake: int,
         turn_timeout: int | None,
         seat_host: bool,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         game = self.kind(kind)
         now = self.clock()
@@ -332,6 +351,7 @@ class TableService:
             game=game,
             settings=settings,
             seats=[],
+            held=[Seat(u, "") for u in held],  # invited: the name comes with their Join
         )
         if seat_host:
             self._auto_team(table, host)
@@ -345,7 +365,7 @@ class TableService:
             now,
             host_id,
             "open",
-            {"kind": kind, "settings": settings, "stake": stake},
+            {"kind": kind, "settings": settings, "stake": stake, "held": list(held)},
         )
         if seat_host:
             await self.hooks.on_join(conn, table, host)
@@ -361,17 +381,20 @@ class TableService:
     async def join(self, table_id: int, user_id: int, name: str) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            # A seat held for the member (a rematch) is theirs: Join takes it.
+            # A seat held for the member (a rematch, an invitation, a stake asked again) is
+            # theirs: Join takes it, back in its place.
             seat = take_held(table, user_id, clean_name(name))
             if seat is None:
                 if table.seat_of(user_id) is not None:
                     raise UserError("You're already at this table.")
                 _, high = table.game.seat_limits(table.settings)
                 if len(table.seats) + len(table.held) >= high:
-                    raise UserError(f"This table is full ({high} seats).")
+                    held = f", {len(table.held)} held for members asked to join" if table.held else ""
+                    raise UserError(f"This table is full ({high} seats{held}).")
                 seat = Seat(user_id, clean_name(name))
                 self._auto_team(table, seat)
                 table.seats.append(seat)
+            table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
 
             async def money(conn: Connection) -> None:
                 await games.upsert_member(
@@ -427,7 +450,8 @@ class TableService:
                 )
             _, high = game.seat_limits(table.settings)
             if len(table.seats) + len(table.held) >= high:
-                raise UserError(f"This table is full ({high} seats).")
+                held = f", {len(table.held)} held for members asked to join" if table.held else ""
+                raise UserError(f"This table is full ({high} seats{held}).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
             if level not in game.bot_levels:
@@ -656,6 +680,22 @@ class TableService:
         set_deadline(table, deadline)
         if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
             reminders.plan(table, now, deadline, timeout)
+
+    # --- the lobby's host and spectators (bot/tables/lobby_host.py) -------------------
+
+    async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
+        return await self.lobby_host.remove_seat(table_id, user_id, key)
+
+    async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
+        return await self.lobby_host.make_host(table_id, user_id, new_host)
+
+    async def change_settings(
+        self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
+    ) -> tuple[Change, list[int]]:
+        return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
+
+    async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
+        return await self.lobby_host.watch(table_id, user_id, watching)
 
     # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 

@@ -86,11 +86,12 @@ def is_button(interaction: discord.Interaction[Any]) -> bool:
 
 
 def is_known_custom_id(
-    custom_id: str, templates: list[re.Pattern[str]], component_type: object
+    custom_id: str, templates: list[tuple[re.Pattern[str], int]], component_type: object
 ) -> bool:
-    """Whether some persistent item of the bot answers this component. Every one is a button
-    whose custom_id matches a template: the bot keeps no in-memory view, so discord.py's
-    32-hex ids are never its own, and a select carrying a game button's id is forged."""
-    return component_type == discord.ComponentType.button.value and any(
-        t.fullmatch(custom_id) for t in templates
+    """Whether some persistent item of the bot answers this component: one whose template
+    matches the custom_id and whose kind (a button, or the lobby panel's select) is the
+    component's. The bot keeps no in-memory view, so discord.py's 32-hex ids are never its
+    own, and a select carrying a game button's id is forged."""
+    return any(
+        component_type == kind and template.fullmatch(custom_id) for template, kind in templates
     )

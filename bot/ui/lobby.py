@@ -1,5 +1,5 @@
 """The lobby message every game shares: who sits where, the settings, and the buttons to
-join, leave, add bot players, switch team, start or cancel."""
+join, leave, add bot players, switch team, start or cancel; the host's Manage panel; Watch."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from bot.ui.rematch_texts import held_field
 
 def lobby_buttons(table: Table) -> list[Button]:
     game = table.game
-    full = len(table.seats) >= game.seat_limits(table.settings)[1]
+    high = game.seat_limits(table.settings)[1]
+    full = len(table.seats) >= high  # an invited member still joins a held seat
+    no_room = len(table.seats) + len(table.held) >= high
     buttons = [
         Button("join", "Join", "success", disabled=full),
         Button("leave", "Leave", "secondary"),
@@ -27,11 +29,33 @@ def lobby_buttons(table: Table) -> list[Button]:
     if table.row.stake == 0:
         buttons += [
             Button(
-                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
+                f"bot_{level}",
+                f"Add bot: {level}",
+                "secondary",
+                row=1,
+                emoji="🤖",
+                disabled=no_room,
             )
             for level in game.bot_levels
         ]
+    buttons += [
+        Button("manage", "Manage", "secondary", row=2, emoji="⚙️"),
+        *WATCH_BUTTONS,
+    ]
     return buttons
+
+
+# On the lobby and on the table message: a spectator follows the game from its thread.
+WATCH_BUTTONS = (
+    Button("watch", "Watch", "secondary", row=2, emoji="👀"),
+    Button("unwatch", "Stop watching", "secondary", row=2),
+)
+
+
+def watching_text(table: Table) -> str | None:
+    """The spectators' line, if any watch."""
+    n = len(table.watchers)
+    return f"👀 {n} watching" if n else None
 
 
 def lobby_team_count(table: Table) -> int:
@@ -69,6 +93,10 @@ def seat_lines(table: Table, seats: list[Seat] | None = None) -> list[str]:
         shown = seat.team is not None and seat.team < n_teams
         team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
+    if table.status == "lobby":
+        start = len(lines) + 1
+        held = enumerate(table.held, start)
+        lines += [f"`{i:>2}.` <@{s.user_id}> (seat held)" for i, s in held]
     return lines
 
 
@@ -83,6 +111,9 @@ def lobby_embed(table: Table) -> discord.Embed:
             f"Players: {len(table.seats)} (needs {need}) · "
             f"closes {relative_time(table.row.deadline)}"
         )
+        watching = watching_text(table)
+        if watching:
+            description += f" · {watching}"
         if table.events:  # in a lobby: who took over from a host who left
             description += f"\n{table.events[-1]}"
         colour = COLOUR

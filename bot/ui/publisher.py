@@ -11,6 +11,7 @@ notify anyone, a new message does).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any
 
@@ -27,7 +28,7 @@ from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
 from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private
-from bot.ui.lobby import lobby_buttons, lobby_embed
+from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
 from bot.ui.rematch_texts import rematch_view
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,8 @@ MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for change
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 # Anyone may press it (players and onlookers): the game's rules, privately.
 RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
+# Spectators: the lobby's Watch buttons, on the table message's last row.
+TABLE_WATCH_BUTTONS = [dataclasses.replace(b, row=4) for b in WATCH_BUTTONS]
 
 # What a request to end early shows once it is over (``Table.end_request["over"]``).
 REQUEST_OVER = {
@@ -132,7 +135,10 @@ class Publisher:
         view = (
             build_view(table.id, LOBBY, lobby_buttons(table)) if table.status == "lobby" else None
         )
-        return {"embed": lobby_embed(table), "view": view}
+        payload: dict[str, Any] = {"embed": lobby_embed(table), "view": view}
+        if table.status != "lobby":
+            payload["content"] = None  # whom the lobby called (with:, its role) is past
+        return payload
 
     def turn_message(self, table: Table) -> dict[str, Any]:
         """The public message for the table's current turn (``file`` when it has a picture)."""
@@ -148,7 +154,7 @@ class Publisher:
                 table.id,
                 table.version,
                 game.turn_buttons(table.rules),
-                [RULES_BUTTON, RESIGN_BUTTON],
+                [RULES_BUTTON, RESIGN_BUTTON, *TABLE_WATCH_BUTTONS],
             )
             if current is not None and not table.seats[current].is_bot:
                 user_id = table.seats[current].user_id
@@ -158,6 +164,10 @@ class Publisher:
                 )
         elif table.status == "finished":
             view = rematch_view(table.id)  # the result message (bot.ui.rematch)
+        watching = watching_text(table)
+        if watching and embed is not None and table.status == "running":
+            footer = embed.footer.text
+            embed.set_footer(text=f"{footer} · {watching}" if footer else watching)
         if table.notice:
             content = f"{table.notice}\n{content or ''}".strip()
         payload: dict[str, Any] = {
@@ -195,11 +205,18 @@ class Publisher:
             "attachments": [],
         }
 
-    async def post_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Answer the start command with the lobby message."""
+    async def post_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        content: str | None = None,
+        mentions: discord.AllowedMentions = NO_PINGS,
+    ) -> None:
+        """Answer the start command with the lobby message; ``content``: whom it calls
+        (invited members, the server's lobby role), pinged as ``mentions`` allows."""
         try:
             callback = await interaction.response.send_message(
-                **self.lobby_message(table), allowed_mentions=NO_PINGS
+                content=content, **self.lobby_message(table), allowed_mentions=mentions
             )
             message_id = getattr(callback, "message_id", None)
             if message_id is None:
@@ -227,6 +244,11 @@ class Publisher:
             if not await self._edit_lobby(table):
                 return
         if table.status == "lobby":
+            self._mark_shown(table)
+
+    async def redraw_lobby(self, table: Table) -> None:
+        """Redraw the lobby by REST (a change made from elsewhere: the host's panel)."""
+        if await self._edit_lobby(table) and table.status == "lobby":
             self._mark_shown(table)
 
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:

@@ -94,7 +94,7 @@ def held_field(table: Table) -> tuple[str, str] | None:
     who = ", ".join(f"<@{s.user_id}>" for s in table.held)
     stake = f" (your {chips(table.row.stake)} are staked then)" if table.row.stake else ""
     return (
-        "Seats held for the last game's players",
+        "Seats held for the last game's players" if table.rematch else "Seats held",
         f"{who}\nPress **Join** to take yours{stake} or **Leave** to pass. "
         "A seat not taken by the start is left out.",
     )

@@ -468,6 +468,9 @@ class FakeDiscord:
         self.messages: dict[int, StoredMessage] = {}
         self.threads: dict[int, JsonDict] = {}
         self.thread_members: dict[int, set[int]] = {}
+        # Roles a test lets the bot ping on purpose (a server's chosen lobby role); every
+        # other role, @everyone and @here a body lets Discord ping is refused.
+        self.pingable_roles: set[int] = set()
         self.dm_channels: dict[int, int] = {}
         self.dm_blocked: set[int] = set()
         self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
@@ -516,6 +519,7 @@ class FakeDiscord:
             R("GET", "/channels/{c}", self._get_channel),
             R("PATCH", "/channels/{c}", self._edit_channel),
             R("DELETE", "/channels/{c}", self._delete_channel),
+            R("GET", "/guilds/{g}/members/{u}", self._get_member),
             R("PUT", "/channels/{c}/thread-members/{u}", self._t_member),
             R("DELETE", "/channels/{c}/thread-members/{u}", self._t_member),
             R("POST", "/channels/{c}/typing", self._typing),
@@ -653,7 +657,7 @@ class FakeDiscord:
         an edit changes (what the edit leaves out stays)."""
         body = body or {}
         old = base.payload if base is not None else None
-        problems = P.message_problems(body) + P.mention_problems(body)
+        problems = P.message_problems(body) + P.mention_problems(body, self.pingable_roles)
         kept = P.kept_attachments(body, old)
         self._refuse(req, problems + P.file_problems(req.files, kept=kept))
         if P.is_empty_message(body, files=len(req.files), base=old):
@@ -1101,6 +1105,12 @@ class FakeDiscord:
         self.delete_channel(int(cid))
         return data
 
+    async def _get_member(self, gid: str, uid: str, **_: Any) -> JsonDict:
+        member = self.members.get(int(uid)) if int(gid) == self.guild_id else None
+        if member is None:
+            raise http_error(404, 10007)
+        return member
+
     async def _t_member(self, cid: str, uid: str, **kwargs: Any) -> None:
         if int(cid) not in self.threads or int(cid) in self.deleted_channels:
             raise http_error(404, 10003)
@@ -1434,6 +1444,7 @@ class HarnessHttp(dpytest_backend.FakeHttp):
 # Put the real HTTPClient implementations back (dpytest replaces them with fakes that read their
 # caller's frame) so that these calls reach request() and the fake Discord.
 RESTORED_HTTP_METHODS = (
+    "get_member",
     "send_message",
     "edit_message",
     "delete_message",

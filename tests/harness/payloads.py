@@ -16,7 +16,7 @@ import datetime as dt
 import enum
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -573,9 +573,10 @@ def _mention_text(body: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def mention_problems(body: Mapping[str, Any]) -> list[str]:
+def mention_problems(body: Mapping[str, Any], pingable_roles: Collection[int] = ()) -> list[str]:
     """Mentions of @everyone, @here or a role that this body lets Discord ping: without
-    ``allowed_mentions`` Discord parses every mention in the content."""
+    ``allowed_mentions`` Discord parses every mention in the content. ``pingable_roles``:
+    roles the test allows to be pinged, when the body names them in ``allowed_mentions``."""
     text = _mention_text(body)
     everyone = sorted(set(_EVERYONE.findall(text)))
     roles = sorted(set(_ROLE_MENTION.findall(text)))
@@ -594,7 +595,11 @@ def mention_problems(body: Mapping[str, Any]) -> list[str]:
     if everyone and "everyone" in parse:
         shown = ", ".join(f"@{e}" for e in everyone)
         problems.append(f"the content would ping {shown}: {why}")
-    pinged = [r for r in roles if "roles" in parse or r in allowed_roles]
+    pinged = [
+        r
+        for r in roles
+        if "roles" in parse or (r in allowed_roles and int(r) not in pingable_roles)
+    ]
     if pinged:
         shown = ", ".join(f"<@&{r}>" for r in pinged)
         problems.append(f"the content would ping the role(s) {shown}: {why}")
