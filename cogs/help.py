@@ -12,6 +12,7 @@ from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
+from bot.ui.anywhere import anywhere
 from bot.ui.mentions import CommandMentions, Mention
 from bot.ui.rules import rules_embed
 
@@ -40,6 +41,7 @@ class Help(commands.Cog):
         self.mentions = CommandMentions(bot.tree, bot.clock)
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
+    @anywhere
     @app_commands.describe(game="Which game or variant")
     async def rules(
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
