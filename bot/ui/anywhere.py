@@ -43,7 +43,7 @@ def anywhere(command: T) -> T:
     return INSTALLS(CONTEXTS(command))
 
 
-TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes: use it a little less
+TOKEN_SECONDS = 14 * 60 + 45  # an interaction token lives 15 minutes: use it a little less
 TABLES_REMEMBERED = 10_000
 
 # Words of a table outside servers.

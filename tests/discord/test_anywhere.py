@@ -174,3 +174,29 @@ async def test_exactly_the_one_roll_games_odds_and_rules_install_to_a_member(
             assert schema["contexts"] == [0, 1, 2] and schema["integration_types"] == [0, 1]
     board = next(c for c in schemas if c["name"] == "board")
     assert board["contexts"] == [0]  # servers only, like every staked or ranked command
+
+
+async def test_alone_against_a_bot_in_the_dm_with_the_bot(make_env: MakeEnv) -> None:
+    env = await make_env(seed=11)
+    ana = await env.h.member("Ana")
+    dm = env.h.bot_dm(ana)
+    lobby = (await ana.slash("heartsdue start", _channel=dm, target=20)).message
+    await ana.click(lobby, "Add bot: thrower")
+    await ana.click(lobby, "Start")
+    await env.run_bots()
+    await play_out(env, lobby, [ana])
+    assert "won" in lobby.embeds[0]["title"]
+    assert [m.id for m in env.h.messages(dm)] == [lobby.id]
+
+
+async def test_a_dm_lobby_nobody_starts_closes_while_its_message_can_say_so(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    dm = env.h.private_channel(ana, bo)
+    lobby = (await ana.slash("heartsdue start", _channel=dm)).message
+    assert await env.tick(13 * 60) == 0  # open still
+    assert await env.tick(60 + 1) == 1
+    assert "Nobody started this table in time." in lobby.embed_text()
+    assert "Join" not in lobby.labels
