@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-T = Any
+T = TypeVar("T")
 
 # The commands a member may install to their own account and use in DMs and group DMs.
 INSTALLS = app_commands.allowed_installs(guilds=True, users=True)
