@@ -21,7 +21,8 @@ TABLE_RULES = RulesPage(
     "tables",
     "Turns, timers, forfeits and ending early",
     "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
-    "unless the server changes it); when it runs out the bot plays that turn for you.\n"
+    "unless the server changes it; none in DMs and group DMs); when it runs out the bot "
+    "plays that turn for you.\n"
     "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
     "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
     "ranks last. The game goes on among the others; when one side is left it wins at once "

@@ -200,3 +200,20 @@ async def test_a_dm_lobby_nobody_starts_closes_while_its_message_can_say_so(
     assert await env.tick(60 + 1) == 1
     assert "Nobody started this table in time." in lobby.embed_text()
     assert "Join" not in lobby.labels
+
+
+async def test_a_game_idle_past_its_tokens_waits_then_catches_up(make_env: MakeEnv) -> None:
+    env = await make_env(seed=6)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    dm = env.h.private_channel(ana, bo)
+    table = (await ana.slash("heartsdue start", _channel=dm)).message
+    await bo.click(table, "Join")
+    await ana.click(table, "Start")
+    assert await env.tick(3600) == 0  # no turn timer: an hour of quiet changes nothing
+    env.h.expire_interactions()
+    ended = await ana.slash("heartsdue end", _channel=dm)
+    assert "ended" in ended.text
+    assert THROW in table.labels  # no token left to edit the table's message with
+    late = await bo.click(table, THROW)
+    assert not late.ephemeral and "fallen behind" in table.content
+    assert table.embeds[0]["title"] == "Game closed" and THROW not in table.labels
