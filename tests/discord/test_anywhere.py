@@ -5,12 +5,17 @@ command's one message, redrawn by every click's answer; nothing is posted by RES
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 import pytest
 
 from bot.records import NO_GUILD
 from bot.store import stats
+from bot.ui.anywhere import guild_of
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import HarnessError, Message, Player
+from tests.harness import payloads as P
 
 THROW = "Throw 6 dice"
 
@@ -217,3 +222,29 @@ async def test_a_game_idle_past_its_tokens_waits_then_catches_up(make_env: MakeE
     late = await bo.click(table, THROW)
     assert not late.ephemeral and "fallen behind" in table.content
     assert table.embeds[0]["title"] == "Game closed" and THROW not in table.labels
+
+
+async def test_a_server_without_the_app_counts_as_outside_servers(make_env: MakeEnv) -> None:
+    """A member's own install used in a server that has not installed the bot: Discord
+    names the user, not the server, as the interaction's owner, and the bot is no member
+    there, so its tables are kept as outside servers (one message, no stakes)."""
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    channel = P.channel_payload(env.h.channel)
+
+    def interaction(owners: dict[str, str]) -> discord.Interaction[Any]:
+        payload = P.interaction_payload(
+            type=P.APPLICATION_COMMAND,
+            application_id=env.bot.application_id or 0,
+            guild_id=env.h.guild.id,
+            channel=channel,
+            member=P.member_payload(ana.member),
+            data={"id": "1", "name": "heartsdue", "type": 1},
+        )
+        payload["authorizing_integration_owners"] = owners
+        return discord.Interaction(data=payload, state=env.bot._connection)
+
+    assert guild_of(interaction({"0": str(env.h.guild.id)})) == env.h.guild.id
+    both = {"0": str(env.h.guild.id), "1": str(ana.id)}
+    assert guild_of(interaction(both)) == env.h.guild.id
+    assert guild_of(interaction({"1": str(ana.id)})) == NO_GUILD
