@@ -15,6 +15,7 @@ from bot.ui.options import choices, describe
 from cogs.game_group import GameGroup
 
 
+@app_commands.guild_only()  # a board game needs its thread: servers only
 class Board(GameGroup, group_name="board", group_description="Sequence, the board-and-card game"):
     game_keys = ("board",)
 

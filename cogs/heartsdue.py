@@ -10,10 +10,12 @@ from bot.app import SequencesBot
 from bot.games.oneroll import settings as options
 from bot.games.oneroll.settings import TARGET
 from bot.games.options import STAKE, WITH
+from bot.ui.anywhere import anywhere
 from bot.ui.options import describe
 from cogs.game_group import GameGroup
 
 
+@anywhere  # a one-roll race fits a DM or a group chat (bot.ui.anywhere)
 class HeartsDue(
     GameGroup,
     group_name="heartsdue",
@@ -24,7 +26,6 @@ class HeartsDue(
     @app_commands.command(name="start", description="Open a table for Hearts Due here")
     @describe(*options.OPTIONS, STAKE, WITH)
     @app_commands.rename(with_="with")
-    @app_commands.guild_only()
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],

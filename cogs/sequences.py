@@ -15,6 +15,8 @@ from bot.errors import UserError
 from bot.games.oneroll import settings as oneroll
 from bot.games.options import STAKE, WITH, Option, span
 from bot.games.sequences import settings as push
+from bot.records import NO_GUILD
+from bot.ui.anywhere import SERVER_ONLY, anywhere, guild_of
 from bot.ui.options import choices, describe, picked
 from cogs.game_group import GameGroup
 
@@ -37,6 +39,7 @@ RULES: Option[str] = Option(
 VARIANT, ROUNDS, SOFT_LAST_DIE = push.VARIANT, push.ROUNDS, push.SOFT_LAST_DIE
 
 
+@anywhere  # classic one-roll Sequences plays in DMs and group DMs too (bot.ui.anywhere)
 class Sequences(GameGroup, group_name="sequences", group_description="Sequences, the dice game"):
     game_keys = ("sequences:", "classic")  # push-your-luck and classic one-roll
 
@@ -44,7 +47,6 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
     @describe(VARIANT, ROUNDS, TARGET, SOFT_LAST_DIE, RULES, STAKE, WITH)
     @app_commands.choices(variant=choices(VARIANT), rules=choices(RULES))
     @app_commands.rename(with_="with")
-    @app_commands.guild_only()
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],
@@ -72,6 +74,8 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
             return
         if rules != RULES.default:
             raise UserError("Unknown rules.")
+        if guild_of(interaction) == NO_GUILD:  # push-your-luck games are long: servers only
+            raise UserError(SERVER_ONLY.format(what="Push-your-luck Sequences"))
         settings = push.from_options(variant, rounds, target, soft_last_die)
         await self.bot.shell.router.open_lobby(
             interaction, kind="sequences", settings=settings, stake=stake, invite=with_

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
-from bot.records import SeatResult
+from bot.records import NO_GUILD, SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
@@ -78,6 +78,10 @@ class TableHooks:
 
 #: The event line of a game that ended with no winner.
 DRAW_EVENT = "🤝 A draw: nobody won."
+
+# A lobby outside a server closes within this, while the token of the command that opened
+# it (15 minutes) can still show it closed.
+NO_GUILD_LOBBY_SECONDS = 14 * 60
 
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
 
@@ -272,7 +276,7 @@ class TableService:
                 raise UserError(f"Staked tables are off {where}: start one without a stake.")
             if stake < 0 or stake > cap:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
-            self._check_open_limits(checks)
+            self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
             table = await self._open(
                 conn,
                 guild_id=guild_id,
@@ -290,7 +294,7 @@ class TableService:
                 await then(conn, table)
             return table
 
-    def _check_open_limits(self, checks: games.OpenChecks) -> None:
+    def _check_open_limits(self, checks: games.OpenChecks, in_server: bool = True) -> None:
         now = self.clock()
         # From the database, not memory: a restart must not reset everyone's cooldown.
         last = checks.host_last_opened
@@ -304,6 +308,8 @@ class TableService:
         if checks.running_in_channel >= limits.max_games_per_channel:
             raise UserError("There are too many games running in this channel; "
                             "wait for one to finish or use another channel.")  # fmt: skip
+        if not in_server:  # every DM shares NO_GUILD: only the per-channel caps apply there
+            return
         if checks.lobbies_in_guild >= limits.max_lobbies_per_guild:
             raise UserError("There are too many open lobbies on this server; join one instead.")
         if checks.live_in_guild >= limits.max_games_per_guild:
@@ -327,6 +333,11 @@ class TableService:
         game = self.kind(kind)
         now = self.clock()
         timeout = turn_timeout or self.settings.turn_timeout_seconds
+        lobby_seconds = self.settings.lobby_timeout_seconds
+        if guild_id == NO_GUILD:
+            # Outside a server the table shows only through interaction tokens (15 minutes):
+            # no turn timer (0: off) and a lobby that closes while its message can say so.
+            timeout, lobby_seconds = 0, min(lobby_seconds, NO_GUILD_LOBBY_SECONDS)
         settings = {**settings, "turn_timeout": timeout}
         host = Seat(host_id, clean_name(host_name))
         table = Table(
@@ -343,7 +354,7 @@ class TableService:
                 stake=stake,
                 state={},
                 version=0,
-                deadline=now + self.settings.lobby_timeout_seconds,
+                deadline=now + lobby_seconds,
                 created_at=now,
                 updated_at=now,
                 finished_at=None,
@@ -389,7 +400,9 @@ class TableService:
                     raise UserError("You're already at this table.")
                 _, high = table.game.seat_limits(table.settings)
                 if len(table.seats) + len(table.held) >= high:
-                    held = f", {len(table.held)} held for members asked to join" if table.held else ""
+                    held = (
+                        f", {len(table.held)} held for members asked to join" if table.held else ""
+                    )
                     raise UserError(f"This table is full ({high} seats{held}).")
                 seat = Seat(user_id, clean_name(name))
                 self._auto_team(table, seat)
@@ -450,7 +463,8 @@ class TableService:
                 )
             _, high = game.seat_limits(table.settings)
             if len(table.seats) + len(table.held) >= high:
-                held = f", {len(table.held)} held for members asked to join" if table.held else ""
+                n = len(table.held)
+                held = f", {n} held for members asked to join" if n else ""
                 raise UserError(f"This table is full ({high} seats{held}).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
@@ -676,7 +690,7 @@ class TableService:
         elif table.seats[current].is_bot:
             deadline = now + self.settings.bot_turn_delay_seconds
         else:
-            deadline = now + timeout
+            deadline = now + timeout if timeout else None  # 0: no turn timer (outside servers)
         set_deadline(table, deadline)
         if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
             reminders.plan(table, now, deadline, timeout)

@@ -14,6 +14,7 @@ import discord
 from bot.errors import StaleAction, UserError
 from bot.render.view import LOBBY, TABLE
 from bot.tables.model import Table
+from bot.ui.anywhere import guild_of
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import shell_of
 
@@ -50,7 +51,7 @@ class GameButton(
         try:
             table = await shell_of(interaction).tables.get(self.table_id)
             row = table.row
-            if interaction.guild_id != row.guild_id or interaction.channel_id not in (
+            if guild_of(interaction) != row.guild_id or interaction.channel_id not in (
                 row.channel_id,
                 row.thread_id,
             ):

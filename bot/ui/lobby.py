@@ -106,8 +106,8 @@ def lobby_embed(table: Table) -> discord.Embed:
     if status == "lobby":
         need = counts_text(game.seat_counts(table.settings))
         description = (
-            f"**{game.describe_settings(table.settings)}** · turn timer "
-            f"{_minutes(table.settings.get('turn_timeout', 180))}\n"
+            f"**{game.describe_settings(table.settings)}** · "
+            f"{_timer(table.settings.get('turn_timeout', 180))}\n"
             f"Players: {len(table.seats)} (needs {need}) · "
             f"closes {relative_time(table.row.deadline)}"
         )
@@ -170,6 +170,11 @@ def lobby_embed(table: Table) -> discord.Embed:
         )
     embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
     return embed
+
+
+def _timer(seconds: int) -> str:
+    """The lobby's timer words: 0 is no turn timer (tables outside servers)."""
+    return f"turn timer {_minutes(seconds)}" if seconds else "no turn timer"
 
 
 def _minutes(seconds: int) -> str:

@@ -26,6 +26,7 @@ from bot.tables.model import Change, Table, read_stamp
 from bot.tables.names import md_name
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
+from bot.ui.anywhere import Anywhere, outside_servers
 from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private
 from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
@@ -86,6 +87,7 @@ class Publisher:
         # The versions Discord now shows, not yet recorded in the database (``flush_shown``):
         # after a restart only the tables whose message is behind are redrawn.
         self._shown_versions: dict[int, int] = {}
+        self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
 
     def game(self, table: Table) -> Game[Any]:
         game = table.game
@@ -162,7 +164,7 @@ class Publisher:
                 mentions = discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id or 0)]
                 )
-        elif table.status == "finished":
+        elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
             view = rematch_view(table.id)  # the result message (bot.ui.rematch)
         watching = watching_text(table)
         if watching and embed is not None and table.status == "running":
@@ -233,8 +235,13 @@ class Publisher:
             return  # the interaction is dead: there is nobody to answer
         # The message shows the lobby as saved with its id (the id changes nothing it shows).
         self._shown_versions[table.id] = await self.tables.set_lobby_message(table.id, message_id)
+        if outside_servers(table):
+            await self.anywhere.posted(table, interaction)
 
     async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        if outside_servers(table):
+            await self.anywhere.show(table, interaction)
+            return
         try:
             await answer_update(interaction, **self.lobby_message(table), allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
@@ -255,6 +262,9 @@ class Publisher:
         """The host pressed Start: open the game's thread, post its first turn there, then
         redraw the lobby. The click is acknowledged first and the lobby redrawn last: its
         "Follow it in" names where the game is, which is known only once the thread exists."""
+        if outside_servers(table):
+            await self.anywhere.started(interaction, table)
+            return
         acknowledged = await self._acknowledge(interaction, table)
         channel: Any = interaction.channel
         thread = None
@@ -347,6 +357,10 @@ class Publisher:
         # while a click's redraw still waits on Discord could post its new message first,
         # and the click's older one would land last and be recorded as the live message.
         table = change.table
+        if outside_servers(table):
+            async with self._publishing.hold(table.id):
+                await self.anywhere.publish(change, interaction)
+            return
         if interaction is not None and self._publishing.busy(table.id):
             # The redraw under way may wait on Discord (a rate limit): answer the click now,
             # within its 3 seconds, and show it when that redraw is done.
@@ -596,6 +610,9 @@ class Publisher:
         self, table: Table, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """A table closed without a result: its lobby and game message say so."""
+        if outside_servers(table):
+            await self.anywhere.publish(Change(table, closed=True), interaction)
+            return
         try:
             await self._closed(table, interaction)
             await self._show_ended_request(table)
@@ -803,8 +820,8 @@ class Publisher:
 
     async def _restore_one(self, table_id: int) -> None:
         table = await self.tables.get(table_id)
-        if table.status not in ("lobby", "running"):
-            return
+        if table.status not in ("lobby", "running") or outside_servers(table):
+            return  # outside servers there is no token after a restart: the next click
         try:
             if table.status == "lobby":
                 if await self._edit_lobby(table):

@@ -12,10 +12,12 @@ import discord
 from bot.errors import StaleAction, UserError
 from bot.games.base import ClickContext, answer_update, defer_update
 from bot.games.registry import Games
+from bot.records import NO_GUILD
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui import lobby_host
+from bot.ui.anywhere import NO_INVITES, NO_STAKES, guild_of, outside_servers
 from bot.ui.checks import is_admin, require_game_permissions
 from bot.ui.publisher import Publisher
 from bot.ui.rules import table_rules_embed
@@ -66,12 +68,21 @@ class Router:
     ) -> Table:
         """A game's start command: a lobby in this channel, answered with its message.
         ``invite``: the ``with:`` option, members by mention, whose seats are held; they
-        and the server's lobby role (``/settings lobby-role``) are called by the message."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        require_game_permissions(interaction)
-        invited = await self._invited(interaction, invite)
+        and the server's lobby role (``/settings lobby-role``) are called by the message.
+        Outside a server (a DM or group DM) the table lives in that one message, unstaked."""
+        assert interaction.channel_id is not None
+        guild_id = guild_of(interaction)
+        if guild_id == NO_GUILD:
+            if stake:
+                raise UserError(NO_STAKES)
+            if invite:
+                raise UserError(NO_INVITES)
+            invited: list[int] = []
+        else:
+            require_game_permissions(interaction)
+            invited = await self._invited(interaction, invite)
         table = await self.tables.open_lobby(
-            guild_id=interaction.guild_id,
+            guild_id=guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
@@ -143,6 +154,9 @@ class Router:
         self, interaction: discord.Interaction[Any], table: Table, action: str
     ) -> None:
         user = interaction.user
+        if table.status != "lobby" and outside_servers(table):
+            await self.publisher.anywhere.catch_up(interaction, table)
+            return
         if action in ("manage", "settings", "watch", "unwatch"):
             await self._on_lobby_host_click(interaction, table, action)
             return
@@ -188,6 +202,9 @@ class Router:
         game = self.games[table.kind]
         if game.is_private(action):
             await game.private_click(self.context, interaction, table, version, action)
+            return
+        if outside_servers(table) and (version != table.version or table.status != "running"):
+            await self.publisher.anywhere.catch_up(interaction, table)
             return
         await self._answer_if_waiting(interaction, table)
         change = await self.tables.act(table.id, interaction.user.id, version, action, loaded=table)
@@ -268,7 +285,7 @@ class Router:
         (``/board end`` reaches board games only)."""
         if table_id is not None:
             table = await self.tables.get(table_id)
-            if table.row.guild_id != interaction.guild_id:
+            if table.row.guild_id != guild_of(interaction):
                 raise UserError("There is no such game on this server.")
             if group is not None and not group.covers(table.row.game_key):
                 title = table.game.title(table.settings)

@@ -628,18 +628,22 @@ def interaction_payload(
     *,
     type: int,
     application_id: int,
-    guild_id: int,
+    guild_id: int | None,
     channel: JsonDict,
-    member: JsonDict,
+    member: JsonDict | None = None,
     data: JsonDict | None = None,
     message: JsonDict | None = None,
     app_permissions: int = 0,
     locale: str = "en-US",
     interaction_id: int | None = None,
     token: str | None = None,
+    user: JsonDict | None = None,
+    context: int = 0,
 ) -> JsonDict:
     """A complete INTERACTION_CREATE payload (``id``, ``token``, ``version`` and
-    ``attachment_size_limit`` are read with ``data[...]`` by discord.py)."""
+    ``attachment_size_limit`` are read with ``data[...]`` by discord.py). Outside a server
+    (``guild_id`` None: a DM or group DM, ``context`` 1 or 2) Discord sends ``user``, not
+    ``member``, and the app is authorized by the user's install (owner key "1")."""
     iid = interaction_id if interaction_id is not None else next_id()
     payload: JsonDict = {
         "id": str(iid),
@@ -648,23 +652,33 @@ def interaction_payload(
         "token": token or f"token-{iid}",
         "version": 1,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-        "guild_id": str(guild_id),
-        "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
         "channel_id": channel["id"],
         "channel": channel,
-        "member": member,
         "app_permissions": str(app_permissions),
         "locale": locale,
-        "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild_id)},
-        "context": 0,
+        "context": context,
     }
+    if guild_id is not None:
+        payload["guild_id"] = str(guild_id)
+        payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
+        payload["guild_locale"] = "en-US"
+        payload["member"] = member
+        payload["authorizing_integration_owners"] = {"0": str(guild_id)}
+    else:
+        assert user is not None
+        payload["user"] = user
+        payload["authorizing_integration_owners"] = {"1": user["id"]}
     if data is not None:
         payload["data"] = data
     if message is not None:
         payload["message"] = message
     return payload
+
+
+# What a user-installed app may do where it is no member (Discord's app_permissions there):
+# embed, attach, mention and use external emojis in its answers; it cannot post on its own.
+USER_INSTALL_PERMISSIONS = (1 << 14) | (1 << 15) | (1 << 17) | (1 << 18)
 
 
 def component_data(
