@@ -128,7 +128,7 @@ class Router:
         elif action == "resign_no":
             await interaction.response.edit_message(content="You're still in the game.", view=None)
         elif action == "rules":
-            embed = table_rules_embed(self.games[table.kind], table)
+            embed = table_rules_embed(self.games[table.kind], table.snapshot())
             await interaction.response.send_message(embed=embed, ephemeral=True)
         elif action == "agree_end":
             await self._answer_if_waiting(interaction, table)
@@ -186,7 +186,7 @@ class Router:
             if table.row.guild_id != interaction.guild_id:
                 raise UserError("There is no such game on this server.")
             if group is not None and not group.covers(table.row.game_key):
-                title = table.game.title(table.settings)
+                title = self.games[table.kind].title(table.settings)
                 raise UserError(f"Game #{table.id} is {title}, not a /{group.name} game.")
             return table
         assert interaction.channel_id is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import UserError
@@ -41,7 +42,7 @@ FIRST_SEQUENCE_WINS: Option[bool] = Option(
 OPTIONS = (SEATS, TEAMS, FIRST_SEQUENCE_WINS)
 
 
-def config(settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
+def config(settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
     teams = settings.get("teams") if n_seats >= 4 else None
     return b.BoardConfig(
         seats=n_seats,
@@ -50,7 +51,7 @@ def config(settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
     )
 
 
-def check(settings: dict[str, Any]) -> None:
+def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     seats = settings.get("seats")
     teams = settings.get("teams")

@@ -4,7 +4,9 @@ in ``/rules``; and the names its leaderboards go by."""
 from __future__ import annotations
 
 from bot.games.base import RulesPage
-from bot.games.oneroll.kind import RULESETS
+
+# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
+RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 RULES_PAGES = (
     RulesPage(

@@ -3,6 +3,7 @@ them (RULINGS §1). The ranges are the rules' (``PushConfig``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import UserError
@@ -42,7 +43,7 @@ TARGET_OFFERS = (10, 15, 20, 30, 50, 100)
 PUSHLUCK_CHOICE = ("push-your-luck (lock, bank or push)", "pushluck")
 
 
-def config(settings: dict[str, Any]) -> pl.PushConfig:
+def config(settings: Mapping[str, Any]) -> pl.PushConfig:
     return pl.PushConfig(
         variant=settings.get("variant", VARIANT.default),
         rounds=settings.get("rounds"),
@@ -51,7 +52,7 @@ def config(settings: dict[str, Any]) -> pl.PushConfig:
     )
 
 
-def check(settings: dict[str, Any]) -> None:
+def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     variant = settings.get("variant", VARIANT.default)
     rounds, target = settings.get("rounds"), settings.get("target")
