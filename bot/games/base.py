@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
+from bot.errors import add_texts
 from bot.records import Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
@@ -29,6 +30,21 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 S = TypeVar("S")
+
+
+def _seat_count(low: int, high: int, seats: int) -> str:
+    need = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"This game needs {need} players; the table has {seats}."
+
+
+# The words of the errors every game's logic half may raise (``bot.errors``).
+add_texts(
+    {
+        "button.idle": "That button does nothing now.",
+        "button.foreign": "That button does not belong to this game.",
+        "seats.count": _seat_count,
+    }
+)
 
 # A replayed game (``bot.tables.history.replay``): ``(None, initial state)``, then
 # ``(step, state after it)`` for every logged step.

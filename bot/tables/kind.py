@@ -137,7 +137,7 @@ class GameKind(Generic[S]):
         """The rules actions a button's ``action`` stands for (an ``IllegalAction`` if none).
         Default: the action itself, if it is playable now."""
         if action not in self.playable_actions(state):
-            raise IllegalAction("That button does nothing now.")
+            raise IllegalAction(code="button.idle")
         return [action]
 
     def apply(
@@ -269,8 +269,7 @@ class LoggedDice(random.Random):
 def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
     low, high = limits
     if not low <= len(seats) <= high:
-        need = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
+        raise UserError(code="seats.count", low=low, high=high, seats=len(seats))
 
 
 def counts_text(counts: list[int]) -> str:

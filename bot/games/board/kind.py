@@ -22,7 +22,6 @@ from bot.tables.kind import (
     NotReplayable,
     ReplayMismatch,
     check_seat_count,
-    counts_text,
     forfeit_places,
     seat_name,
 )
@@ -82,9 +81,11 @@ class BoardKind(GameKind[b.BoardState]):
         check_seat_count(self.seat_limits(settings), seats)
         if settings.get("teams") and len(seats) not in self.seat_counts(settings):
             # Never drop the chosen teams: 2 seats with "3 teams" is no 2-player game.
-            need = counts_text(self.seat_counts(settings))
             raise UserError(
-                f"{settings['teams']} teams need {need} players; this table has {len(seats)}."
+                code="board.table_teams",
+                teams=settings["teams"],
+                counts=self.seat_counts(settings),
+                seats=len(seats),
             )
         self.config(settings, len(seats)).validate()
         return arrange_teams(seats, self.team_count(settings, len(seats)))
@@ -131,7 +132,7 @@ class BoardKind(GameKind[b.BoardState]):
         match = _TRADE.match(action)
         if match:
             return [b.TradeDeadCard(match["card"].upper())]
-        raise IllegalAction("That button does not belong to this game.")
+        raise IllegalAction(code="button.foreign")
 
     def apply(
         self, state: b.BoardState, action: Any, rng: random.Random, seats: list[Seat]

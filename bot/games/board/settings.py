@@ -8,7 +8,6 @@ from typing import Any
 from bot.errors import UserError
 from bot.games.options import Option
 from bot.rules import board as b
-from bot.tables.kind import counts_text
 
 MIN_SEATS, MAX_SEATS = 2, 12
 # The seat counts each choice of teams can start with (RULINGS §3): with 3 seats and 3
@@ -57,17 +56,15 @@ def check(settings: Mapping[str, Any]) -> None:
     teams = settings.get("teams")
     if seats is not None:
         if not SEATS.allows(int(seats)):
-            raise UserError(f"The board game takes {MIN_SEATS} to {MAX_SEATS} players.")
+            raise UserError(code="board.seats", low=MIN_SEATS, high=MAX_SEATS)
         if int(seats) in _UNEVEN:
-            raise UserError(
-                f"{seats} players can't split into equal teams: choose {seats - 1} or {seats + 1}."
-            )
+            raise UserError(code="board.uneven", seats=int(seats))
     if teams not in (None, *TEAM_SEATS):
-        raise UserError("Play in 2 or 3 teams.")
+        raise UserError(code="board.teams", choices=list(TEAM_SEATS))
     if seats is not None:
         if teams and int(seats) not in TEAM_SEATS[teams]:
-            need = counts_text(list(TEAM_SEATS[teams]))
-            raise UserError(f"{teams} teams need {need} players, so seats can't be {seats}.")
+            counts = list(TEAM_SEATS[teams])
+            raise UserError(code="board.seats_teams", teams=teams, counts=counts, seats=seats)
         if int(seats) >= 4:
             config(settings, int(seats)).validate()
 

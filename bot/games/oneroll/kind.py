@@ -92,7 +92,7 @@ class OneRollKind(GameKind[OneRollTable]):
 
     def resolve(self, table: OneRollTable, action: str) -> list[Any]:
         if action != "throw":
-            raise IllegalAction("That button does not belong to this game.")
+            raise IllegalAction(code="button.foreign")
         return [one.Throw()]
 
     def apply(

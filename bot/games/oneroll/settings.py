@@ -29,7 +29,7 @@ CLASSIC_CHOICE = (f"classic (one throw of six dice a turn, race to {DEFAULT_TARG
 def ruleset(settings: Mapping[str, Any]) -> one.Ruleset:
     name = settings.get("ruleset")
     if name not in one.RULESETS:
-        raise UserError("Unknown ruleset.")
+        raise UserError(code="oneroll.ruleset")
     return name  # type: ignore[no-any-return]
 
 
@@ -41,9 +41,7 @@ def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     ruleset(settings)
     if not TARGET.allows(target(settings)):
-        raise UserError(
-            f"A one-roll race needs a target of {TARGET.low} to {TARGET.high:,} points."
-        )
+        raise UserError(code="oneroll.target", low=TARGET.low, high=TARGET.high)
 
 
 def from_options(name: str, target: int | None) -> dict[str, Any]:

@@ -117,7 +117,7 @@ class SequencesKind(GameKind[pl.PushState]):
             return [pl.Lock(int(action[4:]))]
         if action.startswith("bank") and action[4:].isdigit():
             return [pl.Lock(int(action[4:])), pl.Bank()]
-        raise IllegalAction("That button does not belong to this game.")
+        raise IllegalAction(code="button.foreign")
 
     def apply(
         self, state: pl.PushState, action: Any, rng: random.Random, seats: list[Seat]

@@ -57,13 +57,11 @@ def check(settings: Mapping[str, Any]) -> None:
     variant = settings.get("variant", VARIANT.default)
     rounds, target = settings.get("rounds"), settings.get("target")
     if variant not in pl.VARIANTS:
-        raise UserError("Unknown variant.")
+        raise UserError(code="sequences.variant")
     if rounds is not None and target is not None:
-        raise UserError("Choose rounds or a target score, not both.")
+        raise UserError(code="sequences.rounds_and_target")
     if variant == "sudden" and (rounds is not None or target is not None):
-        raise UserError(
-            f"Sudden has no rounds or target: the first to exactly {pl.SUDDEN_TARGET} wins at once."
-        )
+        raise UserError(code="sequences.sudden_rounds", target=pl.SUDDEN_TARGET)
     config(settings)  # the ranges (a forged request need not respect Discord's)
 
 
