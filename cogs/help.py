@@ -59,7 +59,7 @@ class Help(commands.Cog):
         if found is None:
             raise UserError("Pick a game from the list.")
         owner, page = found
-        embed = rules_embed(page, owner.bot_levels if owner is not None else None)
+        embed = rules_embed(page, owner.bot_level_texts if owner is not None else None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")

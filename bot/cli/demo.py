@@ -124,7 +124,7 @@ async def _demo(args: argparse.Namespace) -> int:
                     _print_lines(fired.table.fresh_events, args.quiet)
             final = change.table
             print()
-            shown = game.turn_view(final)
+            shown = game.turn_view(final.snapshot())
             print(_plain(embed_as_text(shown.embed)))
             if args.out is not None:
                 if shown.file is None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.store.games import GameRow
@@ -24,7 +26,7 @@ def read_stamp() -> int:
     return next(_stamps)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
     user_id: int | None  # None for a bot player
     name: str
@@ -143,6 +145,33 @@ class Table:
     def held_seat(self, user_id: int) -> Seat | None:
         return next((s for s in self.held if s.user_id == user_id), None)
 
+    def snapshot(self) -> TableSnapshot:
+        """The table as its messages show it now, frozen: what every renderer reads."""
+        row = self.row
+        return TableSnapshot(
+            id=row.id,
+            kind=self.kind,
+            status=row.status,
+            version=row.version,
+            game_key=row.game_key,
+            host_id=row.host_id,
+            stake=row.stake,
+            channel_id=row.channel_id,
+            thread_id=row.thread_id,
+            settings=MappingProxyType(dict(self.settings)),
+            seats=tuple(self.seats),
+            rules=self.rules,
+            events=tuple(self.events),
+            deadline=row.deadline,
+            turn_deadline=self.turn_deadline,
+            turn_started_at=self.turn_started_at,
+            notice=self.notice,
+            held=tuple(self.held),
+            watchers=tuple(self.watchers),
+            rematch=None if self.rematch is None else MappingProxyType(dict(self.rematch)),
+            forfeited=frozenset() if self.rules is None else self.game.forfeited(self.rules),
+        )
+
     def add_event(self, line: str) -> None:
         self.events = [*self.events, line][-MAX_EVENTS:]
         self.fresh_events.append(line)
@@ -180,6 +209,49 @@ class Table:
             rematch=s.get("rematch"),
             watchers=list(s.get("watchers", [])),
         )
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """One table frozen for its messages: the lobby and every game renderer read this (its
+    seats, settings, rules state, recent events and deadlines), never the store row, and
+    nothing they do can change the table."""
+
+    id: int
+    kind: str
+    status: str
+    version: int
+    game_key: str
+    host_id: int
+    stake: int
+    channel_id: int
+    thread_id: int | None
+    settings: Mapping[str, Any]
+    seats: tuple[Seat, ...]
+    rules: Any  # the game's own rules state (a frozen value)
+    events: tuple[str, ...]
+    deadline: float | None  # when the lobby closes, or the sooner of the turn's and a request's
+    turn_deadline: float | None  # when the current turn's timer runs out
+    turn_started_at: float | None
+    notice: str | None
+    held: tuple[Seat, ...] = ()  # seats kept in a lobby for members who have not taken them
+    watchers: tuple[int, ...] = ()  # members watching from the thread
+    rematch: Mapping[str, Any] | None = None  # a rematch lobby: the game it follows
+    forfeited: frozenset[int] = frozenset()
+
+    @property
+    def game_channel_id(self) -> int:
+        return self.thread_id or self.channel_id
+
+    def playing(self, index: int) -> bool:
+        """Whether the seat still plays (has not forfeited)."""
+        return index not in self.forfeited
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
 
 
 @dataclass(frozen=True)

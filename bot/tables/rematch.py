@@ -15,6 +15,7 @@ back, then given the lobby the first opened. Words are the presentation's
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ def take_held(table: Table, user_id: int, name: str) -> Seat | None:
     if seat is None:
         return None
     table.held.remove(seat)
-    seat.name = name
+    seat = dataclasses.replace(seat, name=name)
     table.seats.append(seat)
     order = (table.rematch or {}).get("order", [])
     place = {key: i for i, key in enumerate(order)}
@@ -112,8 +113,7 @@ class Rematches:
         async def seat_them(conn: Connection, lobby: Table) -> None:
             for seat in game.seats:
                 if seat.user_id == user_id:
-                    presser.team = seat.team
-                    lobby.seats.append(presser)
+                    lobby.seats.append(dataclasses.replace(presser, team=seat.team))
                 elif seat.is_bot:
                     lobby.seats.append(_copy(seat))
                 else:

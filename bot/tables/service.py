@@ -365,8 +365,7 @@ class TableService:
             held=[Seat(u, "") for u in held],  # invited: the name comes with their Join
         )
         if seat_host:
-            self._auto_team(table, host)
-            table.seats.append(host)
+            table.seats.append(self._auto_team(table, host))
         table.row.state = table.to_state()
         table.row.id = await games.insert(conn, table.row)
         await games.upsert_member(conn, guild_id, host_id, host.name, now)
@@ -405,8 +404,7 @@ class TableService:
                     )
                     raise UserError(f"This table is full ({high} seats{held}).")
                 seat = Seat(user_id, clean_name(name))
-                self._auto_team(table, seat)
-                table.seats.append(seat)
+                table.seats.append(self._auto_team(table, seat))
             table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
 
             async def money(conn: Connection) -> None:
@@ -475,8 +473,7 @@ class TableService:
                 (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
             )
             bot_seat = Seat(None, name, bot_level=level)
-            self._auto_team(table, bot_seat)
-            table.seats.append(bot_seat)
+            table.seats.append(self._auto_team(table, bot_seat))
             await self._save(table, user_id, "add_bot", {"level": level})
             return Change(table)
 
@@ -498,7 +495,7 @@ class TableService:
                 raise UserError(
                     f"With {len(table.seats)} players everyone plays alone: no team to switch yet."
                 )
-            seat.team = next_team(current, n_teams)
+            seat = table.seats[index] = dataclasses.replace(seat, team=next_team(current, n_teams))
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 
@@ -532,12 +529,13 @@ class TableService:
             await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
 
-    def _auto_team(self, table: Table, seat: Seat) -> None:
-        """New seats go to the smallest team, so the lobby shows balanced teams."""
+    def _auto_team(self, table: Table, seat: Seat) -> Seat:
+        """A new seat in the smallest team, so the lobby shows balanced teams."""
         n_teams, balance = table.game.lobby_teams(table.settings, len(table.seats) + 1)
         if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
-            seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
+            return dataclasses.replace(seat, team=min(range(n_teams), key=lambda t: (sizes[t], t)))
+        return seat
 
     def _require_lobby(self, table: Table) -> None:
         if table.status != "lobby":

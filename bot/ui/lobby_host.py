@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Forbidden, StaleAction, UserError
-from bot.games.base import defer_update
+from bot.games.base import defer_update, presentation
 from bot.games.options import STAKE, Option
 from bot.render.common import COLOUR, chips
 from bot.render.view import LOBBY, custom_id
@@ -229,7 +229,7 @@ async def on_settings(
         table_id, interaction.user.id, settings, stake
     )
     table = change.table
-    described = table.game.describe_settings(table.settings)
+    described = presentation(table.game).describe_settings(table.settings)
     stake_text = f" · stake {chips(table.row.stake)}" if table.row.stake else ""
     await reply_private(interaction, f"Table #{table.id} now plays **{described}**{stake_text}.")
     await shell.publisher.redraw_lobby(table)

@@ -134,10 +134,13 @@ class Publisher:
     # --- rendering -------------------------------------------------------------------
 
     def lobby_message(self, table: Table) -> dict[str, Any]:
+        game, shown = self.game(table), table.snapshot()
         view = (
-            build_view(table.id, LOBBY, lobby_buttons(table)) if table.status == "lobby" else None
+            build_view(table.id, LOBBY, lobby_buttons(game, shown))
+            if table.status == "lobby"
+            else None
         )
-        payload: dict[str, Any] = {"embed": lobby_embed(table), "view": view}
+        payload: dict[str, Any] = {"embed": lobby_embed(game, shown), "view": view}
         if table.status != "lobby":
             payload["content"] = None  # whom the lobby called (with:, its role) is past
         return payload
@@ -145,7 +148,7 @@ class Publisher:
     def turn_message(self, table: Table) -> dict[str, Any]:
         """The public message for the table's current turn (``file`` when it has a picture)."""
         game = self.game(table)
-        shown = game.turn_view(table)
+        shown = game.turn_view(table.snapshot())
         embed, file = shown.embed, shown.file
         view = None
         content = None
@@ -274,7 +277,7 @@ class Publisher:
         ):
             try:
                 thread = await interaction.message.create_thread(
-                    name=f"{table.game.title(table.settings)} #{table.id}"[:100],
+                    name=f"{self.game(table).title(table.settings)} #{table.id}"[:100],
                     auto_archive_duration=1440,
                 )
             except discord.Forbidden:
@@ -555,9 +558,9 @@ class Publisher:
             game.results(table.rules, table.seats) if table.rules is not None else None
         ) or []
         winners = " & ".join(md_name(r.name) for r in results if r.won)
-        scores = ", ".join(f"{who} {score}" for who, score in game.standings(table))
+        scores = ", ".join(f"{who} {score}" for who, score in game.standings(table.snapshot()))
         # What decided a game the scores alone don't explain (a tie-break), said with them.
-        note = game.result_note(table) if table.rules is not None else None
+        note = game.result_note(table.snapshot()) if table.rules is not None else None
         headline = (
             (f"🏆 **{winners}** won" if winners else "🤝 Nobody won")
             + f" {game.title(table.settings)} #{table.id} ({scores})."

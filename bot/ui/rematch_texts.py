@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.render.common import chips, relative_time
-from bot.tables.model import Table
+from bot.tables.model import Table, TableSnapshot
 from bot.tables.rematch import NotAPlayer, RematchRefused
 
 # rm:<finished game id>: ``bot.ui.rematch.RematchButton`` answers it, after a restart too.
@@ -87,14 +87,15 @@ def call(game: Table, lobby: Table) -> str:
     return line + f" asks {who} to play again."
 
 
-def held_field(table: Table) -> tuple[str, str] | None:
-    """The lobby's field for seats still held (name, value); None when none is."""
-    if table.status != "lobby" or not table.held:
+def held_field(table: TableSnapshot) -> tuple[str, str] | None:
+    """A rematch lobby's field for seats still held (name, value); None when none is (an
+    invitation's held seats are in the seat list, the lobby's call says what to press)."""
+    if table.status != "lobby" or not table.held or table.rematch is None:
         return None
     who = ", ".join(f"<@{s.user_id}>" for s in table.held)
-    stake = f" (your {chips(table.row.stake)} are staked then)" if table.row.stake else ""
+    stake = f" (your {chips(table.stake)} are staked then)" if table.stake else ""
     return (
-        "Seats held for the last game's players" if table.rematch else "Seats held",
+        "Seats held for the last game's players",
         f"{who}\nPress **Join** to take yours{stake} or **Leave** to pass. "
         "A seat not taken by the start is left out.",
     )

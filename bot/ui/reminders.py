@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.games.base import presentation
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
 
@@ -43,14 +44,14 @@ def thread_text(reminder: Reminder) -> str:
     table = reminder.table
     when = in_words(reminder.seconds_left)
     if table.row.thread_id is None:
-        title = table.game.title(table.settings)
+        title = presentation(table.game).title(table.settings)
         return f"⏰ <@{reminder.user_id}>, your turn in {title} #{table.id} ends in {when}."
     return f"⏰ <@{reminder.user_id}>, your turn ends in {when}."
 
 
 def dm_text(reminder: Reminder) -> str:
     table = reminder.table
-    title = table.game.title(table.settings)
+    title = presentation(table.game).title(table.settings)
     where = f"https://discord.com/channels/{table.row.guild_id}/{table.game_channel_id}"
     if table.row.message_id is not None:
         where += f"/{table.row.message_id}"

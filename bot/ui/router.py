@@ -97,7 +97,7 @@ class Router:
             calls.insert(0, role.mention)
         content = None
         if calls:
-            title = table.game.title(table.settings)
+            title = self.games[table.kind].title(table.settings)
             content = f"{' '.join(calls)} {interaction.user.mention} opened a table for {title}"
             held = "your seats are held" if len(table.held) > 1 else "your seat is held"
             content += f": {held}, press Join." if table.held else ": press Join."
@@ -227,7 +227,7 @@ class Router:
         elif action == "resign_no":
             await interaction.response.edit_message(content="You're still in the game.", view=None)
         elif action == "rules":
-            embed = table_rules_embed(self.games[table.kind], table)
+            embed = table_rules_embed(self.games[table.kind], table.snapshot())
             await interaction.response.send_message(embed=embed, ephemeral=True)
         elif action in ("watch", "unwatch"):
             await self._answer_if_waiting(interaction, table)
@@ -288,7 +288,7 @@ class Router:
             if table.row.guild_id != guild_of(interaction):
                 raise UserError("There is no such game on this server.")
             if group is not None and not group.covers(table.row.game_key):
-                title = table.game.title(table.settings)
+                title = self.games[table.kind].title(table.settings)
                 raise UserError(f"Game #{table.id} is {title}, not a /{group.name} game.")
             return table
         assert interaction.channel_id is not None

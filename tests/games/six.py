@@ -17,10 +17,10 @@ from discord import app_commands
 from bot.app import SequencesBot
 from bot.games.base import Game
 from bot.games.registry import GAMES, Games
-from bot.records import Button
+from bot.records import TurnAction
 from bot.render.common import dice_emoji
 from bot.tables.kind import seat_name
-from bot.tables.model import Seat, Table
+from bot.tables.model import Seat, TableSnapshot
 from bot.tables.turns import Turns
 from cogs.game_group import GameGroup
 
@@ -38,12 +38,13 @@ class SixGame(Game[SixState]):
     name, display, players = "six", "First to six", (2, 4)
     summary = "one die, the first 6 wins"
     rules_text = "Take turns rolling one die. The first 6 wins."
+    button_texts = {"roll": ("Roll the die", "🎲")}
 
     def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> SixState:
         return SixState(len(seats))
 
-    def turn_buttons(self, state: SixState) -> list[Button]:
-        return [Button("roll", "Roll the die", "primary", emoji="🎲")]
+    def turn_actions(self, state: SixState) -> list[TurnAction]:
+        return [TurnAction("roll", "primary")]
 
     def apply(
         self, state: SixState, action: Any, rng: random.Random, seats: list[Seat]
@@ -54,7 +55,7 @@ class SixGame(Game[SixState]):
         # The log's action and dice are what the default replay_step plays again.
         return after, {"action": action, "seat": seat, "dice": [face]}, line
 
-    def turn_text(self, table: Table) -> str:
+    def turn_text(self, table: TableSnapshot) -> str:
         state: SixState = table.rules
         roll = "" if state.last is None else f"## {dice_emoji([state.last[1]])}\n"
         turn = self.current_seat(state)

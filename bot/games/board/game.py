@@ -3,6 +3,7 @@ and the private hand (every button of the game is answered there)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -12,9 +13,9 @@ from bot.games.board import animation, picture, story
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
-from bot.games.board.texts import LABELS, RULES_PAGES
+from bot.games.board.texts import LABELS, RULES_PAGES, TITLE
 from bot.rules import board as b
-from bot.tables.model import Seat, Table
+from bot.tables.model import Seat, Table, TableSnapshot
 
 
 class BoardGame(BoardKind, Game[b.BoardState]):
@@ -28,13 +29,36 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         ),
     )
 
+    bot_level_texts = {
+        "random": "plays any legal move",
+        "greedy": "extends its own lines and blocks fours, one move ahead",
+        "strong": "weighs every line and the unseen cards before it moves",
+    }
+    button_texts = {"hand": ("My hand", "🃏")}
+
+    def title(self, settings: Mapping[str, Any]) -> str:
+        return TITLE
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> str:
+        if settings.get("first_sequence_wins"):
+            parts = ["first sequence wins"]
+        elif settings.get("teams") == 3:
+            parts = ["1 sequence wins (3 sides)"]
+        else:
+            parts = ["2 sequences win (1 with 3 sides)"]
+        if settings.get("teams"):
+            parts.append(f"{settings['teams']} teams")
+        if settings.get("seats"):
+            parts.append(f"up to {settings['seats']} players")
+        return " · ".join(parts)
+
     def __init__(self) -> None:
         self.hands = BoardHands()
 
     def prepare(self) -> None:
         picture.prepare()
 
-    def turn_view(self, table: Table) -> TurnView:
+    def turn_view(self, table: TableSnapshot) -> TurnView:
         embed, file = board_embed(table)
         return TurnView(embed, file)
 

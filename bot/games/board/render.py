@@ -13,7 +13,7 @@ from bot.games.board.picture import BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
@@ -32,7 +32,7 @@ def draw_reason(outcome: b.BoardOutcome) -> str:
     return "No card left in the game can be played."
 
 
-def side_names(table: Table, state: b.BoardState) -> list[str]:
+def side_names(table: TableSnapshot, state: b.BoardState) -> list[str]:
     """Per side, who plays it: "Ana" or "Ana & Cy"."""
     sides = state.config.sides
     return [
@@ -75,7 +75,7 @@ def board_file(
     return discord.File(io.BytesIO(render_board(picture(state, names, highlight))), filename=name)
 
 
-def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
+def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
     state: b.BoardState = table.rules
     plain_names = side_names(table, state)  # the picture draws them as they are
     names = [md_name(n) for n in plain_names]

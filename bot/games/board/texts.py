@@ -3,7 +3,9 @@ in ``/rules``; and the names its leaderboards go by."""
 
 from __future__ import annotations
 
+from bot.errors import add_texts
 from bot.games.base import RulesPage
+from bot.tables.kind import counts_text
 
 # The one name of the game, wherever it is named (lobby, thread, board, results, /stats).
 TITLE = "Sequence (board game)"
@@ -35,3 +37,26 @@ RULES_PAGES = (
 )
 
 LABELS = {"board": TITLE}
+
+
+def _teams(choices: list[int]) -> str:
+    return f"Play in {' or '.join(str(n) for n in choices)} teams."
+
+
+# The words of the settings' and the seating's refusals (``bot.games.board.settings``,
+# ``BoardKind.arrange``).
+add_texts(
+    {
+        "board.seats": "The board game takes {low} to {high} players.",
+        "board.uneven": lambda seats: (
+            f"{seats} players can't split into equal teams: choose {seats - 1} or {seats + 1}."
+        ),
+        "board.teams": _teams,
+        "board.seats_teams": lambda teams, counts, seats: (
+            f"{teams} teams need {counts_text(counts)} players, so seats can't be {seats}."
+        ),
+        "board.table_teams": lambda teams, counts, seats: (
+            f"{teams} teams need {counts_text(counts)} players; this table has {seats}."
+        ),
+    }
+)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.oneroll.kind import RULESETS
+from bot.games.oneroll.texts import RULESETS
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 
 PENALTY_COLOUR = discord.Colour(0xC53030)
 
 
-def turn_embed(table: Table) -> discord.Embed:
+def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: one.OneRollState = table.rules.state
     title = RULESETS[state.config.ruleset]
     lines = []

@@ -3,8 +3,11 @@ in ``/rules``; and the names its leaderboards go by."""
 
 from __future__ import annotations
 
+from bot.errors import add_texts
 from bot.games.base import RulesPage
-from bot.games.oneroll.kind import RULESETS
+
+# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
+RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 RULES_PAGES = (
     RulesPage(
@@ -41,3 +44,11 @@ RULES_PAGES = (
 )
 
 LABELS = dict(RULESETS)
+
+# The words of the settings' refusals (``bot.games.oneroll.settings``).
+add_texts(
+    {
+        "oneroll.ruleset": "Unknown ruleset.",
+        "oneroll.target": "A one-roll race needs a target of {low} to {high:,} points.",
+    }
+)

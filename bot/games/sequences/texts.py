@@ -3,6 +3,7 @@ in ``/rules``; and the names its leaderboards go by."""
 
 from __future__ import annotations
 
+from bot.errors import add_texts
 from bot.games.base import RulesPage
 
 VARIANT_NAMES = {
@@ -79,3 +80,14 @@ RULES_PAGES = (
 )
 
 LABELS = {f"sequences:{variant}": variant_title(variant) for variant in VARIANT_NAMES}
+
+# The words of the settings' refusals (``bot.games.sequences.settings``).
+add_texts(
+    {
+        "sequences.variant": "Unknown variant.",
+        "sequences.rounds_and_target": "Choose rounds or a target score, not both.",
+        "sequences.sudden_rounds": (
+            "Sudden has no rounds or target: the first to exactly {target} wins at once."
+        ),
+    }
+)
