@@ -1,0 +1,206 @@
+"""Delivering a table's messages to Discord: editing the game message through a click or by
+REST, posting it again where a moderator deleted it, and ending the game cleanly when its
+thread or channel is gone. Every Discord error of a game's messages is handled here,
+because the change a message shows is already committed."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.games.base import answer_update
+from bot.render.common import NO_PINGS
+from bot.tables.locks import Recent
+from bot.tables.model import Table, read_stamp
+from bot.tables.service import TableService
+from bot.ui.compose import lobby_message, turn_message
+from bot.ui.errors import reply_private
+from bot.ui.restore import ShownVersions
+
+log = logging.getLogger(__name__)
+
+MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for changes read before)
+
+
+class Delivery:
+    def __init__(self, client: discord.Client, tables: TableService, shown: ShownVersions) -> None:
+        self.client = client
+        self.tables = tables
+        self.shown = shown
+        # Per table: where this process last moved its game message (thread, message) and
+        # when (``read_stamp``): the previous redraw may have moved it after the change
+        # being shown was read. It does not grow with every table played (another process
+        # may close a table this one showed).
+        self.where: Recent[tuple[int, int | None, int | None]] = Recent(MOVES_REMEMBERED)
+
+    def forget(self, table: Table) -> None:
+        if table.status not in ("lobby", "running"):
+            self.where.pop(table.id)
+
+    async def set_game_message(
+        self, table: Table, *, thread_id: int | None, message_id: int
+    ) -> None:
+        await self.tables.set_game_message(table.id, thread_id=thread_id, message_id=message_id)
+        if thread_id is not None:
+            table.row.thread_id = thread_id
+        table.row.message_id = message_id
+        # Stamped after the write: a copy of the table read from now on has it already.
+        self.where.set(table.id, (read_stamp(), table.row.thread_id, message_id))
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Answer a click now and show its change later (False: the token is gone). A click
+        that waited for a busy table was answered already (Router._answer_if_waiting)."""
+        if interaction.response.is_done():
+            return True
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.info("game %s: click not acknowledged (%s)", table.id, exc.code)
+            return False
+        return True
+
+    async def answer(
+        self,
+        interaction: discord.Interaction[Any] | None,
+        payload: dict[str, Any],
+        table: Table,
+    ) -> bool:
+        """Edit the clicked message through the click's response (or, if the click was
+        deferred, its original response); False if there is no click to answer or its token
+        is gone (the caller then edits by REST)."""
+        deferred = discord.InteractionResponseType.deferred_message_update
+        if interaction is None or interaction.response.type not in (None, deferred):
+            return False
+        try:
+            await answer_update(interaction, **payload, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            # Too slow (10062) or the token is gone: the change stands, edit by REST.
+            log.info("game %s: click not answered (%s); editing by REST", table.id, exc.code)
+            return False
+        return True
+
+    async def show(
+        self,
+        table: Table,
+        interaction: discord.Interaction[Any] | None,
+        payload: dict[str, Any],
+        repost: bool = True,
+    ) -> None:
+        """Edit the table's game message: through the click's response when there is one."""
+        if await self.answer(interaction, payload, table) or await self.edit_game_message(
+            table, payload, repost=repost
+        ):
+            self.shown.mark(table)
+
+    async def channel_lost(
+        self, table: Table, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """The game's thread (or channel) was deleted: end the game, refund, say so."""
+        line = "The game's thread was deleted, so the game ended; stakes are refunded."
+        change = await self.tables.close_unseen(table.id, line)
+        if change is None:
+            return
+        log.warning("game %s: channel %s is gone; game ended", table.id, table.game_channel_id)
+        if interaction is not None:
+            await reply_private(interaction, line)
+        await self.edit_lobby(change.table)
+        parent = self.client.get_channel(table.row.channel_id)
+        if parent is not None and table.row.thread_id is not None:
+            try:
+                await parent.send(  # type: ignore[union-attr]
+                    f"Game #{table.id}: {line}", allowed_mentions=NO_PINGS
+                )
+            except discord.HTTPException as exc:
+                log.info("game %s: end notice not posted (%s)", table.id, exc.status)
+
+    async def game_channel(self, table: Table) -> Any:
+        """The game's thread or channel; None only if Discord says it no longer exists
+        (404), which ends the game. Any other failure (5xx, 429, 403) is raised: the game
+        must not end over a hiccup."""
+        channel = self.client.get_channel(table.game_channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(table.game_channel_id)
+            except discord.NotFound:
+                log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
+                return None
+        return channel
+
+    async def edit_game_message(
+        self, table: Table, payload: dict[str, Any], *, repost: bool = True
+    ) -> bool:
+        """Edit the game message by REST; if a moderator deleted it, post the current state
+        again (``repost``); if the thread itself is gone, end the game. True when Discord
+        now shows ``payload`` (or the reposted state)."""
+        try:
+            channel = await self.game_channel(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: game message not updated (%s)", table.id, exc.status)
+            return False
+        if channel is None:
+            if table.status in ("lobby", "running"):
+                await self.channel_lost(table, None)
+            return False
+        if table.row.message_id is None:
+            return False
+        try:
+            await channel.get_partial_message(table.row.message_id).edit(
+                **payload, allowed_mentions=NO_PINGS
+            )
+            return True
+        except discord.NotFound:
+            if not repost or table.status != "running":
+                return False
+        except discord.HTTPException as exc:
+            log.warning("game %s: game message not updated (%s)", table.id, exc.status)
+            return False
+        try:
+            message = await channel.send(**turn_message(table))
+        except discord.NotFound:
+            await self.channel_lost(table, None)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not repost the game (%s)", table.id, exc.status)
+            return False
+        await self.set_game_message(table, thread_id=None, message_id=message.id)
+        return True
+
+    async def edit_lobby(self, table: Table) -> bool:
+        """Redraw the lobby message by REST; True when Discord took the edit."""
+        if table.row.lobby_message_id is None:
+            return False
+        channel = self.client.get_channel(table.row.channel_id)
+        if channel is None:
+            return False
+        payload = lobby_message(table)
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is not None and not channel.permissions_for(me).embed_links:  # type: ignore[union-attr]
+            # Discord drops a bot's embeds where it can't embed (nor send: the lobby was an
+            # interaction's answer), and the lobby would go blank: say its news in text.
+            embed = payload["embed"]
+            payload["content"] = f"**{embed.title}**\n{embed.description or ''}"[:2000]
+            payload["embed"] = None
+        try:
+            await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
+                **payload, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: lobby message not updated (%s)", table.id, exc.status)
+            return False
+        return True
+
+    async def send_quietly(self, channel: Any, text: str, table: Table) -> None:
+        try:
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.info("game %s: message not posted (%s)", table.id, exc.status)
+
+    async def repost(self, table: Table) -> None:
+        channel = await self.game_channel(table)
+        if channel is None:
+            await self.channel_lost(table, None)
+            return
+        message = await channel.send(**turn_message(table))
+        await self.set_game_message(table, thread_id=None, message_id=message.id)
