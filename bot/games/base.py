@@ -17,6 +17,7 @@ import discord
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
+from bot.tables.model import Place
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
@@ -59,6 +60,11 @@ class Demo:
     name: str
     settings: dict[str, Any]
     bot_levels: tuple[str, ...]
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where a click comes from, for the table service to check against the table."""
+    return Place(interaction.guild_id, interaction.channel_id)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:

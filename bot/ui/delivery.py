@@ -12,8 +12,7 @@ import discord
 
 from bot.games.base import answer_update
 from bot.render.common import NO_PINGS
-from bot.tables.locks import Recent
-from bot.tables.model import Table, read_stamp
+from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.compose import lobby_message, turn_message
 from bot.ui.errors import reply_private
@@ -21,23 +20,22 @@ from bot.ui.restore import ShownVersions
 
 log = logging.getLogger(__name__)
 
-MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for changes read before)
-
 
 class Delivery:
     def __init__(self, client: discord.Client, tables: TableService, shown: ShownVersions) -> None:
         self.client = client
         self.tables = tables
         self.shown = shown
-        # Per table: where this process last moved its game message (thread, message) and
-        # when (``read_stamp``): the previous redraw may have moved it after the change
-        # being shown was read. It does not grow with every table played (another process
-        # may close a table this one showed).
-        self.where: Recent[tuple[int, int | None, int | None]] = Recent(MOVES_REMEMBERED)
 
-    def forget(self, table: Table) -> None:
-        if table.status not in ("lobby", "running"):
-            self.where.pop(table.id)
+    async def locate(self, table: Table) -> None:
+        """Where the game is shown now, from the database, for a redraw by REST or a new
+        message. Called under the publisher's redraw lock, which every move of the game
+        message by this process holds until the move is written: so the place read is the
+        last one, even when the redraw before this one moved the message after the
+        change's copy was read, and also when another process moved it."""
+        where = await self.tables.location(table.id)
+        if where is not None:
+            table.row.thread_id, table.row.message_id = where
 
     async def set_game_message(
         self, table: Table, *, thread_id: int | None, message_id: int
@@ -46,8 +44,6 @@ class Delivery:
         if thread_id is not None:
             table.row.thread_id = thread_id
         table.row.message_id = message_id
-        # Stamped after the write: a copy of the table read from now on has it already.
-        self.where.set(table.id, (read_stamp(), table.row.thread_id, message_id))
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> bool:
         """Answer a click now and show its change later (False: the token is gone). A click
@@ -88,11 +84,13 @@ class Delivery:
         payload: dict[str, Any],
         repost: bool = True,
     ) -> None:
-        """Edit the table's game message: through the click's response when there is one."""
-        if await self.answer(interaction, payload, table) or await self.edit_game_message(
-            table, payload, repost=repost
-        ):
-            self.shown.mark(table)
+        """Edit the table's game message: through the click's response when there is one
+        (the clicked message is the one to edit: no need to read where it is), else by REST."""
+        if not await self.answer(interaction, payload, table):
+            await self.locate(table)
+            if not await self.edit_game_message(table, payload, repost=repost):
+                return
+        self.shown.mark(table)
 
     async def channel_lost(
         self, table: Table, interaction: discord.Interaction[Any] | None

@@ -39,11 +39,7 @@ class Opening:
             # Nobody can see or join a lobby without its message: close it at once (refunding
             # the host's stake) rather than leave it counting against the channel's limit.
             log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
-            change = await self.tables.close_unseen(
-                table.id, "The lobby message could not be posted."
-            )
-            if change is not None:
-                self.delivery.forget(change.table)
+            await self.tables.close_unseen(table.id, "The lobby message could not be posted.")
             return  # the interaction is dead: there is nobody to answer
         # The message shows the lobby as saved with its id (the id changes nothing it shows).
         self.shown.set(table.id, await self.tables.set_lobby_message(table.id, message_id))
@@ -106,7 +102,6 @@ class Opening:
         await reply_private(interaction, line)
         if change is not None:
             await self.delivery.edit_lobby(change.table)
-            self.delivery.forget(change.table)
 
     async def _show_started_lobby(
         self, table: Table, interaction: discord.Interaction[Any], acknowledged: bool

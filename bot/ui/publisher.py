@@ -76,7 +76,10 @@ class Publisher:
         await self.opening.show_lobby(table, interaction)
 
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        await self.opening.started(interaction, table)
+        # Under the redraw lock: the first turn's thread and message are recorded before
+        # any redraw of the game (a bot's first move, a click) reads where the game is.
+        async with self._publishing.hold(table.id):
+            await self.opening.started(interaction, table)
 
     # --- turns -----------------------------------------------------------------------
 
@@ -98,18 +101,10 @@ class Publisher:
             # within its 3 seconds, and show it when that redraw is done.
             await defer_update(interaction)
         async with self._publishing.hold(table.id):
-            # Where the game is shown now: as this process's previous redraw left it, if that
-            # was after the change's copy was read. A copy read later has the place from the
-            # database, which is also right when another process on the same database (one
-            # running the same guilds during a deploy) has moved the message since.
-            moved = self.delivery.where.get(table.id)
-            if moved is not None and moved[0] > table.read_at:
-                _, table.row.thread_id, table.row.message_id = moved
-            try:
-                await self._publish(change, interaction)
-                await self.endings.show_ended_request(table)
-            finally:
-                self.delivery.forget(table)
+            # Where the game is shown is read under this lock when a redraw needs it
+            # (``Delivery.locate``): the change's copy may predate the previous redraw's move.
+            await self._publish(change, interaction)
+            await self.endings.show_ended_request(table)
 
     async def _publish(self, change: Change, interaction: discord.Interaction[Any] | None) -> None:
         table = change.table
@@ -125,6 +120,7 @@ class Publisher:
         # if that is refused, the old message is made the live one again, saying why.
         summary = turn_summary(table, change.shown_seat)
         answered = await delivery.answer(interaction, summary, table)
+        await delivery.locate(table)
         try:
             channel = await delivery.game_channel(table)
         except discord.HTTPException as exc:
@@ -157,11 +153,8 @@ class Publisher:
         self, table: Table, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """A table closed without a result: its lobby and game message say so."""
-        try:
-            await self._closed(table, interaction)
-            await self.endings.show_ended_request(table)
-        finally:
-            self.delivery.forget(table)
+        await self._closed(table, interaction)
+        await self.endings.show_ended_request(table)
 
     async def _closed(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
         if (
@@ -172,6 +165,8 @@ class Publisher:
             await self.show_lobby(table, interaction)
         else:
             await self.delivery.edit_lobby(table)
+        if table.rules is not None:  # a game was shown: where it is now
+            await self.delivery.locate(table)
         if table.row.message_id is not None:
             line = table.events[-1] if table.events else "Game over."
             await self.delivery.edit_game_message(
