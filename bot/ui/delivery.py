@@ -27,12 +27,20 @@ class Delivery:
         self.tables = tables
         self.shown = shown
 
-    async def locate(self, table: Table) -> None:
-        """Where the game is shown now, from the database, for a redraw by REST or a new
-        message. Called under the publisher's redraw lock, which every move of the game
-        message by this process holds until the move is written: so the place read is the
-        last one, even when the redraw before this one moved the message after the
-        change's copy was read, and also when another process moved it."""
+    async def locate(self, table: Table, click: discord.Interaction[Any] | None = None) -> None:
+        """Where the game is shown now, for a redraw by REST or a new message. ``click``: the
+        turn click that made the change. Its message is the live one (only the live message
+        carries the buttons of the version the service just checked), so its channel and
+        id are the place. Without a click, the place is read from the database, under the
+        publisher's redraw lock, which every move of the game message by this process holds
+        until the move is written: so it is the last one, even when the redraw before this
+        one moved the message after the change's copy was read (or another process did)."""
+        message = click.message if click is not None else None
+        if click is not None and message is not None and click.channel_id is not None:
+            in_thread = click.channel_id != table.row.channel_id
+            table.row.thread_id = click.channel_id if in_thread else None
+            table.row.message_id = message.id
+            return
         where = await self.tables.location(table.id)
         if where is not None:
             table.row.thread_id, table.row.message_id = where
@@ -87,7 +95,7 @@ class Delivery:
         """Edit the table's game message: through the click's response when there is one
         (the clicked message is the one to edit: no need to read where it is), else by REST."""
         if not await self.answer(interaction, payload, table):
-            await self.locate(table)
+            await self.locate(table, interaction)
             if not await self.edit_game_message(table, payload, repost=repost):
                 return
         self.shown.mark(table)

@@ -101,8 +101,9 @@ class Publisher:
             # within its 3 seconds, and show it when that redraw is done.
             await defer_update(interaction)
         async with self._publishing.hold(table.id):
-            # Where the game is shown is read under this lock when a redraw needs it
+            # Where the game is shown is found under this lock when a redraw needs it
             # (``Delivery.locate``): the change's copy may predate the previous redraw's move.
+            # ``interaction``, if any, is a turn click on the live message.
             await self._publish(change, interaction)
             await self.endings.show_ended_request(table)
 
@@ -120,7 +121,7 @@ class Publisher:
         # if that is refused, the old message is made the live one again, saying why.
         summary = turn_summary(table, change.shown_seat)
         answered = await delivery.answer(interaction, summary, table)
-        await delivery.locate(table)
+        await delivery.locate(table, interaction)
         try:
             channel = await delivery.game_channel(table)
         except discord.HTTPException as exc:
