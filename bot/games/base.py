@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.errors import add_texts
-from bot.records import Button, TurnAction
+from bot.records import NO_GUILD, Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
+from bot.tables.model import Place
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
@@ -79,6 +80,20 @@ class Demo:
     name: str
     settings: dict[str, Any]
     bot_levels: tuple[str, ...]
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
+    DM and in a server that has not installed the app (a member's own install answers
+    there, through interactions only, as in a DM)."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
+        return NO_GUILD
+    return interaction.guild_id
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where a click comes from, for the table service to check against the table."""
+    return Place(guild_of(interaction), interaction.channel_id)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:

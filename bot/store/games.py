@@ -181,6 +181,12 @@ async def get(db: Database | Connection, game_id: int) -> GameRow | None:
     return None if row is None else _row(row)
 
 
+async def location(db: Database, game_id: int) -> tuple[int | None, int | None] | None:
+    """Where a game is shown: its thread and its live message (None: no such game)."""
+    row = await db.fetchone("SELECT thread_id, message_id FROM games WHERE id = ?", (game_id,))
+    return None if row is None else (row["thread_id"], row["message_id"])
+
+
 async def live(db: Database) -> list[GameRow]:
     rows = await db.fetchall("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
     return [_row(r) for r in rows]

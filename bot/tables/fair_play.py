@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import Forbidden, StaleAction, UserError
-from bot.tables.model import Change, Table
+from bot.tables.model import Change, Place, Table
 from bot.tables.names import clean_name, md_name
 
 if TYPE_CHECKING:
@@ -105,11 +105,11 @@ class FairPlay:
             await tables._save(table, user_id, "end_request", {"until": until})
             return Change(table, end_requested=True)
 
-    async def agree_to_end(self, table_id: int, user_id: int) -> Change:
+    async def agree_to_end(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         """A member still playing agrees to the host's request to end early; the last
         agreement ends the game with every stake refunded."""
         tables = self._tables
-        async with tables._locked(table_id) as table:
+        async with tables._locked(table_id, place) as table:
             if table.status != "running":
                 raise StaleAction("That game is already over.")
             request = table.open_request(tables.clock())
@@ -147,10 +147,10 @@ class FairPlay:
         await self._tables._save(table, None, "end_request_over", {"why": "expired"})
         return Change(table)
 
-    async def resign(self, table_id: int, user_id: int) -> Change:
+    async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the
         pot."""
-        async with self._tables._locked(table_id) as table:
+        async with self._tables._locked(table_id, place) as table:
             if table.status != "running":
                 raise StaleAction("That game is not running.")
             index = table.seat_of(user_id)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import StaleAction
 from bot.store.games import GameRow
 
 if TYPE_CHECKING:
@@ -15,15 +15,6 @@ if TYPE_CHECKING:
 
 MAX_EVENTS = 6
 MAX_NAME = 32
-
-_stamps = itertools.count(1)
-
-
-def read_stamp() -> int:
-    """A number larger than every one this process gave before: taken just before a table
-    is read, so that what happened after (a message moved) can be told from what the copy
-    already shows."""
-    return next(_stamps)
 
 
 @dataclass(frozen=True)
@@ -84,9 +75,6 @@ class Table:
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The lines this read of the table has added, every one (``events`` keeps the last few).
     fresh_events: list[str] = field(default_factory=list)
-    # When this copy was read (``read_stamp``): the publisher compares it with when it last
-    # moved the game's message.
-    read_at: int = field(default_factory=read_stamp, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -266,3 +254,20 @@ class Change:
     # The seat whose turn the game message showed, when that seat did not make the change
     # (a forfeit): the finished turn's summary is titled with it, not the last mover.
     shown_seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a click comes from: its server and channel. A table's buttons work only in its
+    own channel or thread, so a custom_id copied elsewhere, or forged, changes nothing."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+    def check(self, table: Table) -> None:
+        row = table.row
+        if self.guild_id != row.guild_id or self.channel_id not in (
+            row.channel_id,
+            row.thread_id,
+        ):
+            raise StaleAction("That button belongs to a game somewhere else.")

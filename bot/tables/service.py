@@ -28,8 +28,8 @@ from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
 from bot.tables.lobby_host import LobbyHost
-from bot.tables.locks import KeyedLocks, Recent
-from bot.tables.model import Change, Seat, Table, read_stamp
+from bot.tables.locks import KeyedLocks
+from bot.tables.model import Change, Place, Seat, Table
 from bot.tables.names import clean_name, md_name
 from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
-SAVES_REMEMBERED = 10_000  # tables whose last save here is remembered (for copies read before)
 CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 BOT_NAMES = (
     "Ada",
@@ -113,12 +112,10 @@ class TableService:
         # only (another process runs the other shards' guilds on the same database).
         self.shards = shards
         self._shard_filter = shards.subset()
-        # Per table: its lock while a change of this process is under way, and when this
-        # process last saved it (so a copy read before the lock was taken is known to be
-        # current). Both are this process's only: another process on the same database has
-        # its own, and the version check of every save is what orders the two (``_save``).
+        # Per table: its lock while a change of this process is under way. It is this
+        # process's only: another process on the same database has its own, and the version
+        # check of every save is what orders the two (``_save``).
         self._locks = KeyedLocks()
-        self._saved: Recent[int] = Recent(SAVES_REMEMBERED)
         # Opens one at a time in this process (a burst of commands waits here, not holding
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
@@ -134,11 +131,8 @@ class TableService:
         except KeyError:
             raise UserError(f"Unknown game {name!r}.") from None
 
-    def _table(self, row: GameRow, stamp: int) -> Table:
-        """``stamp``: the ``read_stamp`` taken before ``row`` was read."""
-        table = Table.from_row(row, self.kind(row.state["kind"]))
-        table.read_at = stamp
-        return table
+    def _table(self, row: GameRow) -> Table:
+        return Table.from_row(row, self.kind(row.state["kind"]))
 
     def busy(self, table_id: int) -> bool:
         """Whether a change of this table is under way here (a new one would wait for it)."""
@@ -150,25 +144,23 @@ class TableService:
         return len(self._locks)
 
     @asynccontextmanager
-    async def _locked(self, table_id: int, loaded: Table | None = None) -> AsyncIterator[Table]:
-        """The table under its lock. ``loaded``, a copy the caller read just before, is used
-        instead of reading again when this process has saved no change since that read;
-        the save's version check catches any other writer (another process included)."""
+    async def _locked(self, table_id: int, place: Place | None = None) -> AsyncIterator[Table]:
+        """The table under its lock, read once there. ``place``: where the click that asks
+        comes from, checked on this copy (a button works only in its table's channel)."""
         _check_id(table_id)
         async with self._locks.hold(table_id):
-            saved = self._saved.get(table_id)
-            if loaded is not None and (saved is None or loaded.read_at > saved):
-                yield loaded
-            else:
-                yield await self.get(table_id)
+            yield await self.get(table_id, place)
 
-    async def get(self, table_id: int) -> Table:
+    async def get(self, table_id: int, place: Place | None = None) -> Table:
+        """The table as the database has it; ``place``: a click's, checked (see ``Place``)."""
         _check_id(table_id)
-        stamp = read_stamp()  # before the read: whatever was committed by now, it shows
         row = await games.get(self.db, table_id)
         if row is None:
             raise StaleAction("That game no longer exists.")
-        return self._table(row, stamp)
+        table = self._table(row)
+        if place is not None:
+            place.check(table)
+        return table
 
     async def _save(
         self,
@@ -215,7 +207,6 @@ class TableService:
             table.row.version = expected
             raise
         table.row.remind_set = False  # written: a later save of this copy leaves it be
-        self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
 
     async def _save_aside(self, table: Table) -> None:
         """Save a change beside the game's (a spectator): its state, at the same version."""
@@ -225,7 +216,6 @@ class TableService:
             await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
         except VersionConflict:
             raise StaleAction("That game changed just now; look again and retry.") from None
-        self._saved.set(table.id, read_stamp())
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -388,8 +378,10 @@ class TableService:
             await self._save(table, None, "lobby_message", {"message_id": message_id})
             return table.version
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Change:
-        async with self._locked(table_id) as table:
+    async def join(
+        self, table_id: int, user_id: int, name: str, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             # A seat held for the member (a rematch, an invitation, a stake asked again) is
             # theirs: Join takes it, back in its place.
@@ -416,8 +408,8 @@ class TableService:
             await self._save(table, user_id, "join", {"name": seat.name}, money)
             return Change(table)
 
-    async def leave(self, table_id: int, user_id: int) -> Change:
-        async with self._locked(table_id) as table:
+    async def leave(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             index = table.seat_of(user_id)
             if index is None:
@@ -446,8 +438,10 @@ class TableService:
             await self._save(table, user_id, "leave", detail, money)
             return Change(table)
 
-    async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:
-        async with self._locked(table_id) as table:
+    async def add_bot(
+        self, table_id: int, user_id: int, level: str | None = None, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             game = table.game
             if user_id != table.row.host_id:
@@ -477,8 +471,8 @@ class TableService:
             await self._save(table, user_id, "add_bot", {"level": level})
             return Change(table)
 
-    async def switch_team(self, table_id: int, user_id: int) -> Change:
-        async with self._locked(table_id) as table:
+    async def switch_team(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
@@ -499,16 +493,20 @@ class TableService:
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 
-    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Change:
-        async with self._locked(table_id) as table:
+    async def cancel(
+        self, table_id: int, user_id: int, is_admin: bool, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host or a member with Manage Server can cancel.")
             who = "The host" if user_id == table.row.host_id else "A member with Manage Server"
             return await self._close(table, "cancelled", user_id, f"{who} cancelled this table.")
 
-    async def start(self, table_id: int, user_id: int, is_admin: bool = False) -> Change:
-        async with self._locked(table_id) as table:
+    async def start(
+        self, table_id: int, user_id: int, is_admin: bool = False, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host can start the game.")
@@ -602,10 +600,10 @@ class TableService:
         version: int,
         action: str,
         stale_text: str = "That throw is over.",
-        loaded: Table | None = None,
+        place: Place | None = None,
     ) -> Change:
-        """A turn button pressed. ``loaded``: the table as the caller just read it."""
-        async with self._locked(table_id, loaded) as table:
+        """A turn button pressed (``place``: where, see ``Place``)."""
+        async with self._locked(table_id, place) as table:
             seat = self.check_turn(table, user_id, version, stale_text)
             game = table.game
             assert table.rules is not None
@@ -716,8 +714,8 @@ class TableService:
     ) -> Change:
         return await self.fair_play.end(table_id, user_id, is_admin, name)
 
-    async def agree_to_end(self, table_id: int, user_id: int) -> Change:
-        return await self.fair_play.agree_to_end(table_id, user_id)
+    async def agree_to_end(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        return await self.fair_play.agree_to_end(table_id, user_id, place)
 
     def waiting_to_agree(self, table: Table) -> list[str]:
         return self.fair_play.waiting_to_agree(table)
@@ -727,8 +725,8 @@ class TableService:
     ) -> Change | None:
         return await self.fair_play.set_end_request_message(table_id, until, channel_id, message_id)
 
-    async def resign(self, table_id: int, user_id: int) -> Change:
-        return await self.fair_play.resign(table_id, user_id)
+    async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        return await self.fair_play.resign(table_id, user_id, place)
 
     async def close_unseen(self, table_id: int, line: str) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
@@ -815,9 +813,12 @@ class TableService:
     # --- restore ---------------------------------------------------------------------
 
     async def running_with_message(self, message_id: int) -> Table | None:
-        stamp = read_stamp()
         row = await games.running_with_message(self.db, message_id)
-        return None if row is None else self._table(row, stamp)
+        return None if row is None else self._table(row)
+
+    async def location(self, table_id: int) -> tuple[int | None, int | None] | None:
+        """Where the game is shown now (thread id, message id), as the database has it."""
+        return await games.location(self.db, table_id)
 
     async def record_shown(self, shown: list[tuple[int, int]]) -> None:
         """Which version each table's message shows (table id, version), in one transaction."""
@@ -830,10 +831,8 @@ class TableService:
         return await games.behind_on_discord(self.db, self._shard_filter)
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
-        stamp = read_stamp()
         rows = await games.live_in_channel(self.db, channel_id)
-        return [self._table(row, stamp) for row in rows]
+        return [self._table(row) for row in rows]
 
     async def live_tables(self) -> list[Table]:
-        stamp = read_stamp()
-        return [self._table(row, stamp) for row in await games.live(self.db)]
+        return [self._table(row) for row in await games.live(self.db)]

@@ -124,5 +124,5 @@ async def post_lobby(shell: Shell, game: Table, lobby: Table) -> str | None:
         return line
     lobby.row.version = await shell.tables.set_lobby_message(lobby.id, message.id)
     lobby.row.lobby_message_id = message.id
-    publisher._mark_shown(lobby)  # after a restart only a lobby changed since is redrawn
+    publisher.mark_shown(lobby)  # after a restart only a lobby changed since is redrawn
     return None

@@ -72,7 +72,10 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         return animation.animation(moments, seats, fmt)
 
     def is_private(self, action: str) -> bool:
-        return True  # cards are chosen in the private hand, and moves are made from there
+        # Cards are chosen in the private hand, and moves are made from there: every button
+        # of the game is one of these (exact, so the router knows a dice game's buttons are
+        # not private before it reads their table).
+        return action in ("hand", "pass") or action.startswith(("c_", "r_", "p_", "m_", "t_"))
 
     async def private_click(
         self,
