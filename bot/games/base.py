@@ -20,6 +20,7 @@ from bot.tables.kind import GameKind
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
+    from bot.tables.events import Event
     from bot.tables.history import Step
     from bot.tables.model import Change, Seat, Table
     from bot.tables.service import TableService
@@ -121,6 +122,11 @@ class Game(GameKind[S]):
             cls.labels = {cls.name: title}
         if cls.rules_text and not cls.rules_pages:
             cls.rules_pages = (RulesPage(cls.name, title, cls.rules_text),)
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        """The recent-events line of one of this game's own events (the values its
+        ``apply`` returns); None: not one of them. ``bot.games.words`` words the table's."""
+        return None
 
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.store.games import GameRow
+from bot.tables.events import Event, Legacy, Notice, load_event
 
 if TYPE_CHECKING:
     from bot.tables.kind import GameKind
@@ -57,10 +58,10 @@ class Table:
     settings: dict[str, Any]
     seats: list[Seat]
     rules: Any = None  # the game's own rules state (``game.load`` of the stored JSON)
-    events: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # values, worded when drawn
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
-    notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    notice: Notice | None = None  # one-off line for the next render (e.g. thread fallback)
     # A host's request to end a staked game early (RULINGS §4, "Ending early"): {"by": user
     # id, "until": unix time, "agreed": [user ids], "turn_deadline": the turn's own deadline
     # (the row's deadline is the sooner of it and "until", so the timer fires at either),
@@ -70,8 +71,8 @@ class Table:
     end_request: dict[str, Any] | None = None
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    # The lines this read of the table has added, every one (``events`` keeps the last few).
-    fresh_events: list[str] = field(default_factory=list)
+    # The events this read of the table has added, every one (``events`` keeps the last few).
+    fresh_events: list[Event] = field(default_factory=list)
     # When this copy was read (``read_stamp``): the publisher compares it with when it last
     # moved the game's message.
     read_at: int = field(default_factory=read_stamp, compare=False, repr=False)
@@ -130,9 +131,9 @@ class Table:
                 return index
         return None
 
-    def add_event(self, line: str) -> None:
-        self.events = [*self.events, line][-MAX_EVENTS:]
-        self.fresh_events.append(line)
+    def add_event(self, event: Event) -> None:
+        self.events = [*self.events, event][-MAX_EVENTS:]
+        self.fresh_events.append(event)
 
     def to_state(self) -> dict[str, Any]:
         return {
@@ -140,7 +141,8 @@ class Table:
             "settings": self.settings,
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
-            "events": self.events,
+            # Lines saved as text by an older version are shown, never saved again.
+            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
@@ -156,7 +158,7 @@ class Table:
             settings=s["settings"],
             seats=[Seat.load(x) for x in s["seats"]],
             rules=None if rules is None else game.load(rules),
-            events=list(s.get("events", [])),
+            events=[load_event(e) for e in s.get("events", [])],
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),

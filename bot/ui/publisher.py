@@ -17,9 +17,19 @@ from typing import Any
 import discord
 
 from bot.games.base import Game, answer_update, defer_update
+from bot.games.words import (
+    THEN,
+    closed_line,
+    event_line,
+    is_result,
+    last_line,
+    notice_line,
+    refusal_line,
+)
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
+from bot.tables import events as ev
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Change, Table, read_stamp
 from bot.tables.names import md_name
@@ -61,6 +71,11 @@ REQUEST_OVER = {
     "closed": ("Request void", "Game #{id} was closed, so the request to end it early is void."),
     "agreed": ("Game ended early", "Ended early: {host} asked and everyone agreed."),
 }
+
+
+def refusal(target: Any, exc: discord.HTTPException | None) -> ev.Refusal:
+    """What Discord refused in ``target``: the permissions the bot lacks, or its answer."""
+    return ev.Refusal(target.id, tuple(missing_permissions(target)), getattr(exc, "status", None))
 
 
 class Publisher:
@@ -156,7 +171,7 @@ class Publisher:
                     everyone=False, roles=False, users=[discord.Object(user_id or 0)]
                 )
         if table.notice:
-            content = f"{table.notice}\n{content or ''}".strip()
+            content = f"{notice_line(table.notice)}\n{content or ''}".strip()
         payload: dict[str, Any] = {
             "content": content,
             "embed": embed,
@@ -179,8 +194,8 @@ class Publisher:
         """What the message of a finished turn becomes: one line, no buttons, no picture.
         ``seat``: whose turn it showed, if not the last mover's (someone forfeited)."""
         # The move that ended the turn, not the result line that may follow it.
-        moves = [e for e in table.events if not e.startswith(("🏆", "🤝"))]
-        line = moves[-1] if moves else "Turn over."
+        moves = [e for e in table.events if not is_result(e)]
+        line = event_line(moves[-1], table) if moves else "Turn over."
         if seat is None:
             seat = 0 if table.rules is None else table.game.last_seat(table.rules)
         name = md_name(table.seats[seat].name) if seat < len(table.seats) else "?"
@@ -205,9 +220,7 @@ class Publisher:
             # Nobody can see or join a lobby without its message: close it at once (refunding
             # the host's stake) rather than leave it counting against the channel's limit.
             log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
-            change = await self.tables.close_unseen(
-                table.id, "The lobby message could not be posted."
-            )
+            change = await self.tables.close_unseen(table.id, ev.Closed(ev.LOBBY_UNPOSTED))
             if change is not None:
                 self._forget(change.table)
             return  # the interaction is dead: there is nobody to answer
@@ -243,12 +256,9 @@ class Publisher:
                     auto_archive_duration=1440,
                 )
             except discord.Forbidden:
-                notice = (
-                    "I can't create threads here (Create Public Threads is missing), "
-                    "so the game runs in this channel."
-                )
+                notice = ev.Notice("no_thread_permission")
             except discord.HTTPException as exc:
-                notice = f"I couldn't open a thread ({exc.status}), so the game runs here."
+                notice = ev.Notice("thread_failed", status=exc.status)
         # Post in the thread; if that is refused, in the channel; if that is refused too, the
         # game cannot be shown at all: end it (refunds) and tell whoever pressed Start.
         targets = [t for t in (thread, channel) if t is not None]
@@ -259,14 +269,18 @@ class Publisher:
                 message = await target.send(**self.turn_message(table))
             except discord.HTTPException as exc:
                 log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
-                notice = self.cannot_post_text(target, exc, "so the game runs in the channel")
+                notice = ev.Notice(
+                    "cannot_post", refusal=refusal(target, exc), then="runs_in_channel"
+                )
                 continue
             await self.set_game_message(table, thread_id=table.row.thread_id, message_id=message.id)
             self._mark_shown(table)
             await self._show_started_lobby(table, interaction, acknowledged)
             return
-        line = self.cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
-        change = await self.tables.close_unseen(table.id, line)
+        refused = refusal(channel, None)
+        closed = ev.Closed(ev.CANNOT_POST, refusal=refused)
+        line = refusal_line(refused, THEN["ended"])
+        change = await self.tables.close_unseen(table.id, closed)
         await reply_private(interaction, line)
         if change is not None:
             await self._edit_lobby(change.table)
@@ -298,14 +312,6 @@ class Publisher:
             except discord.HTTPException as exc:
                 log.info("game %s: lobby not redrawn by the click (%s)", table.id, exc.code)
         await self._edit_lobby(table)
-
-    def cannot_post_text(self, target: Any, exc: discord.HTTPException | None, then: str) -> str:
-        """One line naming the permissions the bot lacks in ``target`` (or the error)."""
-        missing = missing_permissions(target)
-        if missing:
-            return f"⚠️ I can't post in <#{target.id}> (missing {', '.join(missing)}), {then}."
-        why = f"Discord said {exc.status}" if exc is not None else "Discord refused"
-        return f"⚠️ I couldn't post in <#{target.id}> ({why}), {then}."
 
     # --- turns -----------------------------------------------------------------------
 
@@ -369,7 +375,9 @@ class Publisher:
             return
         except discord.HTTPException as exc:
             log.warning("game %s: new turn message refused (%s)", table.id, exc.status)
-            table.notice = self.cannot_post_text(channel, exc, "so the game goes on here")
+            table.notice = ev.Notice(
+                "cannot_post", refusal=refusal(channel, exc), then="goes_on_here"
+            )
             await self._edit_game_message(table, self.turn_edit(table))
             return
         if not answered:
@@ -416,8 +424,9 @@ class Publisher:
         self, table: Table, interaction: discord.Interaction[Any] | None
     ) -> None:
         """The game's thread (or channel) was deleted: end the game, refund, say so."""
-        line = "The game's thread was deleted, so the game ended; stakes are refunded."
-        change = await self.tables.close_unseen(table.id, line)
+        closed = ev.Closed(ev.THREAD_DELETED)
+        line = closed_line(closed, table)
+        change = await self.tables.close_unseen(table.id, closed)
         if change is None:
             return
         log.warning("game %s: channel %s is gone; game ended", table.id, table.game_channel_id)
@@ -587,7 +596,7 @@ class Publisher:
         else:
             await self._edit_lobby(table)
         if table.row.message_id is not None:
-            line = table.events[-1] if table.events else "Game over."
+            line = last_line(table) or "Game over."
             await self._edit_game_message(
                 table,
                 {
