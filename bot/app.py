@@ -24,6 +24,7 @@ from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Change
+from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
@@ -32,7 +33,10 @@ from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.manage import ManageSelect
 from bot.ui.publisher import Publisher
+from bot.ui.rematch import RematchButton
+from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
 
@@ -147,21 +151,25 @@ class SequencesBot(commands.Bot):
         )
         wallets = Wallets(db, clock)
         publisher = Publisher(self, self.tables, wallets)
+        reminders = TurnReminders(self.tables)
+        self.reminders = ReminderPoster(self, reminders)
+        guild_settings = GuildSettings(db, clock)
         self.shell = Shell(
             games=self.games,
             tables=self.tables,
             wallets=wallets,
             stats=Stats(db),
-            guild_settings=GuildSettings(db, clock),
+            guild_settings=guild_settings,
             publisher=publisher,
-            router=Router(self.games, self.tables, publisher),
+            router=Router(self.games, self.tables, publisher, guild_settings),
             clock=clock,
             replays=Replays(db, self.games),
+            reminders=reminders,
             shards=shards,
         )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
-        self._templates: list[re.Pattern[str]] = []
+        self._templates: list[tuple[re.Pattern[str], int]] = []
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -177,8 +185,9 @@ class SequencesBot(commands.Bot):
         # Remembered so that a click on a custom_id nobody answers gets a refusal.
         for item in items:
             template = getattr(item, "__discord_ui_compiled_template__", None)
+            kind = getattr(item, "persistent_kind", discord.ComponentType.button)
             if template is not None:
-                self._templates.append(template)
+                self._templates.append((template, kind.value))
         super().add_dynamic_items(*items)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -192,7 +201,7 @@ class SequencesBot(commands.Bot):
             await reply_private(interaction, "That button isn't one of mine; nothing changed.")
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, RematchButton, ManageSelect)
         for game in self.games.values():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():
@@ -247,6 +256,13 @@ class SequencesBot(commands.Bot):
         fired = len(await self.tables.run_due(committed))
         if showing:
             await asyncio.wait(showing)
+        # After the timers: a turn that ran out has its next player's reminder by now.
+        try:
+            await self.reminders.run()
+        except DatabaseUnavailable as exc:
+            log.warning("turn reminders wait for the database: %s", exc)
+        except Exception:
+            log.exception("turn reminders failed; the next tick retries")
         try:
             await self.shell.publisher.flush_shown()
         except Exception:
@@ -274,7 +290,14 @@ class SequencesBot(commands.Bot):
         upcoming = None
         try:
             await self.tick()
-            upcoming = await self.tables.next_deadline()
+            upcoming = min(
+                (
+                    t
+                    for t in (await self.tables.next_deadline(), await self.reminders.next_due())
+                    if t is not None
+                ),
+                default=None,
+            )
         except DatabaseUnavailable as exc:
             log.warning("timers wait for the database: %s", exc)
         except Exception:

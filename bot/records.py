@@ -97,3 +97,8 @@ class LeaderboardPage:
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // self.page_size))
+
+
+# The guild id of a table played outside any server (a DM or group DM, through a member's
+# own install of the app): stored so, kept off every server's leaderboard, stats and ratings.
+NO_GUILD = 0

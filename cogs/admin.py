@@ -65,6 +65,32 @@ class Admin(
         )
         await interaction.response.send_message(text, ephemeral=True)
 
+    @app_commands.command(name="lobby-role", description="A role every new lobby here calls")
+    @app_commands.describe(role="The role to mention when a lobby opens (leave empty: none)")
+    async def lobby_role(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        role: discord.Role | None = None,
+    ) -> None:
+        require_admin(interaction, "You need Manage Server to change game settings.")
+        assert interaction.guild is not None
+        if role is not None and role.is_default():
+            raise UserError("Lobbies never call everyone: choose a role.")
+        await self.bot.shell.guild_settings.set_lobby_role(
+            interaction.guild.id, None if role is None else role.id, interaction.user.id
+        )
+        if role is None:
+            text = "New lobbies here call no role."
+        else:
+            text = f"New lobbies here mention {role.mention}."
+            me = interaction.guild.me
+            if not role.mentionable and not (me and me.guild_permissions.mention_everyone):
+                text += " It isn't mentionable, so Discord won't notify its members: allow "
+                text += "anyone to mention it, or give me Mention All Roles."
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
 
 async def setup(bot: SequencesBot) -> None:
     await bot.add_cog(Admin(bot))

@@ -22,6 +22,7 @@ THEN = {
     "runs_in_channel": "so the game runs in the channel",
     "goes_on_here": "so the game goes on here",
     "ended": "so the game was ended; stakes are refunded",
+    "rematch_off": "so the rematch is called off; stakes are refunded",
 }
 
 _CLOSED = {
@@ -106,6 +107,8 @@ def closed_line(event: ev.Closed, table: Table) -> str:
         return f"Ended early: {_member(table, event.by)} asked and everyone agreed."
     if event.reason == ev.CANNOT_POST and event.refusal is not None:
         return refusal_line(event.refusal, THEN["ended"])
+    if event.reason == ev.REMATCH_UNPOSTED and event.refusal is not None:
+        return refusal_line(event.refusal, THEN["rematch_off"])
     return _CLOSED.get(event.reason, "This table was closed.")
 
 

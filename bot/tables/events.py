@@ -137,7 +137,8 @@ AGREED = "agreed"  # the host ``by`` asked to end early and everyone agreed
 ABANDONED = "abandoned"  # no member left playing
 LOBBY_UNPOSTED = "lobby_unposted"  # the lobby message could not be posted
 THREAD_DELETED = "thread_deleted"
-CANNOT_POST = "cannot_post"  # Discord refused the game's first message in ``place``
+CANNOT_POST = "cannot_post"  # Discord refused the game's first message (``refusal``)
+REMATCH_UNPOSTED = "rematch_unposted"  # Discord refused a rematch's lobby (``refusal``)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Per-server game settings (Manage Server): the turn timer and the stake cap."""
+"""Per-server game settings (Manage Server): the turn timer, the stake cap and the role a
+new lobby calls."""
 
 from __future__ import annotations
 
@@ -17,3 +18,9 @@ class GuildSettings:
 
     async def set_max_stake(self, guild_id: int, amount: int, actor_id: int) -> None:
         await games.set_guild_max_stake(self.db, guild_id, amount, actor_id, self.clock())
+
+    async def set_lobby_role(self, guild_id: int, role_id: int | None, actor_id: int) -> None:
+        await games.set_guild_lobby_role(self.db, guild_id, role_id, actor_id, self.clock())
+
+    async def lobby_role(self, guild_id: int) -> int | None:
+        return await games.guild_lobby_role(self.db, guild_id)

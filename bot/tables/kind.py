@@ -37,11 +37,21 @@ class GameKind(Generic[S]):
     display: str = ""  # what players call it ("Heart's Due"): the default title and label
     players: tuple[int, int] = (2, 2)  # the default seat limits
     summary: str = ""  # the lobby's default settings line
+    # The options of its start command (``bot.games.options.Option``s) that a lobby's host
+    # may change while the lobby is open.
+    setting_options: tuple[Any, ...] = ()
 
     # --- settings and seats ------------------------------------------------------------
 
     def check_settings(self, settings: dict[str, Any]) -> None:
         """Refuse settings a forged command could carry (a ``UserError``)."""
+
+    def settings_from(self, settings: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        """A lobby's ``settings`` with the host's new option ``values``, checked (the start
+        command's defaults filled in as it would)."""
+        merged = {**settings, **values}
+        self.check_settings(merged)
+        return merged
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return self.players

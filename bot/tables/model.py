@@ -69,6 +69,16 @@ class Table:
     # "over" saying why ("expired", "left", "finished", "closed", "agreed"), so that its
     # message can be shown as over, after a restart too.
     end_request: dict[str, Any] | None = None
+    # Seats kept in a lobby for members who have not taken them yet (a rematch's players,
+    # members invited with ``with:``, members asked again after the host changed the stake:
+    # Join takes one, its stake taken then; Leave gives it up). They count as taken for the
+    # seat limit but are not seated: no stake held, left out at Start.
+    held: list[Seat] = field(default_factory=list)
+    # A rematch lobby: {"of": the finished game's id, "order": its seats' keys in order
+    # (``seat_key``), so that a held seat taken goes back to its place}.
+    rematch: dict[str, Any] | None = None
+    # Members watching the game from its thread (spectators: never seated).
+    watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The events this read of the table has added, every one (``events`` keeps the last few).
@@ -131,6 +141,9 @@ class Table:
                 return index
         return None
 
+    def held_seat(self, user_id: int) -> Seat | None:
+        return next((s for s in self.held if s.user_id == user_id), None)
+
     def add_event(self, event: Event) -> None:
         self.events = [*self.events, event][-MAX_EVENTS:]
         self.fresh_events.append(event)
@@ -146,6 +159,9 @@ class Table:
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
+            **({"held": [s.dump() for s in self.held]} if self.held else {}),
+            **({"rematch": self.rematch} if self.rematch else {}),
+            **({"watchers": self.watchers} if self.watchers else {}),
         }
 
     @classmethod
@@ -162,6 +178,9 @@ class Table:
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
+            held=[Seat.load(x) for x in s.get("held", [])],
+            rematch=s.get("rematch"),
+            watchers=list(s.get("watchers", [])),
         )
 
 

@@ -19,17 +19,20 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
-from bot.records import SeatResult
+from bot.records import NO_GUILD, SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
+from bot.tables import reminders
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks, Recent
 from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
+from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
 
@@ -74,6 +77,10 @@ class TableHooks:
         return None
 
 
+# A lobby outside a server closes within this, while the token of the command that opened
+# it (15 minutes) can still show it closed.
+NO_GUILD_LOBBY_SECONDS = 14 * 60
+
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
 
 
@@ -114,6 +121,8 @@ class TableService:
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
         self.fair_play = FairPlay(self)
+        self.rematches = Rematches(self)
+        self.lobby_host = LobbyHost(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -203,7 +212,18 @@ class TableService:
         except BaseException:
             table.row.version = expected
             raise
+        table.row.remind_set = False  # written: a later save of this copy leaves it be
         self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
+
+    async def _save_aside(self, table: Table) -> None:
+        """Save a change beside the game's (a spectator): its state, at the same version."""
+        table.row.state = table.to_state()
+        row = dataclasses.replace(table.row)
+        try:
+            await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        except VersionConflict:
+            raise StaleAction("That game changed just now; look again and retry.") from None
+        self._saved.set(table.id, read_stamp())
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -219,9 +239,17 @@ class TableService:
         stake: int = 0,
         turn_timeout: int | None = None,
         seat_host: bool = True,
+        then: Callable[[Connection, Table], Awaitable[None]] | None = None,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
+        """``then``: more of the same transaction, once the table is inserted (a rematch
+        seats its players); what it raises rolls the whole opening back."""
         game = self.kind(kind)
         game.check_settings(settings)
+        held = [u for u in dict.fromkeys(held) if u != host_id]
+        _, high = game.seat_limits(settings)
+        if len(held) + 1 > high:
+            raise UserError(f"This table seats {high}: invite at most {high - 1}.")
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
@@ -246,8 +274,8 @@ class TableService:
                 raise UserError(f"Staked tables are off {where}: start one without a stake.")
             if stake < 0 or stake > cap:
                 raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
-            self._check_open_limits(checks)
-            return await self._open(
+            self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
+            table = await self._open(
                 conn,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -258,9 +286,13 @@ class TableService:
                 stake=stake,
                 turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
+                held=held,
             )
+            if then is not None:
+                await then(conn, table)
+            return table
 
-    def _check_open_limits(self, checks: games.OpenChecks) -> None:
+    def _check_open_limits(self, checks: games.OpenChecks, in_server: bool = True) -> None:
         now = self.clock()
         # From the database, not memory: a restart must not reset everyone's cooldown.
         last = checks.host_last_opened
@@ -274,6 +306,8 @@ class TableService:
         if checks.running_in_channel >= limits.max_games_per_channel:
             raise UserError("There are too many games running in this channel; "
                             "wait for one to finish or use another channel.")  # fmt: skip
+        if not in_server:  # every DM shares NO_GUILD: only the per-channel caps apply there
+            return
         if checks.lobbies_in_guild >= limits.max_lobbies_per_guild:
             raise UserError("There are too many open lobbies on this server; join one instead.")
         if checks.live_in_guild >= limits.max_games_per_guild:
@@ -292,10 +326,16 @@ class TableService:
         stake: int,
         turn_timeout: int | None,
         seat_host: bool,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         game = self.kind(kind)
         now = self.clock()
         timeout = turn_timeout or self.settings.turn_timeout_seconds
+        lobby_seconds = self.settings.lobby_timeout_seconds
+        if guild_id == NO_GUILD:
+            # Outside a server the table shows only through interaction tokens (15 minutes):
+            # no turn timer (0: off) and a lobby that closes while its message can say so.
+            timeout, lobby_seconds = 0, min(lobby_seconds, NO_GUILD_LOBBY_SECONDS)
         settings = {**settings, "turn_timeout": timeout}
         host = Seat(host_id, clean_name(host_name))
         table = Table(
@@ -312,7 +352,7 @@ class TableService:
                 stake=stake,
                 state={},
                 version=0,
-                deadline=now + self.settings.lobby_timeout_seconds,
+                deadline=now + lobby_seconds,
                 created_at=now,
                 updated_at=now,
                 finished_at=None,
@@ -320,6 +360,7 @@ class TableService:
             game=game,
             settings=settings,
             seats=[],
+            held=[Seat(u, "") for u in held],  # invited: the name comes with their Join
         )
         if seat_host:
             self._auto_team(table, host)
@@ -333,7 +374,7 @@ class TableService:
             now,
             host_id,
             "open",
-            {"kind": kind, "settings": settings, "stake": stake},
+            {"kind": kind, "settings": settings, "stake": stake, "held": list(held)},
         )
         if seat_host:
             await self.hooks.on_join(conn, table, host)
@@ -349,14 +390,22 @@ class TableService:
     async def join(self, table_id: int, user_id: int, name: str) -> Change:
         async with self._locked(table_id) as table:
             self._require_lobby(table)
-            if table.seat_of(user_id) is not None:
-                raise UserError("You're already at this table.")
-            _, high = table.game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
-            seat = Seat(user_id, clean_name(name))
-            self._auto_team(table, seat)
-            table.seats.append(seat)
+            # A seat held for the member (a rematch, an invitation, a stake asked again) is
+            # theirs: Join takes it, back in its place.
+            seat = take_held(table, user_id, clean_name(name))
+            if seat is None:
+                if table.seat_of(user_id) is not None:
+                    raise UserError("You're already at this table.")
+                _, high = table.game.seat_limits(table.settings)
+                if len(table.seats) + len(table.held) >= high:
+                    held = (
+                        f", {len(table.held)} held for members asked to join" if table.held else ""
+                    )
+                    raise UserError(f"This table is full ({high} seats{held}).")
+                seat = Seat(user_id, clean_name(name))
+                self._auto_team(table, seat)
+                table.seats.append(seat)
+            table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
 
             async def money(conn: Connection) -> None:
                 await games.upsert_member(
@@ -372,6 +421,9 @@ class TableService:
             self._require_lobby(table)
             index = table.seat_of(user_id)
             if index is None:
+                if drop_held(table, user_id):  # a held seat given up: nothing was taken
+                    await self._save(table, user_id, "decline", {})
+                    return Change(table)
                 raise UserError("You're not at this table.")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
@@ -407,8 +459,10 @@ class TableService:
                     f"A table can have at most {self.settings.max_bot_players} bot players."
                 )
             _, high = game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
+            if len(table.seats) + len(table.held) >= high:
+                n = len(table.held)
+                held = f", {n} held for members asked to join" if n else ""
+                raise UserError(f"This table is full ({high} seats{held}).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
             if level not in game.bot_levels:
@@ -466,12 +520,14 @@ class TableService:
             table.expiries = [0] * len(table.seats)
             table.add_event(ev.Started(len(table.seats)))
             self._set_turn_deadline(table, turn_changed=True)
-            await self._save(
-                table,
-                user_id,
-                "start",
-                {"seats": [s.dump() for s in table.seats], "rules": game.dump(table.rules)},
-            )
+            detail: dict[str, Any] = {
+                "seats": [s.dump() for s in table.seats],
+                "rules": game.dump(table.rules),
+            }
+            if table.held:  # seats held for members who did not take them: left out
+                detail["left_out"] = [s.user_id for s in table.held]
+                table.held = []
+            await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
 
     def _auto_team(self, table: Table, seat: Seat) -> None:
@@ -495,6 +551,7 @@ class TableService:
         request_over(table, "agreed" if closed.reason == ev.AGREED else "closed")
         table.row.status = status
         table.row.deadline = None
+        reminders.cancel(table)
         table.row.finished_at = self.clock()
         table.add_event(closed)
 
@@ -555,6 +612,7 @@ class TableService:
             assert table.rules is not None
             steps = game.resolve(table.rules, action)
             table.expiries[seat] = 0
+            reminders.cancel(table)  # they are here: no reminder this turn
             return await self._play(table, steps, user_id, "action")
 
     def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
@@ -600,6 +658,7 @@ class TableService:
             request_over(table, "finished")
             table.row.status = "finished"
             table.row.deadline = None
+            reminders.cancel(table)
             table.row.finished_at = self.clock()
             winners = tuple(r.seat for r in results if r.won)
             # A draw (the board game's blocked game) has no winner to name.
@@ -624,15 +683,32 @@ class TableService:
         current = game.current_seat(table.rules)
         if turn_changed:
             table.turn_started_at = now
+        timeout = int(table.settings.get("turn_timeout", self.settings.turn_timeout_seconds))
         if current is None:
             deadline = None
         elif table.seats[current].is_bot:
             deadline = now + self.settings.bot_turn_delay_seconds
         else:
-            deadline = now + int(
-                table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
-            )
+            deadline = now + timeout if timeout else None  # 0: no turn timer (outside servers)
         set_deadline(table, deadline)
+        if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
+            reminders.plan(table, now, deadline, timeout)
+
+    # --- the lobby's host and spectators (bot/tables/lobby_host.py) -------------------
+
+    async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
+        return await self.lobby_host.remove_seat(table_id, user_id, key)
+
+    async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
+        return await self.lobby_host.make_host(table_id, user_id, new_host)
+
+    async def change_settings(
+        self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
+    ) -> tuple[Change, list[int]]:
+        return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
+
+    async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
+        return await self.lobby_host.watch(table_id, user_id, watching)
 
     # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 

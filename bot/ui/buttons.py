@@ -14,6 +14,7 @@ import discord
 from bot.errors import StaleAction, UserError
 from bot.render.view import LOBBY, TABLE
 from bot.tables.model import Table
+from bot.ui.anywhere import guild_of
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import shell_of
 
@@ -50,7 +51,7 @@ class GameButton(
         try:
             table = await shell_of(interaction).tables.get(self.table_id)
             row = table.row
-            if interaction.guild_id != row.guild_id or interaction.channel_id not in (
+            if guild_of(interaction) != row.guild_id or interaction.channel_id not in (
                 row.channel_id,
                 row.thread_id,
             ):
@@ -86,11 +87,12 @@ def is_button(interaction: discord.Interaction[Any]) -> bool:
 
 
 def is_known_custom_id(
-    custom_id: str, templates: list[re.Pattern[str]], component_type: object
+    custom_id: str, templates: list[tuple[re.Pattern[str], int]], component_type: object
 ) -> bool:
-    """Whether some persistent item of the bot answers this component. Every one is a button
-    whose custom_id matches a template: the bot keeps no in-memory view, so discord.py's
-    32-hex ids are never its own, and a select carrying a game button's id is forged."""
-    return component_type == discord.ComponentType.button.value and any(
-        t.fullmatch(custom_id) for t in templates
+    """Whether some persistent item of the bot answers this component: one whose template
+    matches the custom_id and whose kind (a button, or the lobby panel's select) is the
+    component's. The bot keeps no in-memory view, so discord.py's 32-hex ids are never its
+    own, and a select carrying a game button's id is forged."""
+    return any(
+        component_type == kind and template.fullmatch(custom_id) for template, kind in templates
     )

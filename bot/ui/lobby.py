@@ -1,5 +1,5 @@
 """The lobby message every game shares: who sits where, the settings, and the buttons to
-join, leave, add bot players, switch team, start or cancel."""
+join, leave, add bot players, switch team, start or cancel; the host's Manage panel; Watch."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relativ
 from bot.tables.kind import counts_text
 from bot.tables.model import Seat, Table
 from bot.tables.teams import TEAM_NAMES
+from bot.ui.rematch_texts import held_field
 
 
 def lobby_buttons(table: Table) -> list[Button]:
     game = table.game
-    full = len(table.seats) >= game.seat_limits(table.settings)[1]
+    high = game.seat_limits(table.settings)[1]
+    full = len(table.seats) >= high  # an invited member still joins a held seat
+    no_room = len(table.seats) + len(table.held) >= high
     buttons = [
         Button("join", "Join", "success", disabled=full),
         Button("leave", "Leave", "secondary"),
@@ -27,11 +30,33 @@ def lobby_buttons(table: Table) -> list[Button]:
     if table.row.stake == 0:
         buttons += [
             Button(
-                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
+                f"bot_{level}",
+                f"Add bot: {level}",
+                "secondary",
+                row=1,
+                emoji="🤖",
+                disabled=no_room,
             )
             for level in game.bot_levels
         ]
+    buttons += [
+        Button("manage", "Manage", "secondary", row=2, emoji="⚙️"),
+        *WATCH_BUTTONS,
+    ]
     return buttons
+
+
+# On the lobby and on the table message: a spectator follows the game from its thread.
+WATCH_BUTTONS = (
+    Button("watch", "Watch", "secondary", row=2, emoji="👀"),
+    Button("unwatch", "Stop watching", "secondary", row=2),
+)
+
+
+def watching_text(table: Table) -> str | None:
+    """The spectators' line, if any watch."""
+    n = len(table.watchers)
+    return f"👀 {n} watching" if n else None
 
 
 def lobby_team_count(table: Table) -> int:
@@ -69,6 +94,10 @@ def seat_lines(table: Table, seats: list[Seat] | None = None) -> list[str]:
         shown = seat.team is not None and seat.team < n_teams
         team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
+    if table.status == "lobby":
+        start = len(lines) + 1
+        held = enumerate(table.held, start)
+        lines += [f"`{i:>2}.` <@{s.user_id}> (seat held)" for i, s in held]
     return lines
 
 
@@ -78,11 +107,14 @@ def lobby_embed(table: Table) -> discord.Embed:
     if status == "lobby":
         need = counts_text(game.seat_counts(table.settings))
         description = (
-            f"**{game.describe_settings(table.settings)}** · turn timer "
-            f"{_minutes(table.settings.get('turn_timeout', 180))}\n"
+            f"**{game.describe_settings(table.settings)}** · "
+            f"{_timer(table.settings.get('turn_timeout', 180))}\n"
             f"Players: {len(table.seats)} (needs {need}) · "
             f"closes {relative_time(table.row.deadline)}"
         )
+        watching = watching_text(table)
+        if watching:
+            description += f" · {watching}"
         if table.events:  # in a lobby: who took over from a host who left
             description += f"\n{last_line(table)}"
         colour = COLOUR
@@ -121,6 +153,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         value="\n".join(lines) or "—",
         inline=False,
     )
+    held = held_field(table)
+    if held is not None:
+        embed.add_field(name=held[0], value=held[1], inline=False)
     if table.row.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
         closed = status not in ("lobby", "running", "finished")  # no result: stakes went back
@@ -134,6 +169,11 @@ def lobby_embed(table: Table) -> discord.Embed:
         )
     embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
     return embed
+
+
+def _timer(seconds: int) -> str:
+    """The lobby's timer words: 0 is no turn timer (tables outside servers)."""
+    return f"turn timer {_minutes(seconds)}" if seconds else "no turn timer"
 
 
 def _minutes(seconds: int) -> str:

@@ -11,6 +11,7 @@ notify anyone, a new message does).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any
 
@@ -35,9 +36,11 @@ from bot.tables.model import Change, Table, read_stamp
 from bot.tables.names import md_name
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
+from bot.ui.anywhere import Anywhere, outside_servers
 from bot.ui.checks import missing_permissions
 from bot.ui.errors import reply_private
-from bot.ui.lobby import lobby_buttons, lobby_embed
+from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
+from bot.ui.rematch_texts import rematch_view
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,8 @@ MOVES_REMEMBERED = 10_000  # tables whose message move is remembered (for change
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 # Anyone may press it (players and onlookers): the game's rules, privately.
 RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
+# Spectators: the lobby's Watch buttons, on the table message's last row.
+TABLE_WATCH_BUTTONS = [dataclasses.replace(b, row=4) for b in WATCH_BUTTONS]
 
 # What a request to end early shows once it is over (``Table.end_request["over"]``).
 REQUEST_OVER = {
@@ -97,6 +102,7 @@ class Publisher:
         # The versions Discord now shows, not yet recorded in the database (``flush_shown``):
         # after a restart only the tables whose message is behind are redrawn.
         self._shown_versions: dict[int, int] = {}
+        self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
 
     def game(self, table: Table) -> Game[Any]:
         game = table.game
@@ -146,7 +152,10 @@ class Publisher:
         view = (
             build_view(table.id, LOBBY, lobby_buttons(table)) if table.status == "lobby" else None
         )
-        return {"embed": lobby_embed(table), "view": view}
+        payload: dict[str, Any] = {"embed": lobby_embed(table), "view": view}
+        if table.status != "lobby":
+            payload["content"] = None  # whom the lobby called (with:, its role) is past
+        return payload
 
     def turn_message(self, table: Table) -> dict[str, Any]:
         """The public message for the table's current turn (``file`` when it has a picture)."""
@@ -162,7 +171,7 @@ class Publisher:
                 table.id,
                 table.version,
                 game.turn_buttons(table.rules),
-                [RULES_BUTTON, RESIGN_BUTTON],
+                [RULES_BUTTON, RESIGN_BUTTON, *TABLE_WATCH_BUTTONS],
             )
             if current is not None and not table.seats[current].is_bot:
                 user_id = table.seats[current].user_id
@@ -170,6 +179,12 @@ class Publisher:
                 mentions = discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id or 0)]
                 )
+        elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
+            view = rematch_view(table.id)  # the result message (bot.ui.rematch)
+        watching = watching_text(table)
+        if watching and embed is not None and table.status == "running":
+            footer = embed.footer.text
+            embed.set_footer(text=f"{footer} · {watching}" if footer else watching)
         if table.notice:
             content = f"{notice_line(table.notice)}\n{content or ''}".strip()
         payload: dict[str, Any] = {
@@ -207,11 +222,18 @@ class Publisher:
             "attachments": [],
         }
 
-    async def post_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Answer the start command with the lobby message."""
+    async def post_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        content: str | None = None,
+        mentions: discord.AllowedMentions = NO_PINGS,
+    ) -> None:
+        """Answer the start command with the lobby message; ``content``: whom it calls
+        (invited members, the server's lobby role), pinged as ``mentions`` allows."""
         try:
             callback = await interaction.response.send_message(
-                **self.lobby_message(table), allowed_mentions=NO_PINGS
+                content=content, **self.lobby_message(table), allowed_mentions=mentions
             )
             message_id = getattr(callback, "message_id", None)
             if message_id is None:
@@ -226,8 +248,13 @@ class Publisher:
             return  # the interaction is dead: there is nobody to answer
         # The message shows the lobby as saved with its id (the id changes nothing it shows).
         self._shown_versions[table.id] = await self.tables.set_lobby_message(table.id, message_id)
+        if outside_servers(table):
+            await self.anywhere.posted(table, interaction)
 
     async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        if outside_servers(table):
+            await self.anywhere.show(table, interaction)
+            return
         try:
             await answer_update(interaction, **self.lobby_message(table), allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
@@ -239,10 +266,18 @@ class Publisher:
         if table.status == "lobby":
             self._mark_shown(table)
 
+    async def redraw_lobby(self, table: Table) -> None:
+        """Redraw the lobby by REST (a change made from elsewhere: the host's panel)."""
+        if await self._edit_lobby(table) and table.status == "lobby":
+            self._mark_shown(table)
+
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """The host pressed Start: open the game's thread, post its first turn there, then
         redraw the lobby. The click is acknowledged first and the lobby redrawn last: its
         "Follow it in" names where the game is, which is known only once the thread exists."""
+        if outside_servers(table):
+            await self.anywhere.started(interaction, table)
+            return
         acknowledged = await self._acknowledge(interaction, table)
         channel: Any = interaction.channel
         thread = None
@@ -328,6 +363,10 @@ class Publisher:
         # while a click's redraw still waits on Discord could post its new message first,
         # and the click's older one would land last and be recorded as the live message.
         table = change.table
+        if outside_servers(table):
+            async with self._publishing.hold(table.id):
+                await self.anywhere.publish(change, interaction)
+            return
         if interaction is not None and self._publishing.busy(table.id):
             # The redraw under way may wait on Discord (a rate limit): answer the click now,
             # within its 3 seconds, and show it when that redraw is done.
@@ -580,6 +619,9 @@ class Publisher:
         self, table: Table, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """A table closed without a result: its lobby and game message say so."""
+        if outside_servers(table):
+            await self.anywhere.publish(Change(table, closed=True), interaction)
+            return
         try:
             await self._closed(table, interaction)
             await self._show_ended_request(table)
@@ -787,8 +829,8 @@ class Publisher:
 
     async def _restore_one(self, table_id: int) -> None:
         table = await self.tables.get(table_id)
-        if table.status not in ("lobby", "running"):
-            return
+        if table.status not in ("lobby", "running") or outside_servers(table):
+            return  # outside servers there is no token after a restart: the next click
         try:
             if table.status == "lobby":
                 if await self._edit_lobby(table):

@@ -188,7 +188,8 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
         f"🏆 **Ana** won Sequence (board game) #1 (Ana 0, Bo 0). <#{thread(env).id}>\n"
         "💰 Ana won the pot of 200 chips."
     ]
-    assert all(m.buttons == [] for m in env.thread_messages())
+    # No game button is left: the result carries Rematch only.
+    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch"]]
 
     again = await bo.slash("board resign", _channel=thread(env))
     assert again.ephemeral and again.text == "There is no /board game in this channel."
@@ -327,7 +328,8 @@ async def test_heartsdue_resign_by_command_and_by_button_leaves_the_last_one_the
     assert placed[winner.id] == (1, True)
     assert {placed[first.id], placed[loser.id]} == {(2, False)}
     assert env.turn_message().text.startswith(f"🏆 {winner.name} won Hearts Due!")
-    assert all(m.buttons == [] for m in env.thread_messages())
+    # No game button is left: the result carries Rematch only.
+    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch"]]
     headline = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert len(headline) == 1 and f"**{winner.name}** won Hearts Due #1" in headline[0]
     rows = await env.bot.db.fetchall(
@@ -495,7 +497,7 @@ async def test_reverse_is_played_to_the_end_and_counted_in_stats(make_env: MakeE
     assert "Bo's turn\nBo busted on 2-2-2-2-2, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Reverse)!")
     assert "🏆 Ana   13\n   Bo     5\n" in final.text
-    assert final.buttons == [] and final.embeds[0]["footer"]["text"] == "Game #1 · reverse"
+    assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · reverse"
     [headline] = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline.startswith("🏆 **Ana** won Sequences (Reverse) #1 (Ana 13, Bo 5).")
     rows = await env.bot.db.fetchall(
@@ -533,7 +535,7 @@ async def test_extended_is_played_to_the_end_and_counted_in_stats(make_env: Make
     assert "Bo's turn\nBo busted on 2 holding 1-2-3-4-5, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Extended)!")
     assert "Ana had the highest total after the last round." in final.text
-    assert final.buttons == [] and final.embeds[0]["footer"]["text"] == "Game #1 · extended"
+    assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · extended"
     [headline] = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline.startswith("🏆 **Ana** won Sequences (Extended) #1 (Ana 15, Bo 0).")
     rows = await env.bot.db.fetchall(

@@ -58,6 +58,8 @@ class BoardKind(GameKind[b.BoardState]):
     def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
         return options.config(settings, n_seats)
 
+    setting_options = options.OPTIONS
+
     def check_settings(self, settings: dict[str, Any]) -> None:
         options.check(settings)
 

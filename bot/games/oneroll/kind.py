@@ -42,8 +42,13 @@ class OneRollKind(GameKind[OneRollTable]):
     def ruleset(self, settings: dict[str, Any]) -> one.Ruleset:
         return options.ruleset(settings)
 
+    setting_options = options.OPTIONS
+
     def check_settings(self, settings: dict[str, Any]) -> None:
         options.check(settings)
+
+    def settings_from(self, settings: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        return options.from_options(settings["ruleset"], values.get("target"))
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return (2, one.MAX_SEATS)

@@ -34,8 +34,19 @@ class SequencesKind(GameKind[pl.PushState]):
     def config(self, settings: dict[str, Any]) -> pl.PushConfig:
         return options.config(settings)
 
+    setting_options = options.OPTIONS
+
     def check_settings(self, settings: dict[str, Any]) -> None:
         options.check(settings)
+
+    def settings_from(self, settings: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        merged = {**settings, **values}
+        return options.from_options(
+            merged.get("variant", options.VARIANT.default),
+            merged.get("rounds"),
+            merged.get("target"),
+            bool(merged.get("soft_last_die")),
+        )
 
     def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
         return self.config(settings).seats_range
