@@ -26,6 +26,7 @@ from bot.tables.model import Place
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
+    from bot.tables.events import Event
     from bot.tables.history import Step
     from bot.tables.model import Change, Seat, Table, TableSnapshot
     from bot.tables.service import TableService
@@ -191,6 +192,11 @@ class Game(GameKind[S]):
                 )
             )
         return buttons
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        """The recent-events line of one of this game's own events (the values its
+        ``apply`` returns); None: not one of them. ``bot.games.words`` words the table's."""
+        return None
 
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays

@@ -480,6 +480,11 @@ def _load_score(data: Mapping[str, Any]) -> ThrowScore:
     )
 
 
+def load_record(data: Mapping[str, Any]) -> ThrowRecord:
+    """Inverse of ``dump_record``."""
+    return _load_record(data)
+
+
 def _load_record(data: Mapping[str, Any]) -> ThrowRecord:
     return ThrowRecord(
         seat=_int(data["seat"]),

@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_
 
 from bot.errors import IllegalAction, UserError
 from bot.records import SeatResult, TurnAction
+from bot.tables.events import Event
 from bot.tables.model import Seat
 from bot.tables.turns import Turns
 
@@ -152,9 +153,10 @@ class GameKind(Generic[S]):
 
     def apply(
         self, state: S, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[S, dict[str, Any], str | None]:
-        """One rules action: the new state, its log detail, and a line for the table's
-        recent events (None: nothing worth a line)."""
+    ) -> tuple[S, dict[str, Any], Event | None]:
+        """One rules action: the new state, its log detail, and the event the table's
+        recent events show (a value, worded by the game's presentation; None: nothing worth
+        a line)."""
         raise NotImplementedError
 
     def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:

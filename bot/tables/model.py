@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import StaleAction
 from bot.store.games import GameRow
+from bot.tables.events import Event, Legacy, Notice, load_event
 
 if TYPE_CHECKING:
     from bot.tables.kind import GameKind
@@ -50,10 +51,10 @@ class Table:
     settings: dict[str, Any]
     seats: list[Seat]
     rules: Any = None  # the game's own rules state (``game.load`` of the stored JSON)
-    events: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # values, worded when drawn
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
-    notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    notice: Notice | None = None  # one-off line for the next render (e.g. thread fallback)
     # A host's request to end a staked game early (RULINGS §4, "Ending early"): {"by": user
     # id, "until": unix time, "agreed": [user ids], "turn_deadline": the turn's own deadline
     # (the row's deadline is the sooner of it and "until", so the timer fires at either),
@@ -73,8 +74,8 @@ class Table:
     watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    # The lines this read of the table has added, every one (``events`` keeps the last few).
-    fresh_events: list[str] = field(default_factory=list)
+    # The events this read of the table has added, every one (``events`` keeps the last few).
+    fresh_events: list[Event] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -158,11 +159,12 @@ class Table:
             watchers=tuple(self.watchers),
             rematch=None if self.rematch is None else MappingProxyType(dict(self.rematch)),
             forfeited=frozenset() if self.rules is None else self.game.forfeited(self.rules),
+            game=self.game,
         )
 
-    def add_event(self, line: str) -> None:
-        self.events = [*self.events, line][-MAX_EVENTS:]
-        self.fresh_events.append(line)
+    def add_event(self, event: Event) -> None:
+        self.events = [*self.events, event][-MAX_EVENTS:]
+        self.fresh_events.append(event)
 
     def to_state(self) -> dict[str, Any]:
         return {
@@ -170,7 +172,8 @@ class Table:
             "settings": self.settings,
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
-            "events": self.events,
+            # Lines saved as text by an older version are shown, never saved again.
+            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
@@ -189,7 +192,7 @@ class Table:
             settings=s["settings"],
             seats=[Seat.load(x) for x in s["seats"]],
             rules=None if rules is None else game.load(rules),
-            events=list(s.get("events", [])),
+            events=[load_event(e) for e in s.get("events", [])],
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
@@ -217,15 +220,17 @@ class TableSnapshot:
     settings: Mapping[str, Any]
     seats: tuple[Seat, ...]
     rules: Any  # the game's own rules state (a frozen value)
-    events: tuple[str, ...]
+    events: tuple[Event, ...]
     deadline: float | None  # when the lobby closes, or the sooner of the turn's and a request's
     turn_deadline: float | None  # when the current turn's timer runs out
     turn_started_at: float | None
-    notice: str | None
+    notice: Notice | None
     held: tuple[Seat, ...] = ()  # seats kept in a lobby for members who have not taken them
     watchers: tuple[int, ...] = ()  # members watching from the thread
     rematch: Mapping[str, Any] | None = None  # a rematch lobby: the game it follows
     forfeited: frozenset[int] = frozenset()
+    # The table's game (its kind: code, no state), for the words of its own events.
+    game: GameKind[Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def game_channel_id(self) -> int:

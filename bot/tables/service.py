@@ -23,6 +23,7 @@ from bot.records import NO_GUILD, SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database, WriteConnection
 from bot.store.games import GameRow, VersionConflict
+from bot.tables import events as ev
 from bot.tables import reminders
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
@@ -74,9 +75,6 @@ class TableHooks:
     async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
         return None
 
-
-#: The event line of a game that ended with no winner.
-DRAW_EVENT = "🤝 A draw: nobody won."
 
 # A lobby outside a server closes within this, while the token of the command that opened
 # it (15 minutes) can still show it closed.
@@ -424,12 +422,11 @@ class TableService:
                 after = table.seats[index + 1 :] + table.seats[:index]
                 heir = next((s for s in after if not s.is_bot), None)
                 if heir is None or heir.user_id is None:
-                    line = "The host left and nobody else is seated, so the table is closed."
-                    return await self._close(table, "cancelled", user_id, line)
+                    closed = ev.Closed(ev.HOST_LEFT, user_id)
+                    return await self._close(table, "cancelled", user_id, closed)
                 table.row.host_id = heir.user_id
                 detail["host"] = heir.user_id
-                left, host = md_name(table.seats[index].name), md_name(heir.name)
-                table.add_event(f"👑 {left} left, so {host} is the host now.")
+                table.add_event(ev.HostChanged(table.seats[index].name, heir.user_id))
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
@@ -500,8 +497,9 @@ class TableService:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden("Only the host or a member with Manage Server can cancel.")
-            who = "The host" if user_id == table.row.host_id else "A member with Manage Server"
-            return await self._close(table, "cancelled", user_id, f"{who} cancelled this table.")
+            by_host = user_id == table.row.host_id
+            reason = ev.CANCELLED_BY_HOST if by_host else ev.CANCELLED_BY_ADMIN
+            return await self._close(table, "cancelled", user_id, ev.Closed(reason, user_id))
 
     async def start(
         self, table_id: int, user_id: int, is_admin: bool = False, place: Place | None = None
@@ -515,7 +513,7 @@ class TableService:
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"
             table.expiries = [0] * len(table.seats)
-            table.add_event(f"Game started with {len(table.seats)} players.")
+            table.add_event(ev.Started(len(table.seats)))
             self._set_turn_deadline(table, turn_changed=True)
             detail: dict[str, Any] = {
                 "seats": [s.dump() for s in table.seats],
@@ -544,19 +542,20 @@ class TableService:
             )
 
     async def _close(
-        self, table: Table, status: str, actor_id: int | None, line: str, why: str = "closed"
+        self, table: Table, status: str, actor_id: int | None, closed: ev.Closed
     ) -> Change:
-        request_over(table, why)
+        request_over(table, "agreed" if closed.reason == ev.AGREED else "closed")
         table.row.status = status
         table.row.deadline = None
         reminders.cancel(table)
         table.row.finished_at = self.clock()
-        table.add_event(line)
+        table.add_event(closed)
 
         async def money(conn: Connection) -> None:
             await self.hooks.on_refund_all(conn, table, status)
 
-        await self._save(table, actor_id, status, {"reason": line}, money)
+        # The reason as a code (logs of older versions hold the sentence: nothing reads it).
+        await self._save(table, actor_id, status, {"reason": closed.reason}, money)
         return Change(table, closed=True)
 
     # --- play ------------------------------------------------------------------------
@@ -623,10 +622,10 @@ class TableService:
             assert table.rules is not None
             if game.turn_index(table.rules) != turn:
                 break
-            table.rules, detail, line = game.apply(table.rules, step, self.rng, table.seats)
+            table.rules, detail, event = game.apply(table.rules, step, self.rng, table.seats)
             details.append(detail)
-            if line:
-                table.add_event(line)
+            if event is not None:
+                table.add_event(event)
 
     async def _play(
         self, table: Table, steps: list[Any], actor_id: int | None, log_kind: str
@@ -657,9 +656,9 @@ class TableService:
             table.row.deadline = None
             reminders.cancel(table)
             table.row.finished_at = self.clock()
-            winners = [md_name(r.name) for r in results if r.won]
+            winners = tuple(r.seat for r in results if r.won)
             # A draw (the board game's blocked game) has no winner to name.
-            table.add_event(f"🏆 {' & '.join(winners)} won!" if winners else DRAW_EVENT)
+            table.add_event(ev.Won(winners) if winners else ev.Draw())
 
             async def finish(conn: Connection) -> None:
                 await games.insert_results(
@@ -728,13 +727,13 @@ class TableService:
     async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         return await self.fair_play.resign(table_id, user_id, place)
 
-    async def close_unseen(self, table_id: int, line: str) -> Change | None:
+    async def close_unseen(self, table_id: int, closed: ev.Closed) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
         bot may not post): stakes refunded, no result. None if it was already over."""
         async with self._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 return None
-            return await self._close(table, "ended", None, line)
+            return await self._close(table, "ended", None, closed)
 
     # --- timers ----------------------------------------------------------------------
 
@@ -791,9 +790,7 @@ class TableService:
             if table.row.deadline is None or table.row.deadline > now:
                 return None  # someone acted in the meantime
             if table.status == "lobby":
-                return await self._close(
-                    table, "expired", None, "Nobody started this table in time."
-                )
+                return await self._close(table, "expired", None, ev.Closed(ev.EXPIRED))
             if table.status != "running":
                 return None
             request = table.pending_request

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.games.base import answer_update
+from bot.games.words import last_line
 from bot.records import NO_GUILD
 from bot.render.common import NO_PINGS
 from bot.tables.model import Change, Table
@@ -99,7 +100,7 @@ class Anywhere:
             payload["content"] = notice
             return payload
         if table.status not in ("running", "finished"):
-            line = table.events[-1] if table.events else "Game over."
+            line = last_line(table) or "Game over."
             embed = discord.Embed(title="Game closed", description=line)
             return {"content": notice, "embed": embed, "view": None, "attachments": []}
         payload = self.publisher.turn_edit(table)

@@ -10,9 +10,11 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
+from bot.games.words import event_line, is_result, notice_line
 from bot.records import Button
 from bot.render.common import COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
+from bot.tables import events as ev
 from bot.tables.model import Table
 from bot.tables.names import md_name
 from bot.ui.anywhere import outside_servers
@@ -73,7 +75,7 @@ def turn_message(table: Table) -> dict[str, Any]:
         footer = embed.footer.text
         embed.set_footer(text=f"{footer} · {watching}" if footer else watching)
     if table.notice:
-        content = f"{table.notice}\n{content or ''}".strip()
+        content = f"{notice_line(table.notice)}\n{content or ''}".strip()
     payload: dict[str, Any] = {
         "content": content,
         "embed": embed,
@@ -98,8 +100,8 @@ def turn_summary(table: Table, seat: int | None = None) -> dict[str, Any]:
     """What the message of a finished turn becomes: one line, no buttons, no picture.
     ``seat``: whose turn it showed, if not the last mover's (someone forfeited)."""
     # The move that ended the turn, not the result line that may follow it.
-    moves = [e for e in table.events if not e.startswith(("🏆", "🤝"))]
-    line = moves[-1] if moves else "Turn over."
+    moves = [e for e in table.events if not is_result(e)]
+    line = event_line(moves[-1], table) if moves else "Turn over."
     if seat is None:
         seat = 0 if table.rules is None else table.game.last_seat(table.rules)
     name = md_name(table.seats[seat].name) if seat < len(table.seats) else "?"
@@ -112,10 +114,6 @@ def turn_summary(table: Table, seat: int | None = None) -> dict[str, Any]:
     }
 
 
-def cannot_post_text(target: Any, exc: discord.HTTPException | None, then: str) -> str:
-    """One line naming the permissions the bot lacks in ``target`` (or the error)."""
-    missing = missing_permissions(target)
-    if missing:
-        return f"⚠️ I can't post in <#{target.id}> (missing {', '.join(missing)}), {then}."
-    why = f"Discord said {exc.status}" if exc is not None else "Discord refused"
-    return f"⚠️ I couldn't post in <#{target.id}> ({why}), {then}."
+def refusal(target: Any, exc: discord.HTTPException | None) -> ev.Refusal:
+    """What Discord refused in ``target``: the permissions the bot lacks, or its answer."""
+    return ev.Refusal(target.id, tuple(missing_permissions(target)), getattr(exc, "status", None))

@@ -11,7 +11,9 @@ from typing import Any
 import discord
 
 from bot.games.base import answer_update
+from bot.games.words import closed_line
 from bot.render.common import NO_PINGS
+from bot.tables import events as ev
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.compose import lobby_message, turn_message
@@ -104,8 +106,9 @@ class Delivery:
         self, table: Table, interaction: discord.Interaction[Any] | None
     ) -> None:
         """The game's thread (or channel) was deleted: end the game, refund, say so."""
-        line = "The game's thread was deleted, so the game ended; stakes are refunded."
-        change = await self.tables.close_unseen(table.id, line)
+        closed = ev.Closed(ev.THREAD_DELETED)
+        line = closed_line(closed, table)
+        change = await self.tables.close_unseen(table.id, closed)
         if change is None:
             return
         log.warning("game %s: channel %s is gone; game ended", table.id, table.game_channel_id)

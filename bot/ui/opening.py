@@ -10,10 +10,12 @@ from typing import Any
 import discord
 
 from bot.games.base import answer_update
+from bot.games.words import THEN, refusal_line
 from bot.render.common import NO_PINGS
+from bot.tables import events as ev
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.ui.compose import cannot_post_text, game_of, lobby_message, turn_message
+from bot.ui.compose import game_of, lobby_message, refusal, turn_message
 from bot.ui.delivery import Delivery
 from bot.ui.errors import reply_private
 
@@ -47,7 +49,7 @@ class Opening:
             # Nobody can see or join a lobby without its message: close it at once (refunding
             # the host's stake) rather than leave it counting against the channel's limit.
             log.warning("game %s: lobby message not posted (%s); closing it", table.id, exc.status)
-            await self.tables.close_unseen(table.id, "The lobby message could not be posted.")
+            await self.tables.close_unseen(table.id, ev.Closed(ev.LOBBY_UNPOSTED))
             return False  # the interaction is dead: there is nobody to answer
         # The message shows the lobby as saved with its id (the id changes nothing it shows).
         self.shown.set(table.id, await self.tables.set_lobby_message(table.id, message_id))
@@ -82,12 +84,9 @@ class Opening:
                     auto_archive_duration=1440,
                 )
             except discord.Forbidden:
-                notice = (
-                    "I can't create threads here (Create Public Threads is missing), "
-                    "so the game runs in this channel."
-                )
+                notice = ev.Notice("no_thread_permission")
             except discord.HTTPException as exc:
-                notice = f"I couldn't open a thread ({exc.status}), so the game runs here."
+                notice = ev.Notice("thread_failed", status=exc.status)
         # Post in the thread; if that is refused, in the channel; if that is refused too, the
         # game cannot be shown at all: end it (refunds) and tell whoever pressed Start.
         targets = [t for t in (thread, channel) if t is not None]
@@ -98,7 +97,9 @@ class Opening:
                 message = await target.send(**turn_message(table))
             except discord.HTTPException as exc:
                 log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
-                notice = cannot_post_text(target, exc, "so the game runs in the channel")
+                notice = ev.Notice(
+                    "cannot_post", refusal=refusal(target, exc), then="runs_in_channel"
+                )
                 continue
             await self.delivery.set_game_message(
                 table, thread_id=table.row.thread_id, message_id=message.id
@@ -106,8 +107,11 @@ class Opening:
             self.shown.mark(table)
             await self._show_started_lobby(table, interaction, acknowledged)
             return
-        line = cannot_post_text(channel, None, "so the game was ended; stakes are refunded")
-        change = await self.tables.close_unseen(table.id, line)
+        refused = refusal(channel, None)
+        line = refusal_line(refused, THEN["ended"])
+        change = await self.tables.close_unseen(
+            table.id, ev.Closed(ev.CANNOT_POST, refusal=refused)
+        )
         await reply_private(interaction, line)
         if change is not None:
             await self.delivery.edit_lobby(change.table)

@@ -18,13 +18,15 @@ from typing import Any
 import discord
 
 from bot.games.base import defer_update
+from bot.games.words import last_line
 from bot.render.common import NO_PINGS
+from bot.tables import events as ev
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
 from bot.ui.anywhere import Anywhere, outside_servers
-from bot.ui.compose import cannot_post_text, lobby_message, turn_edit, turn_message, turn_summary
+from bot.ui.compose import lobby_message, refusal, turn_edit, turn_message, turn_summary
 from bot.ui.delivery import Delivery
 from bot.ui.endings import Endings
 from bot.ui.opening import Opening
@@ -57,7 +59,6 @@ class Publisher:
 
     lobby_message = staticmethod(lobby_message)
     turn_edit = staticmethod(turn_edit)
-    cannot_post_text = staticmethod(cannot_post_text)
 
     def mark_shown(self, table: Table) -> None:
         """The table's message now shows its version (after a restart only those behind
@@ -179,7 +180,9 @@ class Publisher:
             return
         except discord.HTTPException as exc:
             log.warning("game %s: new turn message refused (%s)", table.id, exc.status)
-            table.notice = cannot_post_text(channel, exc, "so the game goes on here")
+            table.notice = ev.Notice(
+                "cannot_post", refusal=refusal(channel, exc), then="goes_on_here"
+            )
             await delivery.edit_game_message(table, turn_edit(table))
             return
         if not answered:
@@ -213,7 +216,7 @@ class Publisher:
         if table.rules is not None:  # a game was shown: where it is now
             await self.delivery.locate(table)
         if table.row.message_id is not None:
-            line = table.events[-1] if table.events else "Game over."
+            line = last_line(table) or "Game over."
             await self.delivery.edit_game_message(
                 table,
                 {

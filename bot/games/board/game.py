@@ -10,11 +10,14 @@ import discord
 
 from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
 from bot.games.board import animation, picture, story
+from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
 from bot.games.board.texts import LABELS, RULES_PAGES, TITLE
+from bot.games.board.words import move_line
 from bot.rules import board as b
+from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 
 
@@ -57,6 +60,9 @@ class BoardGame(BoardKind, Game[b.BoardState]):
 
     def prepare(self) -> None:
         picture.prepare()
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return move_line(event, seats) if isinstance(event, Moved) else None
 
     def turn_view(self, table: TableSnapshot) -> TurnView:
         embed, file = board_embed(table)

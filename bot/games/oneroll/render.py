@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.games.oneroll.texts import RULESETS
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
 from bot.tables.model import TableSnapshot
@@ -54,7 +55,8 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
         name="Scores", value=score_table(names, list(state.totals), marks), inline=False
     )
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-5:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     embed.set_footer(text=f"Game #{table.id} · four 1s in a throw wipe your total")
     return embed
 

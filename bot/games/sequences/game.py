@@ -12,15 +12,18 @@ import discord
 from bot.errors import StaleAction
 from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.sequences import buttons, render, story
+from bot.games.sequences.events import TurnEnded
 from bot.games.sequences.kind import SequencesKind, sudden_finish
 from bot.games.sequences.odds import ODDS_PAGES
 from bot.games.sequences.texts import LABELS, RULES_PAGES, variant_title
+from bot.games.sequences.words import turn_line
 from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
 from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
+from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.names import md_name
 
@@ -79,6 +82,9 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         return {pl.Throw: "throw", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
             type(action), "bank"
         )
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return turn_line(event, seats) if isinstance(event, TurnEnded) else None
 
     def turn_view(self, table: TableSnapshot) -> TurnView:
         return TurnView(render.turn_embed(table))
