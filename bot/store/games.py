@@ -469,6 +469,25 @@ async def set_guild_lobby_role(
         )
 
 
+async def set_guild_language(
+    db: Database, guild_id: int, language: str | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, language, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "language = excluded.language, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, language, actor_id, at),
+        )
+
+
+async def guild_language(db: Database, guild_id: int) -> str | None:
+    """The language of the server's public messages, if the server chose one."""
+    row = await db.fetchone("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else str(row[0])
+
+
 async def guild_lobby_role(db: Database, guild_id: int) -> int | None:
     """The role a new lobby on this server calls, if the server chose one."""
     row = await db.fetchone(
