@@ -126,7 +126,13 @@ class Admin(
             )
         else:
             text = words.gettext("Language of public game messages here: %(language)s.")
-        await interaction.response.send_message(text % {"language": public.name}, ephemeral=True)
+        text %= {"language": public.name}
+        if public.tag != "en":  # say plainly what changes today (bot.i18n: commands so far)
+            text += " " + words.gettext(
+                "Game messages are still in English; command names and descriptions already "
+                "follow each member's Discord language."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -204,19 +204,27 @@ async def test_settings_language_chooses_the_public_language(make_env: MakeEnv) 
     done = await mod.slash("settings language", language="fr")
     # Private: in the admin's own language; it names the language chosen in its own words.
     assert done.ephemeral
-    assert done.text == "Sprache der öffentlichen Spielnachrichten hier: Français."
+    # Until the game messages are translated, it says so (commands already are).
+    assert done.text == (
+        "Sprache der öffentlichen Spielnachrichten hier: Français. Die Spielnachrichten sind "
+        "noch auf Englisch; Befehlsnamen und -beschreibungen folgen schon der Discord-Sprache "
+        "jedes Mitglieds."
+    )
     settings = env.bot.shell.guild_settings
     assert await settings.language(env.h.guild.id) == "fr"
     back = await mod.slash("settings language", language="discord")
-    assert back.text == (
+    assert back.text.startswith(
         "Sprache der öffentlichen Spielnachrichten hier: die Discord-Sprache des Servers "
-        "(Português (Brasil))."
+        "(Português (Brasil)). Die Spielnachrichten sind noch auf Englisch"
     )
     assert await settings.language(env.h.guild.id) is None
     # An English admin reads English; the stored choice survives a restart.
     mod.locale = "en-GB"
     again = await mod.slash("settings language", language="es")
-    assert again.text == "Language of public game messages here: Español."
+    assert again.text == (
+        "Language of public game messages here: Español. Game messages are still in English; "
+        "command names and descriptions already follow each member's Discord language."
+    )
     await env.restart()
     assert await env.bot.shell.guild_settings.language(env.h.guild.id) == "es"
 
