@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.errors import add_texts
 from bot.games.base import RulesPage
-from bot.tables.kind import counts_text
+from bot.games.terms import counts_text
 
 # The one name of the game, wherever it is named (lobby, thread, board, results, /stats).
 TITLE = "Sequence (board game)"
