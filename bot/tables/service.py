@@ -551,8 +551,12 @@ class TableService:
             order=table_id,
         )
 
-    def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
-        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
+    def check_turn(
+        self, table: Table, user_id: int, version: int, stale_text: str | None = None
+    ) -> int:
+        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError
+        (``stale_text``: the words of a stale click, from the game's presentation; None:
+        the table layer's own)."""
         if table.status != "running":
             raise StaleAction(
                 code="table.over" if table.status == "finished" else "table.not_running"
@@ -560,7 +564,7 @@ class TableService:
         # The version first: a button from an earlier throw is over for everyone, even
         # for the player whose turn it was once the turn has passed.
         if version != table.version:
-            raise StaleAction(stale_text)
+            raise StaleAction(stale_text) if stale_text else StaleAction(code="turn.stale")
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
@@ -580,7 +584,7 @@ class TableService:
         user_id: int,
         version: int,
         action: str,
-        stale_text: str = "That throw is over.",
+        stale_text: str | None = None,
         place: Place | None = None,
     ) -> Change:
         """A turn button pressed (``place``: where, see ``Place``)."""

@@ -69,6 +69,7 @@ TABLE_TEXTS: dict[str, ErrorText] = {
         f"You're not playing in this game; it's {md_name(name)}'s turn."
     ),
     "turn.not_yours": lambda name: f"It's {md_name(name)}'s turn, not yours.",
+    "turn.stale": "That throw is over.",
     # bot.tables.fair_play: ending early and resigning
     "end.over": "That game is already over.",
     "end.host": "Only the host or a member with Manage Server can end this game.",
