@@ -1,4 +1,5 @@
-"""The recent-events lines of one-roll Sequences and Hearts Due, made when drawn."""
+"""The recent-events lines of one-roll Sequences and Hearts Due, and a throw's score in
+words (the rules core keeps its parts and points as values), made when drawn."""
 
 from __future__ import annotations
 
