@@ -92,7 +92,7 @@ class BoardConfig:
     teams: int | None = None
 
     def validate(self) -> None:
-        """Raise ``IllegalAction`` with a reason a player can read if the set-up is not allowed."""
+        """Raise ``IllegalAction`` (a code and values) if the set-up is not allowed."""
         seats = self.seats
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise IllegalAction(code="board.rules_seats", seats=seats)
@@ -618,7 +618,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     """Play ``action`` for the seat to move and return the new state.
 
     ``rng`` is used only to reshuffle the discards when the draw pile runs out.
-    Raises ``IllegalAction`` (message for the player) for anything the rules forbid.
+    Raises ``IllegalAction`` (a code and values; the presentation words it) for anything the
+    rules forbid.
     """
     if state.outcome is not None:
         raise IllegalAction(code="board.over")
