@@ -45,6 +45,13 @@ add_texts(
         "button.idle": "That button does nothing now.",
         "button.foreign": "That button does not belong to this game.",
         "seats.count": _seat_count,
+        # the rules cores' refusals every game shares (``bot.rules``)
+        "rules.over": "This game is over.",
+        "rules.no_seat": "Seat {seat} is not at this table.",
+        "rules.forfeited": "That seat has already forfeited.",
+        "rules.last_seat": "The last seat playing cannot forfeit.",
+        "rules.unknown_action": "Unknown action {action!r}.",
+        "rules.needs": "This game needs {low} to {high} players.",
     }
 )
 

@@ -75,14 +75,14 @@ class FairPlay:
         tables = self._tables
         async with tables._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
-                raise StaleAction("That game is already over.")
+                raise StaleAction(code="end.over")
             # Who ended it is named from their seat when drawn; a moderator has none.
             unseated = table.seat_of(user_id) is None and name
             ended = ev.Closed(ev.ENDED, user_id, clean_name(name) if unseated and name else None)
             if is_admin:
                 return await tables._close(table, "ended", user_id, ended)
             if user_id != table.row.host_id:
-                raise Forbidden("Only the host or a member with Manage Server can end this game.")
+                raise Forbidden(code="end.host")
             others = [
                 table.seats[i].user_id
                 for i in table.humans_playing()
@@ -92,7 +92,7 @@ class FairPlay:
                 return await tables._close(table, "ended", user_id, ended)
             now = tables.clock()
             if table.open_request(now) is not None:
-                raise UserError("You already asked; the others have until the request runs out.")
+                raise UserError(code="end.asked")
             request_over(table, "expired")  # ran out, its timer not fired yet
             until = now + END_VOTE_SECONDS
             table.end_request = {"by": user_id, "until": until, "agreed": []}
@@ -107,15 +107,15 @@ class FairPlay:
         tables = self._tables
         async with tables._locked(table_id, place) as table:
             if table.status != "running":
-                raise StaleAction("That game is already over.")
+                raise StaleAction(code="end.over")
             request = table.open_request(tables.clock())
             if request is None:
-                raise StaleAction("There is no request to end this game now.")
+                raise StaleAction(code="end.no_request")
             index = table.seat_of(user_id)
             if index is None or not table.playing(index):
-                raise UserError("Only the players still in the game decide whether it ends.")
+                raise UserError(code="end.not_playing")
             if user_id == request["by"] or user_id in request["agreed"]:
-                raise UserError("You have already agreed.")
+                raise UserError(code="end.agreed")
             request["agreed"] = [*request["agreed"], user_id]
             waiting = self.waiting_to_agree(table)
             if not waiting:
@@ -147,12 +147,12 @@ class FairPlay:
         pot."""
         async with self._tables._locked(table_id, place) as table:
             if table.status != "running":
-                raise StaleAction("That game is not running.")
+                raise StaleAction(code="resign.not_running")
             index = table.seat_of(user_id)
             if index is None:
-                raise UserError("You're not playing in this game.")
+                raise UserError(code="resign.not_playing")
             if not table.playing(index):
-                raise UserError("You have already left this game.")
+                raise UserError(code="resign.left")
             return await self.forfeit(table, index, ev.Resigned(index), user_id, "resign")
 
     async def turn_ran_out(self, table: Table, current: int) -> Change:

@@ -275,4 +275,4 @@ class Place:
             row.channel_id,
             row.thread_id,
         ):
-            raise StaleAction("That button belongs to a game somewhere else.")
+            raise StaleAction(code="table.elsewhere")

@@ -31,7 +31,7 @@ from bot.tables.limits import TableLimits
 from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Place, Seat, Table
-from bot.tables.names import clean_name, md_name
+from bot.tables.names import clean_name
 from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
@@ -86,7 +86,7 @@ MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver
 def _check_id(table_id: int) -> None:
     """Ids come from custom_ids and command options a client can forge."""
     if not 0 < table_id <= MAX_TABLE_ID:
-        raise StaleAction("That game no longer exists.")
+        raise StaleAction(code="table.gone")
 
 
 class TableService:
@@ -127,7 +127,7 @@ class TableService:
         try:
             return self.kinds[name]
         except KeyError:
-            raise UserError(f"Unknown game {name!r}.") from None
+            raise UserError(code="table.unknown_game", name=name) from None
 
     def _table(self, row: GameRow) -> Table:
         return Table.from_row(row, self.kind(row.state["kind"]))
@@ -154,7 +154,7 @@ class TableService:
         _check_id(table_id)
         row = await games.get(self.db, table_id)
         if row is None:
-            raise StaleAction("That game no longer exists.")
+            raise StaleAction(code="table.gone")
         table = self._table(row)
         if place is not None:
             place.check(table)
@@ -200,7 +200,7 @@ class TableService:
                         log.debug("game %s: save lost a deadlock; again", table.id)
         except VersionConflict:
             table.row.version = expected
-            raise StaleAction("That game changed just now; look again and retry.") from None
+            raise StaleAction(code="table.changed") from None
         except BaseException:
             table.row.version = expected
             raise
@@ -213,7 +213,7 @@ class TableService:
         try:
             await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
         except VersionConflict:
-            raise StaleAction("That game changed just now; look again and retry.") from None
+            raise StaleAction(code="table.changed") from None
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -239,15 +239,12 @@ class TableService:
         held = [u for u in dict.fromkeys(held) if u != host_id]
         _, high = game.seat_limits(settings)
         if len(held) + 1 > high:
-            raise UserError(f"This table seats {high}: invite at most {high - 1}.")
+            raise UserError(code="table.invite_max", high=high)
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
         if owner is not None:
-            raise UserError(
-                f"Start a new game in <#{owner.channel_id}>: "
-                f"this thread belongs to game #{owner.id}."
-            )
+            raise UserError(code="table.thread_taken", channel_id=owner.channel_id, game=owner.id)
         # One open at a time per server: the checks below and the insert must not
         # interleave, or a burst of simultaneous commands passes the cooldown and the caps
         # together. In this process the lock does it; another process on the same database
@@ -260,10 +257,9 @@ class TableService:
             if checks.max_stake is not None:
                 cap = min(cap, checks.max_stake)
             if stake > 0 and cap == 0:
-                where = "on this server" if self.settings.max_stake else "on this bot"
-                raise UserError(f"Staked tables are off {where}: start one without a stake.")
+                raise UserError(code="stake.off", server=bool(self.settings.max_stake))
             if stake < 0 or stake > cap:
-                raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
+                raise UserError(code="stake.range", cap=cap)
             self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
             table = await self._open(
                 conn,
@@ -289,19 +285,18 @@ class TableService:
         cooldown = self.settings.start_cooldown_seconds
         if last is not None and now - last < cooldown:
             wait = math.ceil(cooldown - (now - last))
-            raise UserError(f"You just opened a table; try again in {wait} s.")
+            raise UserError(code="table.cooldown", wait=wait)
         limits = self.settings
         if checks.lobbies_in_channel >= limits.max_lobbies_per_channel:
-            raise UserError("This channel has too many open lobbies; join one of them instead.")
+            raise UserError(code="cap.channel_lobbies")
         if checks.running_in_channel >= limits.max_games_per_channel:
-            raise UserError("There are too many games running in this channel; "
-                            "wait for one to finish or use another channel.")  # fmt: skip
+            raise UserError(code="cap.channel_games")
         if not in_server:  # every DM shares NO_GUILD: only the per-channel caps apply there
             return
         if checks.lobbies_in_guild >= limits.max_lobbies_per_guild:
-            raise UserError("There are too many open lobbies on this server; join one instead.")
+            raise UserError(code="cap.guild_lobbies")
         if checks.live_in_guild >= limits.max_games_per_guild:
-            raise UserError("This server has too many games running; try again later.")
+            raise UserError(code="cap.guild_games")
 
     async def _open(
         self,
@@ -386,13 +381,10 @@ class TableService:
             seat = take_held(table, user_id, clean_name(name))
             if seat is None:
                 if table.seat_of(user_id) is not None:
-                    raise UserError("You're already at this table.")
+                    raise UserError(code="lobby.seated")
                 _, high = table.game.seat_limits(table.settings)
                 if len(table.seats) + len(table.held) >= high:
-                    held = (
-                        f", {len(table.held)} held for members asked to join" if table.held else ""
-                    )
-                    raise UserError(f"This table is full ({high} seats{held}).")
+                    raise UserError(code="lobby.full", high=high, held=len(table.held))
                 seat = Seat(user_id, clean_name(name))
                 table.seats.append(self._auto_team(table, seat))
             table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
@@ -414,7 +406,7 @@ class TableService:
                 if drop_held(table, user_id):  # a held seat given up: nothing was taken
                     await self._save(table, user_id, "decline", {})
                     return Change(table)
-                raise UserError("You're not at this table.")
+                raise UserError(code="lobby.not_seated")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
                 # The next member seated after the host (bot players can't host) takes over;
@@ -442,23 +434,19 @@ class TableService:
             self._require_lobby(table)
             game = table.game
             if user_id != table.row.host_id:
-                raise Forbidden("Only the host can add bot players.")
+                raise Forbidden(code="lobby.host_bots")
             if table.row.stake > 0:
-                raise UserError("Staked games have human seats only.")
+                raise UserError(code="lobby.staked_bots")
             bots = sum(1 for s in table.seats if s.is_bot)
             if bots >= self.settings.max_bot_players:
-                raise UserError(
-                    f"A table can have at most {self.settings.max_bot_players} bot players."
-                )
+                raise UserError(code="lobby.bots_max", most=self.settings.max_bot_players)
             _, high = game.seat_limits(table.settings)
             if len(table.seats) + len(table.held) >= high:
-                n = len(table.held)
-                held = f", {n} held for members asked to join" if n else ""
-                raise UserError(f"This table is full ({high} seats{held}).")
+                raise UserError(code="lobby.full", high=high, held=len(table.held))
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
             if level not in game.bot_levels:
-                raise UserError(f"Bot level must be one of: {', '.join(levels)}.")
+                raise UserError(code="lobby.bot_level", levels=levels)
             taken = {s.name for s in table.seats}
             name = next(
                 (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
@@ -473,19 +461,17 @@ class TableService:
             self._require_lobby(table)
             n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
-                raise UserError("This game has no teams.")
+                raise UserError(code="lobby.no_teams")
             index = table.seat_of(user_id)
             if index is None:
-                raise UserError("Join the table first.")
+                raise UserError(code="lobby.join_first")
             seat = table.seats[index]
             # From the team the lobby shows (where Start would put the seat), not only
             # from an earlier pick: a seat shown in team A moves to B.
             shown, problem = table.game.lobby_order(table.settings, table.seats)
             current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
             if current is None and not problem:
-                raise UserError(
-                    f"With {len(table.seats)} players everyone plays alone: no team to switch yet."
-                )
+                raise UserError(code="lobby.alone", seats=len(table.seats))
             seat = table.seats[index] = dataclasses.replace(seat, team=next_team(current, n_teams))
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
@@ -496,7 +482,7 @@ class TableService:
         async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
-                raise Forbidden("Only the host or a member with Manage Server can cancel.")
+                raise Forbidden(code="lobby.host_cancel")
             by_host = user_id == table.row.host_id
             reason = ev.CANCELLED_BY_HOST if by_host else ev.CANCELLED_BY_ADMIN
             return await self._close(table, "cancelled", user_id, ev.Closed(reason, user_id))
@@ -507,7 +493,7 @@ class TableService:
         async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
-                raise Forbidden("Only the host can start the game.")
+                raise Forbidden(code="lobby.host_start")
             game = table.game
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
@@ -535,11 +521,7 @@ class TableService:
 
     def _require_lobby(self, table: Table) -> None:
         if table.status != "lobby":
-            raise StaleAction(
-                "That lobby is closed."
-                if table.status != "running"
-                else "That game has already started."
-            )
+            raise StaleAction(code="lobby.started" if table.status == "running" else "lobby.closed")
 
     async def _close(
         self, table: Table, status: str, actor_id: int | None, closed: ev.Closed
@@ -569,27 +551,31 @@ class TableService:
             order=table_id,
         )
 
-    def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
-        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
+    def check_turn(
+        self, table: Table, user_id: int, version: int, stale_text: str | None = None
+    ) -> int:
+        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError
+        (``stale_text``: the words of a stale click, from the game's presentation; None:
+        the table layer's own)."""
         if table.status != "running":
             raise StaleAction(
-                "This game is over." if table.status == "finished" else "This game is not running."
+                code="table.over" if table.status == "finished" else "table.not_running"
             )
         # The version first: a button from an earlier throw is over for everyone, even
         # for the player whose turn it was once the turn has passed.
         if version != table.version:
-            raise StaleAction(stale_text)
+            raise StaleAction(stale_text) if stale_text else StaleAction(code="turn.stale")
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
         seat = table.seat_of(user_id)
         if current is None:
-            raise StaleAction("This game is over.")
+            raise StaleAction(code="table.over")
         if seat != current:
-            who = md_name(table.seats[current].name)
+            who = table.seats[current].name
             if seat is None:
-                raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
-            raise NotYourTurn(f"It's {who}'s turn, not yours.")
+                raise NotYourTurn(code="turn.not_playing", name=who)
+            raise NotYourTurn(code="turn.not_yours", name=who)
         return seat
 
     async def act(
@@ -598,7 +584,7 @@ class TableService:
         user_id: int,
         version: int,
         action: str,
-        stale_text: str = "That throw is over.",
+        stale_text: str | None = None,
         place: Place | None = None,
     ) -> Change:
         """A turn button pressed (``place``: where, see ``Place``)."""

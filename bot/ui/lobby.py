@@ -8,10 +8,11 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
+from bot.games.terms import counts_text
 from bot.games.words import last_line
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
-from bot.tables.kind import GameKind, counts_text
+from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES
 from bot.ui.rematch_texts import held_field

@@ -17,10 +17,10 @@ from discord import app_commands
 from bot.app import SequencesBot
 from bot.games.base import Game
 from bot.games.registry import GAMES, Games
+from bot.games.terms import seat_name
 from bot.records import TurnAction
 from bot.render.common import dice_emoji
 from bot.tables.events import Event
-from bot.tables.kind import seat_name
 from bot.tables.model import Seat, TableSnapshot
 from bot.tables.turns import Turns
 from cogs.game_group import GameGroup

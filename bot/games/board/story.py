@@ -10,8 +10,8 @@ from bot.games.board.events import Moved
 from bot.games.board.render import draw_reason, side_label
 from bot.games.board.words import move_line
 from bot.games.story import plain
+from bot.games.terms import seat_name
 from bot.rules import board as b
-from bot.tables.kind import seat_name
 from bot.tables.model import Seat
 
 

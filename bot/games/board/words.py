@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.games.board.events import Moved
+from bot.games.terms import seat_name
 from bot.rules import board as b
-from bot.tables.kind import seat_name
 from bot.tables.model import Seat
 from bot.tables.names import md_name
 

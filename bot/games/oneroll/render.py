@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.games.oneroll.texts import RULESETS
+from bot.games.oneroll.words import breakdown, describe
 from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
@@ -26,7 +27,7 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
         if last.phase == "opening":
             lines.append(f"{who}'s opening throw: sum **{last.value}**")
         elif last.score.wiped:
-            said = one.describe(last.score, state.config.ruleset)
+            said = describe(last.score, state.config.ruleset)
             lines.append(f"💥 **{who} threw {said}** ({last.total_before} → 0)")
             colour = PENALTY_COLOUR
         else:
@@ -65,7 +66,7 @@ def _score_line(who: str, score: one.ThrowScore, ruleset: one.Ruleset) -> str:
     """What a throw scored, as a sentence: ``Ana scores **20**: 1 (5) + 1-2-3 (15).``"""
     if not score.runs:
         return f"{who}'s throw scores nothing."
-    parts = one.breakdown(score, ruleset)
+    parts = breakdown(score, ruleset)
     if len(score.runs) == 1:
         return f"{who} scores **{score.points}** with {parts}."
     return f"{who} scores **{score.points}**: {parts}."

@@ -8,7 +8,7 @@ from bot.games.oneroll.events import Thrown
 from bot.games.oneroll.kind import OneRollTable
 from bot.games.oneroll.words import throw_line
 from bot.games.story import plain, score_table
-from bot.tables.kind import seat_name
+from bot.games.terms import seat_name
 from bot.tables.model import Seat
 
 

@@ -6,10 +6,10 @@ import discord
 
 from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_title
+from bot.games.terms import dice_text
 from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text
 from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES

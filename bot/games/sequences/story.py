@@ -8,8 +8,8 @@ from bot.games.sequences.events import turn_ended
 from bot.games.sequences.render import tiebreak_note
 from bot.games.sequences.words import turn_line
 from bot.games.story import plain, score_table
+from bot.games.terms import dice_text, seat_name
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text, seat_name
 from bot.tables.model import Seat
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.games.sequences.events import TurnEnded
+from bot.games.terms import dice_text, seat_name
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text, seat_name
 from bot.tables.model import Seat
 from bot.tables.names import md_name
 
