@@ -115,7 +115,8 @@ class BoardHands:
         # In the order of the buttons, so the first one's frame is ready first.
         order = sorted(choices) if card else sorted(choices, key=card_order)
         names = side_names(table, state)
-        self.frames.draw_ahead((table.id, seat), [picture(state, names, choices[k]) for k in order])
+        # The table's frames not started yet are of an older hand: this one replaces them.
+        self.frames.draw_ahead(table.id, [picture(state, names, choices[k]) for k in order])
 
     def hand_payload(
         self, table: TableSnapshot, seat: int, stage: str | None = None

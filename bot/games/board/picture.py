@@ -664,8 +664,8 @@ class Frames:
     only miss, never be shown an older board. The bytes are exactly ``render_board``'s.
 
     Bounded: at most ``max_bytes`` of PNG kept (least recently used out first) and at most
-    ``max_ahead`` frames waiting to be drawn; a frame asked for again by the same owner (a
-    table's seat) replaces that owner's frames not started yet. One worker thread, so frames
+    ``max_ahead`` frames waiting to be drawn; frames asked for by an owner (a table) replace
+    that owner's earlier ones not started yet (an older hand's). One worker thread, so frames
     drawn ahead never take more than one core; Pillow's encoder, most of a frame, runs
     without the GIL, so the event loop keeps answering meanwhile.
     """
