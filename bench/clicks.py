@@ -9,6 +9,7 @@ from bench.database import db_work
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, quantile
 from bot.cli.bench_db import Targets
+from bot.tables.events import ENDED, Closed
 
 
 def goal_click() -> str:
@@ -210,7 +211,7 @@ async def locks(
         )
     await burst_clicks(env.h, clicks)
     for game_id in ids:
-        change = await service.close_unseen(game_id, "Closed by the benchmark.")
+        change = await service.close_unseen(game_id, Closed(ENDED))  # shown as ended early
         if change is not None:
             await publisher.publish(change)
     await env.h.settle()

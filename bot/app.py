@@ -33,6 +33,7 @@ from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.i18n import CommandTranslator, tree_refusals
 from bot.ui.manage import ManageSelect
 from bot.ui.publisher import Publisher
 from bot.ui.rematch import RematchButton
@@ -206,8 +207,13 @@ class SequencesBot(commands.Bot):
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():
             await self.load_extension(extension)
+        # The commands' names, descriptions and choices in the members' languages (sync).
+        await self.tree.set_translator(CommandTranslator())
         self.tree.error(self.on_tree_error)
-        if self.settings.dev_guild_id:
+        refused = await tree_refusals(self.tree) if self.settings.dev_guild_id else []
+        if refused:
+            log.error("commands not synced, Discord would refuse: %s", "; ".join(refused))
+        elif self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)

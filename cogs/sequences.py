@@ -12,11 +12,12 @@ from discord import app_commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.games.base import guild_of
 from bot.games.oneroll import settings as oneroll
 from bot.games.options import STAKE, WITH, Option, span
 from bot.games.sequences import settings as push
 from bot.records import NO_GUILD
-from bot.ui.anywhere import SERVER_ONLY, anywhere, guild_of
+from bot.ui.anywhere import SERVER_ONLY, anywhere
 from bot.ui.options import choices, describe, picked
 from cogs.game_group import GameGroup
 

@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.errors import add_texts
-from bot.records import Button, TurnAction
+from bot.records import NO_GUILD, Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
+from bot.tables.model import Place
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
+    from bot.tables.events import Event
     from bot.tables.history import Step
     from bot.tables.model import Change, Seat, Table, TableSnapshot
     from bot.tables.service import TableService
@@ -43,6 +45,13 @@ add_texts(
         "button.idle": "That button does nothing now.",
         "button.foreign": "That button does not belong to this game.",
         "seats.count": _seat_count,
+        # the rules cores' refusals every game shares (``bot.rules``)
+        "rules.over": "This game is over.",
+        "rules.no_seat": "Seat {seat} is not at this table.",
+        "rules.forfeited": "That seat has already forfeited.",
+        "rules.last_seat": "The last seat playing cannot forfeit.",
+        "rules.unknown_action": "Unknown action {action!r}.",
+        "rules.needs": "This game needs {low} to {high} players.",
     }
 )
 
@@ -79,6 +88,20 @@ class Demo:
     name: str
     settings: dict[str, Any]
     bot_levels: tuple[str, ...]
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
+    DM and in a server that has not installed the app (a member's own install answers
+    there, through interactions only, as in a DM)."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
+        return NO_GUILD
+    return interaction.guild_id
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where a click comes from, for the table service to check against the table."""
+    return Place(guild_of(interaction), interaction.channel_id)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:
@@ -176,6 +199,11 @@ class Game(GameKind[S]):
                 )
             )
         return buttons
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        """The recent-events line of one of this game's own events (the values its
+        ``apply`` returns); None: not one of them. ``bot.games.words`` words the table's."""
+        return None
 
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays

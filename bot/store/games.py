@@ -181,6 +181,12 @@ async def get(db: Database | Connection, game_id: int) -> GameRow | None:
     return None if row is None else _row(row)
 
 
+async def location(db: Database, game_id: int) -> tuple[int | None, int | None] | None:
+    """Where a game is shown: its thread and its live message (None: no such game)."""
+    row = await db.fetchone("SELECT thread_id, message_id FROM games WHERE id = ?", (game_id,))
+    return None if row is None else (row["thread_id"], row["message_id"])
+
+
 async def live(db: Database) -> list[GameRow]:
     rows = await db.fetchall("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
     return [_row(r) for r in rows]
@@ -461,6 +467,25 @@ async def set_guild_lobby_role(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, role_id, actor_id, at),
         )
+
+
+async def set_guild_language(
+    db: Database, guild_id: int, language: str | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, language, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "language = excluded.language, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, language, actor_id, at),
+        )
+
+
+async def guild_language(db: Database, guild_id: int) -> str | None:
+    """The language of the server's public messages, if the server chose one."""
+    row = await db.fetchone("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else str(row[0])
 
 
 async def guild_lobby_role(db: Database, guild_id: int) -> int | None:

@@ -1,5 +1,5 @@
-"""Per-server game settings (Manage Server): the turn timer, the stake cap and the role a
-new lobby calls."""
+"""Per-server game settings (Manage Server): the turn timer, the stake cap, the role a
+new lobby calls and the language of public messages."""
 
 from __future__ import annotations
 
@@ -24,3 +24,10 @@ class GuildSettings:
 
     async def lobby_role(self, guild_id: int) -> int | None:
         return await games.guild_lobby_role(self.db, guild_id)
+
+    async def set_language(self, guild_id: int, language: str | None, actor_id: int) -> None:
+        """``language``: a catalogue's tag, or None for the server's Discord locale."""
+        await games.set_guild_language(self.db, guild_id, language, actor_id, self.clock())
+
+    async def language(self, guild_id: int) -> str | None:
+        return await games.guild_language(self.db, guild_id)

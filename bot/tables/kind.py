@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_
 
 from bot.errors import IllegalAction, UserError
 from bot.records import SeatResult, TurnAction
+from bot.tables.events import Event
 from bot.tables.model import Seat
 from bot.tables.turns import Turns
 
@@ -152,9 +153,10 @@ class GameKind(Generic[S]):
 
     def apply(
         self, state: S, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[S, dict[str, Any], str | None]:
-        """One rules action: the new state, its log detail, and a line for the table's
-        recent events (None: nothing worth a line)."""
+    ) -> tuple[S, dict[str, Any], Event | None]:
+        """One rules action: the new state, its log detail, and the event the table's
+        recent events show (a value, worded by the game's presentation; None: nothing worth
+        a line)."""
         raise NotImplementedError
 
     def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:
@@ -228,7 +230,8 @@ class GameKind(Generic[S]):
 
         Default, for a game whose only randomness is dice and whose ``apply`` logs the
         ``action`` it played and the ``dice`` that fell (``{"action": ..., "dice": [..]}``):
-        ``apply`` again with those dice (and no seats: ``seat_name`` names them)."""
+        ``apply`` again with those dice (and no seats: a presentation names them by
+        number)."""
         if "dice" not in detail:
             raise NotReplayable(f"{type(self).__name__} logs no dice to replay")
         dice = LoggedDice(detail["dice"])
@@ -282,39 +285,11 @@ def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
         raise UserError(code="seats.count", low=low, high=high, seats=len(seats))
 
 
-def counts_text(counts: list[int]) -> str:
-    """Seat counts in words: [3, 6, 9, 12] -> "3, 6, 9 or 12"; runs of three or more
-    shorten, [2, 3, 4, 6, 8, 9, 10, 12] -> "2–4, 6, 8–10 or 12"."""
-    runs: list[list[int]] = []
-    for n in counts:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    parts: list[str] = []
-    for run in runs:
-        if len(run) >= 3:
-            parts.append(f"{run[0]}–{run[-1]}")
-        else:
-            parts += [str(n) for n in run]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} or {parts[-1]}"
-
-
 def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:
     """``places`` with every forfeited seat moved to the last place: one below the distinct
     places of the other seats, shared by all forfeited seats (RULINGS §4)."""
     last = len({p for i, p in enumerate(places) if i not in forfeited}) + 1
     return [last if i in forfeited else p for i, p in enumerate(places)]
-
-
-def seat_name(seats: list[Seat], index: int) -> str:
-    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
-
-
-def dice_text(faces: tuple[int, ...] | list[int]) -> str:
-    return "-".join(str(f) for f in faces)
 
 
 def _state_type(cls: type) -> type | None:

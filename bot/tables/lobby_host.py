@@ -40,21 +40,22 @@ class LobbyHost:
         self._tables = tables
 
     def _require_host(self, table: Table, user_id: int, what: str) -> None:
+        """``what``: the host's action refused ("remove", "host", "settings")."""
         self._tables._require_lobby(table)
         if user_id != table.row.host_id:
-            raise Forbidden(f"Only the host can {what}.")
+            raise Forbidden(code="host.only", what=what)
 
     async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
         """The host removes a seat (a bot player's, or a member's, whose stake goes back);
         returns the change and the seat's name."""
         tables = self._tables
         async with tables._locked(table_id) as table:
-            self._require_host(table, user_id, "remove seats")
+            self._require_host(table, user_id, "remove")
             index = find_seat(table, key)
             if index is None:
-                raise StaleAction("That seat is no longer at this table.")
+                raise StaleAction(code="host.seat_gone")
             if table.seats[index].user_id == user_id:
-                raise UserError("That's your own seat: press Leave to leave.")
+                raise UserError(code="host.own_seat")
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
@@ -68,12 +69,12 @@ class LobbyHost:
         """The host hands the role to another member seated; returns the new host's name."""
         tables = self._tables
         async with tables._locked(table_id) as table:
-            self._require_host(table, user_id, "hand over the table")
+            self._require_host(table, user_id, "host")
             if new_host == user_id:
-                raise UserError("You're the host already.")
+                raise UserError(code="host.already")
             index = table.seat_of(new_host)
             if index is None:
-                raise StaleAction("That member is no longer seated here.")
+                raise StaleAction(code="host.member_gone")
             table.row.host_id = new_host
             table.events = []  # a lobby's one line said who took over when a host left
             await tables._save(table, user_id, "host", {"host": new_host})
@@ -89,18 +90,16 @@ class LobbyHost:
         Returns the change and the members asked again."""
         tables = self._tables
         async with tables._locked(table_id) as table:
-            self._require_host(table, user_id, "change the settings")
+            self._require_host(table, user_id, "settings")
             game = table.game
             game.check_settings(settings)
             settings = {**settings, "turn_timeout": table.settings.get("turn_timeout")}
             if settings == table.settings and stake == table.row.stake:
-                raise UserError("Those are the settings already: nothing changed.")
+                raise UserError(code="host.same_settings")
             _, high = game.seat_limits(settings)
             taken = len(table.seats) + len(table.held)
             if taken > high:
-                raise UserError(
-                    f"{taken} seats are taken or held; that game seats {high}: remove seats first."
-                )
+                raise UserError(code="host.too_many", taken=taken, high=high)
             old_stake = table.row.stake
             if stake != old_stake:
                 await self._check_stake(table, stake)
@@ -137,11 +136,11 @@ class LobbyHost:
         if checks.max_stake is not None:
             cap = min(cap, checks.max_stake)
         if stake > 0 and cap == 0:
-            raise UserError("Staked tables are off on this server.")
+            raise UserError(code="host.stake_off")
         if not 0 <= stake <= cap:
-            raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
+            raise UserError(code="stake.range", cap=cap)
         if stake > 0 and any(s.is_bot for s in table.seats):
-            raise UserError("Staked games have human seats only: remove the bot players first.")
+            raise UserError(code="host.staked_bots")
 
     # --- spectators -------------------------------------------------------------------
 
@@ -150,18 +149,18 @@ class LobbyHost:
         tables = self._tables
         async with tables._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
-                raise StaleAction("This game is over.")
+                raise StaleAction(code="watch.over")
             if watching:
                 if table.seat_of(user_id) is not None:
-                    raise UserError("You're playing at this table: the thread is yours already.")
+                    raise UserError(code="watch.playing")
                 if user_id in table.watchers:
-                    raise UserError("You're watching this game already.")
+                    raise UserError(code="watch.already")
                 if len(table.watchers) >= MAX_WATCHERS:
-                    raise UserError(f"This game has {MAX_WATCHERS} watching, the most it takes.")
+                    raise UserError(code="watch.full", most=MAX_WATCHERS)
                 table.watchers = [*table.watchers, user_id]
             else:
                 if user_id not in table.watchers:
-                    raise UserError("You're not watching this game.")
+                    raise UserError(code="watch.not")
                 table.watchers = [u for u in table.watchers if u != user_id]
             await tables._save_aside(table)
             return Change(table)

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import StaleAction
 from bot.store.games import GameRow
+from bot.tables.events import Event, Legacy, Notice, load_event
 
 if TYPE_CHECKING:
     from bot.tables.kind import GameKind
 
 MAX_EVENTS = 6
 MAX_NAME = 32
-
-_stamps = itertools.count(1)
-
-
-def read_stamp() -> int:
-    """A number larger than every one this process gave before: taken just before a table
-    is read, so that what happened after (a message moved) can be told from what the copy
-    already shows."""
-    return next(_stamps)
 
 
 @dataclass(frozen=True)
@@ -59,10 +51,10 @@ class Table:
     settings: dict[str, Any]
     seats: list[Seat]
     rules: Any = None  # the game's own rules state (``game.load`` of the stored JSON)
-    events: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # values, worded when drawn
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
-    notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    notice: Notice | None = None  # one-off line for the next render (e.g. thread fallback)
     # A host's request to end a staked game early (RULINGS §4, "Ending early"): {"by": user
     # id, "until": unix time, "agreed": [user ids], "turn_deadline": the turn's own deadline
     # (the row's deadline is the sooner of it and "until", so the timer fires at either),
@@ -82,11 +74,8 @@ class Table:
     watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    # The lines this read of the table has added, every one (``events`` keeps the last few).
-    fresh_events: list[str] = field(default_factory=list)
-    # When this copy was read (``read_stamp``): the publisher compares it with when it last
-    # moved the game's message.
-    read_at: int = field(default_factory=read_stamp, compare=False, repr=False)
+    # The events this read of the table has added, every one (``events`` keeps the last few).
+    fresh_events: list[Event] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -170,11 +159,12 @@ class Table:
             watchers=tuple(self.watchers),
             rematch=None if self.rematch is None else MappingProxyType(dict(self.rematch)),
             forfeited=frozenset() if self.rules is None else self.game.forfeited(self.rules),
+            game=self.game,
         )
 
-    def add_event(self, line: str) -> None:
-        self.events = [*self.events, line][-MAX_EVENTS:]
-        self.fresh_events.append(line)
+    def add_event(self, event: Event) -> None:
+        self.events = [*self.events, event][-MAX_EVENTS:]
+        self.fresh_events.append(event)
 
     def to_state(self) -> dict[str, Any]:
         return {
@@ -182,7 +172,8 @@ class Table:
             "settings": self.settings,
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
-            "events": self.events,
+            # Lines saved as text by an older version are shown, never saved again.
+            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
@@ -201,7 +192,7 @@ class Table:
             settings=s["settings"],
             seats=[Seat.load(x) for x in s["seats"]],
             rules=None if rules is None else game.load(rules),
-            events=list(s.get("events", [])),
+            events=[load_event(e) for e in s.get("events", [])],
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
@@ -229,15 +220,17 @@ class TableSnapshot:
     settings: Mapping[str, Any]
     seats: tuple[Seat, ...]
     rules: Any  # the game's own rules state (a frozen value)
-    events: tuple[str, ...]
+    events: tuple[Event, ...]
     deadline: float | None  # when the lobby closes, or the sooner of the turn's and a request's
     turn_deadline: float | None  # when the current turn's timer runs out
     turn_started_at: float | None
-    notice: str | None
+    notice: Notice | None
     held: tuple[Seat, ...] = ()  # seats kept in a lobby for members who have not taken them
     watchers: tuple[int, ...] = ()  # members watching from the thread
     rematch: Mapping[str, Any] | None = None  # a rematch lobby: the game it follows
     forfeited: frozenset[int] = frozenset()
+    # The table's game (its kind: code, no state), for the words of its own events.
+    game: GameKind[Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def game_channel_id(self) -> int:
@@ -266,3 +259,20 @@ class Change:
     # The seat whose turn the game message showed, when that seat did not make the change
     # (a forfeit): the finished turn's summary is titled with it, not the last mover.
     shown_seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a click comes from: its server and channel. A table's buttons work only in its
+    own channel or thread, so a custom_id copied elsewhere, or forged, changes nothing."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+    def check(self, table: Table) -> None:
+        row = table.row
+        if self.guild_id != row.guild_id or self.channel_id not in (
+            row.channel_id,
+            row.thread_id,
+        ):
+            raise StaleAction(code="table.elsewhere")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from bot.store import reminders
 from bot.store.reminders import DM, THREAD
-from bot.tables.model import Table, read_stamp
+from bot.tables.model import Table
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -83,11 +83,10 @@ class TurnReminders:
         due = await reminders.due(self.db, now, limit, self._tables._shard_filter)
 
         async def one(table_id: int) -> Reminder | None:
-            stamp = read_stamp()
             row = await reminders.claim(self.db, table_id, now)
             if row is None:
                 return None  # another process claimed it, or the player just acted
-            table = self._tables._table(row, stamp)
+            table = self._tables._table(row)
             if table.rules is None:
                 return None
             current = table.game.current_seat(table.rules)

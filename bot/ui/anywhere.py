@@ -13,6 +13,7 @@ brought up to date by the next click on it, which says so. There is no turn time
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,9 +21,9 @@ import discord
 from discord import app_commands
 
 from bot.games.base import answer_update
+from bot.games.words import last_line
 from bot.records import NO_GUILD
 from bot.render.common import NO_PINGS
-from bot.tables.locks import Recent
 from bot.tables.model import Change, Table
 
 if TYPE_CHECKING:
@@ -58,15 +59,6 @@ def outside_servers(table: Table) -> bool:
     return table.row.guild_id == NO_GUILD
 
 
-def guild_of(interaction: discord.Interaction[Any]) -> int:
-    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
-    DM and in a server that has not installed the app (a member's own install answers
-    there, through interactions only, as in a DM)."""
-    if interaction.guild_id is None or not interaction.is_guild_integration():
-        return NO_GUILD
-    return interaction.guild_id
-
-
 class Anywhere:
     """Shows the tables outside servers, through interactions only (``Publisher`` hands
     them here)."""
@@ -75,10 +67,14 @@ class Anywhere:
         self.publisher = publisher
         self.clock = clock
         # Per table: the freshest interaction answered on its message, and when.
-        self._tokens: Recent[tuple[float, discord.Interaction[Any]]] = Recent(TABLES_REMEMBERED)
+        # (the ``TABLES_REMEMBERED`` most recent: an older table's token has run out anyway).
+        self._tokens: OrderedDict[int, tuple[float, discord.Interaction[Any]]] = OrderedDict()
 
     def _remember(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        self._tokens.set(table.id, (self.clock(), interaction))
+        self._tokens[table.id] = (self.clock(), interaction)
+        self._tokens.move_to_end(table.id)
+        while len(self._tokens) > TABLES_REMEMBERED:
+            self._tokens.popitem(last=False)
 
     def _fresh(self, table: Table) -> discord.Interaction[Any] | None:
         held = self._tokens.get(table.id)
@@ -104,7 +100,7 @@ class Anywhere:
             payload["content"] = notice
             return payload
         if table.status not in ("running", "finished"):
-            line = table.events[-1] if table.events else "Game over."
+            line = last_line(table) or "Game over."
             embed = discord.Embed(title="Game closed", description=line)
             return {"content": notice, "embed": embed, "view": None, "attachments": []}
         payload = self.publisher.turn_edit(table)
@@ -129,7 +125,7 @@ class Anywhere:
                 log.info("game %s: click not answered (%s)", table.id, exc.code)
             else:
                 self._remember(table, interaction)
-                self.publisher._mark_shown(table)
+                self.publisher.mark_shown(table)
                 return True
         fresh = self._fresh(table)
         if fresh is None:
@@ -140,7 +136,7 @@ class Anywhere:
         except discord.HTTPException as exc:
             log.info("game %s: not redrawn through its token (%s)", table.id, exc.code)
             return False
-        self.publisher._mark_shown(table)
+        self.publisher.mark_shown(table)
         return True
 
     async def posted(self, table: Table, interaction: discord.Interaction[Any]) -> None:
@@ -158,7 +154,7 @@ class Anywhere:
     async def publish(self, change: Change, interaction: discord.Interaction[Any] | None) -> None:
         await self.show(change.table, interaction)
         if change.closed or change.finished:
-            self._tokens.pop(change.table.id)
+            self._tokens.pop(change.table.id, None)
 
     async def catch_up(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click on a message that shows an older state: it now shows the current one."""

@@ -8,9 +8,11 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
+from bot.games.terms import counts_text
+from bot.games.words import last_line
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
-from bot.tables.kind import GameKind, counts_text
+from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES
 from bot.ui.rematch_texts import held_field
@@ -117,23 +119,21 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         if watching:
             description += f" · {watching}"
         if table.events:  # in a lobby: who took over from a host who left
-            description += f"\n{table.events[-1]}"
+            description += f"\n{last_line(table)}"
         colour = COLOUR
     elif status in ("running", "finished"):
         description = (
             f"Game on! Follow it in <#{table.game_channel_id}>."
             if status == "running"
-            else "This game is over. " + (table.events[-1] if table.events else "")
+            else "This game is over. " + (last_line(table) or "")
         )
         colour = COLOUR_DONE
     else:
         # Closed without a result: the reason the service recorded ("A member with Manage
         # Server cancelled this table.", "Nobody started this table in time.", ...) is the
         # last event.
-        description = (
-            table.events[-1]
-            if table.events
-            else {
+        description = last_line(table) or (
+            {
                 "cancelled": "This table was cancelled.",
                 "expired": "Nobody started this table in time.",
                 "ended": "This game was ended early.",

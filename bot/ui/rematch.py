@@ -12,11 +12,14 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.games.words import THEN, refusal_line
+from bot.tables.events import REMATCH_UNPOSTED, Closed
 from bot.tables.model import Table
 from bot.tables.rematch import RematchRefused
 from bot.ui import rematch_texts as texts
 from bot.ui.buttons import is_button
 from bot.ui.checks import fits_id
+from bot.ui.compose import refusal
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
@@ -115,14 +118,10 @@ async def post_lobby(shell: Shell, game: Table, lobby: Table) -> str | None:
         )
     except discord.HTTPException as exc:
         log.warning("game %s: rematch lobby %s not posted (%s)", game.id, lobby.id, exc.status)
-        line = publisher.cannot_post_text(
-            channel if channel is not None else discord.Object(channel_id),
-            exc,
-            "so the rematch is called off; stakes are refunded",
-        )
-        await shell.tables.close_unseen(lobby.id, line)
-        return line
+        refused = refusal(channel if channel is not None else discord.Object(channel_id), exc)
+        await shell.tables.close_unseen(lobby.id, Closed(REMATCH_UNPOSTED, refusal=refused))
+        return refusal_line(refused, THEN["rematch_off"])
     lobby.row.version = await shell.tables.set_lobby_message(lobby.id, message.id)
     lobby.row.lobby_message_id = message.id
-    publisher._mark_shown(lobby)  # after a restart only a lobby changed since is redrawn
+    publisher.mark_shown(lobby)  # after a restart only a lobby changed since is redrawn
     return None

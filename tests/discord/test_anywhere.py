@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot.games.base import guild_of
 from bot.records import NO_GUILD
 from bot.store import stats
-from bot.ui.anywhere import guild_of
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import HarnessError, Message, Player
 from tests.harness import payloads as P

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.words import event_lines
 from bot.tables import wallets
 from tests.backends import DbTarget
 from tests.discord.conftest import Env, MakeEnv, close_envs, env_factory
@@ -262,7 +263,7 @@ async def test_board_end_waits_for_everyone_still_playing_then_refunds(
 
     table = await env.bot.tables.get(1)
     assert table.status == "ended"
-    assert table.events[-1] == "Ended early: Ana asked and everyone agreed."
+    assert event_lines(table)[-1] == "Ended early: Ana asked and everyone agreed."
     assert request.embeds[0]["title"] == "Game ended early" and request.buttons == []
     live = [m for m in env.thread_messages() if m.embeds and m.embeds[0]["title"] == "Game closed"]
     assert len(live) == 1 and live[0].buttons == [] and live[0] is not board
@@ -282,7 +283,7 @@ async def test_board_end_by_the_host_of_an_unstaked_game_is_at_once(make_env: Ma
     assert not ended.ephemeral
     assert ended.text == "Game #1 ended: no result is recorded and any stakes are refunded."
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and table.events[-1] == "Ended early by Ana."
+    assert table.status == "ended" and event_lines(table)[-1] == "Ended early by Ana."
     assert board.embeds[0]["title"] == "Game closed" and board.buttons == []
     assert await results(env) == {}
     assert await env.bot.db.fetchall("SELECT * FROM player_stats") == []

@@ -17,9 +17,10 @@ from discord import app_commands
 from bot.app import SequencesBot
 from bot.games.base import Game
 from bot.games.registry import GAMES, Games
+from bot.games.terms import seat_name
 from bot.records import TurnAction
 from bot.render.common import dice_emoji
-from bot.tables.kind import seat_name
+from bot.tables.events import Event
 from bot.tables.model import Seat, TableSnapshot
 from bot.tables.turns import Turns
 from cogs.game_group import GameGroup
@@ -32,6 +33,12 @@ class SixState(Turns):  # whose turn, the turns played, forfeits and the winner
     @property
     def throws(self) -> int:
         return self.turns
+
+
+@dataclass(frozen=True)
+class Rolled(Event, tag="six.roll"):  # what the recent events show: a value, worded when drawn
+    seat: int
+    face: int
 
 
 class SixGame(Game[SixState]):
@@ -48,12 +55,17 @@ class SixGame(Game[SixState]):
 
     def apply(
         self, state: SixState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[SixState, dict[str, Any], str | None]:
+    ) -> tuple[SixState, dict[str, Any], Rolled]:
         seat, face = state.turn, rng.randint(1, 6)
         after = state.passed(last=(seat, face), winner=seat if face == 6 else None)
-        line = f"{seat_name(seats, seat)} rolled {face}" + (": a six!" if face == 6 else ".")
         # The log's action and dice are what the default replay_step plays again.
-        return after, {"action": action, "seat": seat, "dice": [face]}, line
+        return after, {"action": action, "seat": seat, "dice": [face]}, Rolled(seat, face)
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        if not isinstance(event, Rolled):
+            return None
+        six = ": a six!" if event.face == 6 else "."
+        return f"{seat_name(seats, event.seat)} rolled {event.face}{six}"
 
     def turn_text(self, table: TableSnapshot) -> str:
         state: SixState = table.rules

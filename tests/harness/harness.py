@@ -339,6 +339,7 @@ class Player:
         self.h = harness
         self.id = user_id
         self.name = name
+        self.locale = "en-US"  # the language of this member's Discord client
 
     def __repr__(self) -> str:
         return f"<Player {self.name} {self.id}>"
@@ -591,6 +592,7 @@ class Harness:
         self.tracker = TaskTracker(asyncio.get_running_loop())
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
         self.guild_id = 0
+        self.guild_locale = "en-US"  # the server's Discord language (guild_locale)
         self.channel_id = 0
         self.players: dict[str, Player] = {}
         self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
@@ -1131,6 +1133,7 @@ class Harness:
                 data=data,
                 message=message.payload if message is not None else None,
                 app_permissions=P.USER_INSTALL_PERMISSIONS,
+                locale=player.locale,
                 # BOT_DM (the member's DM with the bot), else PRIVATE_CHANNEL (a DM or
                 # group DM of members, where the bot is no member)
                 context=1 if bot_dm is not None else 2,
@@ -1147,6 +1150,8 @@ class Harness:
                 data=data,
                 message=message.payload if message is not None else None,
                 app_permissions=app_perms,
+                locale=player.locale,
+                guild_locale=self.guild_locale,
             )
         record = InteractionRecord(
             id=int(payload["id"]),

@@ -635,6 +635,7 @@ def interaction_payload(
     message: JsonDict | None = None,
     app_permissions: int = 0,
     locale: str = "en-US",
+    guild_locale: str = "en-US",
     interaction_id: int | None = None,
     token: str | None = None,
     user: JsonDict | None = None,
@@ -661,8 +662,8 @@ def interaction_payload(
     }
     if guild_id is not None:
         payload["guild_id"] = str(guild_id)
-        payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        payload["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
+        payload["guild_locale"] = guild_locale
         payload["member"] = member
         payload["authorizing_integration_owners"] = {"0": str(guild_id)}
     else:

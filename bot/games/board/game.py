@@ -10,11 +10,14 @@ import discord
 
 from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
 from bot.games.board import animation, picture, story
+from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
 from bot.games.board.texts import LABELS, RULES_PAGES, TITLE
+from bot.games.board.words import move_line
 from bot.rules import board as b
+from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 
 
@@ -58,6 +61,9 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     def prepare(self) -> None:
         picture.prepare()
 
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return move_line(event, seats) if isinstance(event, Moved) else None
+
     def turn_view(self, table: TableSnapshot) -> TurnView:
         embed, file = board_embed(table)
         return TurnView(embed, file)
@@ -72,7 +78,10 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         return animation.animation(moments, seats, fmt)
 
     def is_private(self, action: str) -> bool:
-        return True  # cards are chosen in the private hand, and moves are made from there
+        # Cards are chosen in the private hand, and moves are made from there: every button
+        # of the game is one of these (exact, so the router knows a dice game's buttons are
+        # not private before it reads their table).
+        return action in ("hand", "pass") or action.startswith(("c_", "r_", "p_", "m_", "t_"))
 
     async def private_click(
         self,

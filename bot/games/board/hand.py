@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.games.base import answer_update, defer_update
+from bot.games.base import answer_update, defer_update, place_of
 from bot.games.board.kind import move_action
 from bot.games.board.picture import BoardPicture, Frames, render_board
 from bot.games.board.render import card_order, hand_text, picture, side_label, side_names
@@ -87,7 +87,12 @@ class BoardHands:
         if ctx.tables.busy(table.id):  # answer before waiting for the table's change under way
             await defer_update(interaction)
         change = await ctx.tables.act(
-            table.id, interaction.user.id, version, action, stale_text=STALE, loaded=table
+            table.id,
+            interaction.user.id,
+            version,
+            action,
+            stale_text=STALE,
+            place=place_of(interaction),
         )
         after = change.table.snapshot()
         try:

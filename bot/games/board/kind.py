@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.errors import IllegalAction, UserError
 from bot.games.board import settings as options
+from bot.games.board.events import Moved
 from bot.games.board.settings import ANY_SEATS, MAX_SEATS, MIN_SEATS, TEAM_SEATS
 from bot.records import SeatResult, TurnAction
 from bot.rules import board as b
@@ -23,10 +24,8 @@ from bot.tables.kind import (
     ReplayMismatch,
     check_seat_count,
     forfeit_places,
-    seat_name,
 )
 from bot.tables.model import Seat
-from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
@@ -138,11 +137,11 @@ class BoardKind(GameKind[b.BoardState]):
 
     def apply(
         self, state: b.BoardState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[b.BoardState, dict[str, Any], str | None]:
+    ) -> tuple[b.BoardState, dict[str, Any], Moved]:
         after, detail = _step(state, action, rng)
         move = after.last_move
         assert move is not None
-        return after, detail, move_line(after, move, seats)
+        return after, detail, Moved(move)
 
     def replay_step(self, state: b.BoardState, detail: dict[str, Any]) -> b.BoardState:
         # The draw pile is in the start entry's state; only a reshuffle draws randomness.
@@ -224,25 +223,3 @@ class _LoggedShuffle(random.Random):
         if sorted(self.order) != sorted(x):
             raise ReplayMismatch("the logged reshuffle is not the discard pile's cards")
         x[:] = self.order
-
-
-def move_line(state: b.BoardState, move: b.MoveRecord, seats: list[Seat]) -> str:
-    """The move in words: "Ana played 7♥ on E5", "Bo removed the chip on C3 with J♠"."""
-    who = md_name(seat_name(seats, move.seat))
-    action = move.action
-    if isinstance(action, b.PlayCard):
-        where = b.coord_label(action.row, action.col)
-        text = f"{who} played {b.card_label(action.card)} on {where}"
-    elif isinstance(action, b.RemoveChip):
-        where = b.coord_label(action.row, action.col)
-        text = f"{who} removed the chip on {where} with {b.card_label(action.card)}"
-    elif isinstance(action, b.TradeDeadCard):
-        text = f"{who} traded the dead {b.card_label(action.card)}"
-    else:
-        text = f"{who} had no playable card and passed"
-    if move.new_sequences:
-        n = len(move.new_sequences)
-        text += f" — **{'a sequence' if n == 1 else f'{n} sequences'}!**"
-    if move.reshuffled:
-        text += " (the discards were shuffled into a new draw pile)"
-    return text

@@ -11,6 +11,7 @@ import discord
 
 from bot.games.board.picture import BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import TableSnapshot
@@ -103,7 +104,8 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
     lines.append(f"Draw pile: {len(state.draw_pile)} cards · discards: {len(state.discards)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-4:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-4:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     if len(table.seats) >= 4:
         teams = []
         for side in range(sides):

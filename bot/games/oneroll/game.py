@@ -9,9 +9,12 @@ from typing import Any
 from bot.games.base import Demo, Game, Moments, RulesPage, TurnView
 from bot.games.oneroll import render, story
 from bot.games.oneroll import settings as options
+from bot.games.oneroll.events import Thrown
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
 from bot.games.oneroll.odds import ODDS_PAGES
 from bot.games.oneroll.texts import LABELS, RULES_PAGES, RULESETS
+from bot.games.oneroll.words import throw_line
+from bot.tables.events import Event
 from bot.tables.model import Seat, TableSnapshot
 
 
@@ -34,6 +37,9 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
 
     def turn_view(self, table: TableSnapshot) -> TurnView:
         return TurnView(render.turn_embed(table))
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return throw_line(event, seats) if isinstance(event, Thrown) else None
 
     def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
         ruleset = self.ruleset(table.settings)

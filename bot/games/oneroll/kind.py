@@ -15,12 +15,12 @@ from typing import Any
 
 from bot.errors import IllegalAction
 from bot.games.oneroll import settings as options
+from bot.games.oneroll.events import Thrown
 from bot.records import SeatResult, TurnAction
 from bot.rules import oneroll as one
 from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
-from bot.tables.kind import GameKind, ReplayMismatch, dice_text, forfeit_places, seat_name
+from bot.tables.kind import GameKind, ReplayMismatch, forfeit_places
 from bot.tables.model import Seat
-from bot.tables.names import md_name
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,11 @@ class OneRollKind(GameKind[OneRollTable]):
 
     def apply(
         self, table: OneRollTable, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[OneRollTable, dict[str, Any], str | None]:
+    ) -> tuple[OneRollTable, dict[str, Any], Thrown]:
         after = _throw(table, action, RandomDice(rng))
         record = after.state.last
         assert record is not None
-        return after, one.dump_record(record), throw_line(record, after.state.config.ruleset, seats)
+        return after, one.dump_record(record), Thrown(after.state.config.ruleset, record)
 
     def replay_step(self, table: OneRollTable, detail: dict[str, Any]) -> OneRollTable:
         # A step is one throw; its record holds the dice that fell.
@@ -174,16 +174,3 @@ def _throw(table: OneRollTable, action: Any, dice: DiceSource) -> OneRollTable:
     if record.phase == "play":
         best[record.seat] = max(best[record.seat], record.score.points)
     return replace(table, state=state, throws=table.throws + 1, best=tuple(best))
-
-
-def throw_line(record: one.ThrowRecord, ruleset: one.Ruleset, seats: list[Seat]) -> str:
-    who = md_name(seat_name(seats, record.seat))
-    faces = dice_text(record.dice)
-    if record.phase == "opening":
-        return f"{who}'s opening throw {faces}: sum {record.value}"
-    said = one.describe(record.score, ruleset)
-    if record.phase == "tiebreak":
-        return f"{who}'s tie-break throw {faces}: {said}"
-    if record.score.wiped:
-        return f"💥 {who} threw {faces}: **{said}** ({record.total_before} → 0)"
-    return f"{who} threw {faces}: {said} (total {record.total_after})"

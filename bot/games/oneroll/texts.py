@@ -52,3 +52,12 @@ add_texts(
         "oneroll.target": "A one-roll race needs a target of {low} to {high:,} points.",
     }
 )
+
+# The words of the rules core's refusals (``bot.rules.oneroll``).
+add_texts(
+    {
+        "oneroll.throw_only": "The only move in this game is to throw the dice.",
+        "oneroll.bad_ruleset": "Unknown game {ruleset!r}: classic or heartsdue.",
+        "oneroll.bad_target": "The target score must be between 1 and {most}.",
+    }
+)

@@ -4,9 +4,9 @@ says it does (in Sudden with the total it leads to)."""
 from __future__ import annotations
 
 from bot.games.sequences.kind import sudden_finish
+from bot.games.terms import dice_text
 from bot.records import TurnAction
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text
 
 
 def button_text(state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:

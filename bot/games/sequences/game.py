@@ -12,22 +12,30 @@ import discord
 from bot.errors import StaleAction
 from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.sequences import buttons, render, story
+from bot.games.sequences.events import TurnEnded
 from bot.games.sequences.kind import SequencesKind, sudden_finish
-from bot.games.sequences.odds import ODDS_PAGES
-from bot.games.sequences.texts import LABELS, RULES_PAGES, variant_title
+from bot.games.sequences.odds import ODDS_PAGES, advice_text
+from bot.games.sequences.texts import (
+    BOT_LEVEL_TEXTS,
+    LABELS,
+    RULES_PAGES,
+    length_text,
+    variant_title,
+)
+from bot.games.sequences.words import turn_line
 from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
-from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
+from bot.rules.dice_bots import choose_push_action
+from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.names import md_name
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
-    # One line per level for the lobby, without the "Cautious: " the descriptions start with.
-    bot_level_texts = {level: text.split(": ", 1)[-1] for level, text in LEVEL_DESCRIPTIONS.items()}
+    bot_level_texts = BOT_LEVEL_TEXTS
     rules_pages = RULES_PAGES
     odds_pages = ODDS_PAGES
     labels = LABELS
@@ -59,7 +67,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         config = self.config(settings)
-        parts = [config.describe(), f"{config.n_dice} dice"]
+        parts = [length_text(config), f"{config.n_dice} dice"]
         if config.soft_last_die:
             parts.append("soft last die")
         return " · ".join(parts)
@@ -79,6 +87,9 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         return {pl.Throw: "throw", pl.Push: "push", pl.BonusThrow: "bonus"}.get(
             type(action), "bank"
         )
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return turn_line(event, seats) if isinstance(event, TurnEnded) else None
 
     def turn_view(self, table: TableSnapshot) -> TurnView:
         return TurnView(render.turn_embed(table))
@@ -120,5 +131,5 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         if state.phase not in ("lock", "decide"):
             raise StaleAction("Throw first: the odds are about what to do with a throw.")
         await interaction.response.send_message(
-            odds.advice(state).text, ephemeral=True, allowed_mentions=NO_PINGS
+            advice_text(odds.advice(state)), ephemeral=True, allowed_mentions=NO_PINGS
         )

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from bot.errors import IllegalAction
 from bot.games.sequences import settings as options
+from bot.games.sequences.events import TurnEnded, turn_ended
 from bot.records import SeatResult, TurnAction
 from bot.rules import pushluck as pl
 from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
@@ -16,12 +17,9 @@ from bot.tables.kind import (
     GameKind,
     ReplayMismatch,
     check_seat_count,
-    dice_text,
     forfeit_places,
-    seat_name,
 )
 from bot.tables.model import Seat
-from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 
@@ -132,13 +130,13 @@ class SequencesKind(GameKind[pl.PushState]):
 
     def apply(
         self, state: pl.PushState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[pl.PushState, dict[str, Any], str | None]:
+    ) -> tuple[pl.PushState, dict[str, Any], TurnEnded | None]:
         after, detail = _step(state, action, RandomDice(rng))
         event = after.last
-        line = None
+        ended = None
         if event is not None and event is not state.last:
-            line = _event_line(after, event, seats)
-        return after, detail, line
+            ended = turn_ended(after, event)
+        return after, detail, ended
 
     def replay_step(self, state: pl.PushState, detail: dict[str, Any]) -> pl.PushState:
         action = pl.load_action(detail["action"])
@@ -260,55 +258,3 @@ def _bank_action(state: pl.PushState, run_length: int) -> TurnAction:
     """Bank: never green when (in Sudden) it would take the total past 21 and score nothing."""
     over = sudden_finish(state, run_length) == "over"
     return TurnAction("bank", "secondary" if over else "success")
-
-
-def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
-    who = md_name(seat_name(seats, event.seat))
-    faces = dice_text(event.dice)
-    if event.kind == "throw":
-        return None  # shown live on the turn message, not worth a log line
-    if event.kind == "lock":
-        return None
-    if event.kind == "bank":
-        return f"{who} banked **{event.points}** (run {dice_text(event.run)})"
-    if event.kind == "full_run":
-        return f"{who} reached 6 with six dice: **{event.points}** points!"
-    if event.kind == "bonus":
-        return f"{who} hit the bonus throw ({faces}): **{event.points}** points!"
-    if event.kind == "overshoot":
-        return _overshoot_line(state, event, who)
-    return _bust_line(state.config, event, who)
-
-
-def _overshoot_line(state: pl.PushState, event: pl.Event, who: str) -> str:
-    """Sudden: the turn would have taken the total past 21, so it scored nothing. The event
-    keeps the run and the dice, which say what the turn was: a bank throws no die, a bonus
-    hit has its die in the run, a soft bust on one die has not."""
-    config = state.config
-    total = state.totals[event.seat]  # unchanged: the turn scored 0
-    if not event.dice:
-        points = pl.bank_value(config, len(event.run))
-        what = f"banked {points} (run {dice_text(event.run)})"
-    elif event.run[-1:] == event.dice and len(event.run) > config.n_dice:
-        points = pl.BONUS_POINTS
-        what = f"hit the bonus throw ({dice_text(event.dice)}) for {points}"
-    else:
-        points = len(event.run) // 2
-        what = f"busted on {dice_text(event.dice)}, soft last die {points}"
-    return (
-        f"{who} {what} and went over {pl.SUDDEN_TARGET} "
-        f"({total} + {points} = {total + points}): no points"
-    )
-
-
-def _bust_line(config: pl.PushConfig, event: pl.Event, who: str) -> str:
-    """A bust with its story: what was held and the number the throw needed."""
-    needed = config.faces[len(event.run)]
-    if config.has_bonus and len(event.run) == config.n_dice:
-        story = f"{who} missed the bonus throw ({dice_text(event.dice)}), needed a {needed}"
-    else:
-        held = f" holding {dice_text(event.run)}" if event.run else ""
-        story = f"{who} busted on {dice_text(event.dice)}{held}, needed a {needed}"
-    if event.points:
-        return f"{story}: soft last die keeps **{event.points}**"
-    return f"{story}: no points"

@@ -6,9 +6,10 @@ import discord
 
 from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_title
+from bot.games.terms import dice_text
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text
 from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
@@ -183,5 +184,6 @@ def _add_scores(embed: discord.Embed, table: TableSnapshot, state: pl.PushState)
             inline=False,
         )
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-5:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     embed.set_footer(text=_footer(table))
