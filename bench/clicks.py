@@ -89,6 +89,7 @@ async def board_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 dice_id = await env.start_game("sequences start", rounds=10)
                 await env.copies(dice_id, n - 2, env.spread(n))
             samples: list[float] = []
+            cards: list[float] = []
             for _ in range(sizes.board_moves * 4):
                 if len(samples) >= sizes.board_moves:
                     break
@@ -97,6 +98,7 @@ async def board_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 ms = await env.board_move(board_id)
                 if ms is not None:
                     samples.append(ms)
+                    cards.append(env.last_card_ms)
             for q in ("p50", "p99"):
                 value = quantile(samples, 0.5 if q == "p50" else 0.99)
                 report.add(
@@ -107,6 +109,16 @@ async def board_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                     floor=f.get(f"two_{q}"),
                     work_floor=w.get(f"two_{q}"),
                     goal="≤ 2x",
+                )
+            for q in ("p50", "p99"):  # the card click alone, beside one click's floors
+                report.add(
+                    f"board.{slot}.card.{q}",
+                    f"board card click {q}, N={n:,}",
+                    "ms",
+                    quantile(cards, 0.5 if q == "p50" else 0.99),
+                    floor=f.get(f"click_{q}"),
+                    work_floor=w.get(f"click_{q}"),
+                    goal="≤ 1x the work floor (a dice click's)",
                 )
         finally:
             await env.stop()

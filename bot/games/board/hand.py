@@ -11,6 +11,7 @@ message goes card -> row -> space, offering only the legal spaces.
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,8 @@ import discord
 from bot.errors import StaleAction, UserError
 from bot.games.base import answer_update, defer_update, place_of
 from bot.games.board.kind import move_action
-from bot.games.board.render import board_file, card_order, hand_text, side_label, side_names
+from bot.games.board.picture import BoardPicture, Frames, render_board
+from bot.games.board.render import card_order, hand_text, picture, side_label, side_names
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.render.view import build_view
@@ -43,6 +45,9 @@ def _is_card(code: str) -> bool:
 class BoardHands:
     """The private hand's clicks: every action of the board game's buttons."""
 
+    def __init__(self) -> None:
+        self.frames = Frames()  # the card clicks' boards, drawn while the hand is read
+
     async def on_click(
         self,
         ctx: ClickContext,
@@ -61,18 +66,23 @@ class BoardHands:
         if action != "hand" and version != table.version:
             raise StaleAction(STALE)
         private = _is_private(interaction)
+        snapshot = table.snapshot()
         if action == "hand":
-            payload = self.hand_payload(table.snapshot(), seat)
+            payload = self.hand_payload(snapshot, seat)
             if private:
                 await interaction.response.edit_message(**payload)
             else:
                 payload["files"] = payload.pop("attachments")
                 await interaction.response.send_message(**payload, ephemeral=True)
+            self.draw_ahead(snapshot, seat)
             return
         if action.startswith(("c_", "r_")):
-            await interaction.response.edit_message(
-                **self.hand_payload(table.snapshot(), seat, action)
-            )
+            payload, choices = self._hand(snapshot, seat, action)
+            if choices is not None:  # drawn ahead while the hand was read, as a rule
+                _attach(payload, await self.frames.get(choices))
+            await interaction.response.edit_message(**payload)
+            if action.startswith("c_"):
+                self.draw_ahead(snapshot, seat, action[2:].upper())
             return
         if ctx.tables.busy(table.id):  # answer before waiting for the table's change under way
             await defer_update(interaction)
@@ -84,18 +94,49 @@ class BoardHands:
             stale_text=STALE,
             place=place_of(interaction),
         )
+        after = change.table.snapshot()
         try:
-            await answer_update(interaction, **self.hand_payload(change.table.snapshot(), seat))
+            await answer_update(interaction, **self.hand_payload(after, seat))
         except discord.HTTPException as exc:
             # The move is committed: a dead token only costs the private hand's redraw
             # ("My hand" opens a fresh one), never the public board's.
             log.info("game %s: hand not redrawn (%s)", table.id, exc.code)
+        else:
+            self.draw_ahead(after, seat)  # a trade leaves the turn with the seat
         await ctx.publisher.publish(change)
+
+    def draw_ahead(self, table: TableSnapshot, seat: int, card: str | None = None) -> None:
+        """While ``seat`` reads its hand, draw the board each playable card's click shows
+        (or, with ``card`` chosen and its spaces split by row, each row's click)."""
+        state: b.BoardState = table.rules
+        if state.outcome is not None or state.turn != seat:
+            return
+        choices: dict[Any, list[tuple[int, int]]] = {}
+        for a in b.legal_actions(state):
+            if isinstance(a, b.PlayCard | b.RemoveChip) and card in (None, a.card):
+                choices.setdefault(a.row if card else a.card, []).append((a.row, a.col))
+        if card is not None and sum(map(len, choices.values())) <= MAX_SPACE_BUTTONS:
+            return  # the spaces are buttons already: no row to choose
+        # In the order of the buttons, so the first one's frame is ready first.
+        order = sorted(choices) if card else sorted(choices, key=card_order)
+        names = side_names(table, state)
+        # The table's frames not started yet are of an older hand: this one replaces them.
+        self.frames.draw_ahead(table.id, [picture(state, names, choices[k]) for k in order])
 
     def hand_payload(
         self, table: TableSnapshot, seat: int, stage: str | None = None
     ) -> dict[str, Any]:
         """The private message for ``seat``: its cards, and buttons for the next choice."""
+        payload, choices = self._hand(table, seat, stage)
+        if choices is not None:
+            _attach(payload, render_board(choices))
+        return payload
+
+    def _hand(
+        self, table: TableSnapshot, seat: int, stage: str | None
+    ) -> tuple[dict[str, Any], BoardPicture | None]:
+        """The private message without its picture, and the board picture to attach (the
+        choices of ``stage`` highlighted), if any."""
         state: b.BoardState = table.rules
         view = b.view_for(state, seat)
         my_turn = state.outcome is None and state.turn == seat
@@ -126,16 +167,13 @@ class BoardHands:
             description="\n".join(lines),
             colour=COLOUR,
         )
-        attachments = []
-        if highlight:
-            name = "choices.png"
-            attachments.append(board_file(state, side_names(table, state), highlight, name))
-            embed.set_image(url=f"attachment://{name}")
-        return {
+        payload = {
             "embed": embed,
             "view": build_view(table.id, table.version, buttons),
-            "attachments": attachments,
+            "attachments": [],
         }
+        choices = picture(state, side_names(table, state), highlight) if highlight else None
+        return payload, choices
 
     def _card_buttons(self, legal: list[b.Action], view: b.SeatView) -> tuple[list[Button], str]:
         if legal == [b.Pass()]:
@@ -237,6 +275,13 @@ def _unplayable_reason(card: str) -> str:
     if card in b.TWO_EYED_JACKS:
         return "· wild (no open space)"
     return "(dead: one trade a turn)"
+
+
+def _attach(payload: dict[str, Any], frame: bytes) -> None:
+    """Show ``frame`` (the board with the choices highlighted) in the hand's embed."""
+    name = "choices.png"
+    payload["attachments"] = [discord.File(io.BytesIO(frame), filename=name)]
+    payload["embed"].set_image(url=f"attachment://{name}")
 
 
 def _is_private(interaction: discord.Interaction[Any]) -> bool:

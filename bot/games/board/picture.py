@@ -16,11 +16,15 @@ the chip marks are drawn as shapes.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import io
 import json
 import math
-from collections.abc import Callable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 
@@ -629,3 +633,142 @@ def render_board(picture: BoardPicture) -> bytes:
     # not worth the time (the budget is 300 KB). No "optimize" pass, for the same reason.
     _render_frame(picture).save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+# --- Frames drawn ahead -------------------------------------------------------------------------
+
+FrameKey = tuple[Hashable, ...]
+
+
+def frame_key(picture: BoardPicture) -> FrameKey:
+    """Everything a frame is drawn from, as one hashable value: equal keys, equal PNG bytes."""
+    return (
+        tuple(sorted(picture.chips.items())),
+        picture.locked,
+        picture.sequences,
+        picture.last_move,
+        picture.last_removed,
+        picture.n_sides,
+        picture.highlight,
+        picture.side_names,
+    )
+
+
+class Frames:
+    """PNG frames drawn ahead on one worker thread, and the most recent ones kept.
+
+    The private hand asks for the frames its cards may need next (``draw_ahead``) while the
+    player reads it; the card click then takes its frame (``get``) instead of drawing it. A
+    frame is found by everything it is drawn from (:func:`frame_key`), never by a table's
+    id or version: a table that moved on asks for other chips or highlights, so it can
+    only miss, never be shown an older board. The bytes are exactly ``render_board``'s.
+
+    Bounded: at most ``max_bytes`` of PNG kept (least recently used out first) and at most
+    ``max_ahead`` frames waiting to be drawn; frames asked for by an owner (a table) replace
+    that owner's earlier ones not started yet (an older hand's). One worker thread, so frames
+    drawn ahead never take more than one core; Pillow's encoder, most of a frame, runs
+    without the GIL, so the event loop keeps answering meanwhile.
+    """
+
+    def __init__(self, max_bytes: int = 8 << 20, max_ahead: int = 64) -> None:
+        self.max_bytes = max_bytes
+        self.max_ahead = max_ahead
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[FrameKey, bytes] = OrderedDict()
+        self._kept_bytes = 0
+        self._ahead: dict[FrameKey, Future[bytes]] = {}
+        self._owners: dict[Hashable, list[FrameKey]] = {}
+        self._executor: ThreadPoolExecutor | None = None
+        # How each ``get`` was served: kept, waited for (drawn ahead, still drawing), drawn.
+        self.served = {"kept": 0, "waited": 0, "drawn": 0}
+
+    @property
+    def kept(self) -> tuple[int, int]:
+        """(frames kept, their PNG bytes)."""
+        with self._lock:
+            return len(self._kept), self._kept_bytes
+
+    def busy(self) -> int:
+        """How many frames are waiting to be drawn or being drawn."""
+        with self._lock:
+            return len(self._ahead)
+
+    def draw_ahead(self, owner: Hashable, pictures: Iterable[BoardPicture]) -> None:
+        """Start drawing ``pictures`` on the worker, in order, unless kept or under way."""
+        with self._lock:
+            for key in self._owners.pop(owner, ()):
+                future = self._ahead.get(key)
+                if future is not None and future.cancel():  # queued, not started: dropped
+                    del self._ahead[key]
+            keys = []
+            for picture in pictures:
+                key = frame_key(picture)
+                if key in self._kept or key in self._ahead:
+                    continue
+                if len(self._ahead) >= self.max_ahead:
+                    break
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="board-frames")
+                self._ahead[key] = self._executor.submit(self._draw, key, picture)
+                keys.append(key)
+            if keys:
+                self._owners[owner] = keys
+            if len(self._owners) > self.max_ahead:  # forget owners with nothing waiting
+                self._owners = {
+                    o: ks for o, ks in self._owners.items() if any(k in self._ahead for k in ks)
+                }
+
+    async def get(self, picture: BoardPicture) -> bytes:
+        """The PNG of ``picture``: kept, or the worker's once it is done, or drawn now."""
+        key = frame_key(picture)
+        with self._lock:
+            data = self._kept.get(key)
+            if data is not None:
+                self._kept.move_to_end(key)
+                self.served["kept"] += 1
+                return data
+            future = self._ahead.get(key)
+            if future is not None and future.cancel():  # still queued: quicker to draw here
+                del self._ahead[key]
+                future = None
+        if future is not None:
+            self.served["waited"] += 1
+            return await asyncio.wrap_future(future)
+        self.served["drawn"] += 1
+        data = render_board(picture)
+        with self._lock:
+            self._keep(key, data)
+        return data
+
+    def clear(self) -> None:
+        """Forget every kept frame and drop those not started (tests, benchmarks)."""
+        with self._lock:
+            for future in self._ahead.values():
+                future.cancel()
+            self._ahead = {k: f for k, f in self._ahead.items() if not f.cancelled()}
+            self._owners.clear()
+            self._kept.clear()
+            self._kept_bytes = 0
+
+    def _draw(self, key: FrameKey, picture: BoardPicture) -> bytes:
+        try:
+            data = render_board(picture)
+            with self._lock:
+                self._keep(key, data)
+            return data
+        finally:
+            with self._lock:
+                self._ahead.pop(key, None)
+
+    def _keep(self, key: FrameKey, data: bytes) -> None:
+        """Keep ``data`` (the lock held), dropping the least recently used past the budget."""
+        old = self._kept.pop(key, None)
+        if old is not None:
+            self._kept_bytes -= len(old)
+        if len(data) > self.max_bytes:
+            return
+        self._kept[key] = data
+        self._kept_bytes += len(data)
+        while self._kept_bytes > self.max_bytes:
+            _, dropped = self._kept.popitem(last=False)
+            self._kept_bytes -= len(dropped)
