@@ -151,7 +151,7 @@ class SequencesBot(commands.Bot):
             games=self.games,
             tables=self.tables,
             wallets=wallets,
-            stats=Stats(db),
+            stats=Stats(db, clock),
             guild_settings=GuildSettings(db, clock),
             publisher=publisher,
             router=Router(self.games, self.tables, publisher),
