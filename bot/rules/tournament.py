@@ -293,3 +293,56 @@ def elimination_places(rounds: Sequence[Sequence[Result]], seeds: Sequence[int])
     champions = [pid for pid in seeds if pid not in out_in]
     rest = sorted(out_in, key=lambda p: (-out_in[p], rank[p]))
     return champions + rest
+
+
+def first_round(format: str, entrants: Sequence[Entrant]) -> list[Pairing]:
+    if format == "swiss":
+        return swiss_pairing(entrants, [])
+    if format == "elimination":
+        return elimination_first_round(entrants)
+    if format == "round_robin":
+        return round_robin(entrants)[0]
+    raise ValueError(f"unknown format {format!r}")
+
+
+def planned_rounds(format: str, players: int, chosen: int = 0) -> int:
+    """Rounds of a tournament of ``players``: Swiss as chosen (⌈log2 n⌉ by default, at most
+    n - 1 so nobody needs a second bye), a bracket's depth, a round robin's circle."""
+    if format == "swiss":
+        return max(1, min(chosen or swiss_rounds(players), players - 1))
+    if format == "elimination":
+        return max(1, (players - 1).bit_length())
+    if format == "round_robin":
+        return players - 1 if players % 2 == 0 else players
+    raise ValueError(f"unknown format {format!r}")
+
+
+def next_round(
+    format: str,
+    entrants: Sequence[Entrant],
+    results: Sequence[Result],
+    played: int,
+    rounds: int,
+) -> list[Pairing] | None:
+    """The pairings of round ``played + 1`` of ``rounds`` once round ``played`` is over, or
+    None when the tournament is over. In a bracket a match with no winner (a draw, or a
+    table that ended with no result) sends the better seed through."""
+    if played >= rounds:
+        return None
+    if format == "swiss":
+        return swiss_pairing(entrants, results)
+    if format == "round_robin":
+        return round_robin(entrants)[played]
+    if format == "elimination":
+        rank = {pid: i for i, pid in enumerate(seed_order(entrants))}
+        last = [r for r in results if r.round == played]
+        winners = [
+            r.winner
+            if r.winner is not None
+            else r.a
+            if r.b is None or rank[r.a] < rank[r.b]
+            else r.b
+            for r in last
+        ]
+        return elimination_next_round(winners) if len(winners) > 1 else None
+    raise ValueError(f"unknown format {format!r}")

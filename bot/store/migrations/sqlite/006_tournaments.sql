@@ -1,0 +1,47 @@
+-- Tournaments (issue 25): a server's event of one game, its entrants and its matches.
+-- State lives here, so a restart or a second process picks up where the first left off.
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,               -- the game kind its matches are tables of
+    settings_json TEXT NOT NULL,      -- the tables' settings (variant, rounds, ...)
+    game_key TEXT NOT NULL,           -- the leaderboard key: seeding reads its ratings
+    format TEXT NOT NULL CHECK (format IN ('swiss', 'elimination', 'round_robin')),
+    rounds INTEGER NOT NULL,          -- Swiss: chosen (0: ⌈log2 n⌉ at the start); else set then
+    round INTEGER NOT NULL DEFAULT 0, -- the round being played (0: sign-up). Advanced by a
+                                      -- compare-and-set on this number, so exactly once
+    status TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    created_by INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    started_at REAL,
+    finished_at REAL
+);
+CREATE INDEX tournaments_guild ON tournaments (guild_id, status, id);
+
+CREATE TABLE tournament_entries (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    rating REAL,                      -- the seeding rating (ordinal), fixed at the start
+    seed INTEGER,                     -- 1 = the best, fixed at the start
+    joined_at REAL NOT NULL,
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+
+-- One match of a round. b_id NULL is a bye (done when paired). A match is opened as an
+-- ordinary table once: status 'pending' -> 'opening' is a compare-and-set.
+CREATE TABLE tournament_matches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    round INTEGER NOT NULL,
+    slot INTEGER NOT NULL,
+    a_id INTEGER NOT NULL,
+    b_id INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'opening', 'playing', 'done')),
+    game_id INTEGER UNIQUE REFERENCES games (id),
+    winner_id INTEGER,                -- NULL when done: a draw (or no result)
+    finished_at REAL,
+    UNIQUE (tournament_id, round, slot)
+);
+CREATE INDEX tournament_matches_open ON tournament_matches (status) WHERE status <> 'done';

@@ -1,0 +1,313 @@
+"""Tournaments, their entries and matches: the SQL side of ``bot.tables.tournaments``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.store.db import Connection, Database
+
+Format = Literal["swiss", "elimination", "round_robin"]
+FORMATS: tuple[Format, ...] = ("swiss", "elimination", "round_robin")
+Status = Literal["signup", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    kind: str
+    settings: dict[str, Any]
+    game_key: str
+    format: Format
+    rounds: int
+    round: int
+    status: Status
+    created_by: int
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    user_id: int
+    name: str
+    rating: float | None
+    seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    id: int
+    tournament_id: int
+    round: int
+    slot: int
+    a_id: int
+    b_id: int | None
+    status: Literal["pending", "opening", "playing", "done"]
+    game_id: int | None
+    winner_id: int | None
+
+
+_T_COLUMNS = (
+    "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
+    " created_by, created_at, started_at, finished_at"
+)
+_M_COLUMNS = "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id"
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        kind=row["kind"],
+        settings=json.loads(row["settings_json"]),
+        game_key=row["game_key"],
+        format=row["format"],
+        rounds=int(row["rounds"]),
+        round=int(row["round"]),
+        status=row["status"],
+        created_by=int(row["created_by"]),
+        created_at=float(row["created_at"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _match(row: Any) -> Match:
+    return Match(
+        id=int(row["id"]),
+        tournament_id=int(row["tournament_id"]),
+        round=int(row["round"]),
+        slot=int(row["slot"]),
+        a_id=int(row["a_id"]),
+        b_id=None if row["b_id"] is None else int(row["b_id"]),
+        status=row["status"],
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+        winner_id=None if row["winner_id"] is None else int(row["winner_id"]),
+    )
+
+
+async def create(
+    db: Database,
+    *,
+    guild_id: int,
+    channel_id: int,
+    kind: str,
+    settings: dict[str, Any],
+    game_key: str,
+    format: Format,
+    rounds: int,
+    actor_id: int,
+    now: float,
+) -> Tournament:
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
+            " format, rounds, round, status, created_by, created_at)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?) RETURNING {_T_COLUMNS}",
+            (
+                guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
+                format, rounds, actor_id, now,
+            ),
+        )  # fmt: skip
+        row = await cursor.fetchone()
+        assert row is not None
+        return _tournament(row)
+
+
+async def get(db: Database | Connection, tournament_id: int) -> Tournament | None:
+    row = await db.fetchone(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))
+    return None if row is None else _tournament(row)
+
+
+async def listed(db: Database, guild_id: int, limit: int = 25) -> list[Tournament]:
+    """The server's tournaments, newest first."""
+    rows = await db.fetchall(
+        f"SELECT {_T_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+        (guild_id, limit),
+    )
+    return [_tournament(row) for row in rows]
+
+
+async def entries(db: Database | Connection, tournament_id: int) -> list[Entry]:
+    rows = await db.fetchall(
+        "SELECT user_id, name, rating, seed FROM tournament_entries WHERE tournament_id = ?"
+        " ORDER BY seed IS NULL, seed, joined_at, user_id",
+        (tournament_id,),
+    )
+    return [Entry(int(r["user_id"]), r["name"], r["rating"], r["seed"]) for r in rows]
+
+
+async def add_entry(
+    db: Database, tournament_id: int, user_id: int, name: str, now: float, cap: int
+) -> bool:
+    """Sign a member up while sign-up is open and the field has room; False if it was not
+    open, was full, or they were in already."""
+    async with db.transaction() as conn:
+        await conn.serialize_on(f"tournament:{tournament_id}")
+        t = await get(conn, tournament_id)
+        if t is None or t.status != "signup":
+            return False
+        count = await conn.fetchone(
+            "SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
+        )
+        if count is not None and int(count[0]) >= cap:
+            return False
+        cursor = await conn.execute(
+            "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
+            (tournament_id, user_id, name[:100], now),
+        )
+        return cursor.rowcount == 1
+
+
+async def remove_entry(db: Database, tournament_id: int, user_id: int) -> bool:
+    async with db.transaction() as conn:
+        await conn.serialize_on(f"tournament:{tournament_id}")
+        t = await get(conn, tournament_id)
+        if t is None or t.status != "signup":
+            return False
+        cursor = await conn.execute(
+            "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+            (tournament_id, user_id),
+        )
+        return cursor.rowcount == 1
+
+
+async def seed_ratings(
+    conn: Connection, guild_id: int, game_key: str, users: list[int]
+) -> dict[int, float]:
+    """The members' server ratings (ordinal) of the game; a newcomer has none."""
+    if not users:
+        return {}
+    marks = ", ".join("?" * len(users))
+    cursor = await conn.execute(
+        f"SELECT user_id, ordinal FROM player_stats WHERE scope = ? AND game_key = ?"
+        f" AND rated_games > 0 AND user_id IN ({marks})",
+        (guild_id, game_key, *users),
+    )
+    return {int(row[0]): float(row[1]) for row in await cursor.fetchall()}
+
+
+async def set_seeds(conn: Connection, tournament_id: int, seeds: list[tuple[int, float]]) -> None:
+    """(user, rating) in seed order."""
+    for seed, (user, rating) in enumerate(seeds, 1):
+        await conn.execute(
+            "UPDATE tournament_entries SET seed = ?, rating = ?"
+            " WHERE tournament_id = ? AND user_id = ?",
+            (seed, rating, tournament_id, user),
+        )
+
+
+async def move_to_round(
+    conn: Connection,
+    tournament_id: int,
+    from_round: int,
+    *,
+    status: Status,
+    rounds: int | None = None,
+    now: float,
+) -> bool:
+    """Compare-and-set: the tournament moves from ``from_round`` to the next (or to
+    ``status``) only if it is still at ``from_round``; False if another did it first."""
+    if status == "running":
+        cursor = await conn.execute(
+            "UPDATE tournaments SET round = round + 1, status = 'running',"
+            " rounds = COALESCE(?, rounds), started_at = COALESCE(started_at, ?)"
+            " WHERE id = ? AND round = ? AND status IN ('signup', 'running')",
+            (rounds, now, tournament_id, from_round),
+        )
+    else:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET status = ?, finished_at = ?"
+            " WHERE id = ? AND round = ? AND status IN ('signup', 'running')",
+            (status, now, tournament_id, from_round),
+        )
+    return cursor.rowcount == 1
+
+
+async def insert_matches(
+    conn: Connection,
+    tournament_id: int,
+    round_number: int,
+    pairs: list[tuple[int, int | None]],
+    now: float,
+) -> None:
+    """A round's matches; a bye is done at once, won by its player."""
+    for slot, (a, b) in enumerate(pairs):
+        await conn.execute(
+            "INSERT INTO tournament_matches (tournament_id, round, slot, a_id, b_id, status,"
+            " winner_id, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                tournament_id, round_number, slot, a, b,
+                "done" if b is None else "pending", a if b is None else None,
+                now if b is None else None,
+            ),
+        )  # fmt: skip
+
+
+async def matches(db: Database | Connection, tournament_id: int) -> list[Match]:
+    rows = await db.fetchall(
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot",
+        (tournament_id,),
+    )
+    return [_match(row) for row in rows]
+
+
+async def match_of_game(conn: Connection, game_id: int) -> Match | None:
+    cursor = await conn.execute(
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ?", (game_id,)
+    )
+    row = await cursor.fetchone()
+    return None if row is None else _match(row)
+
+
+async def finish_match(conn: Connection, match_id: int, winner_id: int | None, now: float) -> bool:
+    """Compare-and-set: a playing match is done once."""
+    cursor = await conn.execute(
+        "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?"
+        " WHERE id = ? AND status = 'playing'",
+        (winner_id, now, match_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def claim_match(db: Database, match_id: int) -> bool:
+    """Compare-and-set: one process opens a pending match's table."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournament_matches SET status = 'opening' WHERE id = ? AND status = 'pending'",
+            (match_id,),
+        )
+        return cursor.rowcount == 1
+
+
+async def set_match_game(db: Database, match_id: int, game_id: int) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE tournament_matches SET status = 'playing', game_id = ?"
+            " WHERE id = ? AND status = 'opening'",
+            (game_id, match_id),
+        )
+
+
+async def pending_matches(db: Database, tournament_id: int | None = None) -> list[Match]:
+    sql = f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE status = 'pending'"
+    params: tuple[Any, ...] = ()
+    if tournament_id is not None:
+        sql += " AND tournament_id = ?"
+        params = (tournament_id,)
+    rows = await db.fetchall(sql + " ORDER BY tournament_id, round, slot", params)
+    return [_match(row) for row in rows]
+
+
+async def lock(conn: Connection, tournament_id: int) -> None:
+    """From here to COMMIT, no other transaction changes this tournament's rounds: two
+    processes that see a round's last two matches end one after the other, so the second
+    sees the first's result (and the round advances once)."""
+    await conn.serialize_on(f"tournament:{tournament_id}")

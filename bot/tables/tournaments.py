@@ -1,0 +1,217 @@
+"""The tournament service (issue 25): sign-up, seeding, rounds that open themselves as
+ordinary tables, and standings. Pairing is ``bot.rules.tournament``; the SQL is in
+``bot.store.tournaments``.
+
+A tournament advances exactly once per round, across processes: each match's end is
+recorded in the transaction that finishes its table (``on_game_over``, called by the
+table hooks), under a per-tournament lock, and the move to the next round is a
+compare-and-set on the round number. Opening a round's tables comes after that commit
+(``open_pending``): each match is claimed by a compare-and-set before its table opens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules import tournament as rules
+from bot.store import tournaments as store
+from bot.store.db import Connection, Database
+from bot.store.tournaments import FORMATS, Entry, Format, Match, Tournament
+from bot.tables.service import Clock, TableService
+
+__all__ = ["FORMATS", "Entry", "Format", "Match", "Tournament", "Tournaments", "on_game_over"]
+
+MIN_PLAYERS = 2
+
+
+class TournamentError(Exception):
+    """A refused tournament action; ``code`` names it for the presentation layer, which
+    words it (no player-facing words in this layer)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A tournament as values, for the words and pictures."""
+
+    tournament: Tournament
+    entries: list[Entry]
+    matches: list[Match]
+    standings: list[rules.Standing]
+    places: list[int]  # final order of a bracket (elimination), else empty
+
+
+def _entrants(entries: list[Entry]) -> list[rules.Entrant]:
+    # Fixed seeds give the order: the rating is only its expression for the pure core.
+    return [
+        rules.Entrant(e.user_id, -float(e.seed if e.seed is not None else 10**6)) for e in entries
+    ]
+
+
+def _results(matches: list[Match]) -> list[rules.Result]:
+    return [
+        rules.Result(m.round, m.a_id, m.b_id, m.winner_id) for m in matches if m.status == "done"
+    ]
+
+
+async def _advance(conn: Connection, tournament_id: int, now: float) -> None:
+    """If the tournament's current round is over, pair the next (or finish): once."""
+    t = await store.get(conn, tournament_id)
+    if t is None or t.status != "running":
+        return
+    played = await store.matches(conn, tournament_id)
+    if any(m.round == t.round and m.status != "done" for m in played):
+        return
+    entrants = _entrants(await store.entries(conn, tournament_id))
+    pairs = rules.next_round(t.format, entrants, _results(played), t.round, t.rounds)
+    if pairs is None:
+        await store.move_to_round(conn, tournament_id, t.round, status="finished", now=now)
+        return
+    if not await store.move_to_round(conn, tournament_id, t.round, status="running", now=now):
+        return  # another transaction moved it first
+    await store.insert_matches(conn, tournament_id, t.round + 1, [(p.a, p.b) for p in pairs], now)
+    if all(p.b is None for p in pairs):  # a round of byes only: on to the next at once
+        await _advance(conn, tournament_id, now)
+
+
+async def on_game_over(
+    conn: Connection, game_id: int, winners: list[int] | None, now: float
+) -> None:
+    """A table ended (``winners``: its winning members; None or empty: no winner). If it
+    was a tournament match, record it and advance the tournament. Runs inside the table's
+    finishing transaction."""
+    match = await store.match_of_game(conn, game_id)
+    if match is None:
+        return
+    await store.lock(conn, match.tournament_id)
+    winner = next(
+        (w for w in winners or [] if w in (match.a_id, match.b_id)), None
+    ) if winners and len(winners) == 1 else None  # fmt: skip
+    if await store.finish_match(conn, match.id, winner, now):
+        await _advance(conn, match.tournament_id, now)
+
+
+class Tournaments:
+    def __init__(self, db: Database, tables: TableService, clock: Clock) -> None:
+        self.db = db
+        self.tables = tables
+        self.clock = clock
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        settings: dict[str, Any],
+        format: Format,
+        rounds: int = 0,
+        actor_id: int,
+    ) -> Tournament:
+        if format not in FORMATS:
+            raise TournamentError("format")
+        game = self.tables.kind(kind)
+        game.check_settings(settings)
+        return await store.create(
+            self.db, guild_id=guild_id, channel_id=channel_id, kind=kind, settings=settings,
+            game_key=game.game_key(settings), format=format, rounds=max(0, rounds),
+            actor_id=actor_id, now=self.clock(),
+        )  # fmt: skip
+
+    async def get(self, tournament_id: int) -> Tournament:
+        t = await store.get(self.db, tournament_id)
+        if t is None:
+            raise TournamentError("unknown")
+        return t
+
+    async def join(self, tournament_id: int, user_id: int, name: str) -> None:
+        if not await store.add_entry(
+            self.db, tournament_id, user_id, name, self.clock(), rules.MAX_PLAYERS
+        ):
+            raise TournamentError("join")
+
+    async def leave(self, tournament_id: int, user_id: int) -> None:
+        if not await store.remove_entry(self.db, tournament_id, user_id):
+            raise TournamentError("leave")
+
+    async def start(self, tournament_id: int) -> Tournament:
+        """Seed by the game's rating, pair round one, then open its tables."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None or t.status != "signup":
+                raise TournamentError("start")
+            entries = await store.entries(conn, tournament_id)
+            if len(entries) < MIN_PLAYERS:
+                raise TournamentError("players")
+            ratings = await store.seed_ratings(
+                conn, t.guild_id, t.game_key, [e.user_id for e in entries]
+            )
+            field = [rules.Entrant(e.user_id, ratings.get(e.user_id, 0.0)) for e in entries]
+            order = rules.seed_order(field)
+            await store.set_seeds(conn, tournament_id, [(u, ratings.get(u, 0.0)) for u in order])
+            seeded = _entrants(await store.entries(conn, tournament_id))
+            pairs = rules.first_round(t.format, seeded)
+            rounds = rules.planned_rounds(t.format, len(entries), t.rounds)
+            assert await store.move_to_round(
+                conn, tournament_id, 0, status="running", rounds=rounds, now=now
+            )
+            await store.insert_matches(conn, tournament_id, 1, [(p.a, p.b) for p in pairs], now)
+            if all(p.b is None for p in pairs):
+                await _advance(conn, tournament_id, now)
+        await self.open_pending(tournament_id)
+        return await self.get(tournament_id)
+
+    async def open_pending(self, tournament_id: int | None = None) -> list[int]:
+        """Open a table for every pending match (claimed first, so each opens once); returns
+        the tables opened. Call it after any match ends, and after a restart."""
+        opened: list[int] = []
+        names: dict[int, dict[int, str]] = {}
+        for match in await store.pending_matches(self.db, tournament_id):
+            if match.b_id is None or not await store.claim_match(self.db, match.id):
+                continue
+            t = await self.get(match.tournament_id)
+            if match.tournament_id not in names:
+                names[match.tournament_id] = {
+                    e.user_id: e.name for e in await store.entries(self.db, t.id)
+                }
+            name = names[match.tournament_id]
+            table = await self.tables.open_lobby(
+                guild_id=t.guild_id, channel_id=t.channel_id, host_id=match.a_id,
+                host_name=name[match.a_id], kind=t.kind, settings=dict(t.settings),
+            )  # fmt: skip
+            await self.tables.join(table.id, match.b_id, name[match.b_id])
+            await store.set_match_game(self.db, match.id, table.id)
+            await self.tables.start(table.id, match.a_id)
+            opened.append(table.id)
+        return opened
+
+    async def cancel(self, tournament_id: int) -> None:
+        t = await self.get(tournament_id)
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            if not await store.move_to_round(
+                conn, tournament_id, t.round, status="cancelled", now=self.clock()
+            ):
+                raise TournamentError("cancel")
+
+    async def picture(self, tournament_id: int) -> Picture:
+        t = await self.get(tournament_id)
+        entries = await store.entries(self.db, tournament_id)
+        matches = await store.matches(self.db, tournament_id)
+        entrants = _entrants(entries)
+        results = _results(matches)
+        table = rules.standings(entrants, results, buchholz=t.format == "swiss")
+        places: list[int] = []
+        if t.format == "elimination" and entries:
+            by_round = [[r for r in results if r.round == n] for n in range(1, t.round + 1)]
+            places = rules.elimination_places(by_round, rules.seed_order(entrants))
+        return Picture(t, entries, matches, table, places)
+
+    async def listed(self, guild_id: int) -> list[Tournament]:
+        return await store.listed(self.db, guild_id)

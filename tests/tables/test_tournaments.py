@@ -1,0 +1,191 @@
+"""The tournament service with real tables (issue 25.4, 25.8): rounds open themselves as
+ordinary tables with the paired members seated, each match ends by the table's own end
+(here a resign), the next round is paired once, and the standings come out as computed by
+hand. Both engines."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from fractions import Fraction
+
+import pytest
+
+from bot.config import Settings
+from bot.games.registry import Games
+from bot.store.db import Database
+from bot.tables import wallets
+from bot.tables.service import TableService
+from bot.tables.tournaments import Tournaments, on_game_over
+from bot.tables.wallet_hooks import WalletHooks
+from tests.backends import DbTarget
+from tests.fakes import FakeClock
+
+GUILD, CHANNEL = 10, 20
+SETTINGS = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
+
+
+@pytest.fixture
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
+    yield database
+    report = await wallets.check_invariant(database)
+    await database.close()
+    assert report.ok, report
+
+
+def services(db: Database, clock: FakeClock) -> Tournaments:
+    settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
+    tables = TableService(
+        db, Games(), settings.table_limits(), clock, random.Random(3), WalletHooks(clock)
+    )
+    return Tournaments(db, tables, clock)
+
+
+async def new_tournament(t: Tournaments, fmt: str, players: list[int], rounds: int = 0) -> int:
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format=fmt, rounds=rounds, actor_id=999,  # type: ignore[arg-type]
+    )  # fmt: skip
+    for user in players:
+        await t.join(made.id, user, f"P{user}")
+    return made.id
+
+
+async def play_round(t: Tournaments, tid: int, beats: Callable[[int, int], bool]) -> None:
+    """Every playing match of the tournament ends: the loser (by ``beats``) resigns."""
+    picture = await t.picture(tid)
+    playing = [m for m in picture.matches if m.status == "playing"]
+    assert playing
+    for match in playing:
+        assert match.game_id is not None and match.b_id is not None
+        table = await t.tables.get(match.game_id)
+        assert table.status == "running"
+        assert {s.user_id for s in table.seats} == {match.a_id, match.b_id}
+        loser = match.b_id if beats(match.a_id, match.b_id) else match.a_id
+        await t.tables.resign(match.game_id, loser)
+    await t.open_pending(tid)
+
+
+def by_number(a: int, b: int) -> bool:
+    """The lower number wins."""
+    return a < b
+
+
+async def test_round_robin_of_five_by_hand(db: Database) -> None:
+    t = services(db, FakeClock())
+    tid = await new_tournament(t, "round_robin", [1, 2, 3, 4, 5])
+    started = await t.start(tid)
+    assert (started.status, started.round, started.rounds) == ("running", 1, 5)
+
+    # The lower number wins, except that 3 beats 1 and 5 beats 2.
+    def beats(a: int, b: int) -> bool:
+        upsets = {(3, 1), (5, 2)}
+        return (a, b) in upsets or ((b, a) not in upsets and a < b)
+
+    for _ in range(5):
+        await play_round(t, tid, beats)
+    picture = await t.picture(tid)
+    assert picture.tournament.status == "finished"
+    # Each played four and sat out one (a bye, a win). Points (wins + bye):
+    # 1: beat 2, 4, 5 (lost to 3) + bye = 4; 2: beat 3, 4 + bye = 3; 3: beat 1, 4, 5 + bye = 4;
+    # 4: beat 5 + bye = 2; 5: beat 2 + bye = 2.
+    # 1 and 3 tie on 4: 3 beat 1 head-to-head. 4 and 5 tie on 2: 4 beat 5.
+    assert [(s.id, s.points) for s in picture.standings] == [
+        (3, 4), (1, 4), (2, 3), (4, 2), (5, 2),
+    ]  # fmt: skip
+    played = [m for m in picture.matches if m.b_id is not None]
+    assert len(played) == 10 and len({frozenset((m.a_id, m.b_id)) for m in played}) == 10
+
+
+async def test_swiss_of_eight_survives_a_restart(db: Database) -> None:
+    clock = FakeClock()
+    t = services(db, clock)
+    tid = await new_tournament(t, "swiss", list(range(1, 9)))
+    assert (await t.start(tid)).rounds == 3
+    await play_round(t, tid, by_number)
+    # A restart: a new service on the same database carries on from the database alone.
+    t = services(db, clock)
+    assert await t.open_pending(tid) == []  # round two's tables were opened before
+    await play_round(t, tid, by_number)
+    await play_round(t, tid, by_number)
+    picture = await t.picture(tid)
+    assert picture.tournament.status == "finished"
+    # Seeds are 1..8 (no ratings yet: by id). R1: 1-2, 3-4, 5-6, 7-8; winners 1, 3, 5, 7.
+    # R2: 1-3, 5-7, 2-4, 6-8; R3: 1-5 (both 2), 3-2 (1 each, 3 ranks above 2)... the lower
+    # number always wins, so 1 ends on 3 points alone.
+    top = picture.standings[0]
+    assert (top.id, top.points) == (1, 3)
+    assert [s.points for s in picture.standings] == [3, 2, 2, 2, 1, 1, 1, 0]
+    pairs = [frozenset((m.a_id, m.b_id)) for m in picture.matches]
+    assert len(pairs) == 12 and len(set(pairs)) == 12  # no repeat
+
+
+async def test_single_elimination_of_six_gives_the_top_seeds_byes(db: Database) -> None:
+    t = services(db, FakeClock())
+    tid = await new_tournament(t, "elimination", [1, 2, 3, 4, 5, 6])
+    started = await t.start(tid)
+    assert started.rounds == 3
+    first = [m for m in (await t.picture(tid)).matches if m.round == 1]
+    assert [(m.a_id, m.b_id) for m in first] == [(1, None), (4, 5), (2, None), (3, 6)]
+
+    # 6 upsets 3 in round one; then the lower number wins.
+    def beats(a: int, b: int) -> bool:
+        return (a, b) == (6, 3) or ((a, b) != (3, 6) and a < b)
+
+    for _ in range(3):
+        await play_round(t, tid, beats)
+    picture = await t.picture(tid)
+    assert picture.tournament.status == "finished"
+    # R2: 1-4, 2-6; final: 1-2. Places: 1, 2, then the semi-finalists 4 and 6 (by seed),
+    # then round one's losers 3 and 5 (by seed).
+    assert picture.places == [1, 2, 4, 6, 3, 5]
+
+
+async def test_a_round_advances_once_when_its_last_matches_end_together(
+    db_target: DbTarget,
+) -> None:
+    """Two processes (two services, two connections pools) on one database end the round's
+    last two matches at the same moment: the next round is paired and opened once."""
+    path = db_target("bot")
+    one, two = await Database.open(path), await Database.open(path)
+    try:
+        clock = FakeClock()
+        a, b = services(one, clock), services(two, clock)
+        tid = await new_tournament(a, "swiss", [1, 2, 3, 4])
+        await a.start(tid)
+        m1, m2 = [m for m in (await a.picture(tid)).matches if m.round == 1]
+        assert m1.game_id and m2.game_id and m1.b_id and m2.b_id
+        # Each process records its match in its own transaction, the second beginning
+        # while the first is still open: without the tournament's lock each would see the
+        # other's match unfinished and neither would pair round two.
+        second_began = asyncio.Event()
+
+        async def first() -> None:
+            async with one.transaction() as conn:
+                await on_game_over(conn, m1.game_id, [m1.a_id], clock())  # type: ignore[arg-type]
+                await second_began.wait()
+                await asyncio.sleep(0.2)  # the second reaches its reads meanwhile
+
+        async def second() -> None:
+            await asyncio.sleep(0.05)
+            second_began.set()
+            async with two.transaction() as conn:
+                await on_game_over(conn, m2.game_id, [m2.a_id], clock())  # type: ignore[arg-type]
+
+        await asyncio.gather(first(), second())
+        opened = await asyncio.gather(a.open_pending(tid), b.open_pending(tid))
+        assert sorted(len(x) for x in opened) in ([0, 2], [1, 1])
+        picture = await a.picture(tid)
+        assert picture.tournament.round == 2
+        second = [m for m in picture.matches if m.round == 2]
+        assert len(second) == 2 and all(m.status == "playing" for m in second)
+        assert {frozenset((m.a_id, m.b_id)) for m in second} == {
+            frozenset((1, 3)),
+            frozenset((2, 4)),
+        }
+        assert Fraction(sum(s.points for s in picture.standings)) == 2
+    finally:
+        await one.close()
+        await two.close()
