@@ -277,12 +277,15 @@ async def finish_match(conn: Connection, match_id: int, winner_id: int | None, n
     return cursor.rowcount == 1
 
 
-async def claim_match(db: Database, match_id: int) -> bool:
-    """Compare-and-set: one process opens a pending match's table."""
+async def claim_match(db: Database, match_id: int, now: float, grace: float) -> bool:
+    """Compare-and-set: one process opens a pending match's table. A claim older than
+    ``grace`` whose table was never linked (its process died) may be taken over."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
-            "UPDATE tournament_matches SET status = 'opening' WHERE id = ? AND status = 'pending'",
-            (match_id,),
+            "UPDATE tournament_matches SET status = 'opening', claimed_at = ?"
+            " WHERE id = ? AND (status = 'pending'"
+            " OR (status = 'opening' AND game_id IS NULL AND claimed_at < ?))",
+            (now, match_id, now - grace),
         )
         return cursor.rowcount == 1
 
@@ -296,14 +299,42 @@ async def set_match_game(db: Database, match_id: int, game_id: int) -> None:
         )
 
 
-async def pending_matches(db: Database, tournament_id: int | None = None) -> list[Match]:
-    sql = f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE status = 'pending'"
-    params: tuple[Any, ...] = ()
+async def pending_matches(
+    db: Database, now: float, grace: float, tournament_id: int | None = None
+) -> list[Match]:
+    """Matches whose table is to be opened: pending, or claimed ``grace`` ago by a process
+    that never linked a table."""
+    sql = (
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE (status = 'pending'"
+        " OR (status = 'opening' AND game_id IS NULL AND claimed_at < ?))"
+    )
+    params: tuple[Any, ...] = (now - grace,)
     if tournament_id is not None:
         sql += " AND tournament_id = ?"
-        params = (tournament_id,)
+        params = (*params, tournament_id)
     rows = await db.fetchall(sql + " ORDER BY tournament_id, round, slot", params)
     return [_match(row) for row in rows]
+
+
+async def unstarted_matches(db: Database, now: float, grace: float) -> list[Match]:
+    """Playing matches whose table is still a lobby ``grace`` after the claim (its process
+    died between linking the table and starting it)."""
+    rows = await db.fetchall(
+        f"SELECT {', '.join('m.' + c for c in _M_COLUMNS.split(', '))}"
+        " FROM tournament_matches m JOIN games g ON g.id = m.game_id"
+        " WHERE m.status = 'playing' AND g.status = 'lobby' AND m.claimed_at < ?"
+        " ORDER BY m.id",
+        (now - grace,),
+    )
+    return [_match(row) for row in rows]
+
+
+async def live_match_games(conn: Connection, tournament_id: int) -> list[int]:
+    cursor = await conn.execute(
+        "SELECT game_id FROM tournament_matches WHERE tournament_id = ? AND status = 'playing'",
+        (tournament_id,),
+    )
+    return [int(row[0]) for row in await cursor.fetchall()]
 
 
 async def lock(conn: Connection, tournament_id: int) -> None:

@@ -14,15 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.errors import StaleAction, UserError
 from bot.rules import tournament as rules
 from bot.store import tournaments as store
 from bot.store.db import Connection, Database
 from bot.store.tournaments import FORMATS, Entry, Format, Match, Tournament
+from bot.tables.model import Change
 from bot.tables.service import Clock, TableService
 
 __all__ = ["FORMATS", "Entry", "Format", "Match", "Tournament", "Tournaments", "on_game_over"]
 
 MIN_PLAYERS = 2
+CLAIM_GRACE = 300.0  # seconds before a claim whose table never got linked is taken over
 
 
 class TournamentError(Exception):
@@ -168,30 +171,41 @@ class Tournaments:
         return await self.get(tournament_id)
 
     async def open_pending(self, tournament_id: int | None = None) -> list[int]:
-        """Open a table for every pending match (claimed first, so each opens once); returns
-        the tables opened. Call it after any match ends, and after a restart."""
-        opened: list[int] = []
-        names: dict[int, dict[int, str]] = {}
-        for match in await store.pending_matches(self.db, tournament_id):
-            if match.b_id is None or not await store.claim_match(self.db, match.id):
+        """Open a table for every match that needs one (claimed first, so each opens once),
+        and start any whose process died between linking and starting it; returns the
+        tables started. Call it after any match ends, and after a restart."""
+        started: list[int] = []
+        now = self.clock()
+        for match in await store.pending_matches(self.db, now, CLAIM_GRACE, tournament_id):
+            if match.b_id is None or not await store.claim_match(
+                self.db, match.id, now, CLAIM_GRACE
+            ):
                 continue
             t = await self.get(match.tournament_id)
-            if match.tournament_id not in names:
-                names[match.tournament_id] = {
-                    e.user_id: e.name for e in await store.entries(self.db, t.id)
-                }
-            name = names[match.tournament_id]
+            name = {e.user_id: e.name for e in await store.entries(self.db, t.id)}
             table = await self.tables.open_lobby(
                 guild_id=t.guild_id, channel_id=t.channel_id, host_id=match.a_id,
                 host_name=name[match.a_id], kind=t.kind, settings=dict(t.settings),
             )  # fmt: skip
             await self.tables.join(table.id, match.b_id, name[match.b_id])
+            # Linked before the start: a crash after this leaves a lobby the next call
+            # starts (below); a crash before it leaves a lobby that expires by itself.
             await store.set_match_game(self.db, match.id, table.id)
             await self.tables.start(table.id, match.a_id)
-            opened.append(table.id)
-        return opened
+            started.append(table.id)
+        for match in await store.unstarted_matches(self.db, now, CLAIM_GRACE):
+            if tournament_id is None or match.tournament_id == tournament_id:
+                assert match.game_id is not None
+                try:
+                    await self.tables.start(match.game_id, match.a_id)
+                except UserError:
+                    continue  # another process started (or closed) it meanwhile
+                started.append(match.game_id)
+        return started
 
-    async def cancel(self, tournament_id: int) -> None:
+    async def cancel(self, tournament_id: int, actor_id: int, actor_name: str) -> list[Change]:
+        """Cancel: no result. Its running tables end early with no result (each refunds as
+        any table does); returns their changes, for the caller to show."""
         t = await self.get(tournament_id)
         async with self.db.transaction() as conn:
             await store.lock(conn, tournament_id)
@@ -199,6 +213,14 @@ class Tournaments:
                 conn, tournament_id, t.round, status="cancelled", now=self.clock()
             ):
                 raise TournamentError("cancel")
+            live = await store.live_match_games(conn, tournament_id)
+        changes = []
+        for game_id in live:
+            try:
+                changes.append(await self.tables.end(game_id, actor_id, True, actor_name))
+            except StaleAction:
+                continue  # it ended meanwhile
+        return changes
 
     async def picture(self, tournament_id: int) -> Picture:
         t = await self.get(tournament_id)

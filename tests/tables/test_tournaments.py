@@ -14,6 +14,7 @@ import pytest
 
 from bot.config import Settings
 from bot.games.registry import Games
+from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
 from bot.tables.service import TableService
@@ -189,3 +190,32 @@ async def test_a_round_advances_once_when_its_last_matches_end_together(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_claim_whose_process_died_is_taken_over_and_cancel_ends_the_tables(
+    db: Database,
+) -> None:
+    clock = FakeClock()
+    t = services(db, clock)
+    tid = await new_tournament(t, "round_robin", [1, 2, 3, 4])
+    # The process that starts it dies after claiming the first match, before its table.
+    real_open = t.open_pending
+    t.open_pending = lambda tournament_id=None: asyncio.sleep(0, [])  # type: ignore[method-assign]
+    await t.start(tid)
+    t.open_pending = real_open  # type: ignore[method-assign]
+    first, second = [m for m in (await t.picture(tid)).matches if m.round == 1]
+    assert await store.claim_match(db, first.id, clock(), 300)
+    t = services(db, clock)  # the restart
+    assert len(await t.open_pending(tid)) == 1  # the other match; the claim is still young
+    clock.advance(301)
+    assert len(await t.open_pending(tid)) == 1  # now taken over
+    playing = [m for m in (await t.picture(tid)).matches if m.status == "playing"]
+    assert {m.id for m in playing} == {first.id, second.id}
+
+    changes = await t.cancel(tid, 999, "Org")
+    assert {c.table.id for c in changes} == {m.game_id for m in playing}
+    assert all(c.table.status == "ended" for c in changes)
+    picture = await t.picture(tid)
+    assert picture.tournament.status == "cancelled"
+    assert [m.round for m in picture.matches] == [1, 1]  # no next round after the cancel
+    assert all(m.status == "done" and m.winner_id is None for m in picture.matches)

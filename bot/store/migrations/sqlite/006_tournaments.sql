@@ -30,7 +30,8 @@ CREATE TABLE tournament_entries (
 ) WITHOUT ROWID;
 
 -- One match of a round. b_id NULL is a bye (done when paired). A match is opened as an
--- ordinary table once: status 'pending' -> 'opening' is a compare-and-set.
+-- ordinary table once: status 'pending' -> 'opening' is a compare-and-set; a claim whose
+-- process died before the table was linked is taken over after a grace period.
 CREATE TABLE tournament_matches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
@@ -41,6 +42,7 @@ CREATE TABLE tournament_matches (
     status TEXT NOT NULL CHECK (status IN ('pending', 'opening', 'playing', 'done')),
     game_id INTEGER UNIQUE REFERENCES games (id),
     winner_id INTEGER,                -- NULL when done: a draw (or no result)
+    claimed_at REAL,                 -- when a process claimed it to open its table
     finished_at REAL,
     UNIQUE (tournament_id, round, slot)
 );
