@@ -342,3 +342,29 @@ async def lock(conn: Connection, tournament_id: int) -> None:
     processes that see a round's last two matches end one after the other, so the second
     sees the first's result (and the round advances once)."""
     await conn.serialize_on(f"tournament:{tournament_id}")
+
+
+async def due_posts(db: Database) -> list[Tournament]:
+    """Tournaments whose current round (or final standings) has not been posted yet."""
+    rows = await db.fetchall(
+        f"SELECT {_T_COLUMNS} FROM tournaments WHERE (status = 'running' AND posted_round < round)"
+        " OR (status = 'finished' AND posted_round <= round) ORDER BY id"
+    )
+    return [_tournament(row) for row in rows]
+
+
+async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
+    """Compare-and-set: one process posts a round's standings."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET posted_round = ? WHERE id = ? AND posted_round < ?",
+            (value, tournament_id, value),
+        )
+        return cursor.rowcount == 1
+
+
+async def set_message(db: Database, tournament_id: int, message_id: int) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+        )

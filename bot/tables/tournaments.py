@@ -142,7 +142,7 @@ class Tournaments:
             raise TournamentError("leave")
 
     async def start(self, tournament_id: int) -> Tournament:
-        """Seed by the game's rating, pair round one, then open its tables."""
+        """Seed by the game's rating and pair round one; ``open_pending`` opens its tables."""
         now = self.clock()
         async with self.db.transaction() as conn:
             await store.lock(conn, tournament_id)
@@ -167,7 +167,6 @@ class Tournaments:
             await store.insert_matches(conn, tournament_id, 1, [(p.a, p.b) for p in pairs], now)
             if all(p.b is None for p in pairs):
                 await _advance(conn, tournament_id, now)
-        await self.open_pending(tournament_id)
         return await self.get(tournament_id)
 
     async def open_pending(self, tournament_id: int | None = None) -> list[int]:
@@ -237,3 +236,16 @@ class Tournaments:
 
     async def listed(self, guild_id: int) -> list[Tournament]:
         return await store.listed(self.db, guild_id)
+
+    async def due_posts(self) -> list[tuple[Tournament, int]]:
+        """(tournament, value) to post: its round started, or (round + 1) it finished;
+        claimed, so each is posted once."""
+        out = []
+        for t in await store.due_posts(self.db):
+            value = t.round if t.status == "running" else t.round + 1
+            if await store.claim_post(self.db, t.id, value):
+                out.append((t, value))
+        return out
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        await store.set_message(self.db, tournament_id, message_id)

@@ -14,6 +14,7 @@ from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
+from bot.tables.tournaments import Tournaments
 from bot.tables.wallets import Wallets
 from bot.ui.publisher import Publisher
 from bot.ui.router import Router
@@ -30,6 +31,7 @@ class Shell:
     router: Router
     clock: Clock
     replays: Replays
+    tournaments: Tournaments
     shards: Shards = EVERY_GUILD  # the guilds this process owns
 
 

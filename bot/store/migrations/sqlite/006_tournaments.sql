@@ -12,6 +12,9 @@ CREATE TABLE tournaments (
     round INTEGER NOT NULL DEFAULT 0, -- the round being played (0: sign-up). Advanced by a
                                       -- compare-and-set on this number, so exactly once
     status TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    posted_round INTEGER NOT NULL DEFAULT 0, -- the last round whose standings were posted
+                                      -- (round + 1 once the final ones were)
+    message_id INTEGER,                 -- the sign-up message
     created_by INTEGER NOT NULL,
     created_at REAL NOT NULL,
     started_at REAL,
