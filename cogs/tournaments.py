@@ -13,6 +13,7 @@ from bot.tables.tournaments import TournamentError
 from bot.ui.checks import is_admin, require_admin
 from bot.ui.tournaments import (
     FORMAT_LABELS,
+    PRIZE_LABELS,
     TournamentButton,
     picture_embed,
     post_due,
@@ -47,9 +48,12 @@ class TournamentCog(
         game="Which game (its standard settings)",
         format="Swiss, single elimination or round robin",
         rounds="Swiss only: rounds (default: enough to find a winner)",
+        fee="Chips each player pays in; the pool goes to the best places (default 0)",
+        prize="How the pool is split (default: all to the winner)",
     )
     @app_commands.choices(
-        format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()]
+        format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()],
+        prize=[app_commands.Choice(name=label, value=key) for key, label in PRIZE_LABELS.items()],
     )
     async def create(
         self,
@@ -57,6 +61,8 @@ class TournamentCog(
         game: app_commands.Range[str, 1, 100],
         format: str,
         rounds: app_commands.Range[int, 1, 20] | None = None,
+        fee: app_commands.Range[int, 0, 1_000_000_000] = 0,
+        prize: str = "winner",
     ) -> None:
         require_admin(interaction, "You need Manage Server to run a tournament.")
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -64,14 +70,17 @@ class TournamentCog(
         key = self.bot.games.find_key(game) or game
         if key not in games:
             raise UserError("Pick a game from the list.")
-        if format not in FORMAT_LABELS:
-            raise UserError("Pick a format from the list.")
+        if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
+            raise UserError("Pick a format and a prize split from the list.")
+        cap = self.bot.settings.max_stake
+        if not 0 <= fee <= cap:
+            raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
         kind, settings = games[key]
         shell = self.bot.shell
         t = await shell.tournaments.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
             settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
-            actor_id=interaction.user.id,
+            fee=fee, prize=prize, actor_id=interaction.user.id,
         )  # fmt: skip
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
@@ -136,8 +145,9 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
+        refunded = " Every entry fee is refunded." if t.fee else ""
         await interaction.followup.send(
-            f"Tournament #{t_id} is cancelled: no result.", allowed_mentions=NO_PINGS
+            f"Tournament #{t_id} is cancelled: no result.{refunded}", allowed_mentions=NO_PINGS
         )
 
     async def _find(

@@ -76,6 +76,15 @@ def _entry_text(
     actor_id: int | None,
     reason_room: int = FIELD_MAX,
 ) -> str:
+    if game_id is None and reason and reason.startswith("tournament:"):
+        number = reason.removeprefix("tournament:")
+        tournament = {
+            "escrow": "Entry fee of tournament #",
+            "refund": "Entry fee back from tournament #",
+            "payout": "Prize of tournament #",
+        }.get(kind)
+        if tournament is not None and number.isdigit():
+            return tournament + number
     who = f"<@{actor_id}>" if actor_id is not None else "someone"
     clipped = clip_markdown(reason, reason_room) if reason else ""
     why = f": {clipped}" if clipped else ""

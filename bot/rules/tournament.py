@@ -346,3 +346,25 @@ def next_round(
         ]
         return elimination_next_round(winners) if len(winners) > 1 else None
     raise ValueError(f"unknown format {format!r}")
+
+
+# Prize splits an organiser picks from: percent of the pool for 1st, 2nd, 3rd.
+PRIZE_SPLITS: dict[str, tuple[int, ...]] = {
+    "winner": (100,),
+    "top2": (70, 30),
+    "top3": (50, 30, 20),
+}
+
+
+def prize_shares(pool: int, places: Sequence[int], split: str) -> dict[int, int]:
+    """Chips per player from the pool, by final place (``places``: ids, the winner first).
+    Shares round down; the remainder, and the shares of places nobody holds (fewer players
+    than prizes), go to the winner. Their sum is the pool."""
+    if pool <= 0 or not places:
+        return {}
+    percents = PRIZE_SPLITS[split]
+    shares: dict[int, int] = {}
+    for pid, percent in zip(places, percents, strict=False):
+        shares[pid] = pool * percent // 100
+    shares[places[0]] += pool - sum(shares.values())
+    return {pid: amount for pid, amount in shares.items() if amount > 0}

@@ -25,6 +25,8 @@ class Tournament:
     rounds: int
     round: int
     status: Status
+    fee: int
+    prize: str
     created_by: int
     created_at: float
     started_at: float | None
@@ -54,9 +56,10 @@ class Match:
 
 _T_COLUMNS = (
     "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
-    " created_by, created_at, started_at, finished_at"
+    " fee, prize, created_by, created_at, started_at, finished_at"
 )
 _M_COLUMNS = "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id"
+_M_COLUMNS_OF_M = ", ".join("m." + column for column in _M_COLUMNS.split(", "))
 
 
 def _tournament(row: Any) -> Tournament:
@@ -71,6 +74,8 @@ def _tournament(row: Any) -> Tournament:
         rounds=int(row["rounds"]),
         round=int(row["round"]),
         status=row["status"],
+        fee=int(row["fee"]),
+        prize=row["prize"],
         created_by=int(row["created_by"]),
         created_at=float(row["created_at"]),
         started_at=row["started_at"],
@@ -102,17 +107,19 @@ async def create(
     game_key: str,
     format: Format,
     rounds: int,
+    fee: int = 0,
+    prize: str = "winner",
     actor_id: int,
     now: float,
 ) -> Tournament:
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
-            " format, rounds, round, status, created_by, created_at)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?) RETURNING {_T_COLUMNS}",
+            " format, rounds, round, status, fee, prize, created_by, created_at)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
             (
                 guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
-                format, rounds, actor_id, now,
+                format, rounds, fee, prize, actor_id, now,
             ),
         )  # fmt: skip
         row = await cursor.fetchone()
@@ -144,39 +151,76 @@ async def entries(db: Database | Connection, tournament_id: int) -> list[Entry]:
 
 
 async def add_entry(
-    db: Database, tournament_id: int, user_id: int, name: str, now: float, cap: int
+    conn: Connection, tournament_id: int, user_id: int, name: str, now: float, cap: int
 ) -> bool:
-    """Sign a member up while sign-up is open and the field has room; False if it was not
-    open, was full, or they were in already."""
-    async with db.transaction() as conn:
-        await conn.serialize_on(f"tournament:{tournament_id}")
-        t = await get(conn, tournament_id)
-        if t is None or t.status != "signup":
-            return False
-        count = await conn.fetchone(
-            "SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
-        )
-        if count is not None and int(count[0]) >= cap:
-            return False
-        cursor = await conn.execute(
-            "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
-            (tournament_id, user_id, name[:100], now),
-        )
-        return cursor.rowcount == 1
+    """Sign a member up while sign-up is open and the field has room (call it under
+    ``lock``); False if it was not open, was full, or they were in already."""
+    t = await get(conn, tournament_id)
+    if t is None or t.status != "signup":
+        return False
+    count = await conn.fetchone(
+        "SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
+    )
+    if count is not None and int(count[0]) >= cap:
+        return False
+    cursor = await conn.execute(
+        "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
+        (tournament_id, user_id, name[:100], now),
+    )
+    return cursor.rowcount == 1
 
 
-async def remove_entry(db: Database, tournament_id: int, user_id: int) -> bool:
-    async with db.transaction() as conn:
-        await conn.serialize_on(f"tournament:{tournament_id}")
-        t = await get(conn, tournament_id)
-        if t is None or t.status != "signup":
-            return False
-        cursor = await conn.execute(
-            "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
-            (tournament_id, user_id),
-        )
-        return cursor.rowcount == 1
+async def remove_entry(conn: Connection, tournament_id: int, user_id: int) -> bool:
+    """Take a member off the list while sign-up is open (under ``lock``)."""
+    t = await get(conn, tournament_id)
+    if t is None or t.status != "signup":
+        return False
+    cursor = await conn.execute(
+        "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+        (tournament_id, user_id),
+    )
+    return cursor.rowcount == 1
+
+
+# --- entry fees (the chips move through bot.store.wallets, in the same transaction) -------
+
+
+async def hold_fee(
+    conn: Connection, tournament_id: int, guild_id: int, user_id: int, amount: int, now: float
+) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_fees (tournament_id, guild_id, user_id, amount, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, guild_id, user_id, amount, now),
+    )
+
+
+async def release_fees(
+    conn: Connection, tournament_id: int, now: float, user_id: int | None = None
+) -> list[tuple[int, int, int]]:
+    """Mark held fees (one member's, or all) refunded; their (guild, user, amount)."""
+    sql = (
+        "UPDATE tournament_fees SET status = 'refunded', settled_at = ?"
+        " WHERE tournament_id = ? AND status = 'held'"
+    )
+    params: tuple[Any, ...] = (now, tournament_id)
+    if user_id is not None:
+        sql += " AND user_id = ?"
+        params = (*params, user_id)
+    cursor = await conn.execute(sql + " RETURNING guild_id, user_id, amount", params)
+    return [(int(g), int(u), int(a)) for g, u, a in await cursor.fetchall()]
+
+
+async def collect_fees(conn: Connection, tournament_id: int, now: float) -> list[tuple[int, int]]:
+    """Mark every held fee paid into the prizes; their (guild, amount) rows (empty once
+    paid: a retry pays nothing)."""
+    cursor = await conn.execute(
+        "UPDATE tournament_fees SET status = 'paid', settled_at = ?"
+        " WHERE tournament_id = ? AND status = 'held' RETURNING guild_id, amount",
+        (now, tournament_id),
+    )
+    return [(int(g), int(a)) for g, a in await cursor.fetchall()]
 
 
 async def seed_ratings(
@@ -320,7 +364,7 @@ async def unstarted_matches(db: Database, now: float, grace: float) -> list[Matc
     """Playing matches whose table is still a lobby ``grace`` after the claim (its process
     died between linking the table and starting it)."""
     rows = await db.fetchall(
-        f"SELECT {', '.join('m.' + c for c in _M_COLUMNS.split(', '))}"
+        f"SELECT {_M_COLUMNS_OF_M}"
         " FROM tournament_matches m JOIN games g ON g.id = m.game_id"
         " WHERE m.status = 'playing' AND g.status = 'lobby' AND m.claimed_at < ?"
         " ORDER BY m.id",

@@ -17,10 +17,12 @@ from typing import Any
 from bot.errors import StaleAction, UserError
 from bot.rules import tournament as rules
 from bot.store import tournaments as store
+from bot.store import wallets as chips
 from bot.store.db import Connection, Database
 from bot.store.tournaments import FORMATS, Entry, Format, Match, Tournament
 from bot.tables.model import Change
 from bot.tables.service import Clock, TableService
+from bot.tables.wallets import START_CHIPS
 
 __all__ = ["FORMATS", "Entry", "Format", "Match", "Tournament", "Tournaments", "on_game_over"]
 
@@ -35,6 +37,15 @@ class TournamentError(Exception):
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code
+
+
+class TournamentFeeShort(TournamentError):
+    """The member's balance does not cover the entry fee."""
+
+    def __init__(self, balance: int, fee: int) -> None:
+        super().__init__("fee")
+        self.balance = balance
+        self.fee = fee
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +83,48 @@ async def _advance(conn: Connection, tournament_id: int, now: float) -> None:
     entrants = _entrants(await store.entries(conn, tournament_id))
     pairs = rules.next_round(t.format, entrants, _results(played), t.round, t.rounds)
     if pairs is None:
-        await store.move_to_round(conn, tournament_id, t.round, status="finished", now=now)
+        if await store.move_to_round(conn, tournament_id, t.round, status="finished", now=now):
+            await _pay_prizes(conn, t, entrants, _results(played), now)
         return
     if not await store.move_to_round(conn, tournament_id, t.round, status="running", now=now):
         return  # another transaction moved it first
     await store.insert_matches(conn, tournament_id, t.round + 1, [(p.a, p.b) for p in pairs], now)
     if all(p.b is None for p in pairs):  # a round of byes only: on to the next at once
         await _advance(conn, tournament_id, now)
+
+
+def final_places(
+    t: Tournament, entrants: list[rules.Entrant], results: list[rules.Result]
+) -> list[int]:
+    """Ids by final place: a bracket by the round each went out in, else the standings."""
+    if t.format == "elimination":
+        by_round = [[r for r in results if r.round == n] for n in range(1, t.round + 1)]
+        return rules.elimination_places(by_round, rules.seed_order(entrants))
+    return [s.id for s in rules.standings(entrants, results, buchholz=t.format == "swiss")]
+
+
+async def _pay_prizes(
+    conn: Connection,
+    t: Tournament,
+    entrants: list[rules.Entrant],
+    results: list[rules.Result],
+    now: float,
+) -> None:
+    """The pool of fees to the places, in the transaction that finishes the tournament;
+    the fees leave 'held' once, so this pays once."""
+    pool = sum(amount for _, amount in await store.collect_fees(conn, t.id, now))
+    shares = rules.prize_shares(pool, final_places(t, entrants, results), t.prize)
+    for user_id, amount in shares.items():
+        await chips.ensure_wallet(conn, t.guild_id, user_id, now, start=START_CHIPS)
+        await chips.credit(
+            conn, t.guild_id, user_id, amount, "payout", now, reason=f"tournament:{t.id}"
+        )
+
+
+async def _refund(conn: Connection, t: Tournament, now: float, user_id: int | None = None) -> None:
+    for guild_id, user, amount in await store.release_fees(conn, t.id, now, user_id):
+        await chips.ensure_wallet(conn, guild_id, user, now, start=START_CHIPS)
+        await chips.credit(conn, guild_id, user, amount, "refund", now, reason=f"tournament:{t.id}")
 
 
 async def on_game_over(
@@ -113,16 +159,20 @@ class Tournaments:
         settings: dict[str, Any],
         format: Format,
         rounds: int = 0,
+        fee: int = 0,
+        prize: str = "winner",
         actor_id: int,
     ) -> Tournament:
         if format not in FORMATS:
             raise TournamentError("format")
+        if prize not in rules.PRIZE_SPLITS or fee < 0:
+            raise TournamentError("prize")
         game = self.tables.kind(kind)
         game.check_settings(settings)
         return await store.create(
             self.db, guild_id=guild_id, channel_id=channel_id, kind=kind, settings=settings,
             game_key=game.game_key(settings), format=format, rounds=max(0, rounds),
-            actor_id=actor_id, now=self.clock(),
+            fee=fee, prize=prize, actor_id=actor_id, now=self.clock(),
         )  # fmt: skip
 
     async def get(self, tournament_id: int) -> Tournament:
@@ -132,14 +182,34 @@ class Tournaments:
         return t
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> None:
-        if not await store.add_entry(
-            self.db, tournament_id, user_id, name, self.clock(), rules.MAX_PLAYERS
-        ):
-            raise TournamentError("join")
+        """Sign up, paying the entry fee into the pool (held like a table's stake)."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None or not await store.add_entry(
+                conn, tournament_id, user_id, name, now, rules.MAX_PLAYERS
+            ):
+                raise TournamentError("join")
+            if t.fee > 0:
+                await chips.ensure_wallet(conn, t.guild_id, user_id, now, start=START_CHIPS)
+                if not await chips.debit(
+                    conn, t.guild_id, user_id, t.fee, "escrow", now,
+                    reason=f"tournament:{t.id}",
+                ):  # fmt: skip
+                    short = await chips.balance_in(conn, t.guild_id, user_id)
+                    raise TournamentFeeShort(short, t.fee)
+                await store.hold_fee(conn, t.id, t.guild_id, user_id, t.fee, now)
 
     async def leave(self, tournament_id: int, user_id: int) -> None:
-        if not await store.remove_entry(self.db, tournament_id, user_id):
-            raise TournamentError("leave")
+        """Leave before the start: the fee comes back."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None or not await store.remove_entry(conn, tournament_id, user_id):
+                raise TournamentError("leave")
+            await _refund(conn, t, now, user_id)
 
     async def start(self, tournament_id: int) -> Tournament:
         """Seed by the game's rating and pair round one; ``open_pending`` opens its tables."""
@@ -212,6 +282,7 @@ class Tournaments:
                 conn, tournament_id, t.round, status="cancelled", now=self.clock()
             ):
                 raise TournamentError("cancel")
+            await _refund(conn, t, self.clock())
             live = await store.live_match_games(conn, tournament_id)
         changes = []
         for game_id in live:

@@ -14,7 +14,7 @@ from bot.games.registry import Games
 from bot.render.common import COLOUR
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import Picture, Tournament, TournamentError
+from bot.tables.tournaments import Picture, Tournament, TournamentError, TournamentFeeShort
 from bot.ui.buttons import is_button
 from bot.ui.checks import is_admin
 from bot.ui.errors import handle_error
@@ -39,7 +39,18 @@ REFUSALS = {
 TITLE = "Tournament #"
 
 
+PRIZE_LABELS = {
+    "winner": "all to the winner",
+    "top2": "70 % / 30 %",
+    "top3": "50 % / 30 % / 20 %",
+}
+
+
 def refusal(error: TournamentError) -> UserError:
+    if isinstance(error, TournamentFeeShort):
+        return UserError(
+            f"You have {error.balance:,} chips; this tournament's entry fee is {error.fee:,}."
+        )
     return UserError(REFUSALS.get(error.code, "That cannot be done now."))
 
 
@@ -96,6 +107,13 @@ def standings_text(picture: Picture) -> str:
 def picture_embed(picture: Picture, games: Games) -> discord.Embed:
     t = picture.tournament
     head = f"{FORMAT_LABELS[t.format]} · {games.label(t.game_key)}"
+    fee = ""
+    if t.fee:
+        pool = t.fee * len(picture.entries)
+        fee = (
+            f"Entry fee {t.fee:,} chips · prize pool {pool:,} chips,"
+            f" {PRIZE_LABELS.get(t.prize, t.prize)}\n"
+        )
     if t.status == "signup":
         names = [f"`{i}.` {md_name(e.name)}" for i, e in enumerate(picture.entries, 1)]
         body = (
@@ -109,7 +127,10 @@ def picture_embed(picture: Picture, games: Games) -> discord.Embed:
         body = f"🏆 **{_name(picture, winner)}** won.\n\n" + standings_text(picture)
     else:
         body = "Cancelled: no result."
-    return discord.Embed(title=f"{TITLE}{t.id} · {head}", description=body, colour=COLOUR)
+    if t.status == "cancelled":
+        body += " Every entry fee was refunded." if t.fee else ""
+        fee = ""
+    return discord.Embed(title=f"{TITLE}{t.id} · {head}", description=fee + body, colour=COLOUR)
 
 
 class TournamentButton(

@@ -39,7 +39,9 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
 
     refused = await ana.slash("tournament create", game="sequences:standard", format="swiss")
     assert refused.ephemeral and refused.text == "You need Manage Server to run a tournament."
-    created = await org.slash("tournament create", game="sequences:standard", format="round_robin")
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", fee=100
+    )
     assert not created.ephemeral
     assert "Tournament #1 · Round robin · Sequences" in created.text
     assert "Sign-up is open" in created.text and "Nobody yet." in created.text
@@ -51,6 +53,9 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
     assert again.ephemeral
     assert again.text == "Sign-up is closed, the field is full, or you are in already."
     assert "Players (3)" in signup.text and "Di" not in signup.text
+    assert "Entry fee 100 chips · prize pool 300 chips, all to the winner" in signup.text
+    assert "**1,000 chips**" in (await di.slash("wallet")).text  # Di's fee came back
+    assert "**900 chips**" in (await ana.slash("wallet")).text
     no = await ana.click(signup, "Start")
     assert no.ephemeral
     assert no.text == "Only the organiser or a member with Manage Server can start it."
@@ -85,9 +90,43 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
     await env.tick()
     assert h.last_message(h.channel).id == final.id  # the final standings post once
 
+    # The pool of 300 went to Ana, once.
+    wallet = await ana.slash("wallet")
+    assert "**1,200 chips**" in wallet.text and "Prize of tournament #1" in wallet.text
+    assert "**900 chips**" in (await bo.slash("wallet")).text
+
     shown = await bo.slash("tournament show")
     assert "🏆 **Ana** won." in shown.text
     listed = await bo.slash("tournament list")
     assert listed.text == "**#1** · Round robin · Sequences · finished"
     cancel = await org.slash("tournament cancel", tournament=1)
     assert cancel.ephemeral and cancel.text == "This tournament is over already."
+
+
+async def test_fees_refused_when_short_and_refunded_by_a_cancel(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    await org.slash("chips take", member=bo.member, amount=800, reason="test")
+    created = await org.slash(
+        "tournament create", game="board", format="elimination", fee=300, prize="top2"
+    )
+    assert "Single elimination · Sequence" in created.text
+    assert "70 % / 30 %" in created.text
+    await ana.click(created.message, "Join")
+    short = await bo.click(created.message, "Join")
+    assert short.ephemeral
+    assert short.text == "You have 200 chips; this tournament's entry fee is 300."
+    await org.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    assert len(h.threads) == 1  # Ana and Org at a board game table
+    cancelled = await org.slash("tournament cancel", tournament=1)
+    assert "Tournament #1 is cancelled: no result. Every entry fee is refunded." in (cancelled.text)
+    wallet = await ana.slash("wallet")
+    assert "**1,000 chips**" in wallet.text
+    assert "Entry fee back from tournament #1" in wallet.text
+    assert (
+        "Cancelled: no result. Every entry fee was refunded."
+        in (await ana.slash("tournament show")).text
+    )

@@ -18,7 +18,7 @@ from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
 from bot.tables.service import TableService
-from bot.tables.tournaments import Tournaments, on_game_over
+from bot.tables.tournaments import TournamentFeeShort, Tournaments, _advance, on_game_over
 from bot.tables.wallet_hooks import WalletHooks
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
@@ -220,3 +220,54 @@ async def test_a_claim_whose_process_died_is_taken_over_and_cancel_ends_the_tabl
     assert picture.tournament.status == "cancelled"
     assert [m.round for m in picture.matches] == [1, 1]  # no next round after the cancel
     assert all(m.status == "done" and m.winner_id is None for m in picture.matches)
+
+
+async def test_entry_fees_are_held_refunded_and_paid_out_once_by_place(db: Database) -> None:
+    clock = FakeClock()
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="round_robin", fee=300, prize="top2", actor_id=999,
+    )  # fmt: skip
+    for user in (1, 2, 3, 4, 5):
+        await t.join(made.id, user, f"P{user}")
+    assert await wallets.balance(db, GUILD, 1) == 700  # 1,000 welcome chips less the fee
+    await t.leave(made.id, 5)
+    assert await wallets.balance(db, GUILD, 5) == 1_000
+    await wallets.take(db, GUILD, 5, 800, actor_id=999, reason="test", now=clock())
+    with pytest.raises(TournamentFeeShort) as short:
+        await t.join(made.id, 5, "P5")
+    assert short.value.balance == 200
+    assert [e.user_id for e in (await t.picture(made.id)).entries] == [1, 2, 3, 4]
+    assert (await wallets.check_invariant(db)).held == 1_200
+
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    for _ in range(3):
+        await play_round(t, made.id, by_number)
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    assert [s.id for s in picture.standings] == [1, 2, 3, 4]
+    # The pool of 1,200: 70 % (840) to the winner, 30 % (360) to the runner-up.
+    assert [await wallets.balance(db, GUILD, u) for u in (1, 2, 3, 4)] == [1_540, 1_060, 700, 700]
+    report = await wallets.check_invariant(db)
+    assert report.ok and report.held == 0
+    # A second look at the finished tournament pays nothing more.
+    async with db.transaction() as conn:
+        await _advance(conn, made.id, clock())
+    assert await wallets.balance(db, GUILD, 1) == 1_540
+
+
+async def test_a_cancel_refunds_every_fee(db: Database) -> None:
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="swiss", fee=100, actor_id=999,
+    )  # fmt: skip
+    for user in (1, 2, 3):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    await t.cancel(made.id, 999, "Org")
+    assert [await wallets.balance(db, GUILD, u) for u in (1, 2, 3)] == [1_000] * 3
+    assert (await wallets.check_invariant(db)).ok

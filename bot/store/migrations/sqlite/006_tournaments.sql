@@ -15,6 +15,8 @@ CREATE TABLE tournaments (
     posted_round INTEGER NOT NULL DEFAULT 0, -- the last round whose standings were posted
                                       -- (round + 1 once the final ones were)
     message_id INTEGER,                 -- the sign-up message
+    fee INTEGER NOT NULL DEFAULT 0 CHECK (fee >= 0), -- chips each entrant puts in the prize pool
+    prize TEXT NOT NULL DEFAULT 'winner' CHECK (prize IN ('winner', 'top2', 'top3')),
     created_by INTEGER NOT NULL,
     created_at REAL NOT NULL,
     started_at REAL,
@@ -50,3 +52,29 @@ CREATE TABLE tournament_matches (
     UNIQUE (tournament_id, round, slot)
 );
 CREATE INDEX tournament_matches_open ON tournament_matches (status) WHERE status <> 'done';
+
+-- An entry fee held for the prize pool, like a table's stake (escrows): it leaves 'held'
+-- exactly once (refunded, or paid into the prizes), so a retried payout pays nothing more.
+-- Its ledger rows are kind escrow/refund/payout with no game and reason 'tournament:<id>'.
+CREATE TABLE tournament_fees (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    amount INTEGER NOT NULL CHECK (amount > 0),
+    status TEXT NOT NULL DEFAULT 'held' CHECK (status IN ('held', 'refunded', 'paid')),
+    created_at REAL NOT NULL,
+    settled_at REAL
+);
+CREATE UNIQUE INDEX tournament_fees_one_held ON tournament_fees (tournament_id, user_id)
+    WHERE status = 'held';
+CREATE TRIGGER tournament_fees_settle_once BEFORE UPDATE ON tournament_fees
+WHEN OLD.status <> 'held' OR NEW.amount <> OLD.amount OR NEW.user_id <> OLD.user_id
+    OR NEW.tournament_id <> OLD.tournament_id OR NEW.guild_id <> OLD.guild_id
+BEGIN
+    SELECT RAISE(ABORT, 'fee already settled or changed');
+END;
+CREATE TRIGGER tournament_fees_no_delete BEFORE DELETE ON tournament_fees
+BEGIN
+    SELECT RAISE(ABORT, 'fees are never deleted');
+END;
