@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.errors import Forbidden, UserError
+from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.render.common import COLOUR
 from bot.rules.tournament import Standing
@@ -37,6 +38,33 @@ REFUSALS = {
     "cancel": "This tournament is over already.",
 }
 TITLE = "Tournament #"
+
+# /rules game:tournaments (bot.rules.tournament is the code of it).
+TOURNAMENT_RULES = RulesPage(
+    "tournaments",
+    "Tournaments: pairing, byes and tie-breaks",
+    "• **Seeds** follow your rating of the game on this server (ties and newcomers by "
+    "Discord id).\n"
+    "• **Swiss**: ⌈log2 players⌉ rounds unless the organiser picks (at most players − 1). "
+    "Each round ranks players by points, then seed; the best unpaired player meets the next "
+    "one they have not met. Nobody meets twice while a round without repeats exists.\n"
+    "• **Byes**: with an odd number, the lowest-ranked player who has had none sits out: a "
+    "bye counts as a win, once per player.\n"
+    "• **Single elimination**: a bracket of 2, 4, 8… places where seeds 1 and 2 can meet "
+    "only in the final; empty places are byes for the top seeds. A match with no result "
+    "sends the better seed through.\n"
+    "• **Round robin**: everyone meets everyone once (the circle method); with an odd "
+    "number each player sits out one round (a bye).\n"
+    "• **Points**: win or bye 1, draw ½ (a match that ends with no result counts as a "
+    "draw), loss 0. **Tie-breaks**: Swiss by Buchholz (your opponents' points added up; a "
+    "bye adds none), then head-to-head (points in games among the tied), then seed; round "
+    "robin by head-to-head, then seed; elimination by the round you went out in.\n"
+    "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
+    "a player who does not show loses by those rules. The next round starts when the last "
+    "match of a round ends.\n"
+    "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
+    "pool goes to the best places by the organiser's split when the last match ends.",
+)
 
 
 PRIZE_LABELS = {

@@ -130,3 +130,17 @@ async def test_fees_refused_when_short_and_refunded_by_a_cancel(make_env: MakeEn
         "Cancelled: no result. Every entry fee was refunded."
         in (await ana.slash("tournament show")).text
     )
+
+
+async def test_the_rules_of_tournaments(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    page = await ana.slash("rules", game="tournaments")
+    assert page.ephemeral
+    assert page.embeds[0]["title"] == "Rules · Tournaments: pairing, byes and tie-breaks"
+    assert "a bye counts as a win, once per player" in page.text
+    assert "Buchholz" in page.text
+    choices = await ana.autocomplete("rules", "game", "tourn")
+    assert choices == [
+        {"name": "Tournaments: pairing, byes and tie-breaks", "value": "tournaments"}
+    ]
