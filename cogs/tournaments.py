@@ -50,7 +50,10 @@ class TournamentCog(
         rounds="Swiss only: rounds (default: enough to find a winner)",
         fee="Chips each player pays in; the pool goes to the best places (default 0)",
         prize="How the pool is split (default: all to the winner)",
+        best_of="Games a match is won in: best of 1 or 3 (default 1)",
+        final_best_of="Single elimination: the final's length (default: as every match)",
     )
+    @app_commands.rename(best_of="best-of", final_best_of="final-best-of")
     @app_commands.choices(
         format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()],
         prize=[app_commands.Choice(name=label, value=key) for key, label in PRIZE_LABELS.items()],
@@ -63,6 +66,8 @@ class TournamentCog(
         rounds: app_commands.Range[int, 1, 20] | None = None,
         fee: app_commands.Range[int, 0, 1_000_000_000] = 0,
         prize: str = "winner",
+        best_of: app_commands.Range[int, 1, 3] = 1,
+        final_best_of: app_commands.Range[int, 1, 3] | None = None,
     ) -> None:
         require_admin(interaction, "You need Manage Server to run a tournament.")
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -72,6 +77,9 @@ class TournamentCog(
             raise UserError("Pick a game from the list.")
         if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
             raise UserError("Pick a format and a prize split from the list.")
+        final = best_of if final_best_of is None else final_best_of
+        if best_of not in (1, 3) or final not in (1, 3):
+            raise UserError("A match is a best of 1 or a best of 3.")
         cap = self.bot.settings.max_stake
         if not 0 <= fee <= cap:
             raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
@@ -80,7 +88,8 @@ class TournamentCog(
         t = await shell.tournaments.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
             settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
-            fee=fee, prize=prize, actor_id=interaction.user.id,
+            fee=fee, prize=prize, best_of=best_of, final_best_of=final,
+            actor_id=interaction.user.id,
         )  # fmt: skip
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS

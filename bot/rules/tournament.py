@@ -368,3 +368,21 @@ def prize_shares(pool: int, places: Sequence[int], split: str) -> dict[int, int]
         shares[pid] = pool * percent // 100
     shares[places[0]] += pool - sum(shares.values())
     return {pid: amount for pid, amount in shares.items() if amount > 0}
+
+
+def match_over(
+    best_of: int, a: int, b: int, a_wins: int, b_wins: int, games: int
+) -> tuple[bool, int | None]:
+    """Whether a match of ``best_of`` games is over after ``games`` (a draw or a game with
+    no result counts for nobody), and its winner (None: a draw). A best of 3 plays on after
+    a drawn game, up to five games; then the one ahead wins, or it is a draw."""
+    need = best_of // 2 + 1
+    if a_wins >= need:
+        return True, a
+    if b_wins >= need:
+        return True, b
+    if best_of == 1:
+        return True, None
+    if games >= best_of + 2:
+        return True, a if a_wins > b_wins else b if b_wins > a_wins else None
+    return False, None

@@ -27,6 +27,8 @@ class Tournament:
     status: Status
     fee: int
     prize: str
+    best_of: int
+    final_best_of: int
     created_by: int
     created_at: float
     started_at: float | None
@@ -52,13 +54,18 @@ class Match:
     status: Literal["pending", "opening", "playing", "done"]
     game_id: int | None
     winner_id: int | None
+    a_wins: int = 0
+    b_wins: int = 0
+    games: int = 0
 
 
 _T_COLUMNS = (
     "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
-    " fee, prize, created_by, created_at, started_at, finished_at"
+    " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at"
 )
-_M_COLUMNS = "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id"
+_M_COLUMNS = (
+    "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins, games"
+)
 _M_COLUMNS_OF_M = ", ".join("m." + column for column in _M_COLUMNS.split(", "))
 
 
@@ -76,6 +83,8 @@ def _tournament(row: Any) -> Tournament:
         status=row["status"],
         fee=int(row["fee"]),
         prize=row["prize"],
+        best_of=int(row["best_of"]),
+        final_best_of=int(row["final_best_of"]),
         created_by=int(row["created_by"]),
         created_at=float(row["created_at"]),
         started_at=row["started_at"],
@@ -94,6 +103,9 @@ def _match(row: Any) -> Match:
         status=row["status"],
         game_id=None if row["game_id"] is None else int(row["game_id"]),
         winner_id=None if row["winner_id"] is None else int(row["winner_id"]),
+        a_wins=int(row["a_wins"]),
+        b_wins=int(row["b_wins"]),
+        games=int(row["games"]),
     )
 
 
@@ -109,17 +121,20 @@ async def create(
     rounds: int,
     fee: int = 0,
     prize: str = "winner",
+    best_of: int = 1,
+    final_best_of: int = 1,
     actor_id: int,
     now: float,
 ) -> Tournament:
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
-            " format, rounds, round, status, fee, prize, created_by, created_at)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
+            " format, rounds, round, status, fee, prize, best_of, final_best_of, created_by,"
+            " created_at)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
             (
                 guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
-                format, rounds, fee, prize, actor_id, now,
+                format, rounds, fee, prize, best_of, final_best_of, actor_id, now,
             ),
         )  # fmt: skip
         row = await cursor.fetchone()
@@ -319,6 +334,28 @@ async def finish_match(conn: Connection, match_id: int, winner_id: int | None, n
         (winner_id, now, match_id),
     )
     return cursor.rowcount == 1
+
+
+async def count_game(conn: Connection, match_id: int, a_won: bool | None) -> Match | None:
+    """One game of a playing match is over (``a_won`` None: a draw or no result): counted
+    once, as the match's game count moves by a compare-and-set on its status."""
+    cursor = await conn.execute(
+        "UPDATE tournament_matches SET games = games + 1,"
+        " a_wins = a_wins + ?, b_wins = b_wins + ?"
+        f" WHERE id = ? AND status = 'playing' RETURNING {_M_COLUMNS}",
+        (int(a_won is True), int(a_won is False), match_id),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else _match(row)
+
+
+async def play_again(conn: Connection, match_id: int) -> None:
+    """The match goes on with another game: its table is opened afresh."""
+    await conn.execute(
+        "UPDATE tournament_matches SET status = 'pending', claimed_at = NULL"
+        " WHERE id = ? AND status = 'playing'",
+        (match_id,),
+    )
 
 
 async def claim_match(db: Database, match_id: int, now: float, grace: float) -> bool:

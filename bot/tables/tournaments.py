@@ -140,7 +140,21 @@ async def on_game_over(
     winner = next(
         (w for w in winners or [] if w in (match.a_id, match.b_id)), None
     ) if winners and len(winners) == 1 else None  # fmt: skip
-    if await store.finish_match(conn, match.id, winner, now):
+    counted = await store.count_game(
+        conn, match.id, None if winner is None else winner == match.a_id
+    )
+    if counted is None or counted.b_id is None:
+        return  # counted already (a retry)
+    t = await store.get(conn, match.tournament_id)
+    assert t is not None
+    final = t.format == "elimination" and counted.round == t.rounds
+    over, match_winner = rules.match_over(
+        t.final_best_of if final else t.best_of, counted.a_id, counted.b_id,
+        counted.a_wins, counted.b_wins, counted.games,
+    )  # fmt: skip
+    if not over:
+        await store.play_again(conn, match.id)  # the next tick opens its next game
+    elif await store.finish_match(conn, match.id, match_winner, now):
         await _advance(conn, match.tournament_id, now)
 
 
@@ -161,18 +175,23 @@ class Tournaments:
         rounds: int = 0,
         fee: int = 0,
         prize: str = "winner",
+        best_of: int = 1,
+        final_best_of: int = 1,
         actor_id: int,
     ) -> Tournament:
         if format not in FORMATS:
             raise TournamentError("format")
         if prize not in rules.PRIZE_SPLITS or fee < 0:
             raise TournamentError("prize")
+        if best_of not in (1, 3) or final_best_of not in (1, 3):
+            raise TournamentError("best_of")
         game = self.tables.kind(kind)
         game.check_settings(settings)
         return await store.create(
             self.db, guild_id=guild_id, channel_id=channel_id, kind=kind, settings=settings,
             game_key=game.game_key(settings), format=format, rounds=max(0, rounds),
-            fee=fee, prize=prize, actor_id=actor_id, now=self.clock(),
+            fee=fee, prize=prize, best_of=best_of, final_best_of=final_best_of,
+            actor_id=actor_id, now=self.clock(),
         )  # fmt: skip
 
     async def get(self, tournament_id: int) -> Tournament:

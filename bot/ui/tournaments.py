@@ -135,10 +135,13 @@ def standings_text(picture: Picture) -> str:
 def picture_embed(picture: Picture, games: Games) -> discord.Embed:
     t = picture.tournament
     head = f"{FORMAT_LABELS[t.format]} · {games.label(t.game_key)}"
-    fee = ""
+    length = f"Matches: best of {t.best_of}" if t.best_of > 1 else ""
+    if t.format == "elimination" and t.final_best_of != t.best_of:
+        length = (length + ", " if length else "") + f"the final best of {t.final_best_of}"
+    fee = f"{length}\n" if length else ""
     if t.fee:
         pool = t.fee * len(picture.entries)
-        fee = (
+        fee += (
             f"Entry fee {t.fee:,} chips · prize pool {pool:,} chips,"
             f" {PRIZE_LABELS.get(t.prize, t.prize)}\n"
         )

@@ -110,10 +110,12 @@ async def test_fees_refused_when_short_and_refunded_by_a_cancel(make_env: MakeEn
     ana, bo = await h.member("Ana"), await h.member("Bo")
     await org.slash("chips take", member=bo.member, amount=800, reason="test")
     created = await org.slash(
-        "tournament create", game="board", format="elimination", fee=300, prize="top2"
-    )
+        "tournament create", game="board", format="elimination", fee=300, prize="top2",
+        final_best_of=3,
+    )  # fmt: skip
     assert "Single elimination · Sequence" in created.text
     assert "70 % / 30 %" in created.text
+    assert "the final best of 3" in created.text
     await ana.click(created.message, "Join")
     short = await bo.click(created.message, "Join")
     assert short.ephemeral

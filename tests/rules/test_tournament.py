@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.tournament import (
+    PRIZE_SPLITS,
     Entrant,
     Pairing,
     Result,
@@ -18,7 +19,9 @@ from bot.rules.tournament import (
     elimination_first_round,
     elimination_next_round,
     elimination_places,
+    match_over,
     points,
+    prize_shares,
     round_robin,
     seed_order,
     standings,
@@ -262,3 +265,32 @@ def test_round_robin_standings_by_hand() -> None:
     assert [(s.id, s.points) for s in table] == [
         (A, 3), (C, 2), (B, 2), (D, Fraction(3, 2)), (E, Fraction(3, 2)),
     ]  # fmt: skip
+
+
+# --- match length and prizes -------------------------------------------------------------
+
+
+def test_a_best_of_three_is_won_in_two_and_plays_on_after_draws() -> None:
+    assert match_over(1, 1, 2, 1, 0, 1) == (True, 1)
+    assert match_over(1, 1, 2, 0, 0, 1) == (True, None)  # a drawn single game
+    assert match_over(3, 1, 2, 1, 0, 1) == (False, None)
+    assert match_over(3, 1, 2, 1, 1, 2) == (False, None)
+    assert match_over(3, 1, 2, 1, 2, 3) == (True, 2)
+    assert match_over(3, 1, 2, 1, 0, 4) == (False, None)  # three draws after a win
+    assert match_over(3, 1, 2, 1, 0, 5) == (True, 1)  # five games: the one ahead
+    assert match_over(3, 1, 2, 0, 0, 5) == (True, None)
+
+
+@given(
+    pool=st.integers(min_value=0, max_value=10**9),
+    players=st.integers(min_value=1, max_value=6),
+    split=st.sampled_from(sorted(PRIZE_SPLITS)),
+)
+def test_prizes_add_up_to_the_pool(pool: int, players: int, split: str) -> None:
+    places = list(range(100, 100 + players))
+    shares = prize_shares(pool, places, split)
+    assert sum(shares.values()) == pool
+    assert all(amount > 0 for amount in shares.values())
+    assert set(shares) <= set(places[: len(PRIZE_SPLITS[split])])
+    assert prize_shares(1_000, [7, 8, 9], "top3") == {7: 500, 8: 300, 9: 200}
+    assert prize_shares(1_001, [7, 8], "top3") == {7: 701, 8: 300}  # 3rd's share: the winner's

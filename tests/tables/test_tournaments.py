@@ -271,3 +271,37 @@ async def test_a_cancel_refunds_every_fee(db: Database) -> None:
     await t.cancel(made.id, 999, "Org")
     assert [await wallets.balance(db, GUILD, u) for u in (1, 2, 3)] == [1_000] * 3
     assert (await wallets.check_invariant(db)).ok
+
+
+async def test_a_best_of_three_final_opens_a_table_per_game(db: Database) -> None:
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="elimination", final_best_of=3, actor_id=999,
+    )  # fmt: skip
+    for user in (1, 2, 3, 4, 5, 6):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    await play_round(t, made.id, by_number)  # round one: 4-5, 3-6 (1 and 2 have byes)
+    await play_round(t, made.id, by_number)  # semi-finals: 1-4, 2-3, one game each
+    # The final, 1 against 2: 2 takes the first game, 1 the next two.
+    tables = []
+    for one_wins in (False, True, True):
+        (final,) = [m for m in (await t.picture(made.id)).matches if m.status == "playing"]
+        tables.append(final.game_id)
+
+        def beats(a: int, b: int, one_wins: bool = one_wins) -> bool:
+            return one_wins == (a == 1)
+
+        await play_round(t, made.id, beats)
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    final = picture.matches[-1]
+    assert (final.round, final.winner_id, final.a_wins, final.b_wins, final.games) == (
+        3, 1, 2, 1, 3,
+    )  # fmt: skip
+    assert len(set(tables)) == 3  # each game its own table
+    assert picture.places[:2] == [1, 2]
+    # The earlier rounds were best of one.
+    assert all(m.games == 1 for m in picture.matches if m.round < 3 and m.b_id is not None)

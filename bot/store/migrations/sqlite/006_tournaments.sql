@@ -16,6 +16,8 @@ CREATE TABLE tournaments (
                                       -- (round + 1 once the final ones were)
     message_id INTEGER,                 -- the sign-up message
     fee INTEGER NOT NULL DEFAULT 0 CHECK (fee >= 0), -- chips each entrant puts in the prize pool
+    best_of INTEGER NOT NULL DEFAULT 1 CHECK (best_of IN (1, 3)),       -- games a match is won in
+    final_best_of INTEGER NOT NULL DEFAULT 1 CHECK (final_best_of IN (1, 3)), -- a bracket's final
     prize TEXT NOT NULL DEFAULT 'winner' CHECK (prize IN ('winner', 'top2', 'top3')),
     created_by INTEGER NOT NULL,
     created_at REAL NOT NULL,
@@ -45,7 +47,10 @@ CREATE TABLE tournament_matches (
     a_id INTEGER NOT NULL,
     b_id INTEGER,
     status TEXT NOT NULL CHECK (status IN ('pending', 'opening', 'playing', 'done')),
-    game_id INTEGER UNIQUE REFERENCES games (id),
+    game_id INTEGER UNIQUE REFERENCES games (id), -- the table of its current game
+    a_wins INTEGER NOT NULL DEFAULT 0,
+    b_wins INTEGER NOT NULL DEFAULT 0,
+    games INTEGER NOT NULL DEFAULT 0,      -- games played (a best of 3 plays on after a draw)
     winner_id INTEGER,                -- NULL when done: a draw (or no result)
     claimed_at REAL,                 -- when a process claimed it to open its table
     finished_at REAL,
