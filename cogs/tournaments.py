@@ -159,6 +159,70 @@ class TournamentCog(
             f"Tournament #{t_id} is cancelled: no result.{refunded}", allowed_mentions=NO_PINGS
         )
 
+    @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
+    @app_commands.describe(tournament="Its number", member="Who to take out")
+    async def remove(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        tournament: app_commands.Range[int, 1, 2**53],
+        member: discord.Member,
+    ) -> None:
+        t_id = await self._find(interaction, tournament)
+        await self._require_organiser(interaction, t_id)
+        try:
+            changes = await self.bot.shell.tournaments.remove(
+                t_id, member.id, interaction.user.id, interaction.user.display_name
+            )
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        await interaction.response.defer()
+        for change in changes:
+            await self.bot.shell.publisher.publish(change)
+        await interaction.followup.send(
+            f"{member.mention} is out of tournament #{t_id}: their matches are forfeited.",
+            allowed_mentions=NO_PINGS,
+        )
+        await post_due(self.bot, self.bot.shell)
+
+    @app_commands.command(name="result", description="Set a match's result (it is logged)")
+    @app_commands.describe(table="The match's table number", winner="Who won (default: a draw)")
+    async def result(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        table: app_commands.Range[int, 1, 2**53],
+        winner: discord.Member | None = None,
+    ) -> None:
+        service = self.bot.shell.tournaments
+        match = await service.match_for_table(table)
+        if match is None:
+            raise UserError("That table is not a tournament match.")
+        t_id = await self._find(interaction, match.tournament_id)
+        await self._require_organiser(interaction, t_id)
+        try:
+            changes = await service.override(
+                match.id, None if winner is None else winner.id, interaction.user.id,
+                interaction.user.display_name,
+            )  # fmt: skip
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        await interaction.response.defer()
+        for change in changes:
+            await self.bot.shell.publisher.publish(change)
+        who = "a draw" if winner is None else f"won by {winner.mention}"
+        await interaction.followup.send(
+            f"Table #{table} of tournament #{t_id} is now {who} (set by"
+            f" {interaction.user.mention}).",
+            allowed_mentions=NO_PINGS,
+        )
+        await post_due(self.bot, self.bot.shell)
+
+    async def _require_organiser(
+        self, interaction: discord.Interaction[SequencesBot], tournament_id: int
+    ) -> None:
+        t = await self.bot.shell.tournaments.get(tournament_id)
+        if not is_admin(interaction) and interaction.user.id != t.created_by:
+            raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+
     async def _find(
         self, interaction: discord.Interaction[SequencesBot], tournament: int | None
     ) -> int:

@@ -38,6 +38,7 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tournament_entries": ("user_id",),
     "tournament_matches": ("a_id", "b_id", "winner_id"),
     "tournament_fees": ("user_id",),
+    "tournament_log": ("actor_id",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
 GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once", "tournament_fees_settle_once")

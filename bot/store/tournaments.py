@@ -41,6 +41,7 @@ class Entry:
     name: str
     rating: float | None
     seed: int | None
+    removed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +159,14 @@ async def listed(db: Database, guild_id: int, limit: int = 25) -> list[Tournamen
 
 async def entries(db: Database | Connection, tournament_id: int) -> list[Entry]:
     rows = await db.fetchall(
-        "SELECT user_id, name, rating, seed FROM tournament_entries WHERE tournament_id = ?"
-        " ORDER BY seed IS NULL, seed, joined_at, user_id",
+        "SELECT user_id, name, rating, seed, removed_at FROM tournament_entries"
+        " WHERE tournament_id = ? ORDER BY seed IS NULL, seed, joined_at, user_id",
         (tournament_id,),
     )
-    return [Entry(int(r["user_id"]), r["name"], r["rating"], r["seed"]) for r in rows]
+    return [
+        Entry(int(r["user_id"]), r["name"], r["rating"], r["seed"], r["removed_at"] is not None)
+        for r in rows
+    ]
 
 
 async def add_entry(
@@ -296,16 +300,19 @@ async def insert_matches(
     round_number: int,
     pairs: list[tuple[int, int | None]],
     now: float,
+    removed: frozenset[int] = frozenset(),
 ) -> None:
-    """A round's matches; a bye is done at once, won by its player."""
+    """A round's matches; a bye is done at once, won by its player, and so is a match of a
+    removed player, won by the other (neither, if both were removed)."""
     for slot, (a, b) in enumerate(pairs):
+        done = b is None or a in removed or b in removed
+        winner = a if b is None else next((p for p in (a, b) if p not in removed), None)
         await conn.execute(
             "INSERT INTO tournament_matches (tournament_id, round, slot, a_id, b_id, status,"
             " winner_id, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                tournament_id, round_number, slot, a, b,
-                "done" if b is None else "pending", a if b is None else None,
-                now if b is None else None,
+                tournament_id, round_number, slot, a, b, "done" if done else "pending",
+                winner if done else None, now if done else None,
             ),
         )  # fmt: skip
 
@@ -449,3 +456,81 @@ async def set_message(db: Database, tournament_id: int, message_id: int) -> None
         await conn.execute(
             "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
         )
+
+
+async def remove_player(conn: Connection, tournament_id: int, user_id: int, now: float) -> bool:
+    cursor = await conn.execute(
+        "UPDATE tournament_entries SET removed_at = ?"
+        " WHERE tournament_id = ? AND user_id = ? AND removed_at IS NULL",
+        (now, tournament_id, user_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def forfeit_open_matches(
+    conn: Connection, tournament_id: int, user_id: int, now: float
+) -> list[Match]:
+    """The member's matches not yet over are done, won by the other side; returns them as
+    they were (their tables, if any, are to be ended by the caller)."""
+    cursor = await conn.execute(
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ?"
+        " AND status <> 'done' AND (a_id = ? OR b_id = ?)",
+        (tournament_id, user_id, user_id),
+    )
+    found = [_match(row) for row in await cursor.fetchall()]
+    for match in found:
+        other = match.b_id if match.a_id == user_id else match.a_id
+        await conn.execute(
+            "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?"
+            " WHERE id = ? AND status <> 'done'",
+            (other, now, match.id),
+        )
+    return found
+
+
+async def set_result(conn: Connection, match_id: int, winner_id: int | None, now: float) -> None:
+    await conn.execute(
+        "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?"
+        " WHERE id = ?",
+        (winner_id, now, match_id),
+    )
+
+
+async def match_by_id(conn: Connection, match_id: int) -> Match | None:
+    cursor = await conn.execute(
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE id = ?", (match_id,)
+    )
+    row = await cursor.fetchone()
+    return None if row is None else _match(row)
+
+
+async def log(
+    conn: Connection,
+    tournament_id: int,
+    actor_id: int,
+    action: str,
+    detail: dict[str, Any],
+    now: float,
+) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_log (tournament_id, actor_id, action, detail_json, at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, actor_id, action, json.dumps(detail, sort_keys=True), now),
+    )
+
+
+async def log_entries(db: Database, tournament_id: int) -> list[tuple[int, str, dict[str, Any]]]:
+    rows = await db.fetchall(
+        "SELECT actor_id, action, detail_json FROM tournament_log WHERE tournament_id = ?"
+        " ORDER BY id",
+        (tournament_id,),
+    )
+    return [(int(r[0]), r[1], json.loads(r[2])) for r in rows]
+
+
+async def match_for_game(db: Database, game_id: int) -> Match | None:
+    """The match a table (any of its games' tables, the latest) belongs to."""
+    row = await db.fetchone(
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ?", (game_id,)
+    )
+    return None if row is None else _match(row)

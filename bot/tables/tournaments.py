@@ -80,17 +80,27 @@ async def _advance(conn: Connection, tournament_id: int, now: float) -> None:
     played = await store.matches(conn, tournament_id)
     if any(m.round == t.round and m.status != "done" for m in played):
         return
-    entrants = _entrants(await store.entries(conn, tournament_id))
-    pairs = rules.next_round(t.format, entrants, _results(played), t.round, t.rounds)
+    entries = await store.entries(conn, tournament_id)
+    entrants = _entrants(entries)
+    removed = frozenset(e.user_id for e in entries if e.removed)
+    # Swiss pairs those still in; a fixed schedule (round robin, a bracket) keeps everyone,
+    # and a removed player's matches are forfeited as they come.
+    field = [e for e in entrants if e.id not in removed] if t.format == "swiss" else entrants
+    if len(field) < 2 and t.format == "swiss":
+        pairs = None
+    else:
+        pairs = rules.next_round(t.format, field, _results(played), t.round, t.rounds)
     if pairs is None:
         if await store.move_to_round(conn, tournament_id, t.round, status="finished", now=now):
-            await _pay_prizes(conn, t, entrants, _results(played), now)
+            await _pay_prizes(conn, t, entrants, _results(played), now, removed)
         return
     if not await store.move_to_round(conn, tournament_id, t.round, status="running", now=now):
         return  # another transaction moved it first
-    await store.insert_matches(conn, tournament_id, t.round + 1, [(p.a, p.b) for p in pairs], now)
-    if all(p.b is None for p in pairs):  # a round of byes only: on to the next at once
-        await _advance(conn, tournament_id, now)
+    await store.insert_matches(
+        conn, tournament_id, t.round + 1, [(p.a, p.b) for p in pairs], now, removed
+    )
+    # A round whose every match is decided already (byes, forfeits): on to the next.
+    await _advance(conn, tournament_id, now)
 
 
 def final_places(
@@ -109,11 +119,13 @@ async def _pay_prizes(
     entrants: list[rules.Entrant],
     results: list[rules.Result],
     now: float,
+    removed: frozenset[int],
 ) -> None:
-    """The pool of fees to the places, in the transaction that finishes the tournament;
-    the fees leave 'held' once, so this pays once."""
+    """The pool of fees to the places (a removed player wins none), in the transaction
+    that finishes the tournament; the fees leave 'held' once, so this pays once."""
     pool = sum(amount for _, amount in await store.collect_fees(conn, t.id, now))
-    shares = rules.prize_shares(pool, final_places(t, entrants, results), t.prize)
+    places = [p for p in final_places(t, entrants, results) if p not in removed]
+    shares = rules.prize_shares(pool, places, t.prize)
     for user_id, amount in shares.items():
         await chips.ensure_wallet(conn, t.guild_id, user_id, now, start=START_CHIPS)
         await chips.credit(
@@ -339,3 +351,78 @@ class Tournaments:
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         await store.set_message(self.db, tournament_id, message_id)
+
+    async def remove(
+        self, tournament_id: int, user_id: int, actor_id: int, actor_name: str
+    ) -> list[Change]:
+        """The organiser removes a player: before the start as if they left (fee back);
+        once it runs, their open and coming matches are forfeited (their fee stays in the
+        pool, as a forfeited seat's stake does). Logged with who did it."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None:
+                raise TournamentError("unknown")
+            if t.status == "signup":
+                if not await store.remove_entry(conn, tournament_id, user_id):
+                    raise TournamentError("remove")
+                await _refund(conn, t, now, user_id)
+                await store.log(conn, t.id, actor_id, "remove", {"user_id": user_id}, now)
+                return []
+            if t.status != "running" or not await store.remove_player(
+                conn, tournament_id, user_id, now
+            ):
+                raise TournamentError("remove")
+            forfeited = await store.forfeit_open_matches(conn, tournament_id, user_id, now)
+            await store.log(conn, t.id, actor_id, "remove", {"user_id": user_id}, now)
+            await _advance(conn, tournament_id, now)
+        return await self._end_tables([m.game_id for m in forfeited], actor_id, actor_name)
+
+    async def override(
+        self, match_id: int, winner_id: int | None, actor_id: int, actor_name: str
+    ) -> list[Change]:
+        """The organiser sets a match's result (``winner_id`` None: a draw) while its round
+        is being played; a table still running ends with no result. Logged with the result
+        it replaced."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            match = await store.match_by_id(conn, match_id)
+            if match is None:
+                raise TournamentError("unknown")
+            await store.lock(conn, match.tournament_id)
+            match = await store.match_by_id(conn, match_id)
+            t = await store.get(conn, match.tournament_id) if match else None
+            if match is None or t is None or t.status != "running" or match.round != t.round:
+                raise TournamentError("override")
+            if match.b_id is None or winner_id not in (match.a_id, match.b_id, None):
+                raise TournamentError("override")
+            await store.log(
+                conn, t.id, actor_id, "override",
+                {"match": match.id, "was": match.winner_id, "status": match.status,
+                 "now": winner_id},
+                now,
+            )  # fmt: skip
+            await store.set_result(conn, match.id, winner_id, now)
+            await _advance(conn, t.id, now)
+        running = [match.game_id] if match.status != "done" else []
+        return await self._end_tables(running, actor_id, actor_name)
+
+    async def _end_tables(
+        self, game_ids: list[int | None], actor_id: int, actor_name: str
+    ) -> list[Change]:
+        changes = []
+        for game_id in game_ids:
+            if game_id is None:
+                continue
+            try:
+                changes.append(await self.tables.end(game_id, actor_id, True, actor_name))
+            except StaleAction:
+                continue  # over already
+        return changes
+
+    async def log(self, tournament_id: int) -> list[tuple[int, str, dict[str, Any]]]:
+        return await store.log_entries(self.db, tournament_id)
+
+    async def match_for_table(self, table_id: int) -> Match | None:
+        return await store.match_for_game(self.db, table_id)

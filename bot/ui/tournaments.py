@@ -36,6 +36,8 @@ REFUSALS = {
     "start": "This tournament has started already or is over.",
     "players": "A tournament needs two players at least.",
     "cancel": "This tournament is over already.",
+    "remove": "They are not in this tournament, or it is over.",
+    "override": "Only a match of the round being played can be changed.",
 }
 TITLE = "Tournament #"
 

@@ -146,3 +146,39 @@ async def test_the_rules_of_tournaments(make_env: MakeEnv) -> None:
     assert choices == [
         {"name": "Tournaments: pairing, byes and tie-breaks", "value": "tournaments"}
     ]
+
+
+async def test_the_organiser_sets_a_result_and_removes_a_player(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy = [await h.member(n) for n in ("Ana", "Bo", "Cy")]
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (ana, bo, cy):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    # Round one of three: two play, the third has the bye; the organiser decides the match.
+    picture = await env.bot.shell.tournaments.picture(1)
+    (match,) = [m for m in picture.matches if m.status == "playing"]
+    players = {p.id: p for p in (ana, bo, cy)}
+    winner = players[match.b_id]  # type: ignore[index]
+    refused = await winner.slash("tournament result", table=match.game_id, winner=winner.member)
+    assert refused.ephemeral
+    assert refused.text == "Only the organiser or a member with Manage Server can do that."
+    done = await org.slash("tournament result", table=match.game_id, winner=winner.member)
+    assert f"Table #{match.game_id} of tournament #1 is now won by {winner.mention}" in done.text
+    assert (await env.bot.tables.get(match.game_id)).status == "ended"  # type: ignore[arg-type]
+    assert "Round 2 of 2" in h.last_message(h.channel).text  # the round was over: on to two
+    log = await env.bot.shell.tournaments.log(1)
+    assert [(actor, action) for actor, action, _ in log] == [(org.id, "override")]
+
+    bye = next(m.a_id for m in picture.matches if m.b_id is None)
+    out = await org.slash("tournament remove", tournament=1, member=players[bye].member)
+    assert "is out of tournament #1: their matches are forfeited." in out.text
+    await env.tick()
+    final = await ana.slash("tournament show")
+    assert "🏆" in final.text  # round two was forfeited: the tournament is over
+    assert players[bye].name not in final.text.split("won.")[0]
+    late = await org.slash("tournament result", table=match.game_id)
+    assert late.ephemeral
+    assert late.text == "Only a match of the round being played can be changed."

@@ -18,7 +18,13 @@ from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
 from bot.tables.service import TableService
-from bot.tables.tournaments import TournamentFeeShort, Tournaments, _advance, on_game_over
+from bot.tables.tournaments import (
+    TournamentError,
+    TournamentFeeShort,
+    Tournaments,
+    _advance,
+    on_game_over,
+)
 from bot.tables.wallet_hooks import WalletHooks
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
@@ -305,3 +311,45 @@ async def test_a_best_of_three_final_opens_a_table_per_game(db: Database) -> Non
     assert picture.places[:2] == [1, 2]
     # The earlier rounds were best of one.
     assert all(m.games == 1 for m in picture.matches if m.round < 3 and m.b_id is not None)
+
+
+async def test_a_removed_player_forfeits_the_rest_and_an_override_is_logged(
+    db: Database,
+) -> None:
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="round_robin", fee=100, actor_id=999,
+    )  # fmt: skip
+    for user in (1, 2, 3, 4):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    # Round one: 1-4 and 2-3 (the circle). The organiser overrides 2-3 while it is played:
+    # 3 wins; its table ends with no result.
+    m14, m23 = [m for m in (await t.picture(made.id)).matches if m.round == 1]
+    assert {m14.a_id, m14.b_id} == {1, 4} and {m23.a_id, m23.b_id} == {2, 3}
+    changes = await t.override(m23.id, 3, 999, "Org")
+    assert [c.table.id for c in changes] == [m23.game_id]
+    assert (await t.tables.get(m23.game_id)).status == "ended"  # type: ignore[arg-type]
+    # Then 4 is removed: their match with 1 is forfeited (1 wins), and so is every later one.
+    changes = await t.remove(made.id, 4, 999, "Org")
+    assert [c.table.id for c in changes] == [m14.game_id]
+    for _ in range(2):
+        await t.open_pending(made.id)
+        await play_round(t, made.id, by_number)
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    won = {m.round: (m.a_id, m.b_id, m.winner_id) for m in picture.matches if 4 in (m.a_id, m.b_id)}
+    assert all(winner != 4 for _, _, winner in won.values()) and len(won) == 3
+    # 1 beat 4 (forfeit), 2 and 3 later; 3 beat 2 (override) and 4 (forfeit); 2 beat 4.
+    assert [(s.id, s.points) for s in picture.standings] == [(1, 3), (3, 2), (2, 1), (4, 0)]
+    assert await wallets.balance(db, GUILD, 1) == 1_300  # the pool of 400, all to the winner
+    assert await wallets.balance(db, GUILD, 4) == 900  # a removed player's fee stays in it
+    assert [(a, action) for a, action, _ in await t.log(made.id)] == [
+        (999, "override"), (999, "remove"),
+    ]  # fmt: skip
+    assert (await t.log(made.id))[0][2] == {"match": m23.id, "was": None, "status": "playing",
+                                            "now": 3}  # fmt: skip
+    with pytest.raises(TournamentError):
+        await t.override(m23.id, 2, 999, "Org")  # its round is over: results are final

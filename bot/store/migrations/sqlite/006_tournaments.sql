@@ -32,6 +32,7 @@ CREATE TABLE tournament_entries (
     name TEXT NOT NULL,
     rating REAL,                      -- the seeding rating (ordinal), fixed at the start
     seed INTEGER,                     -- 1 = the best, fixed at the start
+    removed_at REAL,                -- removed by the organiser: the rest forfeited
     joined_at REAL NOT NULL,
     PRIMARY KEY (tournament_id, user_id)
 ) WITHOUT ROWID;
@@ -83,3 +84,14 @@ CREATE TRIGGER tournament_fees_no_delete BEFORE DELETE ON tournament_fees
 BEGIN
     SELECT RAISE(ABORT, 'fees are never deleted');
 END;
+
+-- The organiser's changes (a removed player, an overridden result): who, when, what.
+CREATE TABLE tournament_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    actor_id INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    detail_json TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX tournament_log_by_tournament ON tournament_log (tournament_id, id);
