@@ -353,3 +353,37 @@ async def test_a_removed_player_forfeits_the_rest_and_an_override_is_logged(
                                             "now": 3}  # fmt: skip
     with pytest.raises(TournamentError):
         await t.override(m23.id, 2, 999, "Org")  # its round is over: results are final
+
+
+async def test_a_no_show_loses_by_the_table_timers(db: Database) -> None:
+    """A paired member who never plays: their turns run out, three in a row forfeit their
+    seat (the table rules), and the match goes to the one who came."""
+    clock = FakeClock()
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings={**SETTINGS, "rounds": 5},
+        format="swiss", actor_id=999,
+    )  # fmt: skip
+    tid = made.id
+    for user in (1, 2):
+        await t.join(tid, user, f"P{user}")
+    await t.start(tid)
+    await t.open_pending(tid)
+    (match,) = (await t.picture(tid)).matches
+    assert match.game_id is not None
+    absent = match.b_id
+    for _ in range(200):
+        table = await t.tables.get(match.game_id)
+        if table.status != "running":
+            break
+        user = table.seats[table.rules.current].user_id
+        if user == absent:
+            clock.advance(181)
+            await t.tables.run_due()
+        else:
+            state = table.rules
+            action = "throw" if state.phase == "throw" else "bank"
+            await t.tables.act(match.game_id, user, table.version, action)  # type: ignore[arg-type]
+    picture = await t.picture(tid)
+    assert picture.tournament.status == "finished"
+    assert picture.matches[0].winner_id == match.a_id
