@@ -9,7 +9,7 @@ import pkgutil
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,6 +29,7 @@ from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
+from bot.tables.tournaments import Tournaments
 from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
@@ -140,6 +141,8 @@ class SequencesBot(commands.Bot):
         self.db = db
         self.clock = clock
         self.games = games or Games()
+        # Work each timer tick does after the tables' timers (cogs add theirs).
+        self.tick_steps: list[Callable[[], Awaitable[None]]] = []
         # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
         self.tables = TableService(
             db,
@@ -159,13 +162,14 @@ class SequencesBot(commands.Bot):
             games=self.games,
             tables=self.tables,
             wallets=wallets,
-            stats=Stats(db),
+            stats=Stats(db, clock),
             guild_settings=guild_settings,
             publisher=publisher,
             router=Router(self.games, self.tables, publisher, guild_settings),
             clock=clock,
             replays=Replays(db, self.games),
             reminders=reminders,
+            tournaments=Tournaments(db, self.tables, clock),
             shards=shards,
         )
         self.run_timers = run_timers
@@ -269,6 +273,11 @@ class SequencesBot(commands.Bot):
             log.warning("turn reminders wait for the database: %s", exc)
         except Exception:
             log.exception("turn reminders failed; the next tick retries")
+        for step in self.tick_steps:  # e.g. a tournament's next round
+            try:
+                await step()
+            except Exception:
+                log.exception("a tick step failed; the next tick retries")
         try:
             await self.shell.publisher.flush_shown()
         except Exception:

@@ -18,6 +18,10 @@ global one (scope = 0). The global rating is a separate rating per member per ga
 updated by every rated game in any server in finish order, as if all servers were one
 pool; it is not an average of the server ratings.
 
+Seasons (``bot.store.seasons``): a server's game also folds into the season running when it
+finished, through :func:`apply_season_game`, whose rows start from the member's all-time
+server rating (or its :func:`soft_reset`).
+
 Games with a bot seat (user_id NULL) count for games, wins, streaks and best turn but do not
 move ratings (RULINGS §6); a game whose members all sit on one team is not rated either.
 """
@@ -154,7 +158,63 @@ def apply_game(
     for key in stat_keys(guild_id, game_key, seats):
         if key not in lines:
             lines[key] = StatLine(scope=key[0], game_key=key[1], user_id=key[2])
-    scopes = (guild_id, GLOBAL_SCOPE)
+    return _fold(lines, (guild_id, GLOBAL_SCOPE), game_id, game_key, seats, chips, finished_at)
+
+
+def soft_reset(mu: float, sigma: float) -> tuple[float, float]:
+    """A season's soft reset of one rating: mu moves halfway back to the newcomer's 25 and
+    sigma halfway back up to the newcomer's 25/3, so a regular starts the season nearer the
+    field and less certain (a strong mu 40, sigma 2 becomes mu 32.5, sigma 5.17: display
+    2,360 becomes 1,680) and climbs back quickly if the form holds. A newcomer is unchanged."""
+    return (mu + default_mu()) / 2, (sigma + default_sigma()) / 2
+
+
+def season_start(all_time: StatLine | None, *, soft: bool) -> tuple[float, float]:
+    """The (mu, sigma) a member's first game of a season starts from: their all-time server
+    rating just before it (no reset), or its soft reset."""
+    mu, sigma = (
+        (default_mu(), default_sigma()) if all_time is None else (all_time.mu, all_time.sigma)
+    )
+    return soft_reset(mu, sigma) if soft else (mu, sigma)
+
+
+def apply_season_game(
+    season_lines: dict[StatKey, StatLine],
+    all_time: dict[StatKey, StatLine],
+    *,
+    season_id: int,
+    soft: bool,
+    game_id: int,
+    guild_id: int,
+    game_key: str,
+    seats: list[Seat],
+    chips: dict[int, int],
+    finished_at: float,
+) -> None:
+    """Fold one game into a season's lines (keyed ``(season_id, game_key, user_id)``).
+
+    Call it before :func:`apply_game` folds the same game into ``all_time``: a member new to
+    the season starts from their server rating as it stood before this game, which is their
+    rating when the season started (every server game since then is a game of the season).
+    """
+    for user in sorted({s.user_id for s in seats if s.user_id is not None}):
+        key = (season_id, game_key, user)
+        if key not in season_lines:
+            mu, sigma = season_start(all_time.get((guild_id, game_key, user)), soft=soft)
+            season_lines[key] = StatLine(season_id, game_key, user, mu=mu, sigma=sigma)
+    _fold(season_lines, (season_id,), game_id, game_key, seats, chips, finished_at)
+
+
+def _fold(
+    lines: dict[StatKey, StatLine],
+    scopes: tuple[int, ...],
+    game_id: int,
+    game_key: str,
+    seats: list[Seat],
+    chips: dict[int, int],
+    finished_at: float,
+) -> list[RatingPoint]:
+    """Fold one game into the rows of ``scopes`` (which exist)."""
     for s in seats:
         if s.user_id is None:
             continue

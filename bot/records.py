@@ -115,3 +115,20 @@ class LeaderboardPage:
 # The guild id of a table played outside any server (a DM or group DM, through a member's
 # own install of the app): stored so, kept off every server's leaderboard, stats and ratings.
 NO_GUILD = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """One of a server's seasons. It runs from ``started_at`` until ``ends_at`` (the date
+    chosen, or when the next season started; None: until a next one starts)."""
+
+    id: int
+    guild_id: int
+    name: str
+    soft_reset: bool
+    started_at: float
+    ends_at: float | None
+    started_by: int
+
+    def running(self, now: float) -> bool:
+        return self.started_at <= now and (self.ends_at is None or now < self.ends_at)

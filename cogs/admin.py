@@ -9,8 +9,10 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n import catalogues
+from bot.tables.stats import SeasonNameTaken
 from bot.ui.checks import require_admin
 from bot.ui.i18n import locale_for, verbatim
+from bot.ui.seasons import end_of_day, season_name, started_text
 
 # /settings language: the server's Discord locale (the default), or one of the catalogues,
 # each by its own name (a German admin looks for "Deutsch").
@@ -133,6 +135,36 @@ class Admin(
                 "follow each member's Discord language."
             )
         await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="season", description="Start a season of the leaderboards")
+    @app_commands.describe(
+        name="The season's name, e.g. Spring 2026",
+        last_day="Its last day, YYYY-MM-DD in UTC (default: until the next season)",
+        soft_reset="Start ratings halfway back to a newcomer's (default: carry on)",
+    )
+    @app_commands.rename(last_day="last-day", soft_reset="soft-reset")
+    async def season(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        name: app_commands.Range[str, 1, 100],
+        last_day: app_commands.Range[str, 1, 20] | None = None,
+        soft_reset: bool = False,
+    ) -> None:
+        require_admin(interaction, "You need Manage Server to start a season.")
+        assert interaction.guild_id is not None
+        shell = self.bot.shell
+        title = season_name(name)
+        ends_at = None if last_day is None else end_of_day(last_day, shell.clock())
+        try:
+            season, ended = await shell.stats.start_season(
+                interaction.guild_id, title, ends_at=ends_at, soft_reset=soft_reset,
+                actor_id=interaction.user.id,
+            )  # fmt: skip
+        except SeasonNameTaken:
+            raise UserError("This server had a season of that name: pick another.") from None
+        await interaction.response.send_message(
+            started_text(season, ended), allowed_mentions=discord.AllowedMentions.none()
+        )
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -15,6 +15,7 @@ from bot.render.common import COLOUR
 from bot.ui.anywhere import anywhere
 from bot.ui.mentions import CommandMentions, Mention
 from bot.ui.rules import rules_embed
+from bot.ui.tournaments import TOURNAMENT_RULES
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(
@@ -51,7 +52,7 @@ class Help(commands.Cog):
         pages: list[tuple[Game[Any] | None, RulesPage]] = [
             (g, p) for g in self.bot.games.values() for p in g.rules_pages
         ]
-        pages.append((None, TABLE_RULES))
+        pages += [(None, TABLE_RULES), (None, TOURNAMENT_RULES)]
         wanted = (game or pages[0][1].key).strip().casefold()
         found = next(
             ((g, p) for g, p in pages if wanted in (p.key.casefold(), p.title.casefold())), None
@@ -69,7 +70,7 @@ class Help(commands.Cog):
         text = current.casefold()
         return [
             app_commands.Choice(name=page.title, value=page.key)
-            for page in [*self.bot.games.rules_pages, TABLE_RULES]
+            for page in [*self.bot.games.rules_pages, TABLE_RULES, TOURNAMENT_RULES]
             if text in page.key.casefold() or text in page.title.casefold()
         ][:25]
 

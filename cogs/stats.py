@@ -18,6 +18,7 @@ from bot.tables import stats
 from bot.tables.names import clean_name
 from bot.ui.leaderboard import LeaderboardButton, render_board
 from bot.ui.members import remember
+from bot.ui.seasons import chosen_season, season_choices
 
 CHART_GAMES = 30
 
@@ -60,6 +61,7 @@ class Stats(commands.Cog):
         game="Which game (default: Sequences)",
         scope="This server or all servers",
         sort="Rank by rating, wins, win rate or chips won",
+        season="This server's season (default: the running one) or all-time",
     )
     @app_commands.choices(
         scope=[
@@ -80,11 +82,13 @@ class Stats(commands.Cog):
         game: str | None = None,
         scope: str = "server",
         sort: str = "rating",
+        season: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise UserError("Leaderboards belong to a server: use this in a server channel.")
         if scope not in stats.SCOPES or sort not in stats.SORTS:
             raise UserError("Pick a scope and a sort from the list.")
+        chosen = await chosen_season(self.bot.shell, interaction.guild_id, season, scope)
         key = (
             await self._game_key(interaction.guild_id, game)
             if game is not None
@@ -99,6 +103,7 @@ class Stats(commands.Cog):
             sort,
             1,
             interaction.user.id,
+            chosen,
         )
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -107,6 +112,14 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction[SequencesBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return await self._game_choices(interaction, current)
+
+    @leaderboard.autocomplete("season")
+    async def _leaderboard_season(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        return await season_choices(self.bot.shell, interaction.guild_id, current)
 
     @app_commands.command(name="stats", description="A member's games, wins, rating and chips")
     @app_commands.describe(member="Whose statistics (default: yours)", game="Only this game")

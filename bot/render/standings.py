@@ -12,6 +12,7 @@ from bot.records import (
     LeaderboardPage,
     LeaderboardRow,
     LedgerEntry,
+    Season,
     WalletView,
 )
 from bot.render.common import COLOUR, chips
@@ -75,6 +76,15 @@ def _entry_text(
     actor_id: int | None,
     reason_room: int = FIELD_MAX,
 ) -> str:
+    if game_id is None and reason and reason.startswith("tournament:"):
+        number = reason.removeprefix("tournament:")
+        tournament = {
+            "escrow": "Entry fee of tournament #",
+            "refund": "Entry fee back from tournament #",
+            "payout": "Prize of tournament #",
+        }.get(kind)
+        if tournament is not None and number.isdigit():
+            return tournament + number
     who = f"<@{actor_id}>" if actor_id is not None else "someone"
     clipped = clip_markdown(reason, reason_room) if reason else ""
     why = f": {clipped}" if clipped else ""
@@ -159,13 +169,26 @@ def leaderboard_embed(
     viewer_id: int | None,
     *,
     played: bool = True,
+    season: Season | None = None,
+    all_time: bool = False,
+    now: float = 0.0,
 ) -> discord.Embed:
     """``played``: whether any game of this leaderboard finished in the scope (an empty
-    board says so, rather than blame bot players for the missing ratings)."""
+    board says so, rather than blame bot players for the missing ratings). ``season``: the
+    season's board; ``all_time``: the all-time board of a server that has seasons."""
     title = f"Leaderboard · {game_name}"
-    head = f"{SCOPE_LABELS.get(scope, scope).capitalize()}, by {SORT_LABELS.get(sort, sort)}"
+    period = f", {season_label(season, now)}" if season else ", all time" if all_time else ""
+    head = (
+        f"{SCOPE_LABELS.get(scope, scope).capitalize()}{period}, by {SORT_LABELS.get(sort, sort)}"
+    )
     if not board.rows:
-        where = "on this server" if scope == "server" else "anywhere"
+        where = (
+            f"in season {clip_markdown(season.name, 60)}"
+            if season
+            else "on this server"
+            if scope == "server"
+            else "anywhere"
+        )
         empty = (
             {
                 "rating": "Nobody is rated yet: ratings move in games without bot players.",
@@ -194,6 +217,16 @@ def leaderboard_embed(
         f"player{'s' if board.total != 1 else ''}"
     )
     return embed
+
+
+def season_label(season: Season, now: float) -> str:
+    """ "season **Spring** (ends in 3 days)": its end as a Discord timestamp, which each
+    reader sees in their own time zone."""
+    name = f"season **{clip_markdown(season.name, 60)}**"
+    if season.ends_at is None:
+        return name + (" (running)" if season.running(now) else "")
+    at = int(season.ends_at)
+    return name + (f" (ends <t:{at}:R>)" if season.running(now) else f" (ended <t:{at}:d>)")
 
 
 def _streak(streak: int) -> str:

@@ -33,9 +33,16 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "player_stats": ("user_id",),
     "rating_history": ("user_id",),
     "notify_choices": ("user_id",),
+    "seasons": ("started_by",),
+    "season_stats": ("user_id",),
+    "tournaments": ("created_by",),
+    "tournament_entries": ("user_id",),
+    "tournament_matches": ("a_id", "b_id", "winner_id"),
+    "tournament_fees": ("user_id",),
+    "tournament_log": ("actor_id",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
-GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once")
+GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once", "tournament_fees_settle_once")
 
 _UPDATES = {
     (table, column): f"UPDATE {table} SET {column} = ? WHERE {column} = ?"  # names from above
@@ -165,6 +172,9 @@ async def _forget_ids(conn: Connection, user_id: int, tombstone: int, names: set
         "UPDATE members SET display_name = ? WHERE user_id = ?", (DELETED, tombstone)
     )
     await conn.execute("UPDATE game_results SET name = ? WHERE user_id = ?", (DELETED, tombstone))
+    await conn.execute(
+        "UPDATE tournament_entries SET name = ? WHERE user_id = ?", (DELETED, tombstone)
+    )
     # Reasons on the member's own ledger rows; a row of someone else's that the member
     # only caused (a payment to them, a grant they made) keeps its text.
     reasons = [

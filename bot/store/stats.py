@@ -19,11 +19,13 @@ from bot.ratings import (
     StatKey,
     StatLine,
     apply_game,
+    apply_season_game,
     display_rating,
     stat_keys,
 )
-from bot.records import NO_GUILD, WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
+from bot.records import NO_GUILD, WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow, Season
 from bot.store.db import Connection, Database
+from bot.store.seasons import all_seasons, running_at
 from bot.store.wallets import game_chips
 
 Scope = Literal["server", "global"]
@@ -63,6 +65,15 @@ _UPSERT_STATS = (
     " rated_games = excluded.rated_games, mu = excluded.mu, sigma = excluded.sigma,"
     " ordinal = excluded.ordinal, last_game_id = excluded.last_game_id,"
     " updated_at = excluded.updated_at"
+)
+# A season's rows: the same columns keyed by season, and the server for the members' names.
+_SEASON_COLUMNS = _STAT_COLUMNS.replace("scope,", "season_id,", 1)
+_UPSERT_SEASON = (
+    "INSERT INTO season_stats (season_id, game_key, user_id, games, wins, best_turn,"
+    " chips_won, chips_lost, chips_net, streak, win_rate, rated_games, mu, sigma, ordinal,"
+    " last_game_id, updated_at, guild_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    + _UPSERT_STATS[_UPSERT_STATS.index(" ON CONFLICT") :].replace("(scope,", "(season_id,")
 )
 _INSERT_POINT = (
     "INSERT INTO rating_history (scope, game_key, user_id, game_id, mu, sigma, ordinal, at)"
@@ -121,17 +132,37 @@ async def record_finished_game(conn: Connection, game_id: int) -> bool:
         for row in await cursor.fetchall():
             line = _line(row)
             lines[(line.scope, line.game_key, line.user_id)] = line
+    chips = await game_chips(conn, game_id)
+    season = await running_at(conn, guild_id, finished_at)
+    season_lines: dict[StatKey, StatLine] = {}
+    if season is not None and users:
+        # Before apply_game: a member new to the season starts from the rating before this game.
+        cursor = await conn.execute(
+            f"SELECT {_SEASON_COLUMNS} FROM season_stats"
+            f" WHERE season_id = ? AND game_key = ? AND user_id IN ({marks})",
+            (season.id, game_key, *users),
+        )
+        for row in await cursor.fetchall():
+            line = _line(row)
+            season_lines[(line.scope, line.game_key, line.user_id)] = line
+        apply_season_game(
+            season_lines, lines, season_id=season.id, soft=season.soft_reset, game_id=game_id,
+            guild_id=guild_id, game_key=game_key, seats=seats, chips=chips,
+            finished_at=finished_at,
+        )  # fmt: skip
     points = apply_game(
         lines,
         game_id=game_id,
         guild_id=guild_id,
         game_key=game_key,
         seats=seats,
-        chips=await game_chips(conn, game_id),
+        chips=chips,
         finished_at=finished_at,
     )
     for key in keys:
         await conn.execute(_UPSERT_STATS, _stat_params(lines[key]))
+    for line in season_lines.values():
+        await conn.execute(_UPSERT_SEASON, (*_stat_params(line), guild_id))
     for point in points:
         await conn.execute(_INSERT_POINT, _point_params(point))
     await conn.execute(
@@ -182,11 +213,28 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
         for game_id, user_id, amount in await cursor.fetchall():
             chips[game_id][user_id] = chips[game_id].get(user_id, 0) + int(amount)
 
+        seasons: dict[int, list[Season]] = defaultdict(list)
+        for season in await all_seasons(conn):
+            seasons[season.guild_id].append(season)
+        season_lines: dict[StatKey, StatLine] = {}
+        season_guild: dict[int, int] = {}
+
         lines: dict[StatKey, StatLine] = {}
         points: list[RatingPoint] = []
         recorded: list[tuple[int, float]] = []
         for game_id, rows in games.items():
             first = rows[0]
+            guild_id, at = first["guild_id"], first["finished_at"]
+            running = [x for x in seasons[guild_id] if x.running(at)]
+            if running:
+                season = running[-1]
+                season_guild[season.id] = guild_id
+                apply_season_game(
+                    season_lines, lines, season_id=season.id, soft=season.soft_reset,
+                    game_id=game_id, guild_id=guild_id, game_key=first["game_key"],
+                    seats=[_seat(row) for row in rows], chips=chips.get(game_id, {}),
+                    finished_at=at,
+                )  # fmt: skip
             points += apply_game(
                 lines,
                 game_id=game_id,
@@ -201,6 +249,11 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
         await conn.execute("DELETE FROM player_stats")
         await conn.execute("DELETE FROM rating_history")
         await conn.execute("DELETE FROM recorded_games")
+        await conn.execute("DELETE FROM season_stats")
+        await conn.executemany(
+            _UPSERT_SEASON,
+            [(*_stat_params(line), season_guild[line.scope]) for line in season_lines.values()],
+        )
         await conn.executemany(_UPSERT_STATS, [_stat_params(line) for line in lines.values()])
         await conn.executemany(_INSERT_POINT, [_point_params(p) for p in points])
         await conn.executemany(
@@ -288,8 +341,10 @@ async def leaderboard(
     page: int = 1,
     page_size: int = 10,
     viewer_id: int | None = None,
+    season_id: int | None = None,
 ) -> LeaderboardPage:
-    """One page of a leaderboard (1-based ``page``), its size, and the viewer's own row."""
+    """One page of a leaderboard (1-based ``page``), its size, and the viewer's own row:
+    all-time, or of one season of the server (``season_id``, with the server scope)."""
     if sort not in _SORT_SQL:
         raise ValueError(f"unknown sort {sort!r}")
     if scope not in SCOPES:
@@ -298,9 +353,15 @@ async def leaderboard(
     scope_id = guild_id if scope == "server" else GLOBAL_SCOPE
     order, ahead, keep = _SORT_SQL[sort]
     name = _name_sql(scope)
-    where = f"s.scope = ? AND s.game_key = ? AND {keep}"
+    table, where = "player_stats", f"s.scope = ? AND s.game_key = ? AND {keep}"
+    if season_id is not None:
+        if scope != "server":
+            raise ValueError("a season belongs to one server")
+        scope_id, table = season_id, "season_stats"
+        where = f"s.season_id = ? AND s.game_key = ? AND {keep}"
+        name = name.replace("m.guild_id = s.scope", "m.guild_id = s.guild_id")
     count = await db.fetchone(
-        f"SELECT COUNT(*) FROM player_stats s WHERE {where}",
+        f"SELECT COUNT(*) FROM {table} s WHERE {where}",
         (scope_id, game_key),
     )
     total = int(count[0]) if count else 0
@@ -308,7 +369,7 @@ async def leaderboard(
     page = max(1, min(page, pages))
     offset = (page - 1) * page_size
     rows = await db.fetchall(
-        f"SELECT {_ROW_COLUMNS}, {name} AS name FROM player_stats s"
+        f"SELECT {_ROW_COLUMNS}, {name} AS name FROM {table} s"
         f" WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
         (scope_id, game_key, page_size, offset),
     )
@@ -316,14 +377,13 @@ async def leaderboard(
     viewer_row = None
     if viewer_id is not None:
         mine = await db.fetchone(
-            f"SELECT {_ROW_COLUMNS}, {name} AS name FROM player_stats s"
-            f" WHERE {where} AND s.user_id = ?",
+            f"SELECT {_ROW_COLUMNS}, {name} AS name FROM {table} s WHERE {where} AND s.user_id = ?",
             (scope_id, game_key, viewer_id),
         )
         if mine is not None:
             key = mine[_SORT_KEY_COLUMN[sort]]
             ahead_count = await db.fetchone(
-                f"SELECT COUNT(*) FROM player_stats s WHERE {where} AND {ahead}",
+                f"SELECT COUNT(*) FROM {table} s WHERE {where} AND {ahead}",
                 (scope_id, game_key, key, key, viewer_id),
             )
             viewer_row = _board_row(int(ahead_count[0]) + 1 if ahead_count else 1, mine)
@@ -384,5 +444,14 @@ async def game_keys(db: Database, scope_id: int) -> list[str]:
     rows = await db.fetchall(
         "SELECT DISTINCT game_key FROM player_stats WHERE scope = ? ORDER BY game_key",
         (scope_id,),
+    )
+    return [row[0] for row in rows]
+
+
+async def season_game_keys(db: Database, season_id: int) -> list[str]:
+    """Game keys with at least one stat line in the season."""
+    rows = await db.fetchall(
+        "SELECT DISTINCT game_key FROM season_stats WHERE season_id = ? ORDER BY game_key",
+        (season_id,),
     )
     return [row[0] for row in rows]

@@ -261,11 +261,11 @@ async def game_chips(conn: Connection | Database, game_id: int) -> dict[int, int
 @dataclass(frozen=True, slots=True)
 class InvariantReport:
     balances: int
-    held: int
+    held: int  # table stakes and tournament entry fees held
     minted: int  # start + daily + grant + take
     ledger_total: int  # sum of every ledger delta
     wallets_off_ledger: int  # wallets whose balance differs from their ledger sum
-    pots_off: int  # games whose payouts differ from their paid stakes
+    pots_off: int  # games (tournaments) whose payouts differ from their paid stakes (fees)
 
     @property
     def ok(self) -> bool:
@@ -283,7 +283,8 @@ async def check_invariant(db: Database | Connection) -> InvariantReport:
     row = await db.fetchone(
         "SELECT"
         " (SELECT COALESCE(SUM(balance), 0) FROM wallets),"
-        " (SELECT COALESCE(SUM(amount), 0) FROM escrows WHERE status = 'held'),"
+        " (SELECT COALESCE(SUM(amount), 0) FROM escrows WHERE status = 'held')"
+        " + (SELECT COALESCE(SUM(amount), 0) FROM tournament_fees WHERE status = 'held'),"
         " (SELECT COALESCE(SUM(delta), 0) FROM ledger"
         "   WHERE kind IN ('start', 'daily', 'grant', 'take')),"
         " (SELECT COALESCE(SUM(delta), 0) FROM ledger),"
@@ -292,6 +293,12 @@ async def check_invariant(db: Database | Connection) -> InvariantReport:
         " (SELECT COUNT(*) FROM (SELECT e.game_id FROM escrows e WHERE e.status = 'paid'"
         "   GROUP BY e.game_id HAVING SUM(e.amount) <> (SELECT COALESCE(SUM(delta), 0)"
         "   FROM ledger l WHERE l.game_id = e.game_id AND l.kind = 'payout')) AS off)"
+        # A tournament's paid fees are its prizes (ledger payouts with its reason).
+        " + (SELECT COUNT(*) FROM (SELECT f.tournament_id FROM tournament_fees f"
+        "   WHERE f.status = 'paid' GROUP BY f.tournament_id"
+        "   HAVING SUM(f.amount) <> (SELECT COALESCE(SUM(delta), 0) FROM ledger l"
+        "   WHERE l.kind = 'payout' AND l.game_id IS NULL"
+        "   AND l.reason = 'tournament:' || f.tournament_id)) AS t_off)"
     )
     assert row is not None
     return InvariantReport(*(int(value) for value in row))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.records import SeatResult
 from bot.store import stats
 from bot.store.db import Connection
-from bot.tables import wallets
+from bot.tables import tournaments, wallets
 from bot.tables.model import Seat, Table
 from bot.tables.service import Clock, TableHooks
 
@@ -32,6 +32,8 @@ class WalletHooks(TableHooks):
     async def on_refund_all(self, conn: Connection, table: Table, why: str) -> None:
         # Cancelled, expired, ended early or abandoned: no result, every stake goes back.
         await wallets.refund_all(conn, table.id, now=self.clock())
+        # A tournament's match that ended with no result: recorded as such (no winner).
+        await tournaments.on_game_over(conn, table.id, None, self.clock())
 
     async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
         winners = [r.user_id for r in winners_in_turn_order(table, results)]
@@ -43,6 +45,7 @@ class WalletHooks(TableHooks):
             await wallets.refund_all(conn, table.id, now=self.clock())
         # After the payout: the stats read it for chips won and lost.
         await stats.record_finished_game(conn, table.id)
+        await tournaments.on_game_over(conn, table.id, humans, self.clock())
 
 
 def winners_in_turn_order(table: Table, results: list[SeatResult]) -> list[SeatResult]:

@@ -1,7 +1,8 @@
 """Previous/Next buttons for leaderboards, persistent across restarts.
 
-The custom_id carries everything needed to draw a page: ``lb:<owner>:<page>:<scope>:<sort>:
-<game key>``. The member who asked for the board turns its pages in place; anyone else who
+The custom_id carries everything needed to draw a page: ``lb:<owner>:<page>:<scope>:<sort>
+[<season id>]:<game key>`` (no season id: the all-time board, which is all that ids from
+before seasons showed). The member who asked for the board turns its pages in place; anyone else who
 presses gets the page privately, with their own row.
 """
 
@@ -30,8 +31,8 @@ _SORTS = {code: name for name, code in SORT_CODES.items()}
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"lb:(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,6}):(?P<scope>[sg]):(?P<sort>[rwpc]):"
-        r"(?P<game>[a-z0-9_:.-]{1,60})"
+        r"lb:(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,6}):(?P<scope>[sg]):(?P<sort>[rwpc])"
+        r"(?P<season>[0-9]{1,12})?:(?P<game>[a-z0-9_:.-]{1,60})"
     ),
 ):
     def __init__(
@@ -44,13 +45,17 @@ class LeaderboardButton(
         *,
         label: str,
         disabled: bool = False,
+        season_id: int | None = None,
     ) -> None:
+        season = "" if season_id is None else str(season_id)
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=(f"lb:{owner}:{page}:{SCOPE_CODES[scope]}:{SORT_CODES[sort]}:{game_key}"),
+                custom_id=(
+                    f"lb:{owner}:{page}:{SCOPE_CODES[scope]}:{SORT_CODES[sort]}{season}:{game_key}"
+                ),
             )
         )
         self.owner = owner
@@ -58,6 +63,7 @@ class LeaderboardButton(
         self.scope: stats.Scope = scope
         self.sort: stats.Sort = sort
         self.game_key = game_key
+        self.season_id = season_id
 
     @classmethod
     async def from_custom_id(
@@ -76,6 +82,7 @@ class LeaderboardButton(
             _SORTS[match["sort"]],  # type: ignore[arg-type]
             match["game"],
             label=getattr(item, "label", None) or "",
+            season_id=None if match["season"] is None else int(match["season"]),
         )
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -93,14 +100,21 @@ class LeaderboardButton(
         if interaction.guild_id is None:
             raise UserError("Leaderboards belong to a server.")
         viewer = interaction.user.id
+        shell = shell_of(interaction)
+        season = None
+        if self.season_id is not None:
+            season = await shell.stats.season(interaction.guild_id, self.season_id)
+            if season is None:
+                raise UserError("That season is not one of this server's.")
         embed, view = await render_board(
-            shell_of(interaction),
+            shell,
             interaction.guild_id,
             self.game_key,
             self.scope,
             self.sort,
             self.page,
             viewer,
+            season,
         )
         if viewer == self.owner:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -121,26 +135,40 @@ async def render_board(
     sort: stats.Sort,
     page: int,
     viewer_id: int,
+    season: stats.Season | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """The embed and Previous/Next buttons for one page, owned by ``viewer_id``."""
+    """The embed and Previous/Next buttons for one page, owned by ``viewer_id``: the
+    all-time board, or ``season``'s (of this server)."""
+    season_id = None if season is None else season.id
     board = await shell.stats.leaderboard(
-        game_key, scope, guild_id, sort, page=page, viewer_id=viewer_id
+        game_key, scope, guild_id, sort, page=page, viewer_id=viewer_id, season_id=season_id
     )
     view = discord.ui.View(timeout=None)
     view.add_item(
         LeaderboardButton(
             viewer_id, board.page - 1, scope, sort, game_key,
-            label="◀ Previous", disabled=board.page <= 1,
+            label="◀ Previous", disabled=board.page <= 1, season_id=season_id,
         )
     )  # fmt: skip
     view.add_item(
         LeaderboardButton(
             viewer_id, board.page + 1, scope, sort, game_key,
-            label="Next ▶", disabled=board.page >= board.pages,
+            label="Next ▶", disabled=board.page >= board.pages, season_id=season_id,
         )
     )  # fmt: skip
     name = shell.games.label(game_key)
-    played = bool(board.rows) or game_key in await shell.stats.game_keys(
-        guild_id if scope == "server" else stats.GLOBAL_SCOPE
+    if season is not None:
+        played = bool(board.rows) or game_key in await shell.stats.season_game_keys(season.id)
+    else:
+        played = bool(board.rows) or game_key in await shell.stats.game_keys(
+            guild_id if scope == "server" else stats.GLOBAL_SCOPE
+        )
+    # The all-time board says so where the server has seasons.
+    all_time = (
+        season is None and scope == "server" and bool(await shell.stats.list_seasons(guild_id))
     )
-    return leaderboard_embed(board, name, scope, sort, viewer_id, played=played), view
+    embed = leaderboard_embed(
+        board, name, scope, sort, viewer_id, played=played, season=season, all_time=all_time,
+        now=shell.clock(),
+    )  # fmt: skip
+    return embed, view

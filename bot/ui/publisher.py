@@ -59,6 +59,7 @@ class Publisher:
 
     lobby_message = staticmethod(lobby_message)
     turn_edit = staticmethod(turn_edit)
+    turn_message = staticmethod(turn_message)
 
     def mark_shown(self, table: Table) -> None:
         """The table's message now shows its version (after a restart only those behind

@@ -15,6 +15,7 @@ from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
+from bot.tables.tournaments import Tournaments
 from bot.tables.wallets import Wallets
 from bot.ui.publisher import Publisher
 from bot.ui.router import Router
@@ -32,6 +33,7 @@ class Shell:
     clock: Clock
     replays: Replays
     reminders: TurnReminders  # the turn reminders' /notify choices
+    tournaments: Tournaments
     shards: Shards = EVERY_GUILD  # the guilds this process owns
 
 

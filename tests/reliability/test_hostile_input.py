@@ -279,7 +279,11 @@ COMMANDS = {
         {"seconds": _ints.filter(lambda x: x is not None)}
     ),
     "leaderboard": st.fixed_dictionaries(
-        {}, optional={"game": _texts, "scope": _texts, "sort": _texts}
+        {}, optional={"game": _texts, "scope": _texts, "sort": _texts, "season": _texts}
+    ),
+    "settings season": st.fixed_dictionaries(
+        {"name": _texts.filter(lambda x: x is not None)},
+        optional={"last_day": _texts, "soft_reset": st.booleans()},
     ),
     "stats": st.fixed_dictionaries({}, optional={"game": _texts}),
     "rules": st.fixed_dictionaries({}, optional={"game": _texts}),

@@ -306,7 +306,11 @@ TRUSTED_SQL_NAMES = {
         "name",
         "order",
         "ahead",
+        "table",  # player_stats or season_stats
+        "_SEASON_COLUMNS",
     },
+    "bot/store/seasons.py": {"_COLUMNS"},
+    "bot/store/tournaments.py": {"_T_COLUMNS", "_M_COLUMNS", "_M_COLUMNS_OF_M", "marks"},
     "bot/store/privacy.py": {"table", "column", "name", "mentions"},  # + a dialect phrase
     "bot/store/audit.py": {"marks"},  # ID_COLUMNS, GUARD_TRIGGERS
     "bot/store/replays.py": {"where", "marks", "steps"},  # fixed text, placeholders, dialect

@@ -1,0 +1,110 @@
+"""Seasons on the Discord side: the words of ``/settings season`` and the ``season`` option
+of ``/leaderboard`` (its choices, and what a typed value names)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.records import DAY, Season
+from bot.tables.names import clean_name, md_name
+from bot.ui.shell import Shell
+
+ALL_TIME = "all-time"
+NAME_MAX = 40
+MAX_SEASON_DAYS = 5 * 366  # an end date further off than this is a typo
+
+
+def end_of_day(text: str, now: float) -> float:
+    """The moment a season whose last day is ``text`` (YYYY-MM-DD, UTC) ends: midnight UTC
+    after it. A past day, a malformed one or one years ahead is refused."""
+    try:
+        day = dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise UserError(
+            "Give the season's last day as YYYY-MM-DD (UTC), for example 2026-06-30."
+        ) from None
+    start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp()
+    ends = start + DAY
+    if ends <= now:
+        raise UserError("That day is over: pick a last day from today on (UTC).")
+    if ends - now > MAX_SEASON_DAYS * DAY:
+        raise UserError("A season may run five years at most: pick an earlier last day.")
+    return ends
+
+
+def season_name(text: str) -> str:
+    if len(text.strip()) > NAME_MAX:
+        raise UserError(f"A season's name is {NAME_MAX} characters at most.")
+    name = " ".join(clean_name(text).split()) if text.strip() else ""
+    if not name:
+        raise UserError("Give the season a name, for example “Spring 2026”.")
+    if len(name) > NAME_MAX:
+        raise UserError(f"A season's name is {NAME_MAX} characters at most.")
+    if name.casefold() in (ALL_TIME, "all time", "current"):
+        raise UserError("That name is taken by the leaderboard's own choices: pick another.")
+    return name
+
+
+def started_text(season: Season, ended: Season | None) -> str:
+    lines = [f"🏁 Season **{md_name(season.name)}** has started."]
+    if season.ends_at is not None:
+        lines.append(f"It ends <t:{int(season.ends_at)}:f> (<t:{int(season.ends_at)}:R>).")
+    if ended is not None:
+        lines.append(f"Season **{md_name(ended.name)}** is over: its final board stays.")
+    lines.append(
+        "Ratings start from a soft reset (halfway back to a newcomer's)."
+        if season.soft_reset
+        else "Ratings carry on from the all-time ones."
+    )
+    lines.append("`/leaderboard` shows this season; pick `season: all-time` for all time.")
+    return "\n".join(lines)
+
+
+def choice_label(season: Season, now: float) -> str:
+    """An autocomplete choice (plain text: no timestamps there)."""
+    if season.running(now):
+        state = "running"
+    else:
+        assert season.ends_at is not None
+        day = dt.datetime.fromtimestamp(season.ends_at, dt.UTC).date()
+        state = f"ended {day:%d %b %Y}"
+    return f"{season.name} ({state})"[:100]
+
+
+async def season_choices(
+    shell: Shell, guild_id: int, current: str
+) -> list[app_commands.Choice[str]]:
+    now = shell.clock()
+    text = current.strip().casefold()
+    found = [app_commands.Choice(name="All time", value=ALL_TIME)] if text in ALL_TIME else []
+    for season in await shell.stats.list_seasons(guild_id):
+        if text in season.name.casefold():
+            found.append(app_commands.Choice(name=choice_label(season, now), value=str(season.id)))
+    return found[:25]
+
+
+async def chosen_season(shell: Shell, guild_id: int, text: str | None, scope: str) -> Season | None:
+    """The season a ``season`` option names (None: all time). Unset: the season running on
+    this server now, if any, for the server scope."""
+    if text is None:
+        return await shell.stats.current_season(guild_id) if scope == "server" else None
+    wanted = text.strip()
+    if wanted.casefold() in (ALL_TIME, "all time", "alltime"):
+        return None
+    if scope != "server":
+        raise UserError("Seasons belong to one server: pick scope “this server” to see one.")
+    if wanted.casefold() == "current":
+        season = await shell.stats.current_season(guild_id)
+        if season is None:
+            raise UserError("No season is running here: pick a past one from the list.")
+        return season
+    season = None
+    if wanted.isdigit() and len(wanted) <= 12:
+        season = await shell.stats.season(guild_id, int(wanted))
+    season = season or await shell.stats.season_named(guild_id, wanted[:NAME_MAX])
+    if season is None:
+        raise UserError("There is no season of that name here: pick one from the list.")
+    return season

@@ -1,0 +1,246 @@
+"""``/tournament create|show|list|cancel``: a server's events (issue 25)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SequencesBot
+from bot.errors import Forbidden, UserError
+from bot.render.common import NO_PINGS
+from bot.tables.tournaments import TournamentError
+from bot.ui.checks import is_admin, require_admin
+from bot.ui.tournaments import (
+    FORMAT_LABELS,
+    PRIZE_LABELS,
+    TournamentButton,
+    picture_embed,
+    post_due,
+    refusal,
+    signup_message,
+    tournament_games,
+)
+
+
+@app_commands.guild_only()
+class TournamentCog(
+    commands.GroupCog, group_name="tournament", group_description="Tournaments of any game"
+):
+    def __init__(self, bot: SequencesBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.tick_steps.append(self._step)
+
+    async def cog_unload(self) -> None:
+        if self._step in self.bot.tick_steps:
+            self.bot.tick_steps.remove(self._step)
+
+    async def _step(self) -> None:
+        # A round whose last match ended is paired in that match's transaction; its tables
+        # are opened and posted here, on the next tick (restart-safe: all in the database).
+        await post_due(self.bot, self.bot.shell)
+
+    @app_commands.command(name="create", description="Open sign-up for a tournament here")
+    @app_commands.describe(
+        game="Which game (its standard settings)",
+        format="Swiss, single elimination or round robin",
+        rounds="Swiss only: rounds (default: enough to find a winner)",
+        fee="Chips each player pays in; the pool goes to the best places (default 0)",
+        prize="How the pool is split (default: all to the winner)",
+        best_of="Games a match is won in: best of 1 or 3 (default 1)",
+        final_best_of="Single elimination: the final's length (default: as every match)",
+    )
+    @app_commands.rename(best_of="best-of", final_best_of="final-best-of")
+    @app_commands.choices(
+        format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()],
+        prize=[app_commands.Choice(name=label, value=key) for key, label in PRIZE_LABELS.items()],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        game: app_commands.Range[str, 1, 100],
+        format: str,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        fee: app_commands.Range[int, 0, 1_000_000_000] = 0,
+        prize: str = "winner",
+        best_of: app_commands.Range[int, 1, 3] = 1,
+        final_best_of: app_commands.Range[int, 1, 3] | None = None,
+    ) -> None:
+        require_admin(interaction, "You need Manage Server to run a tournament.")
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        games = tournament_games(self.bot.games)
+        key = self.bot.games.find_key(game) or game
+        if key not in games:
+            raise UserError("Pick a game from the list.")
+        if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
+            raise UserError("Pick a format and a prize split from the list.")
+        final = best_of if final_best_of is None else final_best_of
+        if best_of not in (1, 3) or final not in (1, 3):
+            raise UserError("A match is a best of 1 or a best of 3.")
+        cap = self.bot.settings.max_stake
+        if not 0 <= fee <= cap:
+            raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
+        kind, settings = games[key]
+        shell = self.bot.shell
+        t = await shell.tournaments.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
+            settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
+            fee=fee, prize=prize, best_of=best_of, final_best_of=final,
+            actor_id=interaction.user.id,
+        )  # fmt: skip
+        await interaction.response.send_message(
+            **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
+        )
+        message = await interaction.original_response()
+        await shell.tournaments.set_message(t.id, message.id)
+
+    @create.autocomplete("game")
+    async def _create_game(
+        self, interaction: discord.Interaction[SequencesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        text = current.casefold()
+        labels = self.bot.games
+        return [
+            app_commands.Choice(name=labels.label(key), value=key)
+            for key in sorted(tournament_games(labels))
+            if text in key or text in labels.label(key).casefold()
+        ][:25]
+
+    @app_commands.command(name="show", description="A tournament's standings or bracket")
+    @app_commands.describe(tournament="Its number (default: the latest here)")
+    async def show(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        tournament: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        t = await self._find(interaction, tournament)
+        picture = await self.bot.shell.tournaments.picture(t)
+        await interaction.response.send_message(
+            embed=picture_embed(picture, self.bot.games), allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="list", description="This server's tournaments, newest first")
+    async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:
+        assert interaction.guild_id is not None
+        listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
+        states = {"signup": "sign-up", "running": "running", "finished": "finished"}
+        lines = [
+            f"**#{t.id}** · {FORMAT_LABELS[t.format]} · {self.bot.games.label(t.game_key)}"
+            f" · {states.get(t.status, 'cancelled')}"
+            for t in listed
+        ]
+        text = "\n".join(lines) or "No tournament has been held here yet."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Cancel a tournament: no result")
+    @app_commands.describe(tournament="Its number")
+    async def cancel(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        tournament: app_commands.Range[int, 1, 2**53],
+    ) -> None:
+        t_id = await self._find(interaction, tournament)
+        service = self.bot.shell.tournaments
+        t = await service.get(t_id)
+        if not is_admin(interaction) and interaction.user.id != t.created_by:
+            raise Forbidden("Only the organiser or a member with Manage Server can cancel it.")
+        try:
+            changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        await interaction.response.defer()
+        for change in changes:
+            await self.bot.shell.publisher.publish(change)
+        refunded = " Every entry fee is refunded." if t.fee else ""
+        await interaction.followup.send(
+            f"Tournament #{t_id} is cancelled: no result.{refunded}", allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
+    @app_commands.describe(tournament="Its number", member="Who to take out")
+    async def remove(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        tournament: app_commands.Range[int, 1, 2**53],
+        member: discord.Member,
+    ) -> None:
+        t_id = await self._find(interaction, tournament)
+        await self._require_organiser(interaction, t_id)
+        try:
+            changes = await self.bot.shell.tournaments.remove(
+                t_id, member.id, interaction.user.id, interaction.user.display_name
+            )
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        await interaction.response.defer()
+        for change in changes:
+            await self.bot.shell.publisher.publish(change)
+        await interaction.followup.send(
+            f"{member.mention} is out of tournament #{t_id}: their matches are forfeited.",
+            allowed_mentions=NO_PINGS,
+        )
+        await post_due(self.bot, self.bot.shell)
+
+    @app_commands.command(name="result", description="Set a match's result (it is logged)")
+    @app_commands.describe(table="The match's table number", winner="Who won (default: a draw)")
+    async def result(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        table: app_commands.Range[int, 1, 2**53],
+        winner: discord.Member | None = None,
+    ) -> None:
+        service = self.bot.shell.tournaments
+        match = await service.match_for_table(table)
+        if match is None:
+            raise UserError("That table is not a tournament match.")
+        t_id = await self._find(interaction, match.tournament_id)
+        await self._require_organiser(interaction, t_id)
+        try:
+            changes = await service.override(
+                match.id, None if winner is None else winner.id, interaction.user.id,
+                interaction.user.display_name,
+            )  # fmt: skip
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        await interaction.response.defer()
+        for change in changes:
+            await self.bot.shell.publisher.publish(change)
+        who = "a draw" if winner is None else f"won by {winner.mention}"
+        await interaction.followup.send(
+            f"Table #{table} of tournament #{t_id} is now {who} (set by"
+            f" {interaction.user.mention}).",
+            allowed_mentions=NO_PINGS,
+        )
+        await post_due(self.bot, self.bot.shell)
+
+    async def _require_organiser(
+        self, interaction: discord.Interaction[SequencesBot], tournament_id: int
+    ) -> None:
+        t = await self.bot.shell.tournaments.get(tournament_id)
+        if not is_admin(interaction) and interaction.user.id != t.created_by:
+            raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+
+    async def _find(
+        self, interaction: discord.Interaction[SequencesBot], tournament: int | None
+    ) -> int:
+        assert interaction.guild_id is not None
+        listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
+        if tournament is None:
+            if not listed:
+                raise UserError("No tournament has been held here yet.")
+            return listed[0].id
+        try:
+            t = await self.bot.shell.tournaments.get(tournament)
+        except TournamentError:
+            t = None
+        if t is None or t.guild_id != interaction.guild_id:
+            raise UserError("There is no such tournament here.")
+        return t.id
+
+
+async def setup(bot: SequencesBot) -> None:
+    bot.add_dynamic_items(TournamentButton)
+    await bot.add_cog(TournamentCog(bot))

@@ -1,0 +1,184 @@
+"""A tournament through the harness (issue 25): sign-up with Join/Leave, the organiser's
+Start, each match an ordinary table in its own thread with the paired members seated, the
+next round opened by the bot's tick (across a restart), standings posted each round, and
+the final ones in /tournament show and /tournament list."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import MakeEnv
+from tests.harness import Player
+
+
+async def end_playing_matches(env: object, players: dict[int, Player], order: list[int]) -> int:
+    """Every running match of tournament 1 ends: the member later in ``order`` resigns with
+    the Resign button of the match's own turn message. Returns how many ended."""
+    bot = env.bot  # type: ignore[attr-defined]
+    h = env.h  # type: ignore[attr-defined]
+    picture = await bot.shell.tournaments.picture(1)
+    ended = 0
+    for match in [m for m in picture.matches if m.status == "playing"]:
+        table = await bot.tables.get(match.game_id)
+        assert table.status == "running" and table.row.thread_id is not None
+        assert {s.user_id for s in table.seats} == {match.a_id, match.b_id}
+        loser = max((match.a_id, match.b_id), key=order.index)
+        turn = h.message(table.row.message_id)
+        assert turn.channel_id == table.row.thread_id  # the match plays in its own thread
+        ask = await players[loser].click(turn, "Resign")
+        await players[loser].click(ask.message, "Resign")
+        assert (await bot.tables.get(match.game_id)).status == "finished"
+        ended += 1
+    return ended
+
+
+async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    players = {p.id: p for p in (ana, bo, cy, di)}
+
+    refused = await ana.slash("tournament create", game="sequences:standard", format="swiss")
+    assert refused.ephemeral and refused.text == "You need Manage Server to run a tournament."
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", fee=100
+    )
+    assert not created.ephemeral
+    assert "Tournament #1 · Round robin · Sequences" in created.text
+    assert "Sign-up is open" in created.text and "Nobody yet." in created.text
+    signup = created.message
+    for p in (ana, bo, cy, di):
+        await p.click(signup, "Join")
+    await di.click(signup, "Leave")
+    again = await ana.click(signup, "Join")
+    assert again.ephemeral
+    assert again.text == "Sign-up is closed, the field is full, or you are in already."
+    assert "Players (3)" in signup.text and "Di" not in signup.text
+    assert "Entry fee 100 chips · prize pool 300 chips, all to the winner" in signup.text
+    assert "**1,000 chips**" in (await di.slash("wallet")).text  # Di's fee came back
+    assert "**900 chips**" in (await ana.slash("wallet")).text
+    no = await ana.click(signup, "Start")
+    assert no.ephemeral
+    assert no.text == "Only the organiser or a member with Manage Server can start it."
+
+    await org.click(signup, "Start")
+    assert signup.buttons == []  # sign-up closed
+    # Three players (seeded by id, all unrated): a round each pairs two, the third has a
+    # bye. Round one's table is up in its own thread, and round one's standings posted.
+    assert len(h.threads) == 1
+    board = h.last_message(h.channel)
+    assert "Round 1 of 3" in board.text
+    order = [ana.id, bo.id, cy.id]  # who beats whom: the earlier in this list wins
+    assert await end_playing_matches(env, players, order) == 1
+
+    # The next round opens on the bot's next tick, after a restart too.
+    await env.restart()
+    await env.tick()
+    assert len(h.threads) == 2
+    assert "Round 2 of 3" in h.last_message(h.channel).text
+    assert await end_playing_matches(env, players, order) == 1
+    await env.tick()
+    assert "Round 3 of 3" in h.last_message(h.channel).text
+    assert await end_playing_matches(env, players, order) == 1
+    await env.tick()
+    final = h.last_message(h.channel)
+    # By hand: Ana beat Bo and Cy, Bo beat Cy, and each had one bye (a win):
+    # Ana 3 points (2-0-0 and the bye), Bo 2 (1-0-1 and the bye), Cy 1 (0-0-2 and the bye).
+    assert "🏆 **Ana** won." in final.text
+    assert "` 1.` Ana · **3** pts · 2-0-0 · 1 bye" in final.text
+    assert "` 2.` Bo · **2** pts · 1-0-1 · 1 bye" in final.text
+    assert "` 3.` Cy · **1** pt · 0-0-2 · 1 bye" in final.text
+    await env.tick()
+    assert h.last_message(h.channel).id == final.id  # the final standings post once
+
+    # The pool of 300 went to Ana, once.
+    wallet = await ana.slash("wallet")
+    assert "**1,200 chips**" in wallet.text and "Prize of tournament #1" in wallet.text
+    assert "**900 chips**" in (await bo.slash("wallet")).text
+
+    shown = await bo.slash("tournament show")
+    assert "🏆 **Ana** won." in shown.text
+    listed = await bo.slash("tournament list")
+    assert listed.text == "**#1** · Round robin · Sequences · finished"
+    cancel = await org.slash("tournament cancel", tournament=1)
+    assert cancel.ephemeral and cancel.text == "This tournament is over already."
+
+
+async def test_fees_refused_when_short_and_refunded_by_a_cancel(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    await org.slash("chips take", member=bo.member, amount=800, reason="test")
+    created = await org.slash(
+        "tournament create", game="board", format="elimination", fee=300, prize="top2",
+        final_best_of=3,
+    )  # fmt: skip
+    assert "Single elimination · Sequence" in created.text
+    assert "70 % / 30 %" in created.text
+    assert "the final best of 3" in created.text
+    await ana.click(created.message, "Join")
+    short = await bo.click(created.message, "Join")
+    assert short.ephemeral
+    assert short.text == "You have 200 chips; this tournament's entry fee is 300."
+    await org.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    assert len(h.threads) == 1  # Ana and Org at a board game table
+    cancelled = await org.slash("tournament cancel", tournament=1)
+    assert "Tournament #1 is cancelled: no result. Every entry fee is refunded." in (cancelled.text)
+    wallet = await ana.slash("wallet")
+    assert "**1,000 chips**" in wallet.text
+    assert "Entry fee back from tournament #1" in wallet.text
+    assert (
+        "Cancelled: no result. Every entry fee was refunded."
+        in (await ana.slash("tournament show")).text
+    )
+
+
+async def test_the_rules_of_tournaments(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    page = await ana.slash("rules", game="tournaments")
+    assert page.ephemeral
+    assert page.embeds[0]["title"] == "Rules · Tournaments: pairing, byes and tie-breaks"
+    assert "a bye counts as a win, once per player" in page.text
+    assert "Buchholz" in page.text
+    choices = await ana.autocomplete("rules", "game", "tourn")
+    assert choices == [
+        {"name": "Tournaments: pairing, byes and tie-breaks", "value": "tournaments"}
+    ]
+
+
+async def test_the_organiser_sets_a_result_and_removes_a_player(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy = [await h.member(n) for n in ("Ana", "Bo", "Cy")]
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (ana, bo, cy):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    # Round one of three: two play, the third has the bye; the organiser decides the match.
+    picture = await env.bot.shell.tournaments.picture(1)
+    (match,) = [m for m in picture.matches if m.status == "playing"]
+    players = {p.id: p for p in (ana, bo, cy)}
+    winner = players[match.b_id]  # type: ignore[index]
+    refused = await winner.slash("tournament result", table=match.game_id, winner=winner.member)
+    assert refused.ephemeral
+    assert refused.text == "Only the organiser or a member with Manage Server can do that."
+    done = await org.slash("tournament result", table=match.game_id, winner=winner.member)
+    assert f"Table #{match.game_id} of tournament #1 is now won by {winner.mention}" in done.text
+    assert (await env.bot.tables.get(match.game_id)).status == "ended"  # type: ignore[arg-type]
+    assert "Round 2 of 2" in h.last_message(h.channel).text  # the round was over: on to two
+    log = await env.bot.shell.tournaments.log(1)
+    assert [(actor, action) for actor, action, _ in log] == [(org.id, "override")]
+
+    bye = next(m.a_id for m in picture.matches if m.b_id is None)
+    out = await org.slash("tournament remove", tournament=1, member=players[bye].member)
+    assert "is out of tournament #1: their matches are forfeited." in out.text
+    await env.tick()
+    final = await ana.slash("tournament show")
+    assert "🏆" in final.text  # round two was forfeited: the tournament is over
+    assert players[bye].name not in final.text.split("won.")[0]
+    late = await org.slash("tournament result", table=match.game_id)
+    assert late.ephemeral
+    assert late.text == "Only a match of the round being played can be changed."
