@@ -10,7 +10,6 @@ reading the injected clock, so tests move time without sleeping.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import math
 import random
@@ -21,7 +20,7 @@ from typing import Any
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import SeatResult
 from bot.store import games
-from bot.store.db import Connection, Contention, Database, WriteConnection
+from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
@@ -177,14 +176,10 @@ class TableService:
         try:
             if extra is None:
                 # The common click: one job, one hop to the database thread, committed with
-                # whatever other changes arrive at the same time (Database.write).
-                row = dataclasses.replace(table.row)  # the job runs on another thread
-
-                def save(conn: WriteConnection) -> None:
-                    games.update_sync(conn, row, expected)
-                    games.append_log_sync(conn, row.id, now, actor_id, kind, detail)
-
-                await self.db.write(save, order=row.id)
+                # whatever other changes arrive at the same time (Database.write), the
+                # saves of a batch sent together (a tick's thousands of timers).
+                save = games.save_job(table.row, expected, now, actor_id, kind, detail)
+                await self.db.write(save, order=table.id)
             else:  # hooks that move chips or record results are async: their own transaction
                 for attempt in range(1, CONTENTION_RETRIES + 1):
                     try:
@@ -684,37 +679,48 @@ class TableService:
         that is no news here (a click or the other process got there first), so it is logged
         at debug only. A process that reads the row after the other committed finds the next
         deadline, not yet due, or the table closed, and does nothing at all."""
-        limit = asyncio.Semaphore(TIMER_CONCURRENCY)
 
-        async def one(table_id: int) -> Change | None:
-            async with limit:
-                try:
-                    change = await self.fire(table_id)
-                except StaleAction:
-                    log.debug("timer for game %s: another change came first", table_id)
-                    return None
-                except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
-                    log.warning("timer for game %s refused: %s", table_id, exc)
-                    return None
-                except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
-                    log.warning("timer for game %s waits for the database: %s", table_id, exc)
-                    return None
-                except Exception:
-                    # One broken table (a bug, a full disk) must not stop every other table's
-                    # timers: the due list is ordered by deadline, so it would come first
-                    # forever.
-                    log.exception("timer for game %s failed; the others still fire", table_id)
-                    return None
+        async def one(row: GameRow) -> Change | None:
+            table_id = row.id
+            try:
+                change = await self.fire(table_id, self._table(row, stamp))
+            except StaleAction:
+                log.debug("timer for game %s: another change came first", table_id)
+                return None
+            except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
+                log.warning("timer for game %s refused: %s", table_id, exc)
+                return None
+            except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
+                log.warning("timer for game %s waits for the database: %s", table_id, exc)
+                return None
+            except Exception:
+                # One broken table (a bug, a full disk) must not stop every other table's
+                # timers: the due list is ordered by deadline, so it would come first
+                # forever.
+                log.exception("timer for game %s failed; the others still fire", table_id)
+                return None
             if change is not None and on_change is not None:
                 on_change(change)
             return change
 
-        due = await games.due(self.db, self.clock(), shards=self._shard_filter)
-        fired = await asyncio.gather(*(one(table_id) for table_id in due))
+        # Every due table in one read (not one each); each is then fired by one of a few
+        # workers, under its lock, from the copy read here unless this process saved it since.
+        stamp = read_stamp()
+        due = await games.due_rows(self.db, self.clock(), shards=self._shard_filter)
+        fired: list[Change | None] = [None] * len(due)
+        todo = iter(enumerate(due))
+
+        async def worker() -> None:
+            for index, row in todo:
+                fired[index] = await one(row)
+
+        await asyncio.gather(*(worker() for _ in range(min(TIMER_CONCURRENCY, len(due)))))
         return [change for change in fired if change is not None]
 
-    async def fire(self, table_id: int) -> Change | None:
-        async with self._locked(table_id) as table:
+    async def fire(self, table_id: int, loaded: Table | None = None) -> Change | None:
+        """Fire the table's timer if it is due. ``loaded``: the table as the caller just read
+        it (used unless this process saved it since)."""
+        async with self._locked(table_id, loaded) as table:
             now = self.clock()
             if table.row.deadline is None or table.row.deadline > now:
                 return None  # someone acted in the meantime
