@@ -225,6 +225,12 @@ class Statements:
     params: tuple[Sequence[Any], ...]
     expect: tuple[int | None, ...]
     conflict: Callable[[], Exception]
+    # The same change as one statement that changes ``expect[0]`` rows when it happens and
+    # nothing otherwise (a data-modifying CTE, which only PostgreSQL has): with it a batch of
+    # such jobs needs no savepoints, and the PostgreSQL engine sends it whole in one round
+    # trip (pipeline mode). Such a job must be safe to run twice (a compare-and-set, or a
+    # value set): a batch whose connection was lost in that round trip runs again.
+    single: tuple[str, Sequence[Any]] | None = None
 
     def __call__(self, conn: WriteConnection) -> None:
         for sql, params, expect in zip(self.sql, self.params, self.expect, strict=True):
@@ -264,6 +270,9 @@ class Database(ABC):
         # Where the data is, for messages (a URL without its password).
         self.target = target
         self.on_statement: StatementHook | None = None
+        # Called on each round trip to a server (PostgreSQL: a read, a statement, a pipelined
+        # batch), on the thread that makes it: for the benchmark.
+        self.on_round_trip: Callable[[], None] | None = None
         self._queue: deque[tuple[Job[Any], asyncio.Future[Any], int]] = deque()
         self._writer: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()

@@ -125,6 +125,17 @@ def update_sync(conn: WriteConnection, row: GameRow, expected_version: int) -> N
     _check_updated(cursor.rowcount, row, expected_version)
 
 
+# ``save_job`` as one statement (PostgreSQL): the log entry is written only if the
+# version-checked UPDATE changed the row, so its row count (1 or 0) is the check.
+_SAVE_ONE = (
+    "WITH saved AS ("
+    + _UPDATE
+    + " RETURNING id) INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
+    "SELECT saved.id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = saved.id), "
+    "CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT) FROM saved"
+)
+
+
 def save_job(
     row: GameRow,
     expected_version: int,
@@ -141,11 +152,10 @@ def save_job(
         return VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
 
     log_params = (row.id, row.id, at, actor_id, kind, json.dumps(detail))
+    update_params = _update_params(row, expected_version)
+    single = (_SAVE_ONE, (*update_params, at, actor_id, kind, log_params[-1]))
     return Statements(
-        (_UPDATE, _APPEND_LOG),
-        (_update_params(row, expected_version), log_params),
-        (1, None),
-        conflict,
+        (_UPDATE, _APPEND_LOG), (update_params, log_params), (1, None), conflict, single
     )
 
 
@@ -157,6 +167,18 @@ async def set_location(
 ) -> None:
     """Where the game is shown: its thread (kept when None) and its live message."""
     await conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+
+
+def set_location_job(game_id: int, thread_id: int | None, message_id: int | None) -> Statements:
+    """``set_location`` as a ``Database.write`` job (sent with the batch's others)."""
+    params = (thread_id, message_id, game_id)
+    return Statements(
+        (_SET_LOCATION,),
+        (params,),
+        (None,),
+        lambda: AssertionError("never"),
+        (_SET_LOCATION, params),
+    )
 
 
 def set_location_sync(

@@ -507,10 +507,7 @@ class TableService:
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
-        await self.db.write(
-            lambda conn: games.set_location_sync(conn, table_id, thread_id, message_id),
-            order=table_id,
-        )
+        await self.db.write(games.set_location_job(table_id, thread_id, message_id), order=table_id)
 
     def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
         """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
