@@ -38,7 +38,9 @@ RUN pip install --no-cache-dir -r /tmp/requirements.txt && rm /tmp/requirements.
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install --no-cache-dir --no-deps --no-build-isolation .
+# The catalogues compiled (.mo), so the bot need not compile each .po at every start.
+RUN pybabel compile -d bot/i18n/locales \
+    && pip install --no-cache-dir --no-deps --no-build-isolation .
 
 USER 10001
 VOLUME ["/data"]

@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit demo bench bench-postgresql clean sync
+.PHONY: run test lint typecheck unit demo bench bench-postgresql clean sync \
+	i18n-extract i18n-update i18n-compile
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -46,6 +47,22 @@ bench: $(STAMP)
 bench-postgresql: $(STAMP)
 	$(BIN)/python -m tests.pgserver run --durable -- \
 		sh -c '$(BIN)/python -m bot bench --database "$$BOT_TEST_POSTGRES"'
+
+# The catalogues (docs/i18n.md): extract the English of the code and the command tree into
+# the template, merge it into every language's .po, compile the .po files (optional: the
+# bot compiles a .po in memory when its .mo is missing or older; the image compiles them).
+LOCALES := bot/i18n/locales
+POT := $(LOCALES)/messages.pot
+
+i18n-extract: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --project=sequences-bot --version=0 \
+		--sort-by-file --no-wrap -o $(POT) .
+
+i18n-update: $(STAMP)
+	$(BIN)/pybabel update -i $(POT) -d $(LOCALES) --ignore-obsolete --no-wrap
+
+i18n-compile: $(STAMP)
+	$(BIN)/pybabel compile -d $(LOCALES) --statistics
 
 clean:
 	rm -rf $(VENV)

@@ -86,22 +86,35 @@ class Row:
     floor: float | None = None
     goal: str = ""
     higher_is_better: bool = False
+    # The work a click cannot avoid (bench/workfloor.py), where the row has one.
+    work_floor: float | None = None
+
+    def _times(self, floor: float | None) -> float | None:
+        """How many times slower than ``floor`` (>1: slower)."""
+        if floor is None or not floor or not self.bot:
+            return None
+        return floor / self.bot if self.higher_is_better else self.bot / floor
 
     @property
     def ratio(self) -> float | None:
-        """How many times slower than the floor (>1: slower)."""
-        if self.floor is None or not self.floor or not self.bot:
-            return None
-        return self.floor / self.bot if self.higher_is_better else self.bot / self.floor
+        """How many times slower than the no-op floor."""
+        return self._times(self.floor)
+
+    @property
+    def work_ratio(self) -> float | None:
+        """How many times slower than the work floor."""
+        return self._times(self.work_floor)
 
     def as_json(self) -> dict[str, Any]:
-        ratio = self.ratio
+        ratio, work_ratio = self.ratio, self.work_ratio
         return {
             "label": self.label,
             "unit": self.unit,
             "floor": self.floor,
             "bot": self.bot,
             "ratio": None if ratio is None else round(ratio, 2),
+            "work_floor": self.work_floor,
+            "work_ratio": None if work_ratio is None else round(work_ratio, 2),
             "goal": self.goal,
         }
 
@@ -110,6 +123,7 @@ class Row:
 class Report:
     rows: list[Row] = field(default_factory=list)
     floor: dict[str, float] = field(default_factory=dict)
+    work_floor: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     def add(self, key: str, label: str, unit: str, bot: float, **kw: Any) -> None:
@@ -130,25 +144,32 @@ def fmt(value: float | None, unit: str) -> str:
     return f"{value:,.2f} ms"
 
 
+def times(ratio: float | None) -> str:
+    return "—" if ratio is None else f"{ratio:.1f}x"
+
+
 def render_table(report: Report) -> str:
-    head = ("measurement", "floor", "bot", "ratio", "goal")
+    head = ("measurement", "floor", "work floor", "bot", "ratio", "work ratio", "goal")
     lines = [
         [
             r.label,
             fmt(r.floor, r.unit),
+            fmt(r.work_floor, r.unit),
             fmt(r.bot, r.unit),
-            "—" if r.ratio is None else f"{r.ratio:.1f}x",
+            times(r.ratio),
+            times(r.work_ratio),
             r.goal,
         ]
         for r in report.rows
     ]
-    widths = [max(len(head[i]), *(len(line[i]) for line in lines)) for i in range(4)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(head[:4], widths, strict=True)) + "  goal"]
+    n = len(head) - 1  # every column but the goal is padded
+    widths = [max(len(head[i]), *(len(line[i]) for line in lines)) for i in range(n)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(head[:n], widths, strict=True)) + "  goal"]
     out.append("  ".join("-" * w for w in widths) + "  ----")
     for line in lines:
         cells = [line[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(line[1:4], widths[1:], strict=True)
+            c.rjust(w) for c, w in zip(line[1:n], widths[1:], strict=True)
         ]
-        out.append("  ".join(cells) + "  " + line[4])
+        out.append("  ".join(cells) + "  " + line[n])
     out += [f"note: {n}" for n in report.notes]
     return "\n".join(out)

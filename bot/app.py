@@ -25,6 +25,7 @@ from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change
+from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
@@ -33,8 +34,12 @@ from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.i18n import CommandTranslator, tree_refusals
+from bot.ui.manage import ManageSelect
 from bot.ui.pacing import Pacer
 from bot.ui.publisher import Publisher
+from bot.ui.rematch import RematchButton
+from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
 
@@ -155,21 +160,25 @@ class SequencesBot(commands.Bot):
         )
         wallets = Wallets(db, clock)
         publisher = Publisher(self, self.tables, wallets)
+        reminders = TurnReminders(self.tables)
+        self.reminders = ReminderPoster(self, reminders)
+        guild_settings = GuildSettings(db, clock)
         self.shell = Shell(
             games=self.games,
             tables=self.tables,
             wallets=wallets,
             stats=Stats(db),
-            guild_settings=GuildSettings(db, clock),
+            guild_settings=guild_settings,
             publisher=publisher,
-            router=Router(self.games, self.tables, publisher),
+            router=Router(self.games, self.tables, publisher, guild_settings),
             clock=clock,
             replays=Replays(db, self.games),
+            reminders=reminders,
             shards=shards,
         )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
-        self._templates: list[re.Pattern[str]] = []
+        self._templates: list[tuple[re.Pattern[str], int]] = []
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -185,8 +194,9 @@ class SequencesBot(commands.Bot):
         # Remembered so that a click on a custom_id nobody answers gets a refusal.
         for item in items:
             template = getattr(item, "__discord_ui_compiled_template__", None)
+            kind = getattr(item, "persistent_kind", discord.ComponentType.button)
             if template is not None:
-                self._templates.append(template)
+                self._templates.append((template, kind.value))
         super().add_dynamic_items(*items)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -200,13 +210,18 @@ class SequencesBot(commands.Bot):
             await reply_private(interaction, "That button isn't one of mine; nothing changed.")
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, RematchButton, ManageSelect)
         for game in self.games.values():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():
             await self.load_extension(extension)
+        # The commands' names, descriptions and choices in the members' languages (sync).
+        await self.tree.set_translator(CommandTranslator())
         self.tree.error(self.on_tree_error)
-        if self.settings.dev_guild_id:
+        refused = await tree_refusals(self.tree) if self.settings.dev_guild_id else []
+        if refused:
+            log.error("commands not synced, Discord would refuse: %s", "; ".join(refused))
+        elif self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
@@ -259,6 +274,13 @@ class SequencesBot(commands.Bot):
         fired = len(await self.tables.run_due(committed))
         if showing:
             await asyncio.wait(showing)
+        # After the timers: a turn that ran out has its next player's reminder by now.
+        try:
+            await self.reminders.run()
+        except DatabaseUnavailable as exc:
+            log.warning("turn reminders wait for the database: %s", exc)
+        except Exception:
+            log.exception("turn reminders failed; the next tick retries")
         try:
             await self.shell.publisher.flush_shown()
         except Exception:
@@ -286,7 +308,14 @@ class SequencesBot(commands.Bot):
         upcoming = None
         try:
             await self.tick()
-            upcoming = await self.tables.next_deadline()
+            upcoming = min(
+                (
+                    t
+                    for t in (await self.tables.next_deadline(), await self.reminders.next_due())
+                    if t is not None
+                ),
+                default=None,
+            )
         except DatabaseUnavailable as exc:
             log.warning("timers wait for the database: %s", exc)
         except Exception:

@@ -5,9 +5,42 @@ short private reply; every other exception is logged with context and answered w
 apology. Pure module: the rules core imports it.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+# The words of error codes: code -> a template of named fields ("{seats}"), or a function of
+# the error's values. A game's logic half raises codes and values; its presentation gives
+# the words (``add_texts``), so that the words of every game live in one place.
+ErrorText = str | Callable[..., str]
+_TEXTS: dict[str, ErrorText] = {}
+
+
+def add_texts(texts: Mapping[str, ErrorText]) -> None:
+    """Give the words of these error codes (a presentation module, once, at import)."""
+    _TEXTS.update(texts)
+
 
 class UserError(Exception):
-    """An error caused by what a user did; ``str(error)`` is shown to them privately."""
+    """An error caused by what a user did; ``str(error)`` is shown to them privately.
+
+    Raised with its words (``UserError("Join the table first.")``), or, from a game's logic
+    half, with a ``code`` and values only (``UserError(code="board.teams", teams=4)``):
+    ``str`` then words it from the texts its presentation added."""
+
+    def __init__(self, *args: object, code: str | None = None, **values: Any) -> None:
+        super().__init__(*args)
+        self.code = code
+        self.values = values
+
+    def __str__(self) -> str:
+        if self.code is None:
+            return super().__str__()
+        text = _TEXTS.get(self.code)
+        if text is None:  # no presentation loaded: the code and values, never nothing
+            return f"{self.code} {self.values}"
+        return text(**self.values) if callable(text) else text.format(**self.values)
 
 
 class IllegalAction(UserError):

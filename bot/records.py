@@ -16,6 +16,19 @@ def utc_day(now: float) -> int:
 
 
 @dataclass(frozen=True)
+class TurnAction:
+    """A move a turn offers, as a value: ``action`` goes into the custom_id (the game
+    resolves it later), the rest says how it is offered. No words: the game's presentation
+    labels it (``Game.turn_buttons``)."""
+
+    action: str
+    style: Style = "secondary"
+    row: int = 0
+    private: bool = False  # answered privately, changes nothing (e.g. Odds)
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
 class Button:
     """A game button: ``action`` goes into the custom_id; the game resolves it later."""
 
@@ -97,3 +110,8 @@ class LeaderboardPage:
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // self.page_size))
+
+
+# The guild id of a table played outside any server (a DM or group DM, through a member's
+# own install of the app): stored so, kept off every server's leaderboard, stats and ratings.
+NO_GUILD = 0

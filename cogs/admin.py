@@ -8,7 +8,20 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
+from bot.i18n import catalogues
 from bot.ui.checks import require_admin
+from bot.ui.i18n import locale_for, verbatim
+
+# /settings language: the server's Discord locale (the default), or one of the catalogues,
+# each by its own name (a German admin looks for "Deutsch").
+FOLLOW_DISCORD = "discord"
+LANGUAGES = [
+    app_commands.Choice(name="The server's Discord language (default)", value=FOLLOW_DISCORD),
+    *(
+        app_commands.Choice(name=verbatim(catalogues().language(tag).name), value=tag)
+        for tag in catalogues().tags
+    ),
+]
 
 
 # On the group: Discord takes a subcommand's permissions from its top-level command only, so
@@ -63,6 +76,62 @@ class Admin(
             if amount == 0
             else f"Tables here may ask a stake of up to {amount:,} chips."
         )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="lobby-role", description="A role every new lobby here calls")
+    @app_commands.describe(role="The role to mention when a lobby opens (leave empty: none)")
+    async def lobby_role(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        role: discord.Role | None = None,
+    ) -> None:
+        require_admin(interaction, "You need Manage Server to change game settings.")
+        assert interaction.guild is not None
+        if role is not None and role.is_default():
+            raise UserError("Lobbies never call everyone: choose a role.")
+        await self.bot.shell.guild_settings.set_lobby_role(
+            interaction.guild.id, None if role is None else role.id, interaction.user.id
+        )
+        if role is None:
+            text = "New lobbies here call no role."
+        else:
+            text = f"New lobbies here mention {role.mention}."
+            me = interaction.guild.me
+            if not role.mentionable and not (me and me.guild_permissions.mention_everyone):
+                text += " It isn't mentionable, so Discord won't notify its members: allow "
+                text += "anyone to mention it, or give me Mention All Roles."
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="language", description="The language of public game messages here")
+    @app_commands.describe(language="Private answers stay in each member's own Discord language")
+    @app_commands.choices(language=LANGUAGES)
+    async def language(self, interaction: discord.Interaction[SequencesBot], language: str) -> None:
+        require_admin(interaction, "You need Manage Server to change game settings.")
+        assert interaction.guild_id is not None
+        books = catalogues()
+        if language != FOLLOW_DISCORD and language not in books.tags:
+            raise UserError("Pick a language from the list.")
+        chosen = None if language == FOLLOW_DISCORD else language
+        await self.bot.shell.guild_settings.set_language(
+            interaction.guild_id, chosen, interaction.user.id
+        )
+        public = await locale_for(interaction, public=True)
+        words = await locale_for(interaction, public=False)
+        if chosen is None:
+            text = words.gettext(
+                "Language of public game messages here: the server's Discord language "
+                "(%(language)s)."
+            )
+        else:
+            text = words.gettext("Language of public game messages here: %(language)s.")
+        text %= {"language": public.name}
+        if public.tag != "en":  # say plainly what changes today (bot.i18n: commands so far)
+            text += " " + words.gettext(
+                "Game messages are still in English; command names and descriptions already "
+                "follow each member's Discord language."
+            )
         await interaction.response.send_message(text, ephemeral=True)
 
 

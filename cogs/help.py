@@ -12,6 +12,7 @@ from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
+from bot.ui.anywhere import anywhere
 from bot.ui.mentions import CommandMentions, Mention
 from bot.ui.rules import rules_embed
 
@@ -20,7 +21,9 @@ TABLE_RULES = RulesPage(
     "tables",
     "Turns, timers, forfeits and ending early",
     "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
-    "unless the server changes it); when it runs out the bot plays that turn for you.\n"
+    "unless the server changes it; none in DMs and group DMs); when it runs out the bot plays "
+    "that turn for you. With a third of it left, you are mentioned once in the game's thread "
+    "unless you have acted (`/notify` sends it by direct message instead).\n"
     "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
     "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
     "ranks last. The game goes on among the others; when one side is left it wins at once "
@@ -40,6 +43,7 @@ class Help(commands.Cog):
         self.mentions = CommandMentions(bot.tree, bot.clock)
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
+    @anywhere
     @app_commands.describe(game="Which game or variant")
     async def rules(
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
@@ -55,7 +59,7 @@ class Help(commands.Cog):
         if found is None:
             raise UserError("Pick a game from the list.")
         owner, page = found
-        embed = rules_embed(page, owner.bot_levels if owner is not None else None)
+        embed = rules_embed(page, owner.bot_level_texts if owner is not None else None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.registry import Games
+from bot.ui.anywhere import anywhere
 from bot.ui.odds import OddsButton, odds_answer
 
 # The entries each dice game declares (its package's odds.py), in the registry's order.
@@ -24,6 +25,7 @@ class Odds(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="odds", description="Exact odds and best play of a dice game")
+    @anywhere
     @app_commands.describe(ruleset="Which game or variant")
     @app_commands.choices(ruleset=CHOICES)
     async def odds(

@@ -12,7 +12,8 @@ from bot.render.common import COLOUR
 PRIVACY_TEXT = (
     "**What this bot stores about you, per server:** your display name as last seen; the "
     "games you sat at (your seat, your moves, the dice and cards you drew, your results); "
-    "your chips and every change to them; your statistics and skill rating.\n"
+    "your chips and every change to them; your statistics and skill rating; where your turn "
+    "reminders go (`/notify`).\n"
     "**What it does not store:** your messages, your DMs, or anything outside its games. "
     "Private hands are shown only to you and never logged.\n"
     "**Deletion:** ask the person who runs this bot to run `python -m bot forget {user_id}`. "

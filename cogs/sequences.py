@@ -12,9 +12,12 @@ from discord import app_commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.games.base import guild_of
 from bot.games.oneroll import settings as oneroll
-from bot.games.options import STAKE, Option, span
+from bot.games.options import STAKE, WITH, Option, span
 from bot.games.sequences import settings as push
+from bot.records import NO_GUILD
+from bot.ui.anywhere import SERVER_ONLY, anywhere
 from bot.ui.options import choices, describe, picked
 from cogs.game_group import GameGroup
 
@@ -37,13 +40,14 @@ RULES: Option[str] = Option(
 VARIANT, ROUNDS, SOFT_LAST_DIE = push.VARIANT, push.ROUNDS, push.SOFT_LAST_DIE
 
 
+@anywhere  # classic one-roll Sequences plays in DMs and group DMs too (bot.ui.anywhere)
 class Sequences(GameGroup, group_name="sequences", group_description="Sequences, the dice game"):
     game_keys = ("sequences:", "classic")  # push-your-luck and classic one-roll
 
     @app_commands.command(name="start", description="Open a table for Sequences in this channel")
-    @describe(VARIANT, ROUNDS, TARGET, SOFT_LAST_DIE, RULES, STAKE)
+    @describe(VARIANT, ROUNDS, TARGET, SOFT_LAST_DIE, RULES, STAKE, WITH)
     @app_commands.choices(variant=choices(VARIANT), rules=choices(RULES))
-    @app_commands.guild_only()
+    @app_commands.rename(with_="with")
     async def start(
         self,
         interaction: discord.Interaction[SequencesBot],
@@ -53,6 +57,7 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
         soft_last_die: bool = SOFT_LAST_DIE.default,
         rules: str = RULES.default,
         stake: app_commands.Range[int, STAKE.low, STAKE.high] = STAKE.default,
+        with_: str | None = WITH.default,
     ) -> None:
         if rules == oneroll.CLASSIC_CHOICE[1]:
             if variant != VARIANT.default or rounds is not None or soft_last_die:
@@ -65,13 +70,16 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
                 kind="oneroll",
                 settings=oneroll.from_options("classic", target),
                 stake=stake,
+                invite=with_,
             )
             return
         if rules != RULES.default:
             raise UserError("Unknown rules.")
+        if guild_of(interaction) == NO_GUILD:  # push-your-luck games are long: servers only
+            raise UserError(SERVER_ONLY.format(what="Push-your-luck Sequences"))
         settings = push.from_options(variant, rounds, target, soft_last_die)
         await self.bot.shell.router.open_lobby(
-            interaction, kind="sequences", settings=settings, stake=stake
+            interaction, kind="sequences", settings=settings, stake=stake, invite=with_
         )
 
     @start.autocomplete("target")

@@ -24,9 +24,22 @@ def test_every_contract_is_described_in_the_architecture_page() -> None:
         "sql-in-store",
         "shell-layers",
         "cogs-independent",
+        "game-halves",
     }
     for contract in found:
         assert f"- `{contract['id']}`: {contract['name']}" in page, contract["id"]
+
+
+def test_every_game_module_is_in_one_half() -> None:
+    """Each module of a game's package is its logic half or its presentation in the
+    `game-halves` contract, so a new words module cannot slip under the logic half."""
+    [halves] = [c for c in contracts() if c["id"] == "game-halves"]
+    logic, words = set(halves["source_modules"]), set(halves["forbidden_modules"])  # type: ignore[call-overload]
+    for path in sorted((ROOT / "bot" / "games").glob("*/*.py")):
+        if path.name == "__init__.py":
+            continue
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        assert (module in logic) != (module in words), module
 
 
 def test_the_layer_order_is_the_same_on_the_page() -> None:

@@ -89,7 +89,7 @@ async def _bench(games: int, seed: int) -> int:
                     [change] = await service.run_due()
                     note(f"{kind}: one move (bot thinking + save)", started)
                     started = time.perf_counter()
-                    game.turn_view(change.table)
+                    game.turn_view(change.table.snapshot())
                     note(f"{kind}: redraw the public message", started)
         await db.close()
     print(f"{'operation':<44} {'n':>6} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")

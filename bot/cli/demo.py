@@ -19,9 +19,10 @@ from typing import Any
 from bot.config import Settings
 from bot.games.base import Demo, Game
 from bot.games.registry import Games
+from bot.games.words import event_lines
 from bot.render.common import embed_as_text
 from bot.store.db import Database
-from bot.tables.model import Seat
+from bot.tables.model import Seat, Table
 from bot.tables.names import unescape_markdown
 from bot.tables.service import TableService
 
@@ -76,9 +77,10 @@ def _plain(text: str) -> str:
     return unescape_markdown(re.sub(r"\*\*|<t:\d+:R>", "", text))
 
 
-def _print_lines(lines: list[str], quiet: bool) -> None:
+def _print_lines(table: Table, quiet: bool) -> None:
+    """The events this read of ``table`` added, in words."""
     if not quiet:
-        for line in lines:
+        for line in event_lines(table, table.fresh_events):
             print(_plain(line))
 
 
@@ -112,7 +114,7 @@ async def _demo(args: argparse.Namespace) -> int:
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
             print(f"{game.title(change.table.settings)} #{table.id}: {names}\n")
-            _print_lines(change.table.fresh_events, args.quiet)
+            _print_lines(change.table, args.quiet)
             for _ in range(20_000):
                 if change.table.status != "running":
                     break
@@ -121,10 +123,10 @@ async def _demo(args: argparse.Namespace) -> int:
                     change = fired
                     # Every line the timer's move added, once: a table keeps only its last
                     # few events, so their count says nothing once the list is full.
-                    _print_lines(fired.table.fresh_events, args.quiet)
+                    _print_lines(fired.table, args.quiet)
             final = change.table
             print()
-            shown = game.turn_view(final)
+            shown = game.turn_view(final.snapshot())
             print(_plain(embed_as_text(shown.embed)))
             if args.out is not None:
                 if shown.file is None:
@@ -174,7 +176,7 @@ async def _staked_game(
     )
     await service.join(table.id, 202, "Bo")
     change = await service.start(table.id, 201)
-    _print_lines(change.table.fresh_events, args.quiet)
+    _print_lines(change.table, args.quiet)
     while change.table.status == "running":
         seat_index = game.current_seat(change.table.rules)
         assert seat_index is not None
@@ -183,7 +185,7 @@ async def _staked_game(
         assert button is not None
         assert seat.user_id is not None
         change = await service.act(table.id, seat.user_id, change.table.version, button)
-        _print_lines(change.table.fresh_events, args.quiet)
+        _print_lines(change.table, args.quiet)
     for user, name in members.items():
         print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
     key = game.game_key(demo.settings)

@@ -2,7 +2,9 @@
 
 Syncing on every start would hit Discord's rate limits for nothing; do it after an upgrade.
 Without --guild the commands go global (they can take a while to appear everywhere). Discord
-out of reach, a refused token or a refused sync is one line and exit status 2, as for ``run``.
+out of reach, a refused token or a refused sync is one line and exit status 2, as for ``run``;
+so is a tree with a name or text Discord would refuse in any language (``tree_refusals``),
+found before anything is sent.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ async def _sync(settings: object, guild_id: int | None) -> int:
     from bot.app import SequencesBot, discord_problem
     from bot.config import Settings
     from bot.store.db import Database, DatabaseUnusable
+    from bot.ui.i18n import tree_refusals
 
     assert isinstance(settings, Settings) and settings.discord_token is not None
     try:
@@ -55,6 +58,15 @@ async def _sync(settings: object, guild_id: int | None) -> int:
             return _error(problem)
         await bot.setup_hook()
         where = "" if guild_id is None else f" to guild {guild_id}"
+        # A localised name Discord refuses fails the whole sync: say which, send nothing.
+        refused = await tree_refusals(bot.tree)
+        if refused:
+            for line in refused:
+                print(f"refused: {line}", file=sys.stderr)
+            return _error(
+                f"{len(refused)} command names or texts Discord would refuse (above); "
+                "nothing synced: fix the catalogue (docs/i18n.md)"
+            )
         try:
             if guild_id is not None:
                 guild = discord.Object(guild_id)

@@ -1,5 +1,8 @@
 """What a game package provides to the Discord shell: ``Game``, a ``GameKind`` plus its
-presentation (embeds, rules text, leaderboard labels, and a private UI if it has one).
+presentation (titles, button labels, embeds, rules text, leaderboard labels, and a private
+UI if it has one). The kind (the game's ``kind.py`` and ``settings.py``) holds values only;
+every word a player sees is made here and in the game's presentation modules, which read
+the kind, never the other way round (the ``game-halves`` import contract).
 
 Each game package under ``bot/games/`` defines one subclass and is listed once in
 ``bot/games/registry.py``; nothing outside the package names the game.
@@ -8,23 +11,49 @@ Each game package under ``bot/games/`` defines one subclass and is listed once i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
+from bot.errors import add_texts
+from bot.records import NO_GUILD, Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
 from bot.tables.kind import GameKind
+from bot.tables.model import Place
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
+    from bot.tables.events import Event
     from bot.tables.history import Step
-    from bot.tables.model import Change, Seat, Table
+    from bot.tables.model import Change, Seat, Table, TableSnapshot
     from bot.tables.service import TableService
 
 S = TypeVar("S")
+
+
+def _seat_count(low: int, high: int, seats: int) -> str:
+    need = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"This game needs {need} players; the table has {seats}."
+
+
+# The words of the errors every game's logic half may raise (``bot.errors``).
+add_texts(
+    {
+        "button.idle": "That button does nothing now.",
+        "button.foreign": "That button does not belong to this game.",
+        "seats.count": _seat_count,
+        # the rules cores' refusals every game shares (``bot.rules``)
+        "rules.over": "This game is over.",
+        "rules.no_seat": "Seat {seat} is not at this table.",
+        "rules.forfeited": "That seat has already forfeited.",
+        "rules.last_seat": "The last seat playing cannot forfeit.",
+        "rules.unknown_action": "Unknown action {action!r}.",
+        "rules.needs": "This game needs {low} to {high} players.",
+    }
+)
 
 # A replayed game (``bot.tables.history.replay``): ``(None, initial state)``, then
 # ``(step, state after it)`` for every logged step.
@@ -59,6 +88,20 @@ class Demo:
     name: str
     settings: dict[str, Any]
     bot_levels: tuple[str, ...]
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
+    DM and in a server that has not installed the app (a member's own install answers
+    there, through interactions only, as in a DM)."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
+        return NO_GUILD
+    return interaction.guild_id
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where a click comes from, for the table service to check against the table."""
+    return Place(guild_of(interaction), interaction.channel_id)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:
@@ -108,6 +151,11 @@ class Game(GameKind[S]):
     rest has defaults. A game that sets ``display`` gets the leaderboard label
     ``{name: display}``, and one that sets ``rules_text`` the /rules page of that title."""
 
+    display: str = ""  # what players call it ("Heart's Due"): the default title and label
+    summary: str = ""  # the lobby's default settings line
+    bot_level_texts: dict[str, str] = {}  # bot level -> how it plays, in one line
+    # action -> (label, emoji) of a turn button whose words never change ("Roll the die")
+    button_texts: dict[str, tuple[str, str | None]] = {}
     rules_pages: tuple[RulesPage, ...] = ()  # /rules entries, the first is the game's own
     rules_text: str = ""  # the default rules page's text
     labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
@@ -122,6 +170,41 @@ class Game(GameKind[S]):
         if cls.rules_text and not cls.rules_pages:
             cls.rules_pages = (RulesPage(cls.name, title, cls.rules_text),)
 
+    def title(self, settings: Mapping[str, Any]) -> str:
+        """The game's name for a table of these settings (lobby, thread, turns, results)."""
+        return self.display or self.name
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> str:
+        """The settings in one line (the lobby, the Rules button)."""
+        return self.summary
+
+    def button_text(self, state: S, action: TurnAction) -> tuple[str, str | None]:
+        """A turn button's label and emoji. Default: ``button_texts``."""
+        return self.button_texts.get(action.action, (action.action, None))
+
+    def turn_buttons(self, state: S) -> list[Button]:
+        """The turn's actions (``turn_actions``) as labelled buttons."""
+        buttons = []
+        for action in self.turn_actions(state):
+            label, emoji = self.button_text(state, action)
+            buttons.append(
+                Button(
+                    action.action,
+                    label,
+                    action.style,
+                    row=action.row,
+                    private=action.private,
+                    emoji=emoji,
+                    disabled=action.disabled,
+                )
+            )
+        return buttons
+
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        """The recent-events line of one of this game's own events (the values its
+        ``apply`` returns); None: not one of them. ``bot.games.words`` words the table's."""
+        return None
+
     def member_button(self, state: S, rng: random.Random) -> str | None:
         """The button a member playing well would press now (the demo's staked game plays
         members this way); None where the game has no such script."""
@@ -130,12 +213,12 @@ class Game(GameKind[S]):
     def prepare(self) -> None:
         """Slow set-up done once at start, off the event loop (e.g. drawing a base picture)."""
 
-    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+    def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
         """The rules pages of this table's game and variant, for the Rules button of its
         turn messages: the game's own page first."""
         return self.rules_pages[:1]
 
-    def turn_view(self, table: Table) -> TurnView:
+    def turn_view(self, table: TableSnapshot) -> TurnView:
         """The public message for the table's current turn (or the final position). Default:
         an embed of ``turn_text`` titled with the game's title (the winners' once it is over),
         no picture."""
@@ -148,16 +231,16 @@ class Game(GameKind[S]):
             discord.Embed(title=title, description=self.turn_text(table), colour=colour)
         )
 
-    def turn_text(self, table: Table) -> str:
+    def turn_text(self, table: TableSnapshot) -> str:
         """The default turn message's text: the last move and who is to play."""
         raise NotImplementedError
 
-    def standings(self, table: Table) -> list[tuple[str, int]]:
+    def standings(self, table: TableSnapshot) -> list[tuple[str, int]]:
         """A finished game's sides, best first, each as (who as markdown, score) for the
         result lines:
         one per seat, or one per team ("Ana & Cy") with the team's score, which is what a
         team game records for each of its seats (the board game's sequences)."""
-        results = self.results(table.rules, table.seats) if table.rules is not None else None
+        results = self.results(table.rules, list(table.seats)) if table.rules is not None else None
         ranked = sorted(results or [], key=lambda r: (r.place, -r.score, r.seat))
         sides: dict[tuple[str, int], tuple[list[str], int]] = {}
         for r in ranked:
@@ -165,7 +248,7 @@ class Game(GameKind[S]):
             sides.setdefault(side, ([], r.score))[0].append(md_name(r.name))
         return [(" & ".join(names), score) for names, score in sides.values()]
 
-    def result_note(self, table: Table) -> str | None:
+    def result_note(self, table: TableSnapshot) -> str | None:
         """A line to say with a finished game's result wherever it is shown (the final
         message, the channel summary, the pot line), e.g. the tie-break that decided it
         ("Tie-break: Ana 3 · Bo 0"); None: the scores say it all."""
@@ -202,3 +285,9 @@ class Game(GameKind[S]):
     ) -> None:
         """Answer a private button (see ``is_private``)."""
         raise NotImplementedError
+
+
+def presentation(kind: GameKind[Any]) -> Game[Any]:
+    """A table's game with its words: every registered kind is a ``Game``."""
+    assert isinstance(kind, Game), f"{kind.name} is a kind without presentation"
+    return kind

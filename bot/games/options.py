@@ -42,6 +42,15 @@ STAKE: Option[int] = Option(
 )
 
 
+# Every start command's invitations: members named by mention get a seat held for them.
+# Named ``with_`` in Python (``with`` is a keyword); the commands rename it ``with``.
+WITH: Option[str | None] = Option(
+    "with_",
+    "Members to invite by mention (@Ana @Bo): each is pinged and a seat is held for them",
+    default=None,
+)
+
+
 def descriptions(options: Iterable[Option[Any]]) -> dict[str, str]:
     """Option name -> its description, for ``app_commands.describe``."""
     return {option.name: option.description for option in options}

@@ -35,6 +35,11 @@ class Games(Mapping[str, Game[Any]]):
     def __len__(self) -> int:
         return len(self._games)
 
+    def may_be_private(self, action: str) -> bool:
+        """Whether some game answers a button ``action`` privately (``Game.is_private``):
+        only then must a click's table be read before it is played."""
+        return any(game.is_private(action) for game in self.values())
+
     @property
     def labels(self) -> dict[str, str]:
         """Leaderboard key -> its name, for every game key the games declare."""

@@ -21,12 +21,6 @@ from bot.rules import pushluck as pl
 Level = Literal["cautious", "bold", "optimal"]
 LEVELS: tuple[Level, ...] = ("cautious", "bold", "optimal")
 
-LEVEL_DESCRIPTIONS: dict[str, str] = {
-    "cautious": "Cautious: banks as soon as it has a run: it seldom busts and seldom scores big.",
-    "bold": "Bold: pushes until the run reaches 3 (4 with six dice) and never risks the bonus.",
-    "optimal": "Optimal: plays the exact odds for the best average turn (Sudden: fewest turns).",
-}
-
 # Bank thresholds of the heuristics. Banking at 2 is the exact optimum of the five-dice
 # game and 3 of the six-dice one, so cautious stops one earlier and bold one later.
 _CAUTIOUS_BANK_AT = 1
@@ -52,7 +46,7 @@ def choose_push_action(state: pl.PushState, level: Level, rng: random.Random) ->
     the bot is not predictable where predictability costs nothing.
     """
     if state.phase == "over" or state.outcome is not None:
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     if state.phase == "throw":
         return pl.Throw()
     config = state.config
@@ -80,5 +74,5 @@ def choose_push_action(state: pl.PushState, level: Level, rng: random.Random) ->
 def choose_oneroll_action(state: oneroll.OneRollState) -> oneroll.Throw:
     """One-roll games leave no decision: a bot player throws."""
     if state.phase == "over":
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     return oneroll.Throw()

@@ -614,7 +614,8 @@ Move = Literal["throw", "lock", "bank", "push", "bonus"]
 
 @dataclass(frozen=True)
 class Advice:
-    """What the Odds button shows for a push-your-luck state.
+    """What the Odds button shows for a push-your-luck state, as values (the game's
+    presentation words them: ``bot.games.sequences.odds.advice_text``).
 
     ``p_extend`` / ``p_bust`` are the chances of the throw the player faces: the opening
     throw in the "throw" phase, else a push (at a full run: the bonus throw) from the run
@@ -622,6 +623,13 @@ class Advice:
     ``ev_bank`` are expected points of this turn (Sudden: None); ``turns_push`` /
     ``turns_bank`` are Sudden's expected further turns to exactly 21 after this one.
     ``lock`` is the advised count to lock in the "lock" phase. ``best`` is the advised move.
+
+    What the words need besides: ``phase`` ("throw", "lock", "decide"), ``sudden``, the
+    seat's ``total`` (Sudden), ``turns`` (Sudden's opening throw: expected turns to 21),
+    ``extend`` (the extending dice in the "lock" phase), ``then`` (after a lock: the move
+    advised next, None when the lock ends the turn), ``full_run`` (the points a lock that
+    ends the turn scores), ``bonus`` (the decision is the bonus throw) with ``bonus_face``
+    and ``bonus_points``, and ``bank_total`` (Sudden: the total banking would make).
     """
 
     p_extend: Fraction
@@ -629,18 +637,20 @@ class Advice:
     ev_push: Fraction | None
     ev_bank: Fraction | None
     best: Move
-    text: str
     lock: int | None = None
     turns_push: Fraction | None = None
     turns_bank: Fraction | None = None
-
-
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f} %"
-
-
-def _num(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+    phase: str = "decide"
+    sudden: bool = False
+    total: int = 0
+    turns: Fraction | None = None
+    extend: int = 0
+    then: Move | None = None
+    full_run: int | None = None
+    bonus: bool = False
+    bonus_face: int = 0
+    bonus_points: int | None = None
+    bank_total: int = 0
 
 
 def advice(state: pushluck.PushState) -> Advice:
@@ -651,7 +661,7 @@ def advice(state: pushluck.PushState) -> Advice:
     ``IllegalAction``.
     """
     if state.phase == "over" or state.outcome is not None:
-        raise IllegalAction("This game is over: there are no odds to show.")
+        raise IllegalAction(code="odds.over")
     config = state.config
     total = state.totals[state.current] if config.variant == "sudden" else 0
     extend = len(state.extending) if state.phase == "lock" else 0
@@ -664,79 +674,52 @@ def _advice(
 ) -> Advice:
     rules = turn_rules(variant, soft)
     first = rules.n_dice  # the opening throw uses every die
+    sudden = variant == "sudden"
     if phase == "throw":
         p_bust = extension_distribution(first)[0]
-        start = f"Throw: {_pct(1 - p_bust)} to start a run, {_pct(p_bust)} to bust"
-        if variant == "sudden":
+        if sudden:
             turns = expected_turns_to_21(total, soft)
-            text = (
-                f"{start}; from {total}, best play needs {_num(turns)} turns on average "
-                f"to reach exactly {SUDDEN_GOAL}."
-            )
-            return Advice(1 - p_bust, p_bust, None, None, "throw", text)
+            return Advice(
+                1 - p_bust, p_bust, None, None, "throw",
+                phase="throw", sudden=True, total=total, turns=turns,
+            )  # fmt: skip
         ev = optimal_turn_ev(variant, soft)
-        text = f"{start}; best play makes this turn worth {_num(ev)} points on average."
-        return Advice(1 - p_bust, p_bust, ev, None, "throw", text)
+        return Advice(1 - p_bust, p_bust, ev, None, "throw", phase="throw")
     if phase == "lock":
-        if variant == "sudden":
+        if sudden:
             k = sudden_table(soft)[total][run].lock[extend]
         else:
             k = push_table(variant, soft)[run].lock[extend]
-        if k == extend:
-            what = "Lock the extending die" if k == 1 else f"Lock all {k} extending dice"
-        else:
-            what = f"Lock {k} of the {extend} extending dice"
         if run + k == rules.n_dice and rules.bonus is None:
-            text = f"{what}: the full run ends the turn with {rules.bank[run + k]} points."
-            return Advice(ZERO, ZERO, None, None, "lock", text, lock=k)
+            full = rules.bank[run + k]
+            return Advice(
+                ZERO, ZERO, None, None, "lock", lock=k,
+                phase="lock", sudden=sudden, total=total, extend=extend, full_run=full,
+            )  # fmt: skip
         then = _advice(variant, soft, "decide", run + k, 0, total)
-        return replace(then, best="lock", lock=k, text=f"{what}, then {then.best}. {then.text}")
+        return replace(then, best="lock", lock=k, phase="lock", extend=extend, then=then.best)
     if phase != "decide":
-        raise IllegalAction("There is nothing to decide now.")
+        raise IllegalAction(code="odds.nothing")
     bonus = run == rules.n_dice
-    label = "Bonus throw" if bonus else "Push"
-    if bonus:
-        face = pushluck.PushConfig(variant=variant).bonus_face
-        odds = f"{label}: {_pct(Fraction(1, 6))} to throw the {face} for {rules.bonus} points, "
-    else:
-        odds = f"{label}: "
-    if variant == "sudden":
+    face = pushluck.PushConfig(variant=variant).bonus_face if bonus else 0
+    points = rules.bonus if bonus else None
+    if sudden:
         row = sudden_table(soft)[total][run]
         assert row.turns_push is not None and row.turns_bank is not None
         best: Move = "bank" if row.best == "bank" else ("bonus" if bonus else "push")
-        after = "after the bonus throw" if bonus else "after pushing"
-        bank_words = f"after banking {_num(row.turns_bank)}"
-        if total + rules.bank[run] > SUDDEN_GOAL:
-            bank_words = (
-                f"banking would pass {SUDDEN_GOAL} and score nothing ({_num(row.turns_bank)})"
-            )
-        elif total + rules.bank[run] == SUDDEN_GOAL:
-            bank_words = f"banking reaches {SUDDEN_GOAL} and wins"
-        text = (
-            f"{_extend_words(odds, bonus, row.p_extend, row.p_bust)}; {after} you need "
-            f"{_num(row.turns_push)} more turns on average to reach exactly {SUDDEN_GOAL}, "
-            f"{bank_words}: {best}."
-        )
         return Advice(
-            row.p_extend, row.p_bust, None, None, best, text,
+            row.p_extend, row.p_bust, None, None, best,
             turns_push=row.turns_push, turns_bank=row.turns_bank,
+            sudden=True, total=total, bank_total=total + rules.bank[run],
+            bonus=bonus, bonus_face=face, bonus_points=points,
         )  # fmt: skip
     entry = push_table(variant, soft)[run]
     assert entry.ev_push is not None and entry.ev_bank is not None
     best = "bank" if entry.best == "bank" else ("bonus" if bonus else "push")
-    doing = "the bonus throw is" if bonus else "pushing is"
-    text = (
-        f"{_extend_words(odds, bonus, entry.p_extend, entry.p_bust)}; {doing} worth "
-        f"{_num(entry.ev_push)} points on average, banking is worth {_num(entry.ev_bank)}: "
-        f"{best}."
-    )
-    return Advice(entry.p_extend, entry.p_bust, entry.ev_push, entry.ev_bank, best, text)
-
-
-def _extend_words(prefix: str, bonus: bool, p_extend: Fraction, p_bust: Fraction) -> str:
-    if bonus:
-        return f"{prefix}{_pct(p_bust)} to bust"
-    return f"{prefix}{_pct(p_extend)} to extend, {_pct(p_bust)} to bust"
+    return Advice(
+        entry.p_extend, entry.p_bust, entry.ev_push, entry.ev_bank, best,
+        bonus=bonus, bonus_face=face, bonus_points=points,
+    )  # fmt: skip
 
 
 def decision_states(config: pushluck.PushConfig, total: int = 0) -> list[pushluck.PushState]:

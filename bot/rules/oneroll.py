@@ -48,7 +48,6 @@ PENALTY_ONES = 4
 # Points of a run 1..L: classic gives nothing for a lone 1, Hearts Due gives 5 a number.
 _FIVE_SIXES = {"classic": 30, "heartsdue": 35}
 _SIX_SIXES = {"classic": 60, "heartsdue": 70}
-_NUMBER_WORDS = {4: "four", 5: "five", 6: "six"}
 
 
 def run_points(ruleset: Ruleset, length: int) -> int:
@@ -128,39 +127,8 @@ def score_throw(ruleset: Ruleset, dice: Sequence[int]) -> ThrowScore:
     return ThrowScore(points, False, runs_t, False, sorted_faces)
 
 
-def breakdown(score: ThrowScore, ruleset: Ruleset) -> str:
-    """The scoring parts of a throw: ``"1-2-3"``, or with two parts or more each one's
-    points, ``"1-2 (5) + 1-2-3 (10)"``, so the sum reads as arithmetic. Empty if none."""
-    parts = [_part_name(run) for run in score.runs]
-    if len(parts) == 1 and score.runs[0] == (1,):
-        return "a lone 1"
-    if len(parts) < 2:
-        return "".join(parts)
-    return " + ".join(
-        f"{name} ({_part_points(ruleset, run)})"
-        for name, run in zip(parts, score.runs, strict=True)
-    )
-
-
-def describe(score: ThrowScore, ruleset: Ruleset) -> str:
-    """One line for players: ``"1-2 (5) + 1-2-3 (10) = 15"``, ``"1-2-3 = 10"``,
-    ``"no score"``, ``"four 1s: total wiped!"``."""
-    if score.penalty:
-        ones = score.dice.count(1)
-        word = _NUMBER_WORDS.get(ones, "four or more")
-        return f"{word} 1s: total wiped!"
-    if not score.runs:
-        return "no score"
-    return f"{breakdown(score, ruleset)} = {score.points}"
-
-
-def _part_name(run: tuple[int, ...]) -> str:
-    if len(run) > 1 and run[0] == 6:
-        return f"{_NUMBER_WORDS[len(run)]} 6s"
-    return "-".join(str(face) for face in run)
-
-
-def _part_points(ruleset: Ruleset, run: tuple[int, ...]) -> int:
+def part_points(ruleset: Ruleset, run: tuple[int, ...]) -> int:
+    """The points one scoring part of a throw (a run, or five or six 6s) is worth."""
     if len(run) > 1 and run[0] == 6:
         return (_SIX_SIXES if len(run) == 6 else _FIVE_SIXES)[ruleset]
     return run_points(ruleset, len(run))
@@ -174,9 +142,9 @@ class OneRollConfig:
     def __post_init__(self) -> None:
         # IllegalAction, like PushConfig: these come from a player's choices at the lobby.
         if self.ruleset not in RULESETS:
-            raise IllegalAction(f"Unknown game {self.ruleset!r}: classic or heartsdue.")
+            raise IllegalAction(code="oneroll.bad_ruleset", ruleset=self.ruleset)
         if isinstance(self.target, bool) or not 1 <= self.target <= MAX_TARGET:
-            raise IllegalAction(f"The target score must be between 1 and {MAX_TARGET}.")
+            raise IllegalAction(code="oneroll.bad_target", most=MAX_TARGET)
 
 
 @dataclass(frozen=True)
@@ -248,7 +216,7 @@ class OneRollState:
 def new_game(config: OneRollConfig, n_seats: int) -> OneRollState:
     """A game at the opening; a table of one seat skips the opening."""
     if isinstance(n_seats, bool) or not 1 <= n_seats <= MAX_SEATS:
-        raise IllegalAction(f"This game needs 1 to {MAX_SEATS} players.")
+        raise IllegalAction(code="rules.needs", low=1, high=MAX_SEATS)
     zeros = (0,) * n_seats
     if n_seats == 1:
         return OneRollState(config, 1, "play", 0, zeros, zeros, starter=0)
@@ -277,9 +245,9 @@ def _highest(contenders: tuple[int, ...], values: tuple[int, ...]) -> tuple[int,
 def apply(state: OneRollState, action: Throw, dice: DiceSource) -> OneRollState:
     """Throw for ``state.current`` and return the next state."""
     if state.phase == "over":
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     if not isinstance(action, Throw):
-        raise IllegalAction("The only move in this game is to throw the dice.")
+        raise IllegalAction(code="oneroll.throw_only")
     faces = _check_dice(dice.roll(N_DICE), N_DICE)
     score = score_throw(state.config.ruleset, faces)
     seat = state.current
@@ -362,15 +330,15 @@ def forfeit(state: OneRollState, seat: int) -> OneRollState:
     A seat that already forfeited, or any seat once the game is over, raises
     ``IllegalAction``."""
     if state.phase == "over":
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     if not 0 <= seat < state.n_seats:
-        raise IllegalAction(f"Seat {seat} is not at this table.")
+        raise IllegalAction(code="rules.no_seat", seat=seat)
     if seat in state.out:
-        raise IllegalAction("That seat has already forfeited.")
+        raise IllegalAction(code="rules.forfeited")
     after = replace(state, out=state.out | {seat})
     playing = after.playing
     if not playing:
-        raise IllegalAction("The last seat playing cannot forfeit.")
+        raise IllegalAction(code="rules.last_seat")
     if len(playing) == 1:
         return _finish(after, playing[0], "forfeit")
     if state.phase == "play":
@@ -407,7 +375,7 @@ def dump_action(action: Throw) -> dict[str, Any]:
 
 def load_action(data: Mapping[str, Any]) -> Throw:
     if data.get("type") != "throw":
-        raise IllegalAction(f"Unknown action {data.get('type')!r}.")
+        raise IllegalAction(code="rules.unknown_action", action=data.get("type"))
     return Throw()
 
 
@@ -478,6 +446,11 @@ def _load_score(data: Mapping[str, Any]) -> ThrowScore:
     return ThrowScore(
         _int(data["points"]), bool(data["penalty"]), runs, bool(data["wiped"]), _ints(data["dice"])
     )
+
+
+def load_record(data: Mapping[str, Any]) -> ThrowRecord:
+    """Inverse of ``dump_record``."""
+    return _load_record(data)
 
 
 def _load_record(data: Mapping[str, Any]) -> ThrowRecord:

@@ -58,17 +58,17 @@ class PushConfig:
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
-            raise IllegalAction(f"Unknown variant {self.variant!r}.")
+            raise IllegalAction(code="push.variant", variant=self.variant)
         if self.variant == "sudden":
             return
         if self.rounds is None and self.target is None:
-            raise IllegalAction("Choose a number of rounds or a target score.")
+            raise IllegalAction(code="push.length_none")
         if self.rounds is not None and self.target is not None:
-            raise IllegalAction("Choose rounds or a target score, not both.")
+            raise IllegalAction(code="push.length_both")
         if self.rounds is not None and not 1 <= self.rounds <= MAX_ROUNDS:
-            raise IllegalAction(f"Rounds must be between 1 and {MAX_ROUNDS}.")
+            raise IllegalAction(code="push.rounds", most=MAX_ROUNDS)
         if self.target is not None and not 5 <= self.target <= MAX_TARGET:
-            raise IllegalAction(f"The target score must be between 5 and {MAX_TARGET}.")
+            raise IllegalAction(code="push.target", most=MAX_TARGET)
 
     @property
     def n_dice(self) -> int:
@@ -91,13 +91,6 @@ class PushConfig:
     @property
     def seats_range(self) -> tuple[int, int]:
         return (4, 4) if self.variant == "team" else (2, 4)
-
-    def describe(self) -> str:
-        if self.variant == "sudden":
-            return "first to exactly 21"
-        if self.rounds is not None:
-            return f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
-        return f"first to {self.target}"
 
 
 def bank_value(config: PushConfig, run_length: int) -> int:
@@ -261,8 +254,8 @@ def new_game(config: PushConfig, n_seats: int) -> PushState:
     low, high = config.seats_range
     if not low <= n_seats <= high:
         if low == high:
-            raise IllegalAction(f"This variant needs exactly {low} players.")
-        raise IllegalAction(f"This game needs {low} to {high} players.")
+            raise IllegalAction(code="push.exactly", seats=low)
+        raise IllegalAction(code="rules.needs", low=low, high=high)
     zeros = (0,) * n_seats
     return PushState(
         config=config, n_seats=n_seats, totals=zeros, turns_taken=zeros, best_turn=zeros
@@ -291,9 +284,9 @@ def current_seat(state: PushState) -> int | None:
 def apply(state: PushState, action: Action, dice: DiceSource) -> PushState:
     """The state after ``action`` by the seat to move; IllegalAction if the rules forbid it."""
     if state.outcome is not None:
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     if action not in legal_actions(state):
-        raise IllegalAction(_why_illegal(state, action))
+        raise _why_illegal(state, action)
     seat = state.current
     if isinstance(action, Throw):
         return _after_throw(state, dice.roll(state.config.n_dice))
@@ -315,20 +308,21 @@ def apply(state: PushState, action: Action, dice: DiceSource) -> PushState:
     return _end_turn(state, state.run, _bust_points(state, 1), "bust", face)
 
 
-def _why_illegal(state: PushState, action: Action) -> str:
+def _why_illegal(state: PushState, action: Action) -> IllegalAction:
+    """Why the rules refuse ``action`` now (a code; the game's presentation words it)."""
     if isinstance(action, Lock):
         if state.phase != "lock":
-            return "There is nothing to lock now."
-        return f"You can lock 1 to {len(state.extending)} dice from this throw."
+            return IllegalAction(code="push.no_lock")
+        return IllegalAction(code="push.lock_range", most=len(state.extending))
     if isinstance(action, (Bank, Push)) and state.phase == "lock":
-        return "Lock at least one die first."
+        return IllegalAction(code="push.lock_first")
     if isinstance(action, Push) and state.dice_left == 0:
-        return "No dice are left to throw."
+        return IllegalAction(code="push.no_dice")
     if isinstance(action, BonusThrow):
-        return "The bonus throw needs all five dice locked."
+        return IllegalAction(code="push.bonus_locked")
     if isinstance(action, Throw):
-        return "The dice are already thrown."
-    return "That move is not possible now."
+        return IllegalAction(code="push.thrown")
+    return IllegalAction(code="push.not_now")
 
 
 def _bust_points(state: PushState, dice_thrown: int) -> int:
@@ -479,11 +473,11 @@ def forfeit(state: PushState, seat: int) -> PushState:
     ``IllegalAction``.
     """
     if state.outcome is not None:
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(code="rules.over")
     if not 0 <= seat < state.n_seats:
-        raise IllegalAction(f"Seat {seat} is not at this table.")
+        raise IllegalAction(code="rules.no_seat", seat=seat)
     if seat in state.out:
-        raise IllegalAction("That seat has already forfeited.")
+        raise IllegalAction(code="rules.forfeited")
     to_play = seat == state.current
     after = replace(
         state,
@@ -492,7 +486,7 @@ def forfeit(state: PushState, seat: int) -> PushState:
     )
     sides = _sides(after)
     if not sides:
-        raise IllegalAction("The last seat playing cannot forfeit.")
+        raise IllegalAction(code="rules.last_seat")
     if len(sides) == 1:
         return replace(
             after, phase="over", run=(), throw=(), outcome=Outcome(sides[0][1], "forfeit")
@@ -553,7 +547,7 @@ def load_action(data: dict[str, Any]) -> Action:
     }
     if isinstance(kind, str) and kind in simple:
         return simple[kind]
-    raise IllegalAction(f"Unknown action {kind!r}.")
+    raise IllegalAction(code="rules.unknown_action", action=kind)
 
 
 def dump(state: PushState) -> dict[str, Any]:

@@ -34,6 +34,12 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    # When the player to move is reminded (NULL: no reminder pending). A save writes it only
+    # when its change decided it (``remind_set``): otherwise the database's value stands, as
+    # a reminder claimed since this row was read must not come back (``claim_reminder``).
+    remind_at: float | None = None
+    remind_set: bool = False
+    rematch_id: int | None = None  # the rematch lobby this finished game opened, once
 
 
 def _row(row: Row) -> GameRow:
@@ -54,6 +60,8 @@ def _row(row: Row) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
+        remind_at=row["remind_at"],
+        rematch_id=row["rematch_id"],
     )
 
 
@@ -86,7 +94,8 @@ async def insert(conn: Connection, row: GameRow) -> int:
 _UPDATE = (
     "UPDATE games SET lobby_message_id = ?, game_key = ?, host_id = ?, "
     "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
-    "finished_at = ? WHERE id = ? AND version = ?"
+    "finished_at = ?, remind_at = CASE WHEN ? = 1 THEN ? ELSE remind_at END "
+    "WHERE id = ? AND version = ?"
 )
 
 
@@ -102,6 +111,8 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
         row.deadline,
         row.updated_at,
         row.finished_at,
+        int(row.remind_set),
+        row.remind_at,
         row.id,
         expected_version,
     )
@@ -159,6 +170,17 @@ def save_job(
     )
 
 
+_SET_STATE = "UPDATE games SET state_json = ? WHERE id = ? AND version = ?"
+
+
+def set_state_sync(conn: WriteConnection, row: GameRow) -> None:
+    """Write the state of a change that leaves the version as it is (a spectator came or
+    went: the turn buttons, drawn at the version, must stay live); still only over the
+    version the change was made on."""
+    cursor = conn.execute(_SET_STATE, (json.dumps(row.state), row.id, row.version))
+    _check_updated(cursor.rowcount, row, row.version)
+
+
 _SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?"
 
 
@@ -188,9 +210,27 @@ def set_location_sync(
     conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
 
 
+async def claim_rematch(conn: Connection, game_id: int, rematch_id: int) -> bool:
+    """Record ``rematch_id`` as the finished game's rematch, if it has none yet: a
+    compare-and-set, so of two transactions (two processes) claiming it one wins; on
+    PostgreSQL the second waits for the first's commit, then finds the column set."""
+    cursor = await conn.execute(
+        "UPDATE games SET rematch_id = ? "
+        "WHERE id = ? AND status = 'finished' AND rematch_id IS NULL",
+        (rematch_id, game_id),
+    )
+    return bool(cursor.rowcount == 1)
+
+
 async def get(db: Database | Connection, game_id: int) -> GameRow | None:
     row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
     return None if row is None else _row(row)
+
+
+async def location(db: Database, game_id: int) -> tuple[int | None, int | None] | None:
+    """Where a game is shown: its thread and its live message (None: no such game)."""
+    row = await db.fetchone("SELECT thread_id, message_id FROM games WHERE id = ?", (game_id,))
+    return None if row is None else (row["thread_id"], row["message_id"])
 
 
 async def live(db: Database) -> list[GameRow]:
@@ -224,18 +264,14 @@ async def due(
     return [r["id"] for r in rows]
 
 
-async def due_rows(
-    db: Database, now: float, limit: int = 10_000, shards: ShardFilter = None
-) -> list[GameRow]:
-    """``due``'s tables, whole, in one query: a tick that fires thousands of timers reads
-    them at once instead of one read each."""
-    where, params = _of_shards(shards)
-    rows = await db.fetchall(
-        f"SELECT * FROM games WHERE deadline IS NOT NULL AND deadline <= ?{where} "
-        "ORDER BY deadline LIMIT ?",
-        (now, *params, limit),
-    )
-    return [_row(r) for r in rows]
+async def rows(db: Database, game_ids: list[int]) -> list[GameRow]:
+    """These tables, whole, in one query (those that exist), by id: a tick that fires
+    hundreds of timers reads them at once instead of one read each."""
+    if not game_ids:
+        return []
+    marks = ", ".join("?" * len(game_ids))
+    found = await db.fetchall(f"SELECT * FROM games WHERE id IN ({marks}) ORDER BY id", game_ids)
+    return [_row(r) for r in found]
 
 
 async def next_deadline(db: Database, shards: ShardFilter = None) -> float | None:
@@ -474,3 +510,43 @@ async def set_guild_max_stake(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, amount, actor_id, at),
         )
+
+
+async def set_guild_lobby_role(
+    db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, lobby_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "lobby_role_id = excluded.lobby_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
+
+
+async def set_guild_language(
+    db: Database, guild_id: int, language: str | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, language, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "language = excluded.language, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, language, actor_id, at),
+        )
+
+
+async def guild_language(db: Database, guild_id: int) -> str | None:
+    """The language of the server's public messages, if the server chose one."""
+    row = await db.fetchone("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else str(row[0])
+
+
+async def guild_lobby_role(db: Database, guild_id: int) -> int | None:
+    """The role a new lobby on this server calls, if the server chose one."""
+    row = await db.fetchone(
+        "SELECT lobby_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])

@@ -32,6 +32,7 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "escrows": ("user_id",),
     "player_stats": ("user_id",),
     "rating_history": ("user_id",),
+    "notify_choices": ("user_id",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
 GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once")

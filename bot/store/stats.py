@@ -22,7 +22,7 @@ from bot.ratings import (
     display_rating,
     stat_keys,
 )
-from bot.records import WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
+from bot.records import NO_GUILD, WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow
 from bot.store.db import Connection, Database
 from bot.store.wallets import game_chips
 
@@ -103,7 +103,7 @@ async def record_finished_game(conn: Connection, game_id: int) -> bool:
         (game_id,),
     )
     rows = list(await cursor.fetchall())
-    if not rows:
+    if not rows or rows[0]["guild_id"] == NO_GUILD:  # played outside servers: no stats
         return False
     first = rows[0]
     guild_id, game_key, finished_at = first["guild_id"], first["game_key"], first["finished_at"]
@@ -161,7 +161,9 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
             "SELECT r.game_id, r.seat, r.guild_id, r.game_key, r.user_id, r.team, r.place,"
             " r.won, r.best_turn, r.finished_at FROM game_results r"
             " LEFT JOIN recorded_games d ON d.game_id = r.game_id"
-            " ORDER BY d.seq IS NULL, d.seq, r.finished_at, r.game_id, r.seat"
+            " WHERE r.guild_id <> ?"  # games outside servers count on no leaderboard
+            " ORDER BY d.seq IS NULL, d.seq, r.finished_at, r.game_id, r.seat",
+            (NO_GUILD,),
         )
         games: dict[int, list[Any]] = {}
         for row in await cursor.fetchall():

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import Forbidden, StaleAction, UserError
-from bot.tables.model import Change, Table
+from bot.tables import events as ev
+from bot.tables.model import Change, Place, Table
 from bot.tables.names import clean_name, md_name
 
 if TYPE_CHECKING:
@@ -46,13 +47,6 @@ def request_over(table: Table, why: str) -> None:
     table.ended_request = request
 
 
-def _name_of(table: Table, user_id: int, name: str | None = None) -> str:
-    index = table.seat_of(user_id)
-    if index is not None:
-        return md_name(table.seats[index].name)
-    return md_name(clean_name(name)) if name else "a moderator"
-
-
 class FairPlay:
     def __init__(self, tables: TableService) -> None:
         self._tables = tables
@@ -81,51 +75,52 @@ class FairPlay:
         tables = self._tables
         async with tables._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
-                raise StaleAction("That game is already over.")
-            who = _name_of(table, user_id, name)
+                raise StaleAction(code="end.over")
+            # Who ended it is named from their seat when drawn; a moderator has none.
+            unseated = table.seat_of(user_id) is None and name
+            ended = ev.Closed(ev.ENDED, user_id, clean_name(name) if unseated and name else None)
             if is_admin:
-                return await tables._close(table, "ended", user_id, f"Ended early by {who}.")
+                return await tables._close(table, "ended", user_id, ended)
             if user_id != table.row.host_id:
-                raise Forbidden("Only the host or a member with Manage Server can end this game.")
+                raise Forbidden(code="end.host")
             others = [
                 table.seats[i].user_id
                 for i in table.humans_playing()
                 if table.seats[i].user_id != user_id
             ]
             if table.status == "lobby" or table.row.stake == 0 or not others:
-                return await tables._close(table, "ended", user_id, f"Ended early by {who}.")
+                return await tables._close(table, "ended", user_id, ended)
             now = tables.clock()
             if table.open_request(now) is not None:
-                raise UserError("You already asked; the others have until the request runs out.")
+                raise UserError(code="end.asked")
             request_over(table, "expired")  # ran out, its timer not fired yet
             until = now + END_VOTE_SECONDS
             table.end_request = {"by": user_id, "until": until, "agreed": []}
             set_deadline(table, table.row.deadline)
-            table.add_event(f"{who} asks to end the game early; everyone still playing must agree.")
+            table.add_event(ev.EndRequested(user_id))
             await tables._save(table, user_id, "end_request", {"until": until})
             return Change(table, end_requested=True)
 
-    async def agree_to_end(self, table_id: int, user_id: int) -> Change:
+    async def agree_to_end(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         """A member still playing agrees to the host's request to end early; the last
         agreement ends the game with every stake refunded."""
         tables = self._tables
-        async with tables._locked(table_id) as table:
+        async with tables._locked(table_id, place) as table:
             if table.status != "running":
-                raise StaleAction("That game is already over.")
+                raise StaleAction(code="end.over")
             request = table.open_request(tables.clock())
             if request is None:
-                raise StaleAction("There is no request to end this game now.")
+                raise StaleAction(code="end.no_request")
             index = table.seat_of(user_id)
             if index is None or not table.playing(index):
-                raise UserError("Only the players still in the game decide whether it ends.")
+                raise UserError(code="end.not_playing")
             if user_id == request["by"] or user_id in request["agreed"]:
-                raise UserError("You have already agreed.")
+                raise UserError(code="end.agreed")
             request["agreed"] = [*request["agreed"], user_id]
             waiting = self.waiting_to_agree(table)
             if not waiting:
-                host = _name_of(table, request["by"])
-                line = f"Ended early: {host} asked and everyone agreed."
-                return await tables._close(table, "ended", user_id, line, why="agreed")
+                agreed = ev.Closed(ev.AGREED, request["by"])
+                return await tables._close(table, "ended", user_id, agreed)
             await tables._save(table, user_id, "agree_end", {"seat": index})
             return Change(table, end_requested=True)
 
@@ -147,19 +142,18 @@ class FairPlay:
         await self._tables._save(table, None, "end_request_over", {"why": "expired"})
         return Change(table)
 
-    async def resign(self, table_id: int, user_id: int) -> Change:
+    async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         """A player gives up their seat (RULINGS §4): it forfeits; their stake stays in the
         pot."""
-        async with self._tables._locked(table_id) as table:
+        async with self._tables._locked(table_id, place) as table:
             if table.status != "running":
-                raise StaleAction("That game is not running.")
+                raise StaleAction(code="resign.not_running")
             index = table.seat_of(user_id)
             if index is None:
-                raise UserError("You're not playing in this game.")
+                raise UserError(code="resign.not_playing")
             if not table.playing(index):
-                raise UserError("You have already left this game.")
-            line = f"🏳️ {md_name(table.seats[index].name)} resigned."
-            return await self.forfeit(table, index, line, user_id, "resign")
+                raise UserError(code="resign.left")
+            return await self.forfeit(table, index, ev.Resigned(index), user_id, "resign")
 
     async def turn_ran_out(self, table: Table, current: int) -> Change:
         """The timer of ``current``, a member's seat, fired: a third expiry in a row forfeits
@@ -167,12 +161,11 @@ class FairPlay:
         tables = self._tables
         game = table.game
         assert table.rules is not None
-        seat = table.seats[current]
         table.expiries[current] += 1
         if table.expiries[current] >= MAX_EXPIRIES:
-            line = f"⏰ {md_name(seat.name)} missed {MAX_EXPIRIES} turns in a row and forfeits."
-            return await self.forfeit(table, current, line, None, "forfeit")
-        table.add_event(f"⏰ {md_name(seat.name)} ran out of time; the bot played that turn.")
+            forfeited = ev.Forfeited(current, MAX_EXPIRIES)
+            return await self.forfeit(table, current, forfeited, None, "forfeit")
+        table.add_event(ev.TimedOut(current))
         # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
         # the real dice, since what comes next depends on how they fall.
         turn = game.turn_index(table.rules)
@@ -182,7 +175,7 @@ class FairPlay:
         return await tables._commit(table, turn, details, None, "timeout")
 
     async def forfeit(
-        self, table: Table, seat: int, line: str, actor_id: int | None, why: str
+        self, table: Table, seat: int, event: ev.Event, actor_id: int | None, why: str
     ) -> Change:
         """``seat`` forfeits; the game goes on among the rest, the last side standing wins,
         and with no member left playing (or none present) it is abandoned."""
@@ -192,7 +185,7 @@ class FairPlay:
         before_turn = game.turn_index(table.rules)
         shown = game.current_seat(table.rules)
         table.rules = game.forfeit(table.rules, seat)
-        table.add_event(line)
+        table.add_event(event)
         request = table.pending_request
         if request is not None and request["by"] == table.seats[seat].user_id:
             request_over(table, "left")  # nobody is left who asked
@@ -201,9 +194,7 @@ class FairPlay:
         # out (docs/rules.md, "Forfeits"); a rated win or a pot for an absent seat is wrong.
         present = [i for i in playing if table.expiries[i] == 0]
         if not present:
-            return await tables._close(
-                table, "abandoned", actor_id, "No player is left in the game: it is abandoned."
-            )
+            return await tables._close(table, "abandoned", actor_id, ev.Closed(ev.ABANDONED))
         return await tables._commit(
             table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why, shown
         )

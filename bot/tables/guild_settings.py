@@ -1,4 +1,5 @@
-"""Per-server game settings (Manage Server): the turn timer and the stake cap."""
+"""Per-server game settings (Manage Server): the turn timer, the stake cap, the role a
+new lobby calls and the language of public messages."""
 
 from __future__ import annotations
 
@@ -17,3 +18,16 @@ class GuildSettings:
 
     async def set_max_stake(self, guild_id: int, amount: int, actor_id: int) -> None:
         await games.set_guild_max_stake(self.db, guild_id, amount, actor_id, self.clock())
+
+    async def set_lobby_role(self, guild_id: int, role_id: int | None, actor_id: int) -> None:
+        await games.set_guild_lobby_role(self.db, guild_id, role_id, actor_id, self.clock())
+
+    async def lobby_role(self, guild_id: int) -> int | None:
+        return await games.guild_lobby_role(self.db, guild_id)
+
+    async def set_language(self, guild_id: int, language: str | None, actor_id: int) -> None:
+        """``language``: a catalogue's tag, or None for the server's Discord locale."""
+        await games.set_guild_language(self.db, guild_id, language, actor_id, self.clock())
+
+    async def language(self, guild_id: int) -> str | None:
+        return await games.guild_language(self.db, guild_id)

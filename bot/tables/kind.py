@@ -3,13 +3,14 @@
 A kind translates between the table (seats, button actions, timers, bot players, results)
 and one pure rules module. It holds the rules' own state type ``S``; JSON appears only in
 ``load``/``dump``, at the store boundary. Every method a game may provide is here, with a
-default where most games have nothing special; the presentation half of a game (embeds,
-rules text, private UI) is ``bot.games.base.Game``, which extends this class.
+default where most games have nothing special. It holds values only, no words: the
+presentation half of a game (titles, button labels, embeds, rules text, private UI) is
+``bot.games.base.Game``, which extends this class and reads it, never the other way round.
 
 A small game (no settings beyond its seats, no teams, no bots; its state a frozen
-dataclass of plain values extending ``Turns``; its only randomness dice) sets ``name``,
-``display``, ``players`` and ``summary`` and implements only its rules: ``start``,
-``turn_buttons`` and ``apply``; the rest are defaults.
+dataclass of plain values extending ``Turns``; its only randomness dice) sets ``name``
+and ``players`` and implements only its rules: ``start``, ``turn_actions`` and ``apply``;
+the rest are defaults (its ``Game`` sets ``display``, ``summary`` and the button labels).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import types
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from bot.errors import IllegalAction, UserError
-from bot.records import Button, SeatResult
+from bot.records import SeatResult, TurnAction
+from bot.tables.events import Event
 from bot.tables.model import Seat
 from bot.tables.turns import Turns
 
@@ -32,41 +35,49 @@ class GameKind(Generic[S]):
     methods that raise ``NotImplementedError``; the others have working defaults."""
 
     name: str = ""  # stored in each table's state; unique among the registered games
-    bot_levels: dict[str, str] = {}  # level -> one-line description; empty: no bot players
-    display: str = ""  # what players call it ("Heart's Due"): the default title and label
+    bot_levels: tuple[str, ...] = ()  # the bot players' levels; empty: no bot players
     players: tuple[int, int] = (2, 2)  # the default seat limits
-    summary: str = ""  # the lobby's default settings line
+    # The options of its start command (``bot.games.options.Option``s) that a lobby's host
+    # may change while the lobby is open.
+    setting_options: tuple[Any, ...] = ()
 
     # --- settings and seats ------------------------------------------------------------
 
-    def check_settings(self, settings: dict[str, Any]) -> None:
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Refuse settings a forged command could carry (a ``UserError``)."""
 
-    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+    def settings_from(self, settings: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        """A lobby's ``settings`` with the host's new option ``values``, checked (the start
+        command's defaults filled in as it would)."""
+        merged = {**settings, **values}
+        self.check_settings(merged)
+        return merged
+
+    def seat_limits(self, settings: Mapping[str, Any]) -> tuple[int, int]:
         return self.players
 
-    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+    def team_count(self, settings: Mapping[str, Any], n_seats: int) -> int:
         """Teams the game is played in with ``n_seats`` (0 = every seat for itself)."""
         return 0
 
-    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
+    def lobby_teams(self, settings: Mapping[str, Any], n_seats: int) -> tuple[int, bool]:
         """Teams a lobby of ``n_seats`` offers (0 = none: no Switch team, no team shown) and
         whether new seats are balanced into them. Must agree with ``team_count``: a lobby
         shows teams only where the game would start with them."""
         return (0, False)
 
-    def seat_counts(self, settings: dict[str, Any]) -> list[int]:
+    def seat_counts(self, settings: Mapping[str, Any]) -> list[int]:
         """Every number of seats the game can start with (the lobby names them)."""
         low, high = self.seat_limits(settings)
         return list(range(low, high + 1))
 
-    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+    def arrange(self, settings: Mapping[str, Any], seats: list[Seat]) -> list[Seat]:
         """The seats in playing order, checked; called when the host starts the game."""
         check_seat_count(self.seat_limits(settings), seats)
         return seats
 
     def lobby_order(
-        self, settings: dict[str, Any], seats: list[Seat]
+        self, settings: Mapping[str, Any], seats: list[Seat]
     ) -> tuple[list[Seat], str | None]:
         """What Start would make of the seats now: their playing order with the teams
         (the lobby shows it, so that Start reorders nothing unseen), or, where Start would
@@ -76,19 +87,13 @@ class GameKind(Generic[S]):
         except UserError as exc:
             return seats, str(exc)
 
-    def game_key(self, settings: dict[str, Any]) -> str:
+    def game_key(self, settings: Mapping[str, Any]) -> str:
         """The leaderboard a finished game counts for."""
         return self.name
 
-    def title(self, settings: dict[str, Any]) -> str:
-        return self.display or self.name
-
-    def describe_settings(self, settings: dict[str, Any]) -> str:
-        return self.summary
-
     # --- state -------------------------------------------------------------------------
 
-    def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> S:
+    def start(self, settings: Mapping[str, Any], seats: list[Seat], rng: random.Random) -> S:
         raise NotImplementedError
 
     def load(self, data: dict[str, Any]) -> S:
@@ -129,26 +134,29 @@ class GameKind(Generic[S]):
 
     # --- play --------------------------------------------------------------------------
 
-    def turn_buttons(self, state: S) -> list[Button]:
+    def turn_actions(self, state: S) -> list[TurnAction]:
+        """The moves the turn offers as buttons, in order (values: the presentation words
+        them)."""
         raise NotImplementedError
 
     def playable_actions(self, state: S) -> list[str]:
         """Every button action the current seat may press now and have it played (the soak
-        and tests pick from these). Default: the turn buttons that are not private."""
-        return [b.action for b in self.turn_buttons(state) if not b.private and not b.disabled]
+        and tests pick from these). Default: the turn actions that are not private."""
+        return [a.action for a in self.turn_actions(state) if not a.private and not a.disabled]
 
     def resolve(self, state: S, action: str) -> list[Any]:
         """The rules actions a button's ``action`` stands for (an ``IllegalAction`` if none).
         Default: the action itself, if it is playable now."""
         if action not in self.playable_actions(state):
-            raise IllegalAction("That button does nothing now.")
+            raise IllegalAction(code="button.idle")
         return [action]
 
     def apply(
         self, state: S, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[S, dict[str, Any], str | None]:
-        """One rules action: the new state, its log detail, and a line for the table's
-        recent events (None: nothing worth a line)."""
+    ) -> tuple[S, dict[str, Any], Event | None]:
+        """One rules action: the new state, its log detail, and the event the table's
+        recent events show (a value, worded by the game's presentation; None: nothing worth
+        a line)."""
         raise NotImplementedError
 
     def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:
@@ -222,7 +230,8 @@ class GameKind(Generic[S]):
 
         Default, for a game whose only randomness is dice and whose ``apply`` logs the
         ``action`` it played and the ``dice`` that fell (``{"action": ..., "dice": [..]}``):
-        ``apply`` again with those dice (and no seats: ``seat_name`` names them)."""
+        ``apply`` again with those dice (and no seats: a presentation names them by
+        number)."""
         if "dice" not in detail:
             raise NotReplayable(f"{type(self).__name__} logs no dice to replay")
         dice = LoggedDice(detail["dice"])
@@ -273,28 +282,7 @@ class LoggedDice(random.Random):
 def check_seat_count(limits: tuple[int, int], seats: list[Seat]) -> None:
     low, high = limits
     if not low <= len(seats) <= high:
-        need = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise UserError(f"This game needs {need} players; the table has {len(seats)}.")
-
-
-def counts_text(counts: list[int]) -> str:
-    """Seat counts in words: [3, 6, 9, 12] -> "3, 6, 9 or 12"; runs of three or more
-    shorten, [2, 3, 4, 6, 8, 9, 10, 12] -> "2–4, 6, 8–10 or 12"."""
-    runs: list[list[int]] = []
-    for n in counts:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    parts: list[str] = []
-    for run in runs:
-        if len(run) >= 3:
-            parts.append(f"{run[0]}–{run[-1]}")
-        else:
-            parts += [str(n) for n in run]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} or {parts[-1]}"
+        raise UserError(code="seats.count", low=low, high=high, seats=len(seats))
 
 
 def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:
@@ -302,14 +290,6 @@ def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:
     places of the other seats, shared by all forfeited seats (RULINGS §4)."""
     last = len({p for i, p in enumerate(places) if i not in forfeited}) + 1
     return [last if i in forfeited else p for i, p in enumerate(places)]
-
-
-def seat_name(seats: list[Seat], index: int) -> str:
-    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
-
-
-def dice_text(faces: tuple[int, ...] | list[int]) -> str:
-    return "-".join(str(f) for f in faces)
 
 
 def _state_type(cls: type) -> type | None:

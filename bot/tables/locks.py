@@ -1,16 +1,12 @@
-"""What one process keeps in memory about tables: a lock per table while it is in use, and
-small bounded maps of recent facts. Nothing here may grow with every table ever played: another
-process on the same database may close a table this one never looks at again."""
+"""What one process keeps in memory about tables: a lock per table while it is in use.
+Nothing here may grow with every table ever played: another process on the same database may
+close a table this one never looks at again."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Generic, TypeVar
-
-V = TypeVar("V")
 
 
 class _Entry:
@@ -48,27 +44,3 @@ class KeyedLocks:
             entry.users -= 1
             if entry.users == 0:
                 del self._entries[key]
-
-
-class Recent(Generic[V]):
-    """A map of table id to value that keeps the ``limit`` most recently set entries: for
-    facts that only matter for a little while (a copy of a table read before them)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._items: OrderedDict[int, V] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def get(self, key: int) -> V | None:
-        return self._items.get(key)
-
-    def pop(self, key: int) -> None:
-        self._items.pop(key, None)
-
-    def set(self, key: int, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.limit:
-            self._items.popitem(last=False)

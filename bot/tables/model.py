@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import StaleAction
 from bot.store.games import GameRow
+from bot.tables.events import Event, Legacy, Notice, load_event
 
 if TYPE_CHECKING:
     from bot.tables.kind import GameKind
@@ -14,17 +17,8 @@ if TYPE_CHECKING:
 MAX_EVENTS = 6
 MAX_NAME = 32
 
-_stamps = itertools.count(1)
 
-
-def read_stamp() -> int:
-    """A number larger than every one this process gave before: taken just before a table
-    is read, so that what happened after (a message moved) can be told from what the copy
-    already shows."""
-    return next(_stamps)
-
-
-@dataclass
+@dataclass(frozen=True)
 class Seat:
     user_id: int | None  # None for a bot player
     name: str
@@ -57,10 +51,10 @@ class Table:
     settings: dict[str, Any]
     seats: list[Seat]
     rules: Any = None  # the game's own rules state (``game.load`` of the stored JSON)
-    events: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # values, worded when drawn
     expiries: list[int] = field(default_factory=list)
     turn_started_at: float | None = None
-    notice: str | None = None  # one-off line for the next render (e.g. thread fallback)
+    notice: Notice | None = None  # one-off line for the next render (e.g. thread fallback)
     # A host's request to end a staked game early (RULINGS §4, "Ending early"): {"by": user
     # id, "until": unix time, "agreed": [user ids], "turn_deadline": the turn's own deadline
     # (the row's deadline is the sooner of it and "until", so the timer fires at either),
@@ -68,13 +62,20 @@ class Table:
     # "over" saying why ("expired", "left", "finished", "closed", "agreed"), so that its
     # message can be shown as over, after a restart too.
     end_request: dict[str, Any] | None = None
+    # Seats kept in a lobby for members who have not taken them yet (a rematch's players,
+    # members invited with ``with:``, members asked again after the host changed the stake:
+    # Join takes one, its stake taken then; Leave gives it up). They count as taken for the
+    # seat limit but are not seated: no stake held, left out at Start.
+    held: list[Seat] = field(default_factory=list)
+    # A rematch lobby: {"of": the finished game's id, "order": its seats' keys in order
+    # (``seat_key``), so that a held seat taken goes back to its place}.
+    rematch: dict[str, Any] | None = None
+    # Members watching the game from its thread (spectators: never seated).
+    watchers: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    # The lines this read of the table has added, every one (``events`` keeps the last few).
-    fresh_events: list[str] = field(default_factory=list)
-    # When this copy was read (``read_stamp``): the publisher compares it with when it last
-    # moved the game's message.
-    read_at: int = field(default_factory=read_stamp, compare=False, repr=False)
+    # The events this read of the table has added, every one (``events`` keeps the last few).
+    fresh_events: list[Event] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -130,9 +131,40 @@ class Table:
                 return index
         return None
 
-    def add_event(self, line: str) -> None:
-        self.events = [*self.events, line][-MAX_EVENTS:]
-        self.fresh_events.append(line)
+    def held_seat(self, user_id: int) -> Seat | None:
+        return next((s for s in self.held if s.user_id == user_id), None)
+
+    def snapshot(self) -> TableSnapshot:
+        """The table as its messages show it now, frozen: what every renderer reads."""
+        row = self.row
+        return TableSnapshot(
+            id=row.id,
+            kind=self.kind,
+            status=row.status,
+            version=row.version,
+            game_key=row.game_key,
+            host_id=row.host_id,
+            stake=row.stake,
+            channel_id=row.channel_id,
+            thread_id=row.thread_id,
+            settings=MappingProxyType(dict(self.settings)),
+            seats=tuple(self.seats),
+            rules=self.rules,
+            events=tuple(self.events),
+            deadline=row.deadline,
+            turn_deadline=self.turn_deadline,
+            turn_started_at=self.turn_started_at,
+            notice=self.notice,
+            held=tuple(self.held),
+            watchers=tuple(self.watchers),
+            rematch=None if self.rematch is None else MappingProxyType(dict(self.rematch)),
+            forfeited=frozenset() if self.rules is None else self.game.forfeited(self.rules),
+            game=self.game,
+        )
+
+    def add_event(self, event: Event) -> None:
+        self.events = [*self.events, event][-MAX_EVENTS:]
+        self.fresh_events.append(event)
 
     def to_state(self) -> dict[str, Any]:
         return {
@@ -140,10 +172,14 @@ class Table:
             "settings": self.settings,
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
-            "events": self.events,
+            # Lines saved as text by an older version are shown, never saved again.
+            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
+            **({"held": [s.dump() for s in self.held]} if self.held else {}),
+            **({"rematch": self.rematch} if self.rematch else {}),
+            **({"watchers": self.watchers} if self.watchers else {}),
         }
 
     @classmethod
@@ -156,11 +192,59 @@ class Table:
             settings=s["settings"],
             seats=[Seat.load(x) for x in s["seats"]],
             rules=None if rules is None else game.load(rules),
-            events=list(s.get("events", [])),
+            events=[load_event(e) for e in s.get("events", [])],
             expiries=list(s.get("expiries", [])),
             turn_started_at=s.get("turn_started_at"),
             end_request=s.get("end_request"),
+            held=[Seat.load(x) for x in s.get("held", [])],
+            rematch=s.get("rematch"),
+            watchers=list(s.get("watchers", [])),
         )
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """One table frozen for its messages: the lobby and every game renderer read this (its
+    seats, settings, rules state, recent events and deadlines), never the store row, and
+    nothing they do can change the table."""
+
+    id: int
+    kind: str
+    status: str
+    version: int
+    game_key: str
+    host_id: int
+    stake: int
+    channel_id: int
+    thread_id: int | None
+    settings: Mapping[str, Any]
+    seats: tuple[Seat, ...]
+    rules: Any  # the game's own rules state (a frozen value)
+    events: tuple[Event, ...]
+    deadline: float | None  # when the lobby closes, or the sooner of the turn's and a request's
+    turn_deadline: float | None  # when the current turn's timer runs out
+    turn_started_at: float | None
+    notice: Notice | None
+    held: tuple[Seat, ...] = ()  # seats kept in a lobby for members who have not taken them
+    watchers: tuple[int, ...] = ()  # members watching from the thread
+    rematch: Mapping[str, Any] | None = None  # a rematch lobby: the game it follows
+    forfeited: frozenset[int] = frozenset()
+    # The table's game (its kind: code, no state), for the words of its own events.
+    game: GameKind[Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def game_channel_id(self) -> int:
+        return self.thread_id or self.channel_id
+
+    def playing(self, index: int) -> bool:
+        """Whether the seat still plays (has not forfeited)."""
+        return index not in self.forfeited
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
 
 
 @dataclass(frozen=True)
@@ -175,3 +259,20 @@ class Change:
     # The seat whose turn the game message showed, when that seat did not make the change
     # (a forfeit): the finished turn's summary is titled with it, not the last mover.
     shown_seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a click comes from: its server and channel. A table's buttons work only in its
+    own channel or thread, so a custom_id copied elsewhere, or forged, changes nothing."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+    def check(self, table: Table) -> None:
+        row = table.row
+        if self.guild_id != row.guild_id or self.channel_id not in (
+            row.channel_id,
+            row.thread_id,
+        ):
+            raise StaleAction(code="table.elsewhere")

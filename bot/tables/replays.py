@@ -82,10 +82,10 @@ class Replays:
         unknown, unfinished, other-server or unreplayable game. A forgotten member is
         "Deleted member" in it, as everywhere."""
         if not 0 < game_id <= MAX_ID:  # an option or custom_id a client forged
-            raise UserError(f"There is no game #{game_id} in this server.")
+            raise UserError(code="replay.none", game=game_id)
         row = await games.get(self.db, game_id)
         if row is None or row.guild_id != guild_id:
-            raise UserError(f"There is no game #{game_id} in this server.")
+            raise UserError(code="replay.none", game=game_id)
         cached = self._cache.get(game_id)
         # Kept while the game's row is as it was read: `forget` (another process) rewrites
         # a forgotten member's seats and log, and the next press must show the new names.
@@ -93,17 +93,17 @@ class Replays:
             self._cache.move_to_end(game_id)
             return cached
         if row.status != "finished":
-            raise UserError(f"Game #{game_id} is not finished: only finished games are replayed.")
+            raise UserError(code="replay.unfinished", game=game_id)
         kind = row.state.get("kind", "?")
         game = self.kinds.get(kind)
         if game is None:
-            raise UserError(f"Game #{game_id} cannot be replayed: the bot no longer has its game.")
+            raise UserError(code="replay.no_kind", game=game_id)
         entries = await games.log_entries(self.db, game_id)
         try:
             seats, _ = start_of(entries)
             moments = list(replay(game, entries))
         except (NotReplayable, StepMismatch, NotImplementedError):
-            raise UserError(f"Game #{game_id} cannot be replayed: its log is incomplete.") from None
+            raise UserError(code="replay.incomplete", game=game_id) from None
         per_round = max(1, len(seats))
         rounds = [game.turn_index(state) // per_round for _, state in moments]
         found = Replay(game_id, row.guild_id, kind, row.game_key, seats, moments, rounds, row.state)
@@ -123,7 +123,7 @@ class Replays:
     ) -> HistoryPage:
         """A server's finished games (of one member, of one game), newest first."""
         if user_id is not None and not 0 < user_id <= MAX_ID:
-            raise UserError("There is no such member here.")
+            raise UserError(code="replay.no_member")
         total = await replays.count_finished(self.db, guild_id, user_id, game_key)
         pages = max(1, -(-total // page_size))
         page = max(1, min(pages, page))

@@ -10,24 +10,29 @@ reading the injected clock, so tests move time without sleeping.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
-from bot.records import SeatResult
+from bot.records import NO_GUILD, SeatResult
 from bot.store import games
 from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
+from bot.tables import events as ev
+from bot.tables import reminders
 from bot.tables.fair_play import FairPlay, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
-from bot.tables.locks import KeyedLocks, Recent
-from bot.tables.model import Change, Seat, Table, read_stamp
-from bot.tables.names import clean_name, md_name
+from bot.tables.lobby_host import LobbyHost
+from bot.tables.locks import KeyedLocks
+from bot.tables.model import Change, Place, Seat, Table
+from bot.tables.names import clean_name
+from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
 
@@ -35,7 +40,6 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
-SAVES_REMEMBERED = 10_000  # tables whose last save here is remembered (for copies read before)
 CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 BOT_NAMES = (
     "Ada",
@@ -72,8 +76,9 @@ class TableHooks:
         return None
 
 
-#: The event line of a game that ended with no winner.
-DRAW_EVENT = "🤝 A draw: nobody won."
+# A lobby outside a server closes within this, while the token of the command that opened
+# it (15 minutes) can still show it closed.
+NO_GUILD_LOBBY_SECONDS = 14 * 60
 
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
 
@@ -81,7 +86,7 @@ MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver
 def _check_id(table_id: int) -> None:
     """Ids come from custom_ids and command options a client can forge."""
     if not 0 < table_id <= MAX_TABLE_ID:
-        raise StaleAction("That game no longer exists.")
+        raise StaleAction(code="table.gone")
 
 
 class TableService:
@@ -105,16 +110,16 @@ class TableService:
         # only (another process runs the other shards' guilds on the same database).
         self.shards = shards
         self._shard_filter = shards.subset()
-        # Per table: its lock while a change of this process is under way, and when this
-        # process last saved it (so a copy read before the lock was taken is known to be
-        # current). Both are this process's only: another process on the same database has
-        # its own, and the version check of every save is what orders the two (``_save``).
+        # Per table: its lock while a change of this process is under way. It is this
+        # process's only: another process on the same database has its own, and the version
+        # check of every save is what orders the two (``_save``).
         self._locks = KeyedLocks()
-        self._saved: Recent[int] = Recent(SAVES_REMEMBERED)
         # Opens one at a time in this process (a burst of commands waits here, not holding
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
         self.fair_play = FairPlay(self)
+        self.rematches = Rematches(self)
+        self.lobby_host = LobbyHost(self)
 
     # --- plumbing --------------------------------------------------------------------
 
@@ -122,13 +127,10 @@ class TableService:
         try:
             return self.kinds[name]
         except KeyError:
-            raise UserError(f"Unknown game {name!r}.") from None
+            raise UserError(code="table.unknown_game", name=name) from None
 
-    def _table(self, row: GameRow, stamp: int) -> Table:
-        """``stamp``: the ``read_stamp`` taken before ``row`` was read."""
-        table = Table.from_row(row, self.kind(row.state["kind"]))
-        table.read_at = stamp
-        return table
+    def _table(self, row: GameRow) -> Table:
+        return Table.from_row(row, self.kind(row.state["kind"]))
 
     def busy(self, table_id: int) -> bool:
         """Whether a change of this table is under way here (a new one would wait for it)."""
@@ -140,25 +142,23 @@ class TableService:
         return len(self._locks)
 
     @asynccontextmanager
-    async def _locked(self, table_id: int, loaded: Table | None = None) -> AsyncIterator[Table]:
-        """The table under its lock. ``loaded``, a copy the caller read just before, is used
-        instead of reading again when this process has saved no change since that read;
-        the save's version check catches any other writer (another process included)."""
+    async def _locked(self, table_id: int, place: Place | None = None) -> AsyncIterator[Table]:
+        """The table under its lock, read once there. ``place``: where the click that asks
+        comes from, checked on this copy (a button works only in its table's channel)."""
         _check_id(table_id)
         async with self._locks.hold(table_id):
-            saved = self._saved.get(table_id)
-            if loaded is not None and (saved is None or loaded.read_at > saved):
-                yield loaded
-            else:
-                yield await self.get(table_id)
+            yield await self.get(table_id, place)
 
-    async def get(self, table_id: int) -> Table:
+    async def get(self, table_id: int, place: Place | None = None) -> Table:
+        """The table as the database has it; ``place``: a click's, checked (see ``Place``)."""
         _check_id(table_id)
-        stamp = read_stamp()  # before the read: whatever was committed by now, it shows
         row = await games.get(self.db, table_id)
         if row is None:
-            raise StaleAction("That game no longer exists.")
-        return self._table(row, stamp)
+            raise StaleAction(code="table.gone")
+        table = self._table(row)
+        if place is not None:
+            place.check(table)
+        return table
 
     async def _save(
         self,
@@ -196,11 +196,20 @@ class TableService:
                         log.debug("game %s: save lost a deadlock; again", table.id)
         except VersionConflict:
             table.row.version = expected
-            raise StaleAction("That game changed just now; look again and retry.") from None
+            raise StaleAction(code="table.changed") from None
         except BaseException:
             table.row.version = expected
             raise
-        self._saved.set(table.id, read_stamp())  # after the commit: later reads show it
+        table.row.remind_set = False  # written: a later save of this copy leaves it be
+
+    async def _save_aside(self, table: Table) -> None:
+        """Save a change beside the game's (a spectator): its state, at the same version."""
+        table.row.state = table.to_state()
+        row = dataclasses.replace(table.row)
+        try:
+            await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        except VersionConflict:
+            raise StaleAction(code="table.changed") from None
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -216,17 +225,22 @@ class TableService:
         stake: int = 0,
         turn_timeout: int | None = None,
         seat_host: bool = True,
+        then: Callable[[Connection, Table], Awaitable[None]] | None = None,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
+        """``then``: more of the same transaction, once the table is inserted (a rematch
+        seats its players); what it raises rolls the whole opening back."""
         game = self.kind(kind)
         game.check_settings(settings)
+        held = [u for u in dict.fromkeys(held) if u != host_id]
+        _, high = game.seat_limits(settings)
+        if len(held) + 1 > high:
+            raise UserError(code="table.invite_max", high=high)
         # A game's thread tells that game's story: a second table there would interleave
         # two games in one thread, so a new one starts in the channel the thread belongs to.
         owner = await games.in_thread(self.db, channel_id)
         if owner is not None:
-            raise UserError(
-                f"Start a new game in <#{owner.channel_id}>: "
-                f"this thread belongs to game #{owner.id}."
-            )
+            raise UserError(code="table.thread_taken", channel_id=owner.channel_id, game=owner.id)
         # One open at a time per server: the checks below and the insert must not
         # interleave, or a burst of simultaneous commands passes the cooldown and the caps
         # together. In this process the lock does it; another process on the same database
@@ -239,12 +253,11 @@ class TableService:
             if checks.max_stake is not None:
                 cap = min(cap, checks.max_stake)
             if stake > 0 and cap == 0:
-                where = "on this server" if self.settings.max_stake else "on this bot"
-                raise UserError(f"Staked tables are off {where}: start one without a stake.")
+                raise UserError(code="stake.off", server=bool(self.settings.max_stake))
             if stake < 0 or stake > cap:
-                raise UserError(f"The stake must be between 0 and {cap:,} chips on this server.")
-            self._check_open_limits(checks)
-            return await self._open(
+                raise UserError(code="stake.range", cap=cap)
+            self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
+            table = await self._open(
                 conn,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -255,26 +268,31 @@ class TableService:
                 stake=stake,
                 turn_timeout=turn_timeout or checks.turn_timeout,
                 seat_host=seat_host,
+                held=held,
             )
+            if then is not None:
+                await then(conn, table)
+            return table
 
-    def _check_open_limits(self, checks: games.OpenChecks) -> None:
+    def _check_open_limits(self, checks: games.OpenChecks, in_server: bool = True) -> None:
         now = self.clock()
         # From the database, not memory: a restart must not reset everyone's cooldown.
         last = checks.host_last_opened
         cooldown = self.settings.start_cooldown_seconds
         if last is not None and now - last < cooldown:
             wait = math.ceil(cooldown - (now - last))
-            raise UserError(f"You just opened a table; try again in {wait} s.")
+            raise UserError(code="table.cooldown", wait=wait)
         limits = self.settings
         if checks.lobbies_in_channel >= limits.max_lobbies_per_channel:
-            raise UserError("This channel has too many open lobbies; join one of them instead.")
+            raise UserError(code="cap.channel_lobbies")
         if checks.running_in_channel >= limits.max_games_per_channel:
-            raise UserError("There are too many games running in this channel; "
-                            "wait for one to finish or use another channel.")  # fmt: skip
+            raise UserError(code="cap.channel_games")
+        if not in_server:  # every DM shares NO_GUILD: only the per-channel caps apply there
+            return
         if checks.lobbies_in_guild >= limits.max_lobbies_per_guild:
-            raise UserError("There are too many open lobbies on this server; join one instead.")
+            raise UserError(code="cap.guild_lobbies")
         if checks.live_in_guild >= limits.max_games_per_guild:
-            raise UserError("This server has too many games running; try again later.")
+            raise UserError(code="cap.guild_games")
 
     async def _open(
         self,
@@ -289,10 +307,16 @@ class TableService:
         stake: int,
         turn_timeout: int | None,
         seat_host: bool,
+        held: list[int] = (),  # type: ignore[assignment]
     ) -> Table:
         game = self.kind(kind)
         now = self.clock()
         timeout = turn_timeout or self.settings.turn_timeout_seconds
+        lobby_seconds = self.settings.lobby_timeout_seconds
+        if guild_id == NO_GUILD:
+            # Outside a server the table shows only through interaction tokens (15 minutes):
+            # no turn timer (0: off) and a lobby that closes while its message can say so.
+            timeout, lobby_seconds = 0, min(lobby_seconds, NO_GUILD_LOBBY_SECONDS)
         settings = {**settings, "turn_timeout": timeout}
         host = Seat(host_id, clean_name(host_name))
         table = Table(
@@ -309,7 +333,7 @@ class TableService:
                 stake=stake,
                 state={},
                 version=0,
-                deadline=now + self.settings.lobby_timeout_seconds,
+                deadline=now + lobby_seconds,
                 created_at=now,
                 updated_at=now,
                 finished_at=None,
@@ -317,10 +341,10 @@ class TableService:
             game=game,
             settings=settings,
             seats=[],
+            held=[Seat(u, "") for u in held],  # invited: the name comes with their Join
         )
         if seat_host:
-            self._auto_team(table, host)
-            table.seats.append(host)
+            table.seats.append(self._auto_team(table, host))
         table.row.state = table.to_state()
         table.row.id = await games.insert(conn, table.row)
         await games.upsert_member(conn, guild_id, host_id, host.name, now)
@@ -330,7 +354,7 @@ class TableService:
             now,
             host_id,
             "open",
-            {"kind": kind, "settings": settings, "stake": stake},
+            {"kind": kind, "settings": settings, "stake": stake, "held": list(held)},
         )
         if seat_host:
             await self.hooks.on_join(conn, table, host)
@@ -343,17 +367,23 @@ class TableService:
             await self._save(table, None, "lobby_message", {"message_id": message_id})
             return table.version
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Change:
-        async with self._locked(table_id) as table:
+    async def join(
+        self, table_id: int, user_id: int, name: str, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
-            if table.seat_of(user_id) is not None:
-                raise UserError("You're already at this table.")
-            _, high = table.game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
-            seat = Seat(user_id, clean_name(name))
-            self._auto_team(table, seat)
-            table.seats.append(seat)
+            # A seat held for the member (a rematch, an invitation, a stake asked again) is
+            # theirs: Join takes it, back in its place.
+            seat = take_held(table, user_id, clean_name(name))
+            if seat is None:
+                if table.seat_of(user_id) is not None:
+                    raise UserError(code="lobby.seated")
+                _, high = table.game.seat_limits(table.settings)
+                if len(table.seats) + len(table.held) >= high:
+                    raise UserError(code="lobby.full", high=high, held=len(table.held))
+                seat = Seat(user_id, clean_name(name))
+                table.seats.append(self._auto_team(table, seat))
+            table.watchers = [u for u in table.watchers if u != user_id]  # seated: no watching
 
             async def money(conn: Connection) -> None:
                 await games.upsert_member(
@@ -364,12 +394,15 @@ class TableService:
             await self._save(table, user_id, "join", {"name": seat.name}, money)
             return Change(table)
 
-    async def leave(self, table_id: int, user_id: int) -> Change:
-        async with self._locked(table_id) as table:
+    async def leave(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             index = table.seat_of(user_id)
             if index is None:
-                raise UserError("You're not at this table.")
+                if drop_held(table, user_id):  # a held seat given up: nothing was taken
+                    await self._save(table, user_id, "decline", {})
+                    return Change(table)
+                raise UserError(code="lobby.not_seated")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
                 # The next member seated after the host (bot players can't host) takes over;
@@ -377,12 +410,11 @@ class TableService:
                 after = table.seats[index + 1 :] + table.seats[:index]
                 heir = next((s for s in after if not s.is_bot), None)
                 if heir is None or heir.user_id is None:
-                    line = "The host left and nobody else is seated, so the table is closed."
-                    return await self._close(table, "cancelled", user_id, line)
+                    closed = ev.Closed(ev.HOST_LEFT, user_id)
+                    return await self._close(table, "cancelled", user_id, closed)
                 table.row.host_id = heir.user_id
                 detail["host"] = heir.user_id
-                left, host = md_name(table.seats[index].name), md_name(heir.name)
-                table.add_event(f"👑 {left} left, so {host} is the host now.")
+                table.add_event(ev.HostChanged(table.seats[index].name, heir.user_id))
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
@@ -391,114 +423,117 @@ class TableService:
             await self._save(table, user_id, "leave", detail, money)
             return Change(table)
 
-    async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> Change:
-        async with self._locked(table_id) as table:
+    async def add_bot(
+        self, table_id: int, user_id: int, level: str | None = None, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             game = table.game
             if user_id != table.row.host_id:
-                raise Forbidden("Only the host can add bot players.")
+                raise Forbidden(code="lobby.host_bots")
             if table.row.stake > 0:
-                raise UserError("Staked games have human seats only.")
+                raise UserError(code="lobby.staked_bots")
             bots = sum(1 for s in table.seats if s.is_bot)
             if bots >= self.settings.max_bot_players:
-                raise UserError(
-                    f"A table can have at most {self.settings.max_bot_players} bot players."
-                )
+                raise UserError(code="lobby.bots_max", most=self.settings.max_bot_players)
             _, high = game.seat_limits(table.settings)
-            if len(table.seats) >= high:
-                raise UserError(f"This table is full ({high} seats).")
+            if len(table.seats) + len(table.held) >= high:
+                raise UserError(code="lobby.full", high=high, held=len(table.held))
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
             if level not in game.bot_levels:
-                raise UserError(f"Bot level must be one of: {', '.join(levels)}.")
+                raise UserError(code="lobby.bot_level", levels=levels)
             taken = {s.name for s in table.seats}
             name = next(
                 (f"{n} 🤖" for n in BOT_NAMES if f"{n} 🤖" not in taken), f"Bot {bots + 1} 🤖"
             )
             bot_seat = Seat(None, name, bot_level=level)
-            self._auto_team(table, bot_seat)
-            table.seats.append(bot_seat)
+            table.seats.append(self._auto_team(table, bot_seat))
             await self._save(table, user_id, "add_bot", {"level": level})
             return Change(table)
 
-    async def switch_team(self, table_id: int, user_id: int) -> Change:
-        async with self._locked(table_id) as table:
+    async def switch_team(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
-                raise UserError("This game has no teams.")
+                raise UserError(code="lobby.no_teams")
             index = table.seat_of(user_id)
             if index is None:
-                raise UserError("Join the table first.")
+                raise UserError(code="lobby.join_first")
             seat = table.seats[index]
             # From the team the lobby shows (where Start would put the seat), not only
             # from an earlier pick: a seat shown in team A moves to B.
             shown, problem = table.game.lobby_order(table.settings, table.seats)
             current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
             if current is None and not problem:
-                raise UserError(
-                    f"With {len(table.seats)} players everyone plays alone: no team to switch yet."
-                )
-            seat.team = next_team(current, n_teams)
+                raise UserError(code="lobby.alone", seats=len(table.seats))
+            seat = table.seats[index] = dataclasses.replace(seat, team=next_team(current, n_teams))
             await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
             return Change(table)
 
-    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Change:
-        async with self._locked(table_id) as table:
+    async def cancel(
+        self, table_id: int, user_id: int, is_admin: bool, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
-                raise Forbidden("Only the host or a member with Manage Server can cancel.")
-            who = "The host" if user_id == table.row.host_id else "A member with Manage Server"
-            return await self._close(table, "cancelled", user_id, f"{who} cancelled this table.")
+                raise Forbidden(code="lobby.host_cancel")
+            by_host = user_id == table.row.host_id
+            reason = ev.CANCELLED_BY_HOST if by_host else ev.CANCELLED_BY_ADMIN
+            return await self._close(table, "cancelled", user_id, ev.Closed(reason, user_id))
 
-    async def start(self, table_id: int, user_id: int, is_admin: bool = False) -> Change:
-        async with self._locked(table_id) as table:
+    async def start(
+        self, table_id: int, user_id: int, is_admin: bool = False, place: Place | None = None
+    ) -> Change:
+        async with self._locked(table_id, place) as table:
             self._require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
-                raise Forbidden("Only the host can start the game.")
+                raise Forbidden(code="lobby.host_start")
             game = table.game
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"
             table.expiries = [0] * len(table.seats)
-            table.add_event(f"Game started with {len(table.seats)} players.")
+            table.add_event(ev.Started(len(table.seats)))
             self._set_turn_deadline(table, turn_changed=True)
-            await self._save(
-                table,
-                user_id,
-                "start",
-                {"seats": [s.dump() for s in table.seats], "rules": game.dump(table.rules)},
-            )
+            detail: dict[str, Any] = {
+                "seats": [s.dump() for s in table.seats],
+                "rules": game.dump(table.rules),
+            }
+            if table.held:  # seats held for members who did not take them: left out
+                detail["left_out"] = [s.user_id for s in table.held]
+                table.held = []
+            await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
 
-    def _auto_team(self, table: Table, seat: Seat) -> None:
-        """New seats go to the smallest team, so the lobby shows balanced teams."""
+    def _auto_team(self, table: Table, seat: Seat) -> Seat:
+        """A new seat in the smallest team, so the lobby shows balanced teams."""
         n_teams, balance = table.game.lobby_teams(table.settings, len(table.seats) + 1)
         if balance and n_teams >= 2:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
-            seat.team = min(range(n_teams), key=lambda t: (sizes[t], t))
+            return dataclasses.replace(seat, team=min(range(n_teams), key=lambda t: (sizes[t], t)))
+        return seat
 
     def _require_lobby(self, table: Table) -> None:
         if table.status != "lobby":
-            raise StaleAction(
-                "That lobby is closed."
-                if table.status != "running"
-                else "That game has already started."
-            )
+            raise StaleAction(code="lobby.started" if table.status == "running" else "lobby.closed")
 
     async def _close(
-        self, table: Table, status: str, actor_id: int | None, line: str, why: str = "closed"
+        self, table: Table, status: str, actor_id: int | None, closed: ev.Closed
     ) -> Change:
-        request_over(table, why)
+        request_over(table, "agreed" if closed.reason == ev.AGREED else "closed")
         table.row.status = status
         table.row.deadline = None
+        reminders.cancel(table)
         table.row.finished_at = self.clock()
-        table.add_event(line)
+        table.add_event(closed)
 
         async def money(conn: Connection) -> None:
             await self.hooks.on_refund_all(conn, table, status)
 
-        await self._save(table, actor_id, status, {"reason": line}, money)
+        # The reason as a code (logs of older versions hold the sentence: nothing reads it).
+        await self._save(table, actor_id, status, {"reason": closed.reason}, money)
         return Change(table, closed=True)
 
     # --- play ------------------------------------------------------------------------
@@ -509,27 +544,31 @@ class TableService:
         """Where the game is shown; not a game change, so the version stays."""
         await self.db.write(games.set_location_job(table_id, thread_id, message_id), order=table_id)
 
-    def check_turn(self, table: Table, user_id: int, version: int, stale_text: str) -> int:
-        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError."""
+    def check_turn(
+        self, table: Table, user_id: int, version: int, stale_text: str | None = None
+    ) -> int:
+        """The seat ``user_id`` plays, if this click may act now; otherwise a UserError
+        (``stale_text``: the words of a stale click, from the game's presentation; None:
+        the table layer's own)."""
         if table.status != "running":
             raise StaleAction(
-                "This game is over." if table.status == "finished" else "This game is not running."
+                code="table.over" if table.status == "finished" else "table.not_running"
             )
         # The version first: a button from an earlier throw is over for everyone, even
         # for the player whose turn it was once the turn has passed.
         if version != table.version:
-            raise StaleAction(stale_text)
+            raise StaleAction(stale_text) if stale_text else StaleAction(code="turn.stale")
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
         seat = table.seat_of(user_id)
         if current is None:
-            raise StaleAction("This game is over.")
+            raise StaleAction(code="table.over")
         if seat != current:
-            who = md_name(table.seats[current].name)
+            who = table.seats[current].name
             if seat is None:
-                raise NotYourTurn(f"You're not playing in this game; it's {who}'s turn.")
-            raise NotYourTurn(f"It's {who}'s turn, not yours.")
+                raise NotYourTurn(code="turn.not_playing", name=who)
+            raise NotYourTurn(code="turn.not_yours", name=who)
         return seat
 
     async def act(
@@ -538,16 +577,17 @@ class TableService:
         user_id: int,
         version: int,
         action: str,
-        stale_text: str = "That throw is over.",
-        loaded: Table | None = None,
+        stale_text: str | None = None,
+        place: Place | None = None,
     ) -> Change:
-        """A turn button pressed. ``loaded``: the table as the caller just read it."""
-        async with self._locked(table_id, loaded) as table:
+        """A turn button pressed (``place``: where, see ``Place``)."""
+        async with self._locked(table_id, place) as table:
             seat = self.check_turn(table, user_id, version, stale_text)
             game = table.game
             assert table.rules is not None
             steps = game.resolve(table.rules, action)
             table.expiries[seat] = 0
+            reminders.cancel(table)  # they are here: no reminder this turn
             return await self._play(table, steps, user_id, "action")
 
     def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
@@ -561,10 +601,10 @@ class TableService:
             assert table.rules is not None
             if game.turn_index(table.rules) != turn:
                 break
-            table.rules, detail, line = game.apply(table.rules, step, self.rng, table.seats)
+            table.rules, detail, event = game.apply(table.rules, step, self.rng, table.seats)
             details.append(detail)
-            if line:
-                table.add_event(line)
+            if event is not None:
+                table.add_event(event)
 
     async def _play(
         self, table: Table, steps: list[Any], actor_id: int | None, log_kind: str
@@ -593,10 +633,11 @@ class TableService:
             request_over(table, "finished")
             table.row.status = "finished"
             table.row.deadline = None
+            reminders.cancel(table)
             table.row.finished_at = self.clock()
-            winners = [md_name(r.name) for r in results if r.won]
+            winners = tuple(r.seat for r in results if r.won)
             # A draw (the board game's blocked game) has no winner to name.
-            table.add_event(f"🏆 {' & '.join(winners)} won!" if winners else DRAW_EVENT)
+            table.add_event(ev.Won(winners) if winners else ev.Draw())
 
             async def finish(conn: Connection) -> None:
                 await games.insert_results(
@@ -617,15 +658,32 @@ class TableService:
         current = game.current_seat(table.rules)
         if turn_changed:
             table.turn_started_at = now
+        timeout = int(table.settings.get("turn_timeout", self.settings.turn_timeout_seconds))
         if current is None:
             deadline = None
         elif table.seats[current].is_bot:
             deadline = now + self.settings.bot_turn_delay_seconds
         else:
-            deadline = now + int(
-                table.settings.get("turn_timeout", self.settings.turn_timeout_seconds)
-            )
+            deadline = now + timeout if timeout else None  # 0: no turn timer (outside servers)
         set_deadline(table, deadline)
+        if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
+            reminders.plan(table, now, deadline, timeout)
+
+    # --- the lobby's host and spectators (bot/tables/lobby_host.py) -------------------
+
+    async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
+        return await self.lobby_host.remove_seat(table_id, user_id, key)
+
+    async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
+        return await self.lobby_host.make_host(table_id, user_id, new_host)
+
+    async def change_settings(
+        self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
+    ) -> tuple[Change, list[int]]:
+        return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
+
+    async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
+        return await self.lobby_host.watch(table_id, user_id, watching)
 
     # --- fair play (bot/tables/fair_play.py) -----------------------------------------
 
@@ -634,8 +692,8 @@ class TableService:
     ) -> Change:
         return await self.fair_play.end(table_id, user_id, is_admin, name)
 
-    async def agree_to_end(self, table_id: int, user_id: int) -> Change:
-        return await self.fair_play.agree_to_end(table_id, user_id)
+    async def agree_to_end(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        return await self.fair_play.agree_to_end(table_id, user_id, place)
 
     def waiting_to_agree(self, table: Table) -> list[str]:
         return self.fair_play.waiting_to_agree(table)
@@ -645,16 +703,16 @@ class TableService:
     ) -> Change | None:
         return await self.fair_play.set_end_request_message(table_id, until, channel_id, message_id)
 
-    async def resign(self, table_id: int, user_id: int) -> Change:
-        return await self.fair_play.resign(table_id, user_id)
+    async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
+        return await self.fair_play.resign(table_id, user_id, place)
 
-    async def close_unseen(self, table_id: int, line: str) -> Change | None:
+    async def close_unseen(self, table_id: int, closed: ev.Closed) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
         bot may not post): stakes refunded, no result. None if it was already over."""
         async with self._locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 return None
-            return await self._close(table, "ended", None, line)
+            return await self._close(table, "ended", None, closed)
 
     # --- timers ----------------------------------------------------------------------
 
@@ -677,10 +735,10 @@ class TableService:
         at debug only. A process that reads the row after the other committed finds the next
         deadline, not yet due, or the table closed, and does nothing at all."""
 
-        async def one(row: GameRow) -> Change | None:
-            table_id = row.id
+        async def one(table: Table) -> Change | None:
+            table_id = table.id
             try:
-                change = await self.fire(table_id, self._table(row, stamp))
+                change = await self._fire_locked(table)
             except StaleAction:
                 log.debug("timer for game %s: another change came first", table_id)
                 return None
@@ -700,53 +758,69 @@ class TableService:
                 on_change(change)
             return change
 
-        # Every due table in one read (not one each); each is then fired by one of a few
-        # workers, under its lock, from the copy read here unless this process saved it since.
-        stamp = read_stamp()
-        due = await games.due_rows(self.db, self.clock(), shards=self._shard_filter)
-        fired: list[Change | None] = [None] * len(due)
-        todo = iter(enumerate(due))
+        # Up to TIMER_CONCURRENCY due tables at a time: their locks taken, then the tables
+        # read in one query under them (not one read each), then fired together, so that
+        # their saves are committed together.
+        due = await games.due(self.db, self.clock(), shards=self._shard_filter)
+        fired: list[Change] = []
+        for start in range(0, len(due), TIMER_CONCURRENCY):
+            chunk = sorted(due[start : start + TIMER_CONCURRENCY])
+            async with AsyncExitStack() as held:
+                for table_id in chunk:
+                    await held.enter_async_context(self._locks.hold(table_id))
+                try:
+                    rows = await games.rows(self.db, chunk)
+                except DatabaseUnavailable as exc:  # nothing fired: a later tick
+                    log.warning("timers wait for the database: %s", exc)
+                    break
+                tables: list[Table] = []
+                for row in rows:
+                    try:
+                        tables.append(self._table(row))
+                    except UserError as exc:
+                        log.warning("timer for game %s refused: %s", row.id, exc)
+                changes = await asyncio.gather(*(one(table) for table in tables))
+            fired += [change for change in changes if change is not None]
+        order = {table_id: index for index, table_id in enumerate(due)}
+        return sorted(fired, key=lambda change: order[change.table.id])
 
-        async def worker() -> None:
-            for index, row in todo:
-                fired[index] = await one(row)
+    async def fire(self, table_id: int) -> Change | None:
+        """Fire the table's timer if it is due."""
+        async with self._locked(table_id) as table:
+            return await self._fire_locked(table)
 
-        await asyncio.gather(*(worker() for _ in range(min(TIMER_CONCURRENCY, len(due)))))
-        return [change for change in fired if change is not None]
-
-    async def fire(self, table_id: int, loaded: Table | None = None) -> Change | None:
-        """Fire the table's timer if it is due. ``loaded``: the table as the caller just read
-        it (used unless this process saved it since)."""
-        async with self._locked(table_id, loaded) as table:
-            now = self.clock()
-            if table.row.deadline is None or table.row.deadline > now:
-                return None  # someone acted in the meantime
-            if table.status == "lobby":
-                return await self._close(
-                    table, "expired", None, "Nobody started this table in time."
-                )
-            if table.status != "running":
-                return None
-            request = table.pending_request
-            if request is not None and request["until"] <= now:
-                return await self.fair_play.request_ran_out(table)
-            game = table.game
-            assert table.rules is not None
-            current = game.current_seat(table.rules)
-            if current is None:
-                return None
-            seat = table.seats[current]
-            if seat.is_bot:
-                steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
-                return await self._play(table, steps, None, "bot")
-            return await self.fair_play.turn_ran_out(table, current)
+    async def _fire_locked(self, table: Table) -> Change | None:
+        """``fire`` for a table read under its lock."""
+        now = self.clock()
+        if table.row.deadline is None or table.row.deadline > now:
+            return None  # someone acted in the meantime
+        if table.status == "lobby":
+            return await self._close(table, "expired", None, ev.Closed(ev.EXPIRED))
+        if table.status != "running":
+            return None
+        request = table.pending_request
+        if request is not None and request["until"] <= now:
+            return await self.fair_play.request_ran_out(table)
+        game = table.game
+        assert table.rules is not None
+        current = game.current_seat(table.rules)
+        if current is None:
+            return None
+        seat = table.seats[current]
+        if seat.is_bot:
+            steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
+            return await self._play(table, steps, None, "bot")
+        return await self.fair_play.turn_ran_out(table, current)
 
     # --- restore ---------------------------------------------------------------------
 
     async def running_with_message(self, message_id: int) -> Table | None:
-        stamp = read_stamp()
         row = await games.running_with_message(self.db, message_id)
-        return None if row is None else self._table(row, stamp)
+        return None if row is None else self._table(row)
+
+    async def location(self, table_id: int) -> tuple[int | None, int | None] | None:
+        """Where the game is shown now (thread id, message id), as the database has it."""
+        return await games.location(self.db, table_id)
 
     async def record_shown(self, shown: list[tuple[int, int]]) -> None:
         """Which version each table's message shows (table id, version), in one transaction."""
@@ -759,10 +833,8 @@ class TableService:
         return await games.behind_on_discord(self.db, self._shard_filter)
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
-        stamp = read_stamp()
         rows = await games.live_in_channel(self.db, channel_id)
-        return [self._table(row, stamp) for row in rows]
+        return [self._table(row) for row in rows]
 
     async def live_tables(self) -> list[Table]:
-        stamp = read_stamp()
-        return [self._table(row, stamp) for row in await games.live(self.db)]
+        return [self._table(row) for row in await games.live(self.db)]

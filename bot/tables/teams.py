@@ -19,7 +19,7 @@ def arrange_teams(seats: list[Seat], n_teams: int) -> list[Seat]:
     if n_teams <= 1:
         return [replace(s, team=None) for s in seats]
     if len(seats) % n_teams:
-        raise UserError(f"{len(seats)} players can't split into {n_teams} equal teams.")
+        raise UserError(code="teams.uneven", seats=len(seats), teams=n_teams)
     size = len(seats) // n_teams
     teams: list[list[Seat]] = [[] for _ in range(n_teams)]
     for seat in seats:
@@ -27,10 +27,7 @@ def arrange_teams(seats: list[Seat], n_teams: int) -> list[Seat]:
             teams[seat.team].append(seat)
     for t, members in enumerate(teams):
         if len(members) > size:
-            raise UserError(
-                f"Team {TEAM_NAMES[t]} has {len(members)} players but teams are "
-                f"{size} each: someone should switch team."
-            )
+            raise UserError(code="teams.over", team=t, members=len(members), size=size)
     for seat in seats:
         if seat.team is None or not 0 <= seat.team < n_teams:
             smallest = min(range(n_teams), key=lambda t: (len(teams[t]), t))

@@ -34,7 +34,7 @@ class Turns:
         """RULINGS §4: the seat plays no more; its turn, if it was to play, passes on; the
         last seat still playing wins."""
         if self.winner is not None or seat in self.out or not 0 <= seat < self.n_seats:
-            raise IllegalAction("That seat cannot forfeit now.")
+            raise IllegalAction(code="turns.forfeit")
         out = self.out | {seat}
         left = [s for s in range(self.n_seats) if s not in out]
         if len(left) == 1:

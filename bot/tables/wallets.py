@@ -71,8 +71,8 @@ class InsufficientChips(WalletError):
 class DailyAlreadyClaimed(WalletError):
     """``/daily`` was already claimed this UTC day."""
 
-    def __init__(self, message: str, next_due: float) -> None:
-        super().__init__(message)
+    def __init__(self, next_due: float) -> None:
+        super().__init__(code="wallet.daily_taken", daily=DAILY_CHIPS, next_due=int(next_due))
         self.next_due = next_due
 
 
@@ -80,23 +80,19 @@ class InvalidAmount(WalletError):
     """An amount that is zero, negative, too large, or a payment to oneself."""
 
 
-def _chips(amount: int) -> str:
-    """``1234`` -> ``'1,234 chips'`` (``'1 chip'``)."""
-    return f"{amount:,} chip" + ("" if amount == 1 else "s")
-
-
 def _now(now: float | None) -> float:
     # Callers in the table layer may omit the clock; tests always pass it.
     return time.time() if now is None else now
 
 
-def _check_amount(amount: int, what: str = "The amount") -> None:
+def _check_amount(amount: int, what: str = "amount") -> None:
+    """``what``: the amount checked ("amount", "stake")."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount(f"{what} must be a whole number of chips.")
+        raise InvalidAmount(code="wallet.whole", what=what)
     if amount <= 0:
-        raise InvalidAmount(f"{what} must be at least 1 chip.")
+        raise InvalidAmount(code="wallet.at_least_1", what=what)
     if amount > MAX_AMOUNT:
-        raise InvalidAmount(f"{what} can be at most {_chips(MAX_AMOUNT)}.")
+        raise InvalidAmount(code="wallet.at_most", what=what, most=MAX_AMOUNT)
 
 
 def _reason(reason: str) -> str:
@@ -179,11 +175,7 @@ async def claim_daily(db: Database, guild_id: int, user_id: int, *, now: float) 
         await _ensure(conn, guild_id, user_id, now)
         if not await store.credit_daily(conn, guild_id, user_id, DAILY_CHIPS, utc_day(now), now):
             next_due = next_daily(now)
-            raise DailyAlreadyClaimed(
-                f"You already took today's {_chips(DAILY_CHIPS)}; the next ones are due "
-                f"<t:{int(next_due)}:R>.",
-                next_due,
-            )
+            raise DailyAlreadyClaimed(next_due)
         return await store.balance_in(conn, guild_id, user_id)
 
 
@@ -199,7 +191,7 @@ async def pay(
 ) -> int:
     """Move chips from one member to another; returns the payer's new balance."""
     if from_id == to_id:
-        raise InvalidAmount("You cannot pay yourself.")
+        raise InvalidAmount(code="wallet.pay_self")
     _check_amount(amount)
     reason = None if reason is None else _reason(reason)
     async with db.transaction() as conn:
@@ -207,7 +199,7 @@ async def pay(
             conn, guild_id, from_id, amount, "pay_out", now, reason=reason, actor_id=to_id
         )
         if short is not None:
-            raise InsufficientChips(f"You have {_chips(short)}; you cannot pay {_chips(amount)}.")
+            raise InsufficientChips(code="wallet.short_pay", have=short, amount=amount)
         await _credit(conn, guild_id, to_id, amount, "pay_in", now, reason=reason, actor_id=from_id)
         return await store.balance_in(conn, guild_id, from_id)
 
@@ -250,7 +242,7 @@ async def take(
             reason=_reason(reason), actor_id=actor_id,
         )  # fmt: skip
         if short is not None:
-            raise InsufficientChips(f"They have {_chips(short)}; you cannot take {_chips(amount)}.")
+            raise InsufficientChips(code="wallet.short_take", have=short, amount=amount)
         return await store.balance_in(conn, guild_id, user_id)
 
 
@@ -275,13 +267,13 @@ async def escrow(
     """
     if amount == 0:
         return False
-    _check_amount(amount, "The stake")
+    _check_amount(amount, "stake")
     at = _now(now)
     if await store.held_stake(conn, game_id, user_id) is not None:
         return False
     short = await _debit(conn, guild_id, user_id, amount, "escrow", at, game_id=game_id)
     if short is not None:
-        raise InsufficientChips(f"You have {_chips(short)}; this table's stake is {amount:,}.")
+        raise InsufficientChips(code="wallet.short_stake", have=short, amount=amount)
     await store.hold_stake(conn, game_id, guild_id, user_id, amount, at)
     return True
 

@@ -1,8 +1,8 @@
 """The persistent game button: one ``DynamicItem`` answers every custom_id of the form
 ``t:<table>:<version, L for the lobby or T for the table>:<action>`` (drawn by
-``bot.render.view``), after a restart too. ``interaction_check`` reads the table once and
-checks the click comes from the
-table's own place; the callback hands the click to the router."""
+``bot.render.view``), after a restart too. The callback hands the click to the router with
+its table id; the table service reads the table once, under its lock, and checks there that
+the click comes from the table's own place (``Place``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import StaleAction, UserError
 from bot.render.view import LOBBY, TABLE
-from bot.tables.model import Table
-from bot.ui.errors import handle_error, reply_private
+from bot.ui.errors import handle_error
 from bot.ui.shell import shell_of
 
 
@@ -27,7 +25,6 @@ class GameButton(
         self.table_id = table_id
         self.version = version
         self.action = action
-        self.table: Table | None = None
 
     @classmethod
     async def from_custom_id(
@@ -43,38 +40,20 @@ class GameButton(
         return cls(int(match["table"]), version, match["action"])
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """A click must come from the table's own server and channel (or its thread): a
-        custom_id copied from elsewhere, or forged, changes nothing."""
-        if not is_button(interaction):
-            return False  # a select with a button's id: the bot's on_interaction refuses it
-        try:
-            table = await shell_of(interaction).tables.get(self.table_id)
-            row = table.row
-            if interaction.guild_id != row.guild_id or interaction.channel_id not in (
-                row.channel_id,
-                row.thread_id,
-            ):
-                raise StaleAction("That button belongs to a game somewhere else.")
-        except UserError as exc:
-            await reply_private(interaction, str(exc))
-            return False
-        except Exception as exc:
-            await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
-            return False
-        self.table = table
-        return True
+        # A select with a button's id: the bot's on_interaction refuses it. Where the click
+        # comes from is checked by the table service, on the copy it reads (``Place``).
+        return is_button(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         router = shell_of(interaction).router
-        assert self.table is not None  # set by interaction_check
         try:
             if self.version == LOBBY:
-                await router.on_lobby_click(interaction, self.table, self.action)
+                await router.on_lobby_click(interaction, self.table_id, self.action)
             elif self.version == TABLE:
-                await router.on_table_click(interaction, self.table, self.action)
+                await router.on_table_click(interaction, self.table_id, self.action)
             else:
                 assert isinstance(self.version, int)
-                await router.on_turn_click(interaction, self.table, self.version, self.action)
+                await router.on_turn_click(interaction, self.table_id, self.version, self.action)
         except Exception as exc:
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
 
@@ -86,11 +65,12 @@ def is_button(interaction: discord.Interaction[Any]) -> bool:
 
 
 def is_known_custom_id(
-    custom_id: str, templates: list[re.Pattern[str]], component_type: object
+    custom_id: str, templates: list[tuple[re.Pattern[str], int]], component_type: object
 ) -> bool:
-    """Whether some persistent item of the bot answers this component. Every one is a button
-    whose custom_id matches a template: the bot keeps no in-memory view, so discord.py's
-    32-hex ids are never its own, and a select carrying a game button's id is forged."""
-    return component_type == discord.ComponentType.button.value and any(
-        t.fullmatch(custom_id) for t in templates
+    """Whether some persistent item of the bot answers this component: one whose template
+    matches the custom_id and whose kind (a button, or the lobby panel's select) is the
+    component's. The bot keeps no in-memory view, so discord.py's 32-hex ids are never its
+    own, and a select carrying a game button's id is forged."""
+    return any(
+        component_type == kind and template.fullmatch(custom_id) for template, kind in templates
     )

@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.errors import DatabaseUnavailable, UserError
+from bot.ui import texts  # noqa: F401  (registers the words of the table layer's refusals)
 
 log = logging.getLogger("bot.errors")
 

@@ -1,105 +1,139 @@
 """The lobby message every game shares: who sits where, the settings, and the buttons to
-join, leave, add bot players, switch team, start or cancel."""
+join, leave, add bot players, switch team, start or cancel; the host's Manage panel; Watch."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
+from bot.games.base import Game
+from bot.games.terms import counts_text
+from bot.games.words import last_line
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
-from bot.tables.kind import counts_text
-from bot.tables.model import Seat, Table
+from bot.tables.kind import GameKind
+from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES
+from bot.ui.rematch_texts import held_field
 
 
-def lobby_buttons(table: Table) -> list[Button]:
-    game = table.game
-    full = len(table.seats) >= game.seat_limits(table.settings)[1]
+def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
+    high = game.seat_limits(table.settings)[1]
+    full = len(table.seats) >= high  # an invited member still joins a held seat
+    no_room = len(table.seats) + len(table.held) >= high
     buttons = [
         Button("join", "Join", "success", disabled=full),
         Button("leave", "Leave", "secondary"),
         Button("start", "Start", "primary"),
         Button("cancel", "Cancel", "danger"),
     ]
-    if lobby_team_count(table) >= 2 and teams_to_switch(table):
+    if lobby_team_count(game, table) >= 2 and teams_to_switch(game, table):
         buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
-    if table.row.stake == 0:
+    if table.stake == 0:
         buttons += [
             Button(
-                f"bot_{level}", f"Add bot: {level}", "secondary", row=1, emoji="🤖", disabled=full
+                f"bot_{level}",
+                f"Add bot: {level}",
+                "secondary",
+                row=1,
+                emoji="🤖",
+                disabled=no_room,
             )
             for level in game.bot_levels
         ]
+    buttons += [
+        Button("manage", "Manage", "secondary", row=2, emoji="⚙️"),
+        *WATCH_BUTTONS,
+    ]
     return buttons
 
 
-def lobby_team_count(table: Table) -> int:
+# On the lobby and on the table message: a spectator follows the game from its thread.
+WATCH_BUTTONS = (
+    Button("watch", "Watch", "secondary", row=2, emoji="👀"),
+    Button("unwatch", "Stop watching", "secondary", row=2),
+)
+
+
+def watching_text(table: Table | TableSnapshot) -> str | None:
+    """The spectators' line, if any watch."""
+    n = len(table.watchers)
+    return f"👀 {n} watching" if n else None
+
+
+def lobby_team_count(game: GameKind[Any], table: TableSnapshot) -> int:
     """Teams the lobby offers at its current seat count (0: none)."""
-    return table.game.lobby_teams(table.settings, len(table.seats))[0]
+    return game.lobby_teams(table.settings, len(table.seats))[0]
 
 
-def teams_to_switch(table: Table) -> bool:
+def teams_to_switch(game: GameKind[Any], table: TableSnapshot) -> bool:
     """Whether a seat has a team to switch: not where Start would seat everyone alone
     (3 players with "3 teams" set)."""
-    seats, problem = table.game.lobby_order(table.settings, table.seats)
+    seats, problem = game.lobby_order(table.settings, list(table.seats))
     return problem is not None or any(s.team is not None for s in seats)
 
 
-def lobby_seats(table: Table) -> tuple[list[Seat], str | None]:
+def lobby_seats(game: GameKind[Any], table: TableSnapshot) -> tuple[list[Seat], str | None]:
     """The seats as the lobby lists them: as Start would place them now (playing order,
     every seat's team), so Start reorders nothing unseen; where Start would refuse, as they
     sit, with the reason when it is the teams (a count that does not fit says "needs")."""
     if table.status != "lobby":
-        return table.seats, None
-    game = table.game
-    seats, problem = game.lobby_order(table.settings, table.seats)
+        return list(table.seats), None
+    seats, problem = game.lobby_order(table.settings, list(table.seats))
     fits = len(table.seats) in game.seat_counts(table.settings)
     return seats, problem if fits else None
 
 
-def seat_lines(table: Table, seats: list[Seat] | None = None) -> list[str]:
+def seat_lines(
+    game: GameKind[Any], table: TableSnapshot, seats: list[Seat] | None = None
+) -> list[str]:
     # In the lobby a seat shows a team only where the game would start with teams (a pick
     # made at 4 seats means nothing once a player leaves and 3 play alone).
-    n_teams = lobby_team_count(table) if table.status == "lobby" else len(TEAM_NAMES)
+    n_teams = lobby_team_count(game, table) if table.status == "lobby" else len(TEAM_NAMES)
     lines = []
     for i, seat in enumerate(table.seats if seats is None else seats, 1):
         who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
-        host = " (host)" if seat.user_id == table.row.host_id else ""
+        host = " (host)" if seat.user_id == table.host_id else ""
         shown = seat.team is not None and seat.team < n_teams
         team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
         lines.append(f"`{i:>2}.` {who}{host}{team}")
+    if table.status == "lobby":
+        start = len(lines) + 1
+        held = enumerate(table.held, start)
+        lines += [f"`{i:>2}.` <@{s.user_id}> (seat held)" for i, s in held]
     return lines
 
 
-def lobby_embed(table: Table) -> discord.Embed:
-    game = table.game
+def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     status = table.status
     if status == "lobby":
         need = counts_text(game.seat_counts(table.settings))
         description = (
-            f"**{game.describe_settings(table.settings)}** · turn timer "
-            f"{_minutes(table.settings.get('turn_timeout', 180))}\n"
+            f"**{game.describe_settings(table.settings)}** · "
+            f"{_timer(table.settings.get('turn_timeout', 180))}\n"
             f"Players: {len(table.seats)} (needs {need}) · "
-            f"closes {relative_time(table.row.deadline)}"
+            f"closes {relative_time(table.deadline)}"
         )
+        watching = watching_text(table)
+        if watching:
+            description += f" · {watching}"
         if table.events:  # in a lobby: who took over from a host who left
-            description += f"\n{table.events[-1]}"
+            description += f"\n{last_line(table)}"
         colour = COLOUR
     elif status in ("running", "finished"):
         description = (
             f"Game on! Follow it in <#{table.game_channel_id}>."
             if status == "running"
-            else "This game is over. " + (table.events[-1] if table.events else "")
+            else "This game is over. " + (last_line(table) or "")
         )
         colour = COLOUR_DONE
     else:
         # Closed without a result: the reason the service recorded ("A member with Manage
         # Server cancelled this table.", "Nobody started this table in time.", ...) is the
         # last event.
-        description = (
-            table.events[-1]
-            if table.events
-            else {
+        description = last_line(table) or (
+            {
                 "cancelled": "This table was cancelled.",
                 "expired": "Nobody started this table in time.",
                 "ended": "This game was ended early.",
@@ -112,8 +146,8 @@ def lobby_embed(table: Table) -> discord.Embed:
         description=description,
         colour=colour,
     )
-    seats, problem = lobby_seats(table)
-    lines = seat_lines(table, seats)
+    seats, problem = lobby_seats(game, table)
+    lines = seat_lines(game, table, seats)
     teams = status == "lobby" and any(s.team is not None for s in seats)
     if problem:
         lines.append(f"⚠️ {problem}")
@@ -122,11 +156,14 @@ def lobby_embed(table: Table) -> discord.Embed:
         value="\n".join(lines) or "—",
         inline=False,
     )
-    if table.row.stake:
+    held = held_field(table)
+    if held is not None:
+        embed.add_field(name=held[0], value=held[1], inline=False)
+    if table.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
         closed = status not in ("lobby", "running", "finished")  # no result: stakes went back
-        pot = "refunded" if closed else f"pot {chips(table.row.stake * humans)}"
-        embed.add_field(name="Stake", value=f"{chips(table.row.stake)} each · {pot}", inline=False)
+        pot = "refunded" if closed else f"pot {chips(table.stake * humans)}"
+        embed.add_field(name="Stake", value=f"{chips(table.stake)} each · {pot}", inline=False)
     if status == "lobby" and game.bot_levels:
         # One line: how each level plays is in /rules, not repeated on every lobby.
         levels = " · ".join(game.bot_levels)
@@ -135,6 +172,11 @@ def lobby_embed(table: Table) -> discord.Embed:
         )
     embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
     return embed
+
+
+def _timer(seconds: int) -> str:
+    """The lobby's timer words: 0 is no turn timer (tables outside servers)."""
+    return f"turn timer {_minutes(seconds)}" if seconds else "no turn timer"
 
 
 def _minutes(seconds: int) -> str:

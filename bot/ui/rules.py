@@ -8,7 +8,7 @@ import discord
 
 from bot.games.base import Game, RulesPage
 from bot.render.common import COLOUR
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 
 
 def rules_embed(page: RulesPage, bot_levels: dict[str, str] | None = None) -> discord.Embed:
@@ -23,7 +23,7 @@ def rules_embed(page: RulesPage, bot_levels: dict[str, str] | None = None) -> di
     return embed
 
 
-def table_rules_embed(game: Game[Any], table: Table) -> discord.Embed:
+def table_rules_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     """The rules of this table's game and variant (the Rules button): what this table was
     set up with, then its variant's page (what differs, read first), then the game's own."""
     pages = game.table_rules(table)

@@ -10,6 +10,7 @@ import discord
 
 from bot.games.registry import Games
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
@@ -30,6 +31,7 @@ class Shell:
     router: Router
     clock: Clock
     replays: Replays
+    reminders: TurnReminders  # the turn reminders' /notify choices
     shards: Shards = EVERY_GUILD  # the guilds this process owns
 
 

@@ -4,11 +4,16 @@ two processes). Nothing here is about time: only that every row has its numbers.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
+import io
 import json
 import math
 import os
+import re
+import sqlite3
 import sys
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -54,6 +59,12 @@ WITH_FLOOR = {
 }
 
 
+# Rows beside the work floor too (bench/workfloor.py): read, commit durably, answer.
+WITH_WORK_FLOOR = {
+    key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))
+}
+
+
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and math.isfinite(value)
 
@@ -65,12 +76,34 @@ def _check(report: dict[str, Any], engine: str, rows: set[str]) -> None:
         assert _number(row["bot"]), (key, row)
         if key in WITH_FLOOR:
             assert _number(row["floor"]) and _number(row["ratio"]), (key, row)
+        if key in WITH_WORK_FLOOR:
+            assert _number(row["work_floor"]) and _number(row["work_ratio"]), (key, row)
+            # bot / work floor; for a rate (clicks/s), work floor / bot: >1 is slower.
+            a, b = (
+                (row["work_floor"], row["bot"])
+                if row["unit"] == "/s"
+                else (row["bot"], row["work_floor"])
+            )
+            assert row["work_ratio"] == round(a / b, 2), (key, row)
+        else:
+            assert row["work_floor"] is None and row["work_ratio"] is None, (key, row)
         assert row["label"] and "unit" in row and "goal" in row
 
 
 def test_quick_bench_prints_every_row_with_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--json"]) == 0
     _check(json.loads(capsys.readouterr().out), "sqlite", ROWS)
+
+
+def test_the_table_shows_both_floors_and_both_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "floor,click"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    columns = ["measurement", "floor", "work floor", "bot", "ratio", "work ratio", "goal"]
+    assert re.split(r"\s{2,}", lines[0].strip()) == columns
+    row = next(line for line in lines if line.startswith("push-your-luck click p50, N=1,"))
+    cells = re.split(r"\s{2,}", row.strip())
+    assert [c.endswith(" ms") for c in cells[1:4]] == [True] * 3, row
+    assert [re.fullmatch(r"[0-9.]+x", c) is not None for c in cells[4:6]] == [True] * 2, row
 
 
 def test_quick_bench_on_postgresql_leaves_the_given_database_alone(
@@ -89,6 +122,72 @@ def test_quick_bench_on_postgresql_leaves_the_given_database_alone(
             "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'"
         ).fetchone()
         assert tables == (0,)
+
+
+def _read_back(target: str, row_id: int) -> tuple[int, str]:
+    """The row's version and state as a new connection sees them: only what was committed."""
+    if target.startswith("postgresql://"):
+        with psycopg.connect(target) as conn:
+            found = conn.execute(
+                "SELECT version, state_json FROM games WHERE id = %s", (row_id,)
+            ).fetchone()
+    else:
+        with contextlib.closing(sqlite3.connect(target)) as lite:
+            found = lite.execute(
+                "SELECT version, state_json FROM games WHERE id = ?", (row_id,)
+            ).fetchone()
+    assert found is not None
+    return int(found[0]), str(found[1])
+
+
+async def test_a_work_floor_click_commits_its_row_before_it_answers_like_the_turn_message(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The work floor's click reads a live game's row, writes it back in a committed
+    transaction, and only then answers with the bot's turn message's shape; the board's
+    first click also attaches a frame of the bot's board picture's size."""
+    from PIL import Image
+
+    from bench.env import import_harness
+    from bench.workfloor import WorkFloor, measure_shape
+    from bot.cli.bench_db import Targets
+
+    server = None if engine == "sqlite" else request.getfixturevalue("postgres_url")
+    dbs = Targets(server, tmp_path)
+    try:
+        H = import_harness()
+        shape = await measure_shape(H, dbs, 1)
+        floor = await WorkFloor(H, dbs, shape, 2).start()
+        try:
+            row_id = floor.dice_ids[1]
+            version, state = _read_back(floor.target, row_id)
+            assert len(state) == len(json.dumps(shape.dice_row.state))
+            _, shown = await floor.click(floor.message(row_id))
+            assert _read_back(floor.target, row_id) == (version + 1, state)
+            _, shown = await floor.click(shown)
+            assert _read_back(floor.target, row_id) == (version + 2, state)
+            [embed] = shown.payload["embeds"]
+            assert [f["name"] for f in embed["fields"]] == [
+                f["name"] for f in shape.embed["fields"]
+            ]
+            assert shown.payload["content"] == shape.content
+            assert [b.label for b in shown.buttons] == [b["label"] for _, b in shape.buttons]
+            assert all(
+                b.custom_id.startswith(f"work:{row_id}:0:{version + 2}:") for b in shown.buttons
+            )
+
+            board, _ = _read_back(floor.target, floor.board_id)
+            _, card = await floor.click(floor.message(floor.board_id, frame=True))
+            assert _read_back(floor.target, floor.board_id)[0] == board + 1
+            [picture] = card.attachments
+            assert (
+                Image.open(io.BytesIO(picture.data)).size
+                == Image.open(io.BytesIO(shape.frame)).size
+            )
+        finally:
+            await floor.stop()
+    finally:
+        dbs.close()
 
 
 def test_bench_refuses_what_is_not_a_postgresql_url(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,11 +18,11 @@ from PIL import Image
 
 from bot.__main__ import main
 from bot.games.registry import Games
+from bot.games.terms import dice_text
 from bot.rules import board as b
 from bot.store import games
 from bot.store.db import Database
 from bot.tables.history import replay
-from bot.tables.kind import dice_text
 from tests.fakes import FakeClock
 from tests.tables.test_history import ANA, BO, CHANNEL, GUILD, SEQ, make_service, play_game
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.words import event_lines
 from bot.rules import board as b
 from bot.tables import wallets
 from tests.discord.conftest import Env, MakeEnv
@@ -72,7 +73,7 @@ async def test_a_drawn_game_refunds_the_stakes_and_moves_no_rating(make_env: Mak
     assert "🤝 Sequence (board game) · the game is drawn" in final
     assert "The cards went round twice with no chip placed or removed. Nobody wins." in final
     assert "🏆" not in final and "🤝 A draw: nobody won." in final  # not "🏆  won!"
-    assert "🤝 A draw: nobody won." in table.events
+    assert "🤝 A draw: nobody won." in event_lines(table)
     texts = [m.text for m in env.h.messages() if not m.ephemeral]
     assert any("💰 The pot of 200 chips went back to the players." in t for t in texts)
     assert [await wallets.balance(env.bot.db, guild, p.id) for p in (ana, bo)] == [1000, 1000]

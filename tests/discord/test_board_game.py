@@ -86,7 +86,13 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     assert "Add bot: strong" in lobby.labels
     await ana.click(lobby, "Start")
     board = env.turn_message()
-    assert ana.mention in board.content and board.labels == ["My hand", "Rules", "Resign"]
+    assert ana.mention in board.content and board.labels == [
+        "My hand",
+        "Rules",
+        "Resign",
+        "Watch",
+        "Stop watching",
+    ]
     [picture] = board.attachments
     assert picture.data.startswith(PNG) and len(picture.data) < 300_000
     assert "Ana** (Blue ●) to play" in board.text

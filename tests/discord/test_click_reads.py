@@ -1,6 +1,6 @@
-"""A click reads its table's row once: in the button's interaction_check. The service acts
-on that copy (the version check in the UPDATE guards it) and the publisher knows where the
-game is shown without reading the row again."""
+"""A click reads its table's row once: in the table service, under the table's lock, where
+its place is checked too (no copy read before the lock, no stamps to prove one fresh). A
+click answered in place needs no read of where the game is shown."""
 
 from __future__ import annotations
 

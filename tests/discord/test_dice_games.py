@@ -81,7 +81,13 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     await start_table(env, ana, [bo], "sequences start", rules="classic", target=20)
     first = env.turn_message()
-    assert "Opening throws" in first.text and first.labels == ["Throw 6 dice", "Rules", "Resign"]
+    assert "Opening throws" in first.text and first.labels == [
+        "Throw 6 dice",
+        "Rules",
+        "Resign",
+        "Watch",
+        "Stop watching",
+    ]
     await press(env, ana, "Throw")
     message = await press(env, bo, "Throw")
     assert "Bo's opening throw 1-1-1-1-1-2: sum 7" in message.text

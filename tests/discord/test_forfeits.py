@@ -4,6 +4,7 @@ invariant after every path."""
 
 from __future__ import annotations
 
+from bot.games.words import event_lines
 from bot.tables import wallets
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player
@@ -67,7 +68,7 @@ async def test_three_missed_turns_forfeit_and_the_other_side_wins_the_pot(
             await throw_and_bank(env, bo)  # Bo is here and plays
     table = await env.bot.tables.get(1)
     assert table.status == "finished"
-    assert any("Ana missed 3 turns in a row and forfeits" in e for e in table.events)
+    assert any("Ana missed 3 turns in a row and forfeits" in e for e in event_lines(table))
     assert await results(env) == {bo.id: (1, True), ana.id: (2, False)}
     assert await balances(env, ana, bo) == [900, 1100]  # Bo took the pot of 200
     assert await invariant_holds(env)
@@ -93,7 +94,7 @@ async def test_resigning_is_confirmed_and_the_game_goes_on_among_the_rest(
     assert "You resigned from game #1." in done.text
     table = await env.bot.tables.get(1)
     assert table.status == "running" and not table.playing(1)
-    assert any("Bo resigned" in e for e in table.events)
+    assert any("Bo resigned" in e for e in event_lines(table))
 
     # A seat that left cannot resign again, nor play.
     again = await bo.slash("sequences resign")
@@ -161,7 +162,7 @@ async def test_host_ends_a_staked_game_only_when_the_others_agree(make_env: Make
     assert (await env.bot.tables.get(1)).status == "running"
     await cy.click(request, "Agree to end")
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and "everyone agreed" in table.events[-1]
+    assert table.status == "ended" and "everyone agreed" in event_lines(table)[-1]
     assert await balances(env, ana, bo, cy) == [1000, 1000, 1000]  # every stake refunded
     assert await results(env) == {}
     assert await invariant_holds(env)
@@ -189,7 +190,7 @@ async def test_manage_server_ends_any_game_and_refunds(make_env: MakeEnv) -> Non
     ended = await mod.slash("sequences end", game=1)
     assert not ended.ephemeral and "Game #1 ended" in ended.text
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and "Ended early by Mod." in table.events[-1]
+    assert table.status == "ended" and "Ended early by Mod." in event_lines(table)[-1]
     assert await balances(env, ana, bo) == [1000, 1000]
     assert await invariant_holds(env)
 
@@ -203,7 +204,7 @@ async def test_host_ends_an_unstaked_game_at_once(make_env: MakeEnv) -> None:
     ended = await ana.slash("sequences end")
     assert "Game #1 ended" in ended.text
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and "Ended early by Ana." in table.events[-1]
+    assert table.status == "ended" and "Ended early by Ana." in event_lines(table)[-1]
 
 
 async def test_no_member_left_abandons_without_a_result(make_env: MakeEnv) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.words import event_lines
 from bot.tables import wallets
 from tests.backends import DbTarget
 from tests.discord.conftest import Env, MakeEnv, close_envs, env_factory
@@ -187,7 +188,8 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
         f"🏆 **Ana** won Sequence (board game) #1 (Ana 0, Bo 0). <#{thread(env).id}>\n"
         "💰 Ana won the pot of 200 chips."
     ]
-    assert all(m.buttons == [] for m in env.thread_messages())
+    # No game button is left: the result carries Rematch only.
+    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch"]]
 
     again = await bo.slash("board resign", _channel=thread(env))
     assert again.ephemeral and again.text == "There is no /board game in this channel."
@@ -261,7 +263,7 @@ async def test_board_end_waits_for_everyone_still_playing_then_refunds(
 
     table = await env.bot.tables.get(1)
     assert table.status == "ended"
-    assert table.events[-1] == "Ended early: Ana asked and everyone agreed."
+    assert event_lines(table)[-1] == "Ended early: Ana asked and everyone agreed."
     assert request.embeds[0]["title"] == "Game ended early" and request.buttons == []
     live = [m for m in env.thread_messages() if m.embeds and m.embeds[0]["title"] == "Game closed"]
     assert len(live) == 1 and live[0].buttons == [] and live[0] is not board
@@ -281,7 +283,7 @@ async def test_board_end_by_the_host_of_an_unstaked_game_is_at_once(make_env: Ma
     assert not ended.ephemeral
     assert ended.text == "Game #1 ended: no result is recorded and any stakes are refunded."
     table = await env.bot.tables.get(1)
-    assert table.status == "ended" and table.events[-1] == "Ended early by Ana."
+    assert table.status == "ended" and event_lines(table)[-1] == "Ended early by Ana."
     assert board.embeds[0]["title"] == "Game closed" and board.buttons == []
     assert await results(env) == {}
     assert await env.bot.db.fetchall("SELECT * FROM player_stats") == []
@@ -326,7 +328,8 @@ async def test_heartsdue_resign_by_command_and_by_button_leaves_the_last_one_the
     assert placed[winner.id] == (1, True)
     assert {placed[first.id], placed[loser.id]} == {(2, False)}
     assert env.turn_message().text.startswith(f"🏆 {winner.name} won Hearts Due!")
-    assert all(m.buttons == [] for m in env.thread_messages())
+    # No game button is left: the result carries Rematch only.
+    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch"]]
     headline = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert len(headline) == 1 and f"**{winner.name}** won Hearts Due #1" in headline[0]
     rows = await env.bot.db.fetchall(
@@ -494,7 +497,7 @@ async def test_reverse_is_played_to_the_end_and_counted_in_stats(make_env: MakeE
     assert "Bo's turn\nBo busted on 2-2-2-2-2, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Reverse)!")
     assert "🏆 Ana   13\n   Bo     5\n" in final.text
-    assert final.buttons == [] and final.embeds[0]["footer"]["text"] == "Game #1 · reverse"
+    assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · reverse"
     [headline] = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline.startswith("🏆 **Ana** won Sequences (Reverse) #1 (Ana 13, Bo 5).")
     rows = await env.bot.db.fetchall(
@@ -532,7 +535,7 @@ async def test_extended_is_played_to_the_end_and_counted_in_stats(make_env: Make
     assert "Bo's turn\nBo busted on 2 holding 1-2-3-4-5, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Extended)!")
     assert "Ana had the highest total after the last round." in final.text
-    assert final.buttons == [] and final.embeds[0]["footer"]["text"] == "Game #1 · extended"
+    assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · extended"
     [headline] = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline.startswith("🏆 **Ana** won Sequences (Extended) #1 (Ana 15, Bo 0).")
     rows = await env.bot.db.fetchall(

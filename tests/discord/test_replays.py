@@ -14,8 +14,8 @@ from typing import Any
 from PIL import Image
 
 from bot.games.board.animation import frames, still
+from bot.games.terms import dice_text
 from bot.rules import board as b
-from bot.tables.kind import dice_text
 from bot.ui.replay import STORY_LINES, UPLOAD_LIMIT
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_board_game import open_board, play_turn

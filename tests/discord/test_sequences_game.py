@@ -62,7 +62,7 @@ async def test_a_whole_game_from_lobby_to_leaderboard(make_env: MakeEnv) -> None
     table = await env.bot.tables.get(1)
     assert table.status == "finished"
     final = env.turn_message()
-    assert "won" in final.text and final.buttons == []
+    assert "won" in final.text and final.labels == ["Rematch"]  # no game button is left
     summary = env.h.last_message(env.h.channel)
     assert "🏆" in summary.content and f"<#{thread.id}>" in summary.content
 

@@ -17,10 +17,11 @@ from discord import app_commands
 from bot.app import SequencesBot
 from bot.games.base import Game
 from bot.games.registry import GAMES, Games
-from bot.records import Button
+from bot.games.terms import seat_name
+from bot.records import TurnAction
 from bot.render.common import dice_emoji
-from bot.tables.kind import seat_name
-from bot.tables.model import Seat, Table
+from bot.tables.events import Event
+from bot.tables.model import Seat, TableSnapshot
 from bot.tables.turns import Turns
 from cogs.game_group import GameGroup
 
@@ -34,27 +35,39 @@ class SixState(Turns):  # whose turn, the turns played, forfeits and the winner
         return self.turns
 
 
+@dataclass(frozen=True)
+class Rolled(Event, tag="six.roll"):  # what the recent events show: a value, worded when drawn
+    seat: int
+    face: int
+
+
 class SixGame(Game[SixState]):
     name, display, players = "six", "First to six", (2, 4)
     summary = "one die, the first 6 wins"
     rules_text = "Take turns rolling one die. The first 6 wins."
+    button_texts = {"roll": ("Roll the die", "🎲")}
 
     def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> SixState:
         return SixState(len(seats))
 
-    def turn_buttons(self, state: SixState) -> list[Button]:
-        return [Button("roll", "Roll the die", "primary", emoji="🎲")]
+    def turn_actions(self, state: SixState) -> list[TurnAction]:
+        return [TurnAction("roll", "primary")]
 
     def apply(
         self, state: SixState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[SixState, dict[str, Any], str | None]:
+    ) -> tuple[SixState, dict[str, Any], Rolled]:
         seat, face = state.turn, rng.randint(1, 6)
         after = state.passed(last=(seat, face), winner=seat if face == 6 else None)
-        line = f"{seat_name(seats, seat)} rolled {face}" + (": a six!" if face == 6 else ".")
         # The log's action and dice are what the default replay_step plays again.
-        return after, {"action": action, "seat": seat, "dice": [face]}, line
+        return after, {"action": action, "seat": seat, "dice": [face]}, Rolled(seat, face)
 
-    def turn_text(self, table: Table) -> str:
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        if not isinstance(event, Rolled):
+            return None
+        six = ": a six!" if event.face == 6 else "."
+        return f"{seat_name(seats, event.seat)} rolled {event.face}{six}"
+
+    def turn_text(self, table: TableSnapshot) -> str:
         state: SixState = table.rules
         roll = "" if state.last is None else f"## {dice_emoji([state.last[1]])}\n"
         turn = self.current_seat(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from bot.games.words import event_lines
 from bot.store import games
 from bot.tables.history import verify_game
 from tests.discord.conftest import MakeEnv
@@ -45,7 +46,7 @@ async def test_a_test_only_game_plays_end_to_end(make_env: MakeEnv) -> None:
     table = await env.bot.tables.get(1)
     state: SixState = table.rules
     assert state.throws == 2 and state.last == (1, 2) and state.turn == 0
-    assert any("Bo ran out of time" in e for e in table.events)
+    assert any("Bo ran out of time" in e for e in event_lines(table))
 
     # A restart in the middle: the old message's button still works, from the database.
     await env.restart(seed=11)

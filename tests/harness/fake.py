@@ -419,7 +419,7 @@ class InteractionRecord:
     token: str
     type: int
     channel_id: int
-    guild_id: int
+    guild_id: int | None  # None outside a server (a DM or group DM)
     user_id: int
     source_message_id: int | None = None
     response_type: int | None = None
@@ -468,8 +468,14 @@ class FakeDiscord:
         self.messages: dict[int, StoredMessage] = {}
         self.threads: dict[int, JsonDict] = {}
         self.thread_members: dict[int, set[int]] = {}
+        # Roles a test lets the bot ping on purpose (a server's chosen lobby role); every
+        # other role, @everyone and @here a body lets Discord ping is refused.
+        self.pingable_roles: set[int] = set()
         self.dm_channels: dict[int, int] = {}
         self.dm_blocked: set[int] = set()
+        # DMs between members and group DMs, where a user-installed app is no member: it
+        # answers interactions there (their webhook) but every REST call is 403 50001.
+        self.private_channels: dict[int, JsonDict] = {}
         self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
         self.commands: dict[int | None, list[JsonDict]] = {}  # synced, by guild id (None: global)
         self.interactions: dict[str, InteractionRecord] = {}
@@ -516,6 +522,7 @@ class FakeDiscord:
             R("GET", "/channels/{c}", self._get_channel),
             R("PATCH", "/channels/{c}", self._edit_channel),
             R("DELETE", "/channels/{c}", self._delete_channel),
+            R("GET", "/guilds/{g}/members/{u}", self._get_member),
             R("PUT", "/channels/{c}/thread-members/{u}", self._t_member),
             R("DELETE", "/channels/{c}/thread-members/{u}", self._t_member),
             R("POST", "/channels/{c}/typing", self._typing),
@@ -653,7 +660,7 @@ class FakeDiscord:
         an edit changes (what the edit leaves out stays)."""
         body = body or {}
         old = base.payload if base is not None else None
-        problems = P.message_problems(body) + P.mention_problems(body)
+        problems = P.message_problems(body) + P.mention_problems(body, self.pingable_roles)
         kept = P.kept_attachments(body, old)
         self._refuse(req, problems + P.file_problems(req.files, kept=kept))
         if P.is_empty_message(body, files=len(req.files), base=old):
@@ -747,13 +754,22 @@ class FakeDiscord:
             return self.threads[channel_id]
         if channel_id in self.dm_channels:
             return {"id": str(channel_id), "type": 1}
+        if channel_id in self.private_channels:
+            raise http_error(403, 50001, "Missing Access: the app is not in this channel")
         channel = self.guild.get_channel(channel_id)
         if channel is None:
             raise http_error(404, 10003)
         return channel
 
     def _guild_id_for(self, channel_id: int) -> int | None:
-        return None if channel_id in self.dm_channels else self.guild_id
+        private = channel_id in self.dm_channels or channel_id in self.private_channels
+        return None if private else self.guild_id
+
+    def _echoes(self, msg: StoredMessage) -> bool:
+        """Whether the bot gets a gateway event for this message (not in DMs, nor in a
+        private channel it is no member of)."""
+        private = msg.channel_id in self.dm_channels or msg.channel_id in self.private_channels
+        return not msg.ephemeral and not private
 
     def create_message(
         self,
@@ -797,7 +813,7 @@ class FakeDiscord:
             thread["total_message_sent"] += 1
             thread["last_message_id"] = str(mid)
         self._event("create", mid, token)
-        if not msg.ephemeral and channel_id not in self.dm_channels:
+        if self._echoes(msg):
             self._echo("parse_message_create", msg.payload)
         return msg
 
@@ -812,7 +828,7 @@ class FakeDiscord:
             raise http_error(404, 10008)
         self._apply(msg, fields, files, creating=False)
         self._event("edit", msg.id, token)
-        if not msg.ephemeral and msg.channel_id not in self.dm_channels:
+        if self._echoes(msg):
             self._echo("parse_message_update", msg.payload)
         return msg
 
@@ -821,7 +837,7 @@ class FakeDiscord:
             raise http_error(404, 10008)
         msg.deleted = True
         self._event("delete", msg.id, token)
-        if not msg.ephemeral and msg.channel_id not in self.dm_channels:
+        if self._echoes(msg):
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
             data["guild_id"] = str(self.guild_id)
             self._echo("parse_message_delete", data)
@@ -1100,6 +1116,12 @@ class FakeDiscord:
         data = P.channel_payload(channel)
         self.delete_channel(int(cid))
         return data
+
+    async def _get_member(self, gid: str, uid: str, **_: Any) -> JsonDict:
+        member = self.members.get(int(uid)) if int(gid) == self.guild_id else None
+        if member is None:
+            raise http_error(404, 10007)
+        return member
 
     async def _t_member(self, cid: str, uid: str, **kwargs: Any) -> None:
         if int(cid) not in self.threads or int(cid) in self.deleted_channels:
@@ -1434,6 +1456,7 @@ class HarnessHttp(dpytest_backend.FakeHttp):
 # Put the real HTTPClient implementations back (dpytest replaces them with fakes that read their
 # caller's frame) so that these calls reach request() and the fake Discord.
 RESTORED_HTTP_METHODS = (
+    "get_member",
     "send_message",
     "edit_message",
     "delete_message",

@@ -339,6 +339,7 @@ class Player:
         self.h = harness
         self.id = user_id
         self.name = name
+        self.locale = "en-US"  # the language of this member's Discord client
 
     def __repr__(self) -> str:
         return f"<Player {self.name} {self.id}>"
@@ -367,6 +368,8 @@ class Player:
         values outside choices/min/max raise as Discord would never send them.
         """
         channel = self.h._channel(_channel)
+        if channel in self.h.fake.private_channels or channel in self.h.fake.dm_channels:
+            self.h._require_user_install(command, 1 if channel in self.h.fake.dm_channels else 2)
         data = P.command_data(
             self.h.bot.tree, command, options, guild=self.h.guild, validate=_validate
         )
@@ -589,6 +592,7 @@ class Harness:
         self.tracker = TaskTracker(asyncio.get_running_loop())
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
         self.guild_id = 0
+        self.guild_locale = "en-US"  # the server's Discord language (guild_locale)
         self.channel_id = 0
         self.players: dict[str, Player] = {}
         self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
@@ -988,6 +992,50 @@ class Harness:
         await self.settle()
         return role
 
+    def private_channel(self, *players: Player, group: bool = False) -> int:
+        """A DM between two members (or, with ``group``, a group DM of several) where the
+        bot is no member: commands of its user install work there, answered through the
+        interaction only (every REST call in it is 403). Returns the channel id."""
+        if not group and len(players) != 2:
+            raise HarnessError("a DM is between two members; pass group=True for more")
+        channel_id = P.next_id()
+        recipients = [P.user_payload(p.member) for p in players]
+        payload: JsonDict = {"id": str(channel_id), "type": 3 if group else 1}
+        payload["recipients"] = recipients
+        if group:
+            payload |= {"name": None, "owner_id": str(players[0].id), "icon": None}
+        self.fake.private_channels[channel_id] = {
+            "payload": payload,
+            "members": {p.id for p in players},
+        }
+        return channel_id
+
+    def bot_dm(self, player: Player) -> int:
+        """The member's own DM with the bot (where the bot may post, unlike a private
+        channel); commands of the user install used there come with context 1."""
+        channel_id = next((c for c, u in self.fake.dm_channels.items() if u == player.id), None)
+        if channel_id is None:
+            channel_id = P.next_id()
+            self.fake.dm_channels[channel_id] = player.id
+        return channel_id
+
+    def _require_user_install(self, command: str, context: int) -> None:
+        """Discord offers a command in a DM or group DM only if the app's user install has
+        it (integration type 1) and it is allowed there (``context`` 1, the DM with the
+        bot, or 2, private channels)."""
+        root = self.bot.tree.get_command(command.split(" ", 1)[0])
+        if root is None:
+            raise HarnessError(f"no command /{command}")
+        schema = root.to_dict(self.bot.tree)
+        if 1 not in (schema.get("integration_types") or []) or context not in (
+            schema.get("contexts") or []
+        ):
+            raise HarnessError(
+                f"Discord would not offer /{command} in a DM or group DM "
+                f"(integration_types {schema.get('integration_types')}, "
+                f"contexts {schema.get('contexts')})"
+            )
+
     def block_dms(self, player: Player) -> None:
         """``player`` does not accept DMs: sending them one fails with 403/50007."""
         self.fake.dm_blocked.add(player.id)
@@ -1063,24 +1111,54 @@ class Harness:
         message: Message | None = None,
     ) -> Reply:
         member = player.member
-        channel, perms, app_perms = self._channel_payload(channel_id, member)
-        channel["permissions"] = str(perms)
-        payload = P.interaction_payload(
-            type=kind,
-            application_id=self.bot.application_id or 0,
-            guild_id=self.guild_id,
-            channel=channel,
-            member=P.member_payload(member, permissions=perms),
-            data=data,
-            message=message.payload if message is not None else None,
-            app_permissions=app_perms,
-        )
+        private = self.fake.private_channels.get(channel_id)
+        bot_dm = self.fake.dm_channels.get(channel_id)
+        if private is not None or bot_dm is not None:  # the user's install answers
+            if private is not None and player.id not in private["members"]:
+                raise HarnessError(f"{player.name} is not in the private channel {channel_id}")
+            if bot_dm is not None and bot_dm != player.id:
+                raise HarnessError(f"{player.name} cannot use another member's DM with the bot")
+            user = P.user_payload(member)
+            channel = (
+                private["payload"]
+                if private is not None
+                else {"id": str(channel_id), "type": 1, "recipients": [user]}
+            )
+            payload = P.interaction_payload(
+                type=kind,
+                application_id=self.bot.application_id or 0,
+                guild_id=None,
+                channel=channel,
+                user=user,
+                data=data,
+                message=message.payload if message is not None else None,
+                app_permissions=P.USER_INSTALL_PERMISSIONS,
+                locale=player.locale,
+                # BOT_DM (the member's DM with the bot), else PRIVATE_CHANNEL (a DM or
+                # group DM of members, where the bot is no member)
+                context=1 if bot_dm is not None else 2,
+            )
+        else:
+            channel, perms, app_perms = self._channel_payload(channel_id, member)
+            channel["permissions"] = str(perms)
+            payload = P.interaction_payload(
+                type=kind,
+                application_id=self.bot.application_id or 0,
+                guild_id=self.guild_id,
+                channel=channel,
+                member=P.member_payload(member, permissions=perms),
+                data=data,
+                message=message.payload if message is not None else None,
+                app_permissions=app_perms,
+                locale=player.locale,
+                guild_locale=self.guild_locale,
+            )
         record = InteractionRecord(
             id=int(payload["id"]),
             token=payload["token"],
             type=kind,
             channel_id=channel_id,
-            guild_id=self.guild_id,
+            guild_id=None if private is not None or bot_dm is not None else self.guild_id,
             user_id=player.id,
             source_message_id=message.id if message is not None else None,
         )

@@ -16,7 +16,7 @@ import datetime as dt
 import enum
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -573,9 +573,10 @@ def _mention_text(body: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def mention_problems(body: Mapping[str, Any]) -> list[str]:
+def mention_problems(body: Mapping[str, Any], pingable_roles: Collection[int] = ()) -> list[str]:
     """Mentions of @everyone, @here or a role that this body lets Discord ping: without
-    ``allowed_mentions`` Discord parses every mention in the content."""
+    ``allowed_mentions`` Discord parses every mention in the content. ``pingable_roles``:
+    roles the test allows to be pinged, when the body names them in ``allowed_mentions``."""
     text = _mention_text(body)
     everyone = sorted(set(_EVERYONE.findall(text)))
     roles = sorted(set(_ROLE_MENTION.findall(text)))
@@ -594,7 +595,11 @@ def mention_problems(body: Mapping[str, Any]) -> list[str]:
     if everyone and "everyone" in parse:
         shown = ", ".join(f"@{e}" for e in everyone)
         problems.append(f"the content would ping {shown}: {why}")
-    pinged = [r for r in roles if "roles" in parse or r in allowed_roles]
+    pinged = [
+        r
+        for r in roles
+        if "roles" in parse or (r in allowed_roles and int(r) not in pingable_roles)
+    ]
     if pinged:
         shown = ", ".join(f"<@&{r}>" for r in pinged)
         problems.append(f"the content would ping the role(s) {shown}: {why}")
@@ -623,18 +628,23 @@ def interaction_payload(
     *,
     type: int,
     application_id: int,
-    guild_id: int,
+    guild_id: int | None,
     channel: JsonDict,
-    member: JsonDict,
+    member: JsonDict | None = None,
     data: JsonDict | None = None,
     message: JsonDict | None = None,
     app_permissions: int = 0,
     locale: str = "en-US",
+    guild_locale: str = "en-US",
     interaction_id: int | None = None,
     token: str | None = None,
+    user: JsonDict | None = None,
+    context: int = 0,
 ) -> JsonDict:
     """A complete INTERACTION_CREATE payload (``id``, ``token``, ``version`` and
-    ``attachment_size_limit`` are read with ``data[...]`` by discord.py)."""
+    ``attachment_size_limit`` are read with ``data[...]`` by discord.py). Outside a server
+    (``guild_id`` None: a DM or group DM, ``context`` 1 or 2) Discord sends ``user``, not
+    ``member``, and the app is authorized by the user's install (owner key "1")."""
     iid = interaction_id if interaction_id is not None else next_id()
     payload: JsonDict = {
         "id": str(iid),
@@ -643,23 +653,33 @@ def interaction_payload(
         "token": token or f"token-{iid}",
         "version": 1,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-        "guild_id": str(guild_id),
-        "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
         "channel_id": channel["id"],
         "channel": channel,
-        "member": member,
         "app_permissions": str(app_permissions),
         "locale": locale,
-        "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild_id)},
-        "context": 0,
+        "context": context,
     }
+    if guild_id is not None:
+        payload["guild_id"] = str(guild_id)
+        payload["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
+        payload["guild_locale"] = guild_locale
+        payload["member"] = member
+        payload["authorizing_integration_owners"] = {"0": str(guild_id)}
+    else:
+        assert user is not None
+        payload["user"] = user
+        payload["authorizing_integration_owners"] = {"1": user["id"]}
     if data is not None:
         payload["data"] = data
     if message is not None:
         payload["message"] = message
     return payload
+
+
+# What a user-installed app may do where it is no member (Discord's app_permissions there):
+# embed, attach, mention and use external emojis in its answers; it cannot post on its own.
+USER_INSTALL_PERMISSIONS = (1 << 14) | (1 << 15) | (1 << 17) | (1 << 18)
 
 
 def component_data(

@@ -64,7 +64,7 @@ async def click(service: TableService, table_id: int, rng: random.Random) -> Cha
         user = table.seats[table.rules.current].user_id
         assert user is not None
         action = "throw" if table.rules.phase == "throw" else rng.choice(["bank", "bank", "push"])
-        return await service.act(table_id, user, table.version, action, loaded=table)
+        return await service.act(table_id, user, table.version, action)
     except UserError:  # stale (the other process came first), short of chips, ...
         return None
 

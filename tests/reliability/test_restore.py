@@ -101,7 +101,7 @@ async def test_a_click_during_a_slow_redraw_is_answered_at_once(make_env: MakeEn
 
     fake.handle_rest = slow_first_edit  # type: ignore[method-assign]
     # What the restart's redraw does for each table behind (Publisher.restore).
-    redraw = asyncio.create_task(env.bot.shell.publisher._restore_locked(1))
+    redraw = asyncio.create_task(env.bot.shell.publisher.restorer.restore_locked(1))
     await env.h.settle()
     assert slowed and not redraw.done()  # the redraw is waiting on Discord
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import IllegalAction
+from bot.games.sequences.texts import BOT_LEVEL_TEXTS
 from bot.rules import dice_bots, odds, oneroll
 from bot.rules import pushluck as pl
 from bot.rules.dice import RandomDice, ScriptedDice
@@ -102,8 +103,8 @@ def test_levels_in_sudden() -> None:
 
 
 def test_level_descriptions_cover_every_level() -> None:
-    assert set(dice_bots.LEVEL_DESCRIPTIONS) == set(dice_bots.LEVELS)
-    assert all(len(text) <= 100 for text in dice_bots.LEVEL_DESCRIPTIONS.values())
+    assert set(BOT_LEVEL_TEXTS) == set(dice_bots.LEVELS)
+    assert all(len(text) <= 100 for text in BOT_LEVEL_TEXTS.values())
 
 
 def test_bots_refuse_a_finished_game() -> None:

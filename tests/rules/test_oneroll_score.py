@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.games.oneroll.words import describe
 from bot.rules import odds, oneroll
-from bot.rules.oneroll import describe, score_throw
+from bot.rules.oneroll import score_throw
 
 dice6 = st.lists(st.integers(1, 6), min_size=6, max_size=6)
 

@@ -106,9 +106,10 @@ async def test_lobby_expires_after_its_deadline(db: Database, clock: FakeClock) 
 async def test_many_due_timers_are_read_at_once_and_saved_together(
     db: Database, clock: FakeClock
 ) -> None:
-    """Issue 26.5: a tick with hundreds of timers due reads them in one query (not one
-    read each) and sends their saves together (one UPDATE statement per batch of saves, not
-    one per table); every turn still times out with its own log entry and new version."""
+    """Issue 26.5: a tick with hundreds of timers due reads them a chunk at a time, one
+    query each under the chunk's locks (not one read each), and sends their saves together
+    (one UPDATE statement per batch of saves, not one per table); every turn still times
+    out with its own log entry and new version."""
     from bot.sim.live_games import insert_live_copies
 
     service = make_service(db, clock)
@@ -127,12 +128,12 @@ async def test_many_due_timers_are_read_at_once_and_saved_together(
     db.on_statement = db.on_round_trip = None
     assert sorted(c.table.id for c in changes) == ids
     reads = [s for s in seen if s.startswith("SELECT")]
-    assert len(reads) == 1, reads
+    assert len(reads) == 3, reads  # the due list, then the 300 in two chunks (256 + 44)
     if db.engine == "sqlite":  # one UPDATE (executemany) per batch
         updates = [s for s in seen if s.startswith("UPDATE games")]
-        assert 1 <= len(updates) <= 4, len(updates)
+        assert 2 <= len(updates) <= 6, len(updates)
     else:  # each save one statement, a batch of them one round trip (pipeline mode)
-        assert 2 <= len(trips) <= 5, len(trips)
+        assert 5 <= len(trips) <= 9, len(trips)
     for game_id in (ids[0], ids[-1]):
         row = (await service.get(game_id)).row
         assert row.version == template.version + 1

@@ -3,18 +3,22 @@ and the private hand (every button of the game is answered there)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
 from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
 from bot.games.board import animation, picture, story
+from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
-from bot.games.board.texts import LABELS, RULES_PAGES
+from bot.games.board.texts import LABELS, RULES_PAGES, TITLE
+from bot.games.board.words import move_line
 from bot.rules import board as b
-from bot.tables.model import Seat, Table
+from bot.tables.events import Event
+from bot.tables.model import Seat, Table, TableSnapshot
 
 
 class BoardGame(BoardKind, Game[b.BoardState]):
@@ -28,13 +32,39 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         ),
     )
 
+    bot_level_texts = {
+        "random": "plays any legal move",
+        "greedy": "extends its own lines and blocks fours, one move ahead",
+        "strong": "weighs every line and the unseen cards before it moves",
+    }
+    button_texts = {"hand": ("My hand", "🃏")}
+
+    def title(self, settings: Mapping[str, Any]) -> str:
+        return TITLE
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> str:
+        if settings.get("first_sequence_wins"):
+            parts = ["first sequence wins"]
+        elif settings.get("teams") == 3:
+            parts = ["1 sequence wins (3 sides)"]
+        else:
+            parts = ["2 sequences win (1 with 3 sides)"]
+        if settings.get("teams"):
+            parts.append(f"{settings['teams']} teams")
+        if settings.get("seats"):
+            parts.append(f"up to {settings['seats']} players")
+        return " · ".join(parts)
+
     def __init__(self) -> None:
         self.hands = BoardHands()
 
     def prepare(self) -> None:
         picture.prepare()
 
-    def turn_view(self, table: Table) -> TurnView:
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return move_line(event, seats) if isinstance(event, Moved) else None
+
+    def turn_view(self, table: TableSnapshot) -> TurnView:
         embed, file = board_embed(table)
         return TurnView(embed, file)
 
@@ -48,7 +78,10 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         return animation.animation(moments, seats, fmt)
 
     def is_private(self, action: str) -> bool:
-        return True  # cards are chosen in the private hand, and moves are made from there
+        # Cards are chosen in the private hand, and moves are made from there: every button
+        # of the game is one of these (exact, so the router knows a dice game's buttons are
+        # not private before it reads their table).
+        return action in ("hand", "pass") or action.startswith(("c_", "r_", "p_", "m_", "t_"))
 
     async def private_click(
         self,

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import StaleAction, UserError
-from bot.games.base import answer_update, defer_update
+from bot.games.base import answer_update, defer_update, place_of
 from bot.games.board.kind import move_action
 from bot.games.board.render import board_file, card_order, hand_text, side_label, side_names
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.render.view import build_view
 from bot.rules import board as b
-from bot.tables.model import Table
+from bot.tables.model import Table, TableSnapshot
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class BoardHands:
             raise StaleAction(STALE)
         private = _is_private(interaction)
         if action == "hand":
-            payload = self.hand_payload(table, seat)
+            payload = self.hand_payload(table.snapshot(), seat)
             if private:
                 await interaction.response.edit_message(**payload)
             else:
@@ -70,22 +70,31 @@ class BoardHands:
                 await interaction.response.send_message(**payload, ephemeral=True)
             return
         if action.startswith(("c_", "r_")):
-            await interaction.response.edit_message(**self.hand_payload(table, seat, action))
+            await interaction.response.edit_message(
+                **self.hand_payload(table.snapshot(), seat, action)
+            )
             return
         if ctx.tables.busy(table.id):  # answer before waiting for the table's change under way
             await defer_update(interaction)
         change = await ctx.tables.act(
-            table.id, interaction.user.id, version, action, stale_text=STALE, loaded=table
+            table.id,
+            interaction.user.id,
+            version,
+            action,
+            stale_text=STALE,
+            place=place_of(interaction),
         )
         try:
-            await answer_update(interaction, **self.hand_payload(change.table, seat))
+            await answer_update(interaction, **self.hand_payload(change.table.snapshot(), seat))
         except discord.HTTPException as exc:
             # The move is committed: a dead token only costs the private hand's redraw
             # ("My hand" opens a fresh one), never the public board's.
             log.info("game %s: hand not redrawn (%s)", table.id, exc.code)
         await ctx.publisher.publish(change)
 
-    def hand_payload(self, table: Table, seat: int, stage: str | None = None) -> dict[str, Any]:
+    def hand_payload(
+        self, table: TableSnapshot, seat: int, stage: str | None = None
+    ) -> dict[str, Any]:
         """The private message for ``seat``: its cards, and buttons for the next choice."""
         state: b.BoardState = table.rules
         view = b.view_for(state, seat)

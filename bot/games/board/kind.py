@@ -9,25 +9,23 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
 from bot.games.board import settings as options
+from bot.games.board.events import Moved
 from bot.games.board.settings import ANY_SEATS, MAX_SEATS, MIN_SEATS, TEAM_SEATS
-from bot.games.board.texts import TITLE
-from bot.records import Button, SeatResult
+from bot.records import SeatResult, TurnAction
 from bot.rules import board as b
 from bot.tables.kind import (
     GameKind,
     NotReplayable,
     ReplayMismatch,
     check_seat_count,
-    counts_text,
     forfeit_places,
-    seat_name,
 )
 from bot.tables.model import Seat
-from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
@@ -50,31 +48,29 @@ class BoardKind(GameKind[b.BoardState]):
     """Sequence, the board-and-card game."""
 
     name = "board"
-    bot_levels = {
-        "random": "plays any legal move",
-        "greedy": "extends its own lines and blocks fours, one move ahead",
-        "strong": "weighs every line and the unseen cards before it moves",
-    }
+    bot_levels = ("random", "greedy", "strong")
 
-    def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
+    def config(self, settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
         return options.config(settings, n_seats)
 
-    def check_settings(self, settings: dict[str, Any]) -> None:
+    setting_options = options.OPTIONS
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
         options.check(settings)
 
-    def seat_counts(self, settings: dict[str, Any]) -> list[int]:
+    def seat_counts(self, settings: Mapping[str, Any]) -> list[int]:
         _, high = self.seat_limits(settings)
         teams = settings.get("teams")
         return [n for n in (TEAM_SEATS[int(teams)] if teams else ANY_SEATS) if n <= high]
 
-    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+    def seat_limits(self, settings: Mapping[str, Any]) -> tuple[int, int]:
         seats = settings.get("seats")
         return (MIN_SEATS, int(seats) if seats else MAX_SEATS)
 
-    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+    def team_count(self, settings: Mapping[str, Any], n_seats: int) -> int:
         return self.config(settings, n_seats).sides if n_seats >= 4 else 0
 
-    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
+    def lobby_teams(self, settings: Mapping[str, Any], n_seats: int) -> tuple[int, bool]:
         # Teams the settings fix are offered (and balanced) from the first seat; otherwise
         # teams exist once 4+ seats make them (2, or 3 where 2 can't split the seats).
         teams = settings.get("teams")
@@ -82,38 +78,24 @@ class BoardKind(GameKind[b.BoardState]):
             return (int(teams), True)
         return (self.team_count(settings, n_seats), False) if n_seats >= 4 else (0, False)
 
-    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+    def arrange(self, settings: Mapping[str, Any], seats: list[Seat]) -> list[Seat]:
         check_seat_count(self.seat_limits(settings), seats)
         if settings.get("teams") and len(seats) not in self.seat_counts(settings):
             # Never drop the chosen teams: 2 seats with "3 teams" is no 2-player game.
-            need = counts_text(self.seat_counts(settings))
             raise UserError(
-                f"{settings['teams']} teams need {need} players; this table has {len(seats)}."
+                code="board.table_teams",
+                teams=settings["teams"],
+                counts=self.seat_counts(settings),
+                seats=len(seats),
             )
         self.config(settings, len(seats)).validate()
         return arrange_teams(seats, self.team_count(settings, len(seats)))
 
-    def game_key(self, settings: dict[str, Any]) -> str:
+    def game_key(self, settings: Mapping[str, Any]) -> str:
         return "board"
 
-    def title(self, settings: dict[str, Any]) -> str:
-        return TITLE
-
-    def describe_settings(self, settings: dict[str, Any]) -> str:
-        if settings.get("first_sequence_wins"):
-            parts = ["first sequence wins"]
-        elif settings.get("teams") == 3:
-            parts = ["1 sequence wins (3 sides)"]
-        else:
-            parts = ["2 sequences win (1 with 3 sides)"]
-        if settings.get("teams"):
-            parts.append(f"{settings['teams']} teams")
-        if settings.get("seats"):
-            parts.append(f"up to {settings['seats']} players")
-        return " · ".join(parts)
-
     def start(
-        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+        self, settings: Mapping[str, Any], seats: list[Seat], rng: random.Random
     ) -> b.BoardState:
         return b.new_game(self.config(settings, len(seats)), rng)
 
@@ -132,8 +114,8 @@ class BoardKind(GameKind[b.BoardState]):
     def last_seat(self, state: b.BoardState) -> int:
         return 0 if state.last_move is None else state.last_move.seat
 
-    def turn_buttons(self, state: b.BoardState) -> list[Button]:
-        return [Button("hand", "My hand", "primary", private=True, emoji="🃏")]
+    def turn_actions(self, state: b.BoardState) -> list[TurnAction]:
+        return [TurnAction("hand", "primary", private=True)]
 
     def playable_actions(self, state: b.BoardState) -> list[str]:
         return [move_action(action) for action in b.legal_actions(state)]
@@ -151,15 +133,15 @@ class BoardKind(GameKind[b.BoardState]):
         match = _TRADE.match(action)
         if match:
             return [b.TradeDeadCard(match["card"].upper())]
-        raise IllegalAction("That button does not belong to this game.")
+        raise IllegalAction(code="button.foreign")
 
     def apply(
         self, state: b.BoardState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[b.BoardState, dict[str, Any], str | None]:
+    ) -> tuple[b.BoardState, dict[str, Any], Moved]:
         after, detail = _step(state, action, rng)
         move = after.last_move
         assert move is not None
-        return after, detail, move_line(after, move, seats)
+        return after, detail, Moved(move)
 
     def replay_step(self, state: b.BoardState, detail: dict[str, Any]) -> b.BoardState:
         # The draw pile is in the start entry's state; only a reshuffle draws randomness.
@@ -241,25 +223,3 @@ class _LoggedShuffle(random.Random):
         if sorted(self.order) != sorted(x):
             raise ReplayMismatch("the logged reshuffle is not the discard pile's cards")
         x[:] = self.order
-
-
-def move_line(state: b.BoardState, move: b.MoveRecord, seats: list[Seat]) -> str:
-    """The move in words: "Ana played 7♥ on E5", "Bo removed the chip on C3 with J♠"."""
-    who = md_name(seat_name(seats, move.seat))
-    action = move.action
-    if isinstance(action, b.PlayCard):
-        where = b.coord_label(action.row, action.col)
-        text = f"{who} played {b.card_label(action.card)} on {where}"
-    elif isinstance(action, b.RemoveChip):
-        where = b.coord_label(action.row, action.col)
-        text = f"{who} removed the chip on {where} with {b.card_label(action.card)}"
-    elif isinstance(action, b.TradeDeadCard):
-        text = f"{who} traded the dead {b.card_label(action.card)}"
-    else:
-        text = f"{who} had no playable card and passed"
-    if move.new_sequences:
-        n = len(move.new_sequences)
-        text += f" — **{'a sequence' if n == 1 else f'{n} sequences'}!**"
-    if move.reshuffled:
-        text += " (the discards were shuffled into a new draw pile)"
-    return text

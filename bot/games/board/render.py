@@ -11,9 +11,10 @@ import discord
 
 from bot.games.board.picture import BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, relative_time
 from bot.rules import board as b
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
@@ -32,7 +33,7 @@ def draw_reason(outcome: b.BoardOutcome) -> str:
     return "No card left in the game can be played."
 
 
-def side_names(table: Table, state: b.BoardState) -> list[str]:
+def side_names(table: TableSnapshot, state: b.BoardState) -> list[str]:
     """Per side, who plays it: "Ana" or "Ana & Cy"."""
     sides = state.config.sides
     return [
@@ -75,7 +76,7 @@ def board_file(
     return discord.File(io.BytesIO(render_board(picture(state, names, highlight))), filename=name)
 
 
-def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
+def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
     state: b.BoardState = table.rules
     plain_names = side_names(table, state)  # the picture draws them as they are
     names = [md_name(n) for n in plain_names]
@@ -103,7 +104,8 @@ def board_embed(table: Table) -> tuple[discord.Embed, discord.File]:
     lines.append(f"Draw pile: {len(state.draw_pile)} cards · discards: {len(state.discards)}")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-4:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-4:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     if len(table.seats) >= 4:
         teams = []
         for side in range(sides):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import UserError
 from bot.games.options import Option
 from bot.rules import board as b
-from bot.tables.kind import counts_text
 
 MIN_SEATS, MAX_SEATS = 2, 12
 # The seat counts each choice of teams can start with (RULINGS §3): with 3 seats and 3
@@ -41,7 +41,7 @@ FIRST_SEQUENCE_WINS: Option[bool] = Option(
 OPTIONS = (SEATS, TEAMS, FIRST_SEQUENCE_WINS)
 
 
-def config(settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
+def config(settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
     teams = settings.get("teams") if n_seats >= 4 else None
     return b.BoardConfig(
         seats=n_seats,
@@ -50,23 +50,21 @@ def config(settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
     )
 
 
-def check(settings: dict[str, Any]) -> None:
+def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     seats = settings.get("seats")
     teams = settings.get("teams")
     if seats is not None:
         if not SEATS.allows(int(seats)):
-            raise UserError(f"The board game takes {MIN_SEATS} to {MAX_SEATS} players.")
+            raise UserError(code="board.seats", low=MIN_SEATS, high=MAX_SEATS)
         if int(seats) in _UNEVEN:
-            raise UserError(
-                f"{seats} players can't split into equal teams: choose {seats - 1} or {seats + 1}."
-            )
+            raise UserError(code="board.uneven", seats=int(seats))
     if teams not in (None, *TEAM_SEATS):
-        raise UserError("Play in 2 or 3 teams.")
+        raise UserError(code="board.teams", choices=list(TEAM_SEATS))
     if seats is not None:
         if teams and int(seats) not in TEAM_SEATS[teams]:
-            need = counts_text(list(TEAM_SEATS[teams]))
-            raise UserError(f"{teams} teams need {need} players, so seats can't be {seats}.")
+            counts = list(TEAM_SEATS[teams])
+            raise UserError(code="board.seats_teams", teams=teams, counts=counts, seats=seats)
         if int(seats) >= 4:
             config(settings, int(seats)).validate()
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from bot.games.base import Moments
 from bot.games.board.animation import side_names
-from bot.games.board.kind import move_line
+from bot.games.board.events import Moved
 from bot.games.board.render import draw_reason, side_label
+from bot.games.board.words import move_line
 from bot.games.story import plain
+from bot.games.terms import seat_name
 from bot.rules import board as b
-from bot.tables.kind import seat_name
 from bot.tables.model import Seat
 
 
@@ -21,7 +22,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
         if "forfeit" in step.detail:
             lines.append(f"{index}. {seat_name(seats, int(step.detail['forfeit']))} forfeited")
         elif after.last_move is not None:
-            lines.append(f"{index}. {plain(move_line(after, after.last_move, seats))}")
+            lines.append(f"{index}. {plain(move_line(Moved(after.last_move), seats))}")
     state: b.BoardState = moments[-1][1]
     names = side_names(state, seats)
     counts = state.sequence_counts()

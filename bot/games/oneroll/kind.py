@@ -9,20 +9,18 @@ state's own keys, as they always were.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.errors import IllegalAction
 from bot.games.oneroll import settings as options
-from bot.records import Button, SeatResult
+from bot.games.oneroll.events import Thrown
+from bot.records import SeatResult, TurnAction
 from bot.rules import oneroll as one
 from bot.rules.dice import DiceSource, RandomDice, ScriptedDice
-from bot.tables.kind import GameKind, ReplayMismatch, dice_text, forfeit_places, seat_name
+from bot.tables.kind import GameKind, ReplayMismatch, forfeit_places
 from bot.tables.model import Seat
-from bot.tables.names import md_name
-
-# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
-RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 
 @dataclass(frozen=True)
@@ -37,28 +35,27 @@ class OneRollTable:
 
 class OneRollKind(GameKind[OneRollTable]):
     name = "oneroll"
-    bot_levels = {"thrower": "throws the dice (a one-roll game has no decisions to make)"}
+    bot_levels = ("thrower",)
 
-    def ruleset(self, settings: dict[str, Any]) -> one.Ruleset:
+    def ruleset(self, settings: Mapping[str, Any]) -> one.Ruleset:
         return options.ruleset(settings)
 
-    def check_settings(self, settings: dict[str, Any]) -> None:
+    setting_options = options.OPTIONS
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
         options.check(settings)
 
-    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+    def settings_from(self, settings: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        return options.from_options(settings["ruleset"], values.get("target"))
+
+    def seat_limits(self, settings: Mapping[str, Any]) -> tuple[int, int]:
         return (2, one.MAX_SEATS)
 
-    def game_key(self, settings: dict[str, Any]) -> str:
+    def game_key(self, settings: Mapping[str, Any]) -> str:
         return self.ruleset(settings)
 
-    def title(self, settings: dict[str, Any]) -> str:
-        return RULESETS[self.ruleset(settings)]
-
-    def describe_settings(self, settings: dict[str, Any]) -> str:
-        return f"race to {options.target(settings)} · six dice, one throw a turn"
-
     def start(
-        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+        self, settings: Mapping[str, Any], seats: list[Seat], rng: random.Random
     ) -> OneRollTable:
         config = one.OneRollConfig(self.ruleset(settings), options.target(settings))
         return OneRollTable(one.new_game(config, len(seats)), 0, (0,) * len(seats))
@@ -95,21 +92,21 @@ class OneRollKind(GameKind[OneRollTable]):
     def last_seat(self, table: OneRollTable) -> int:
         return 0 if table.state.last is None else table.state.last.seat
 
-    def turn_buttons(self, table: OneRollTable) -> list[Button]:
-        return [Button("throw", "Throw 6 dice", "primary", emoji="🎲")]
+    def turn_actions(self, table: OneRollTable) -> list[TurnAction]:
+        return [TurnAction("throw", "primary")]
 
     def resolve(self, table: OneRollTable, action: str) -> list[Any]:
         if action != "throw":
-            raise IllegalAction("That button does not belong to this game.")
+            raise IllegalAction(code="button.foreign")
         return [one.Throw()]
 
     def apply(
         self, table: OneRollTable, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[OneRollTable, dict[str, Any], str | None]:
+    ) -> tuple[OneRollTable, dict[str, Any], Thrown]:
         after = _throw(table, action, RandomDice(rng))
         record = after.state.last
         assert record is not None
-        return after, one.dump_record(record), throw_line(record, after.state.config.ruleset, seats)
+        return after, one.dump_record(record), Thrown(after.state.config.ruleset, record)
 
     def replay_step(self, table: OneRollTable, detail: dict[str, Any]) -> OneRollTable:
         # A step is one throw; its record holds the dice that fell.
@@ -177,16 +174,3 @@ def _throw(table: OneRollTable, action: Any, dice: DiceSource) -> OneRollTable:
     if record.phase == "play":
         best[record.seat] = max(best[record.seat], record.score.points)
     return replace(table, state=state, throws=table.throws + 1, best=tuple(best))
-
-
-def throw_line(record: one.ThrowRecord, ruleset: one.Ruleset, seats: list[Seat]) -> str:
-    who = md_name(seat_name(seats, record.seat))
-    faces = dice_text(record.dice)
-    if record.phase == "opening":
-        return f"{who}'s opening throw {faces}: sum {record.value}"
-    said = one.describe(record.score, ruleset)
-    if record.phase == "tiebreak":
-        return f"{who}'s tie-break throw {faces}: {said}"
-    if record.score.wiped:
-        return f"💥 {who} threw {faces}: **{said}** ({record.total_before} → 0)"
-    return f"{who} threw {faces}: {said} (total {record.total_after})"

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.oneroll.kind import RULESETS
+from bot.games.oneroll.texts import RULESETS
+from bot.games.oneroll.words import breakdown, describe
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 
 PENALTY_COLOUR = discord.Colour(0xC53030)
 
 
-def turn_embed(table: Table) -> discord.Embed:
+def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: one.OneRollState = table.rules.state
     title = RULESETS[state.config.ruleset]
     lines = []
@@ -25,7 +27,7 @@ def turn_embed(table: Table) -> discord.Embed:
         if last.phase == "opening":
             lines.append(f"{who}'s opening throw: sum **{last.value}**")
         elif last.score.wiped:
-            said = one.describe(last.score, state.config.ruleset)
+            said = describe(last.score, state.config.ruleset)
             lines.append(f"💥 **{who} threw {said}** ({last.total_before} → 0)")
             colour = PENALTY_COLOUR
         else:
@@ -54,7 +56,8 @@ def turn_embed(table: Table) -> discord.Embed:
         name="Scores", value=score_table(names, list(state.totals), marks), inline=False
     )
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-5:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     embed.set_footer(text=f"Game #{table.id} · four 1s in a throw wipe your total")
     return embed
 
@@ -63,7 +66,7 @@ def _score_line(who: str, score: one.ThrowScore, ruleset: one.Ruleset) -> str:
     """What a throw scored, as a sentence: ``Ana scores **20**: 1 (5) + 1-2-3 (15).``"""
     if not score.runs:
         return f"{who}'s throw scores nothing."
-    parts = one.breakdown(score, ruleset)
+    parts = breakdown(score, ruleset)
     if len(score.runs) == 1:
         return f"{who} scores **{score.points}** with {parts}."
     return f"{who} scores **{score.points}**: {parts}."

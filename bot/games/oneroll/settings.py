@@ -3,6 +3,7 @@ and the one check of it (RULINGS §2)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import UserError
@@ -25,24 +26,22 @@ TARGET_OFFERS = (50, 100, 150, 200, 300, 500, 1000)
 CLASSIC_CHOICE = (f"classic (one throw of six dice a turn, race to {DEFAULT_TARGET})", "classic")
 
 
-def ruleset(settings: dict[str, Any]) -> one.Ruleset:
+def ruleset(settings: Mapping[str, Any]) -> one.Ruleset:
     name = settings.get("ruleset")
     if name not in one.RULESETS:
-        raise UserError("Unknown ruleset.")
+        raise UserError(code="oneroll.ruleset")
     return name  # type: ignore[no-any-return]
 
 
-def target(settings: dict[str, Any]) -> int:
+def target(settings: Mapping[str, Any]) -> int:
     return int(settings.get("target", DEFAULT_TARGET))
 
 
-def check(settings: dict[str, Any]) -> None:
+def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     ruleset(settings)
     if not TARGET.allows(target(settings)):
-        raise UserError(
-            f"A one-roll race needs a target of {TARGET.low} to {TARGET.high:,} points."
-        )
+        raise UserError(code="oneroll.target", low=TARGET.low, high=TARGET.high)
 
 
 def from_options(name: str, target: int | None) -> dict[str, Any]:

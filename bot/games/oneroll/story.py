@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from bot.games.base import Moments
-from bot.games.oneroll.kind import OneRollTable, throw_line
+from bot.games.oneroll.events import Thrown
+from bot.games.oneroll.kind import OneRollTable
+from bot.games.oneroll.words import throw_line
 from bot.games.story import plain, score_table
-from bot.tables.kind import seat_name
+from bot.games.terms import seat_name
 from bot.tables.model import Seat
 
 
@@ -17,7 +19,8 @@ def story(moments: Moments, seats: list[Seat]) -> str:
         if "forfeit" in step.detail:
             lines.append(f"{seat_name(seats, int(step.detail['forfeit']))} forfeited")
         elif after.state.last is not None:
-            lines.append(plain(throw_line(after.state.last, after.state.config.ruleset, seats)))
+            thrown = Thrown(after.state.config.ruleset, after.state.last)
+            lines.append(plain(throw_line(thrown, seats)))
     table: OneRollTable = moments[-1][1]
     state = table.state
     lines.append("")

@@ -3,8 +3,11 @@ in ``/rules``; and the names its leaderboards go by."""
 
 from __future__ import annotations
 
+from bot.errors import add_texts
 from bot.games.base import RulesPage
-from bot.games.oneroll.kind import RULESETS
+
+# The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results).
+RULESETS = {"classic": "Sequences (One-roll)", "heartsdue": "Hearts Due"}
 
 RULES_PAGES = (
     RulesPage(
@@ -41,3 +44,20 @@ RULES_PAGES = (
 )
 
 LABELS = dict(RULESETS)
+
+# The words of the settings' refusals (``bot.games.oneroll.settings``).
+add_texts(
+    {
+        "oneroll.ruleset": "Unknown ruleset.",
+        "oneroll.target": "A one-roll race needs a target of {low} to {high:,} points.",
+    }
+)
+
+# The words of the rules core's refusals (``bot.rules.oneroll``).
+add_texts(
+    {
+        "oneroll.throw_only": "The only move in this game is to throw the dice.",
+        "oneroll.bad_ruleset": "Unknown game {ruleset!r}: classic or heartsdue.",
+        "oneroll.bad_target": "The target score must be between 1 and {most}.",
+    }
+)

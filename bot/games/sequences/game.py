@@ -4,26 +4,38 @@ private Odds button."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
 from bot.errors import StaleAction
 from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
-from bot.games.sequences import render, story
+from bot.games.sequences import buttons, render, story
+from bot.games.sequences.events import TurnEnded
 from bot.games.sequences.kind import SequencesKind, sudden_finish
-from bot.games.sequences.odds import ODDS_PAGES
-from bot.games.sequences.texts import LABELS, RULES_PAGES
+from bot.games.sequences.odds import ODDS_PAGES, advice_text
+from bot.games.sequences.texts import (
+    BOT_LEVEL_TEXTS,
+    LABELS,
+    RULES_PAGES,
+    length_text,
+    variant_title,
+)
+from bot.games.sequences.words import turn_line
+from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
 from bot.rules import pushluck as pl
 from bot.rules.dice import NoDice
 from bot.rules.dice_bots import choose_push_action
-from bot.tables.model import Seat, Table
+from bot.tables.events import Event
+from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.names import md_name
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
+    bot_level_texts = BOT_LEVEL_TEXTS
     rules_pages = RULES_PAGES
     odds_pages = ODDS_PAGES
     labels = LABELS
@@ -50,6 +62,19 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         ),
     )
 
+    def title(self, settings: Mapping[str, Any]) -> str:
+        return variant_title(settings.get("variant", "standard"))
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> str:
+        config = self.config(settings)
+        parts = [length_text(config), f"{config.n_dice} dice"]
+        if config.soft_last_die:
+            parts.append("soft last die")
+        return " · ".join(parts)
+
+    def button_text(self, state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:
+        return buttons.button_text(state, action)
+
     def member_button(self, state: pl.PushState, rng: random.Random) -> str | None:
         """The optimal policy's next press (locking all and deciding is one press)."""
         action = choose_push_action(state, "optimal", rng)
@@ -63,10 +88,13 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
             type(action), "bank"
         )
 
-    def turn_view(self, table: Table) -> TurnView:
+    def event_words(self, event: Event, seats: list[Seat]) -> str | None:
+        return turn_line(event, seats) if isinstance(event, TurnEnded) else None
+
+    def turn_view(self, table: TableSnapshot) -> TurnView:
         return TurnView(render.turn_embed(table))
 
-    def standings(self, table: Table) -> list[tuple[str, int]]:
+    def standings(self, table: TableSnapshot) -> list[tuple[str, int]]:
         state: pl.PushState = table.rules
         if state.config.variant != "team":
             return super().standings(table)
@@ -76,10 +104,10 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         order = sorted(range(len(teams)), key=lambda t: (t not in won, -teams[t][1], t))
         return [teams[t] for t in order]
 
-    def result_note(self, table: Table) -> str | None:
+    def result_note(self, table: TableSnapshot) -> str | None:
         return render.tiebreak_note(table.rules, [md_name(s.name) for s in table.seats])
 
-    def table_rules(self, table: Table) -> tuple[RulesPage, ...]:
+    def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
         variant = table.settings.get("variant", "standard")
         return self.rules_pages[:1] + tuple(p for p in self.rules_pages if p.key == variant)
 
@@ -103,5 +131,5 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         if state.phase not in ("lock", "decide"):
             raise StaleAction("Throw first: the odds are about what to do with a throw.")
         await interaction.response.send_message(
-            odds.advice(state).text, ephemeral=True, allowed_mentions=NO_PINGS
+            advice_text(odds.advice(state)), ephemeral=True, allowed_mentions=NO_PINGS
         )

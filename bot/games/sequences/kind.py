@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from bot.errors import IllegalAction
 from bot.games.sequences import settings as options
-from bot.games.sequences.texts import variant_title
-from bot.records import Button, SeatResult
+from bot.games.sequences.events import TurnEnded, turn_ended
+from bot.records import SeatResult, TurnAction
 from bot.rules import pushluck as pl
 from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
-from bot.rules.dice_bots import LEVEL_DESCRIPTIONS, choose_push_action
+from bot.rules.dice_bots import LEVELS, choose_push_action
 from bot.tables.kind import (
     GameKind,
     ReplayMismatch,
     check_seat_count,
-    dice_text,
     forfeit_places,
-    seat_name,
 )
 from bot.tables.model import Seat
-from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
 
 
@@ -29,44 +27,44 @@ class SequencesKind(GameKind[pl.PushState]):
     """Push-your-luck Sequences and its variants (RULINGS §1)."""
 
     name = "sequences"
-    # One line per level for the lobby, without the "Cautious: " the descriptions start with.
-    bot_levels = {level: text.split(": ", 1)[-1] for level, text in LEVEL_DESCRIPTIONS.items()}
+    bot_levels = LEVELS
 
-    def config(self, settings: dict[str, Any]) -> pl.PushConfig:
+    def config(self, settings: Mapping[str, Any]) -> pl.PushConfig:
         return options.config(settings)
 
-    def check_settings(self, settings: dict[str, Any]) -> None:
+    setting_options = options.OPTIONS
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
         options.check(settings)
 
-    def seat_limits(self, settings: dict[str, Any]) -> tuple[int, int]:
+    def settings_from(self, settings: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        merged = {**settings, **values}
+        return options.from_options(
+            merged.get("variant", options.VARIANT.default),
+            merged.get("rounds"),
+            merged.get("target"),
+            bool(merged.get("soft_last_die")),
+        )
+
+    def seat_limits(self, settings: Mapping[str, Any]) -> tuple[int, int]:
         return self.config(settings).seats_range
 
-    def team_count(self, settings: dict[str, Any], n_seats: int) -> int:
+    def team_count(self, settings: Mapping[str, Any], n_seats: int) -> int:
         return 2 if settings.get("variant") == "team" else 0
 
-    def lobby_teams(self, settings: dict[str, Any], n_seats: int) -> tuple[int, bool]:
+    def lobby_teams(self, settings: Mapping[str, Any], n_seats: int) -> tuple[int, bool]:
         return (2, True) if settings.get("variant") == "team" else (0, False)
 
-    def arrange(self, settings: dict[str, Any], seats: list[Seat]) -> list[Seat]:
+    def arrange(self, settings: Mapping[str, Any], seats: list[Seat]) -> list[Seat]:
         check_seat_count(self.seat_limits(settings), seats)
         # Team games: partners alternate, A1 B1 A2 B2, matching the rules' seat % 2.
         return arrange_teams(seats, self.team_count(settings, len(seats)))
 
-    def game_key(self, settings: dict[str, Any]) -> str:
+    def game_key(self, settings: Mapping[str, Any]) -> str:
         return f"sequences:{settings.get('variant', 'standard')}"
 
-    def title(self, settings: dict[str, Any]) -> str:
-        return variant_title(settings.get("variant", "standard"))
-
-    def describe_settings(self, settings: dict[str, Any]) -> str:
-        config = self.config(settings)
-        parts = [config.describe(), f"{config.n_dice} dice"]
-        if config.soft_last_die:
-            parts.append("soft last die")
-        return " · ".join(parts)
-
     def start(
-        self, settings: dict[str, Any], seats: list[Seat], rng: random.Random
+        self, settings: Mapping[str, Any], seats: list[Seat], rng: random.Random
     ) -> pl.PushState:
         return pl.new_game(self.config(settings), len(seats))
 
@@ -86,45 +84,33 @@ class SequencesKind(GameKind[pl.PushState]):
     def last_seat(self, state: pl.PushState) -> int:
         return 0 if state.last is None else state.last.seat
 
-    def turn_buttons(self, state: pl.PushState) -> list[Button]:
-        buttons: list[Button] = []
+    def turn_actions(self, state: pl.PushState) -> list[TurnAction]:
+        actions: list[TurnAction] = []
         if state.phase == "throw":
-            buttons.append(
-                Button("throw", f"Throw {state.config.n_dice} dice", "primary", emoji="🎲")
-            )
+            actions.append(TurnAction("throw", "primary"))
         elif state.phase == "lock":
             ext = state.extending
             run = len(state.run) + len(ext)
-            buttons.append(_bank_button(state, run))
-            left = state.config.n_dice - run
-            if left > 0:
-                buttons.append(
-                    Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
-                )
+            actions.append(_bank_action(state, run))
+            if state.config.n_dice - run > 0:
+                actions.append(TurnAction("push", "primary"))
             elif state.config.has_bonus:
-                buttons.append(_bonus_button(state))
+                actions.append(TurnAction("bonus", "danger"))
             for count in range(1, len(ext)):
-                locked = state.run + ext[:count]
-                if sudden_finish(state, len(locked)) == "exact":
+                if sudden_finish(state, len(state.run) + count) == "exact":
                     # Sudden: this smaller lock banks exactly 21, so the button does both.
-                    label = f"Bank only {dice_text(locked)} → {pl.SUDDEN_TARGET}: wins!"
-                    buttons.append(Button(f"bank{count}", label, "success", row=1))
+                    actions.append(TurnAction(f"bank{count}", "success", row=1))
                     continue
-                buttons.append(
-                    Button(f"lock{count}", f"Lock only {dice_text(locked)}", "secondary", row=1)
-                )
+                actions.append(TurnAction(f"lock{count}", "secondary", row=1))
         elif state.phase == "decide":
-            buttons.append(_bank_button(state, len(state.run)))
+            actions.append(_bank_action(state, len(state.run)))
             if state.dice_left > 0:
-                left = state.dice_left
-                buttons.append(
-                    Button("push", f"Push ({left} {'die' if left == 1 else 'dice'})", "primary")
-                )
+                actions.append(TurnAction("push", "primary"))
             elif state.config.has_bonus:
-                buttons.append(_bonus_button(state))
+                actions.append(TurnAction("bonus", "danger"))
         if state.phase in ("lock", "decide"):
-            buttons.append(Button("odds", "Odds", "secondary", private=True, emoji="📊"))
-        return buttons
+            actions.append(TurnAction("odds", "secondary", private=True))
+        return actions
 
     def resolve(self, state: pl.PushState, action: str) -> list[Any]:
         if action == "throw":
@@ -140,17 +126,17 @@ class SequencesKind(GameKind[pl.PushState]):
             return [pl.Lock(int(action[4:]))]
         if action.startswith("bank") and action[4:].isdigit():
             return [pl.Lock(int(action[4:])), pl.Bank()]
-        raise IllegalAction("That button does not belong to this game.")
+        raise IllegalAction(code="button.foreign")
 
     def apply(
         self, state: pl.PushState, action: Any, rng: random.Random, seats: list[Seat]
-    ) -> tuple[pl.PushState, dict[str, Any], str | None]:
+    ) -> tuple[pl.PushState, dict[str, Any], TurnEnded | None]:
         after, detail = _step(state, action, RandomDice(rng))
         event = after.last
-        line = None
+        ended = None
         if event is not None and event is not state.last:
-            line = _event_line(after, event, seats)
-        return after, detail, line
+            ended = turn_ended(after, event)
+        return after, detail, ended
 
     def replay_step(self, state: pl.PushState, detail: dict[str, Any]) -> pl.PushState:
         action = pl.load_action(detail["action"])
@@ -268,83 +254,7 @@ def sudden_finish(
     return "over" if after > pl.SUDDEN_TARGET else "under"
 
 
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
-def _bank_button(state: pl.PushState, run_length: int) -> Button:
-    """Bank, labelled for what it does; in Sudden with the total it leads to, and never
-    green when it would take the total past 21 and score nothing."""
-    points = pl.bank_value(state.config, run_length)
-    finish = sudden_finish(state, run_length)
-    after = state.totals[state.current] + points
-    if finish == "exact":
-        return Button("bank", f"Bank {points} → {after}: wins!", "success")
-    if finish == "over":
-        return Button("bank", f"Bank {points} → {after}: scores 0", "secondary")
-    if finish == "under":
-        return Button("bank", f"Bank {_points(points)} → {after}", "success")
-    return Button("bank", f"Bank {_points(points)}", "success")
-
-
-def _bonus_button(state: pl.PushState) -> Button:
-    """The bonus throw; in Sudden with the total a hit leads to."""
-    finish = sudden_finish(state, 0, pl.BONUS_POINTS)
-    if finish is None:
-        return Button("bonus", "Bonus throw", "danger", emoji="🎯")
-    after = state.totals[state.current] + pl.BONUS_POINTS
-    hit = f"Bonus throw: a {state.config.bonus_face} → {after}"
-    label = {"exact": f"{hit} wins", "over": f"{hit} scores 0", "under": hit}[finish]
-    return Button("bonus", label, "danger", emoji="🎯")
-
-
-def _event_line(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> str | None:
-    who = md_name(seat_name(seats, event.seat))
-    faces = dice_text(event.dice)
-    if event.kind == "throw":
-        return None  # shown live on the turn message, not worth a log line
-    if event.kind == "lock":
-        return None
-    if event.kind == "bank":
-        return f"{who} banked **{event.points}** (run {dice_text(event.run)})"
-    if event.kind == "full_run":
-        return f"{who} reached 6 with six dice: **{event.points}** points!"
-    if event.kind == "bonus":
-        return f"{who} hit the bonus throw ({faces}): **{event.points}** points!"
-    if event.kind == "overshoot":
-        return _overshoot_line(state, event, who)
-    return _bust_line(state.config, event, who)
-
-
-def _overshoot_line(state: pl.PushState, event: pl.Event, who: str) -> str:
-    """Sudden: the turn would have taken the total past 21, so it scored nothing. The event
-    keeps the run and the dice, which say what the turn was: a bank throws no die, a bonus
-    hit has its die in the run, a soft bust on one die has not."""
-    config = state.config
-    total = state.totals[event.seat]  # unchanged: the turn scored 0
-    if not event.dice:
-        points = pl.bank_value(config, len(event.run))
-        what = f"banked {points} (run {dice_text(event.run)})"
-    elif event.run[-1:] == event.dice and len(event.run) > config.n_dice:
-        points = pl.BONUS_POINTS
-        what = f"hit the bonus throw ({dice_text(event.dice)}) for {points}"
-    else:
-        points = len(event.run) // 2
-        what = f"busted on {dice_text(event.dice)}, soft last die {points}"
-    return (
-        f"{who} {what} and went over {pl.SUDDEN_TARGET} "
-        f"({total} + {points} = {total + points}): no points"
-    )
-
-
-def _bust_line(config: pl.PushConfig, event: pl.Event, who: str) -> str:
-    """A bust with its story: what was held and the number the throw needed."""
-    needed = config.faces[len(event.run)]
-    if config.has_bonus and len(event.run) == config.n_dice:
-        story = f"{who} missed the bonus throw ({dice_text(event.dice)}), needed a {needed}"
-    else:
-        held = f" holding {dice_text(event.run)}" if event.run else ""
-        story = f"{who} busted on {dice_text(event.dice)}{held}, needed a {needed}"
-    if event.points:
-        return f"{story}: soft last die keeps **{event.points}**"
-    return f"{story}: no points"
+def _bank_action(state: pl.PushState, run_length: int) -> TurnAction:
+    """Bank: never green when (in Sudden) it would take the total past 21 and score nothing."""
+    over = sudden_finish(state, run_length) == "over"
+    return TurnAction("bank", "secondary" if over else "success")

@@ -3,6 +3,8 @@ the chances that matter, worked out from the exact tables of ``bot.rules.odds``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from bot.games.base import OddsPage
 from bot.render.odds_text import PlayerOdds, dice, num, percent
 from bot.rules import odds
@@ -231,3 +233,69 @@ ODDS_PAGES = (
     ),
     OddsPage("sudden", "Sequences: sudden (exactly 21)", "sequences:sudden", _sudden_player),
 )
+
+
+# --- the Odds button: the advice of bot.rules.odds in words ---------------------------------
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+
+def advice_text(advice: odds.Advice) -> str:
+    """What the Odds button says: the chances of the throw faced and the advised move."""
+    goal = odds.SUDDEN_GOAL
+    if advice.phase == "throw":
+        start = f"Throw: {_pct(advice.p_extend)} to start a run, {_pct(advice.p_bust)} to bust"
+        if advice.sudden:
+            assert advice.turns is not None
+            return (
+                f"{start}; from {advice.total}, best play needs {_num(advice.turns)} turns "
+                f"on average to reach exactly {goal}."
+            )
+        assert advice.ev_push is not None
+        return f"{start}; best play makes this turn worth {_num(advice.ev_push)} points on average."
+    if advice.phase == "lock":
+        k, extend = advice.lock, advice.extend
+        if k == extend:
+            what = "Lock the extending die" if k == 1 else f"Lock all {k} extending dice"
+        else:
+            what = f"Lock {k} of the {extend} extending dice"
+        if advice.full_run is not None:
+            return f"{what}: the full run ends the turn with {advice.full_run} points."
+        return f"{what}, then {advice.then}. {_decide_text(advice)}"
+    return _decide_text(advice)
+
+
+def _decide_text(advice: odds.Advice) -> str:
+    goal = odds.SUDDEN_GOAL
+    move = advice.then or advice.best
+    bonus = advice.bonus
+    if bonus:
+        chance = _pct(Fraction(1, 6))
+        throw = f"Bonus throw: {chance} to throw the {advice.bonus_face} for "
+        chances = f"{throw}{advice.bonus_points} points, {_pct(advice.p_bust)} to bust"
+    else:
+        chances = f"Push: {_pct(advice.p_extend)} to extend, {_pct(advice.p_bust)} to bust"
+    if advice.sudden:
+        assert advice.turns_push is not None and advice.turns_bank is not None
+        after = "after the bonus throw" if bonus else "after pushing"
+        bank_words = f"after banking {_num(advice.turns_bank)}"
+        if advice.bank_total > goal:
+            bank_words = f"banking would pass {goal} and score nothing ({_num(advice.turns_bank)})"
+        elif advice.bank_total == goal:
+            bank_words = f"banking reaches {goal} and wins"
+        return (
+            f"{chances}; {after} you need {_num(advice.turns_push)} more turns on average "
+            f"to reach exactly {goal}, {bank_words}: {move}."
+        )
+    assert advice.ev_push is not None and advice.ev_bank is not None
+    doing = "the bonus throw is" if bonus else "pushing is"
+    return (
+        f"{chances}; {doing} worth {_num(advice.ev_push)} points on average, banking is "
+        f"worth {_num(advice.ev_bank)}: {move}."
+    )

@@ -6,10 +6,11 @@ import discord
 
 from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_title
+from bot.games.terms import dice_text
+from bot.games.words import event_lines
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text
-from bot.tables.model import Table
+from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
@@ -26,7 +27,7 @@ def _header(state: pl.PushState) -> str:
     return f"Race to {config.target} · round {min(state.turns_taken) + 1}"
 
 
-def turn_embed(table: Table) -> discord.Embed:
+def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: pl.PushState = table.rules
     title = f"🎲 {_title(table)} · {_header(state)}"
     if state.outcome is not None:
@@ -92,7 +93,7 @@ def house_rule_lines(config: pl.PushConfig) -> list[str]:
     return ["House rule: **soft last die** (a bust on one die keeps half the run)."]
 
 
-def _footer(table: Table) -> str:
+def _footer(table: TableSnapshot) -> str:
     """Game number and rules: the variant, and any house rule (never "standard" then)."""
     variant = table.settings.get("variant", "standard")
     parts = [f"Game #{table.id}"]
@@ -104,7 +105,7 @@ def _footer(table: Table) -> str:
     return " · ".join(parts)
 
 
-def final_embed(table: Table) -> discord.Embed:
+def final_embed(table: TableSnapshot) -> discord.Embed:
     state: pl.PushState = table.rules
     assert state.outcome is not None
     winners = " & ".join(md_name(table.seats[s].name) for s in state.outcome.winners)
@@ -146,7 +147,7 @@ def tiebreak_note(state: pl.PushState, names: list[str]) -> str | None:
     return f"{head}: {played} ({teams})"
 
 
-def team_names(table: Table, state: pl.PushState) -> list[str]:
+def team_names(table: TableSnapshot, state: pl.PushState) -> list[str]:
     """Per team, who plays in it: "Ana & Cy" (as markdown)."""
     return [
         " & ".join(
@@ -156,11 +157,11 @@ def team_names(table: Table, state: pl.PushState) -> list[str]:
     ]
 
 
-def _title(table: Table) -> str:
+def _title(table: TableSnapshot) -> str:
     return variant_title(table.settings.get("variant", "standard"))
 
 
-def _add_scores(embed: discord.Embed, table: Table, state: pl.PushState) -> None:
+def _add_scores(embed: discord.Embed, table: TableSnapshot, state: pl.PushState) -> None:
     team_game = state.config.variant == "team"
     names = [
         f"{s.name} ({TEAM_NAMES[state.team_of(i)]})" if team_game else s.name
@@ -183,5 +184,6 @@ def _add_scores(embed: discord.Embed, table: Table, state: pl.PushState) -> None
             inline=False,
         )
     if table.events:
-        embed.add_field(name="Recent", value="\n".join(table.events[-5:])[:1024], inline=False)
+        recent = "\n".join(event_lines(table, table.events[-5:]))
+        embed.add_field(name="Recent", value=recent[:1024], inline=False)
     embed.set_footer(text=_footer(table))

@@ -3,6 +3,7 @@ them (RULINGS §1). The ranges are the rules' (``PushConfig``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import UserError
@@ -42,7 +43,7 @@ TARGET_OFFERS = (10, 15, 20, 30, 50, 100)
 PUSHLUCK_CHOICE = ("push-your-luck (lock, bank or push)", "pushluck")
 
 
-def config(settings: dict[str, Any]) -> pl.PushConfig:
+def config(settings: Mapping[str, Any]) -> pl.PushConfig:
     return pl.PushConfig(
         variant=settings.get("variant", VARIANT.default),
         rounds=settings.get("rounds"),
@@ -51,18 +52,16 @@ def config(settings: dict[str, Any]) -> pl.PushConfig:
     )
 
 
-def check(settings: dict[str, Any]) -> None:
+def check(settings: Mapping[str, Any]) -> None:
     """Raise ``UserError`` with what a player reads if a table can't open with these."""
     variant = settings.get("variant", VARIANT.default)
     rounds, target = settings.get("rounds"), settings.get("target")
     if variant not in pl.VARIANTS:
-        raise UserError("Unknown variant.")
+        raise UserError(code="sequences.variant")
     if rounds is not None and target is not None:
-        raise UserError("Choose rounds or a target score, not both.")
+        raise UserError(code="sequences.rounds_and_target")
     if variant == "sudden" and (rounds is not None or target is not None):
-        raise UserError(
-            f"Sudden has no rounds or target: the first to exactly {pl.SUDDEN_TARGET} wins at once."
-        )
+        raise UserError(code="sequences.sudden_rounds", target=pl.SUDDEN_TARGET)
     config(settings)  # the ranges (a forged request need not respect Discord's)
 
 

@@ -4,11 +4,12 @@ scores (``python -m bot replay``)."""
 from __future__ import annotations
 
 from bot.games.base import Moments
-from bot.games.sequences.kind import _event_line
+from bot.games.sequences.events import turn_ended
 from bot.games.sequences.render import tiebreak_note
+from bot.games.sequences.words import turn_line
 from bot.games.story import plain, score_table
+from bot.games.terms import dice_text, seat_name
 from bot.rules import pushluck as pl
-from bot.tables.kind import dice_text, seat_name
 from bot.tables.model import Seat
 
 
@@ -51,8 +52,8 @@ def _lines(state: pl.PushState, event: pl.Event, seats: list[Seat]) -> list[str]
                 f"{dice_text(event.extending)} extends it"]  # fmt: skip
     if event.kind == "lock":
         return [f"{who} locked {dice_text(event.extending)}: run {dice_text(event.run)}"]
-    line = _event_line(state, event, seats)
-    out = [plain(line)] if line else []
+    ended = turn_ended(state, event)
+    out = [plain(turn_line(ended, seats))] if ended else []
     if event.turn_over:
         out.append(f"  {who}: total {state.totals[event.seat]}")
     return out

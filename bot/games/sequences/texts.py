@@ -3,7 +3,9 @@ in ``/rules``; and the names its leaderboards go by."""
 
 from __future__ import annotations
 
+from bot.errors import add_texts
 from bot.games.base import RulesPage
+from bot.rules import pushluck as pl
 
 VARIANT_NAMES = {
     "standard": "",
@@ -79,3 +81,51 @@ RULES_PAGES = (
 )
 
 LABELS = {f"sequences:{variant}": variant_title(variant) for variant in VARIANT_NAMES}
+
+# The words of the settings' refusals (``bot.games.sequences.settings``).
+add_texts(
+    {
+        "sequences.variant": "Unknown variant.",
+        "sequences.rounds_and_target": "Choose rounds or a target score, not both.",
+        "sequences.sudden_rounds": (
+            "Sudden has no rounds or target: the first to exactly {target} wins at once."
+        ),
+    }
+)
+
+# The words of the rules core's refusals (``bot.rules.pushluck``).
+add_texts(
+    {
+        "push.variant": "Unknown variant {variant!r}.",
+        "push.length_none": "Choose a number of rounds or a target score.",
+        "push.length_both": "Choose rounds or a target score, not both.",
+        "push.rounds": "Rounds must be between 1 and {most}.",
+        "push.target": "The target score must be between 5 and {most}.",
+        "push.exactly": "This variant needs exactly {seats} players.",
+        "push.no_lock": "There is nothing to lock now.",
+        "push.lock_range": "You can lock 1 to {most} dice from this throw.",
+        "push.lock_first": "Lock at least one die first.",
+        "push.no_dice": "No dice are left to throw.",
+        "push.bonus_locked": "The bonus throw needs all five dice locked.",
+        "push.thrown": "The dice are already thrown.",
+        "push.not_now": "That move is not possible now.",
+        "odds.over": "This game is over: there are no odds to show.",
+        "odds.nothing": "There is nothing to decide now.",
+    }
+)
+
+# What each bot level does (``bot.rules.dice_bots.LEVELS``), one line in the lobby.
+BOT_LEVEL_TEXTS = {
+    "cautious": "banks as soon as it has a run: it seldom busts and seldom scores big.",
+    "bold": "pushes until the run reaches 3 (4 with six dice) and never risks the bonus.",
+    "optimal": "plays the exact odds for the best average turn (Sudden: fewest turns).",
+}
+
+
+def length_text(config: pl.PushConfig) -> str:
+    """How long a game of ``config`` lasts: "5 rounds", "first to 30"."""
+    if config.variant == "sudden":
+        return "first to exactly 21"
+    if config.rounds is not None:
+        return f"{config.rounds} round{'s' if config.rounds != 1 else ''}"
+    return f"first to {config.target}"

@@ -34,7 +34,7 @@ def is_card(code: str) -> bool:
 def check_card(code: str) -> str:
     """Return ``code`` unchanged if it is a card code, else raise ``IllegalAction``."""
     if code not in _CODES:
-        raise IllegalAction(f"{code!r} is not a card: use a rank A,2-9,T,J,Q,K and a suit S,H,D,C.")
+        raise IllegalAction(code="board.not_card", card=code)
     return code
 
 

@@ -52,7 +52,6 @@ from bot.rules.board.cards import (
     FULL_DECK,
     ONE_EYED_JACKS,
     TWO_EYED_JACKS,
-    card_label,
     check_card,
     is_jack,
 )
@@ -66,8 +65,6 @@ from bot.rules.board.layout import (
     PLAIN_MASK,
     RUN,
     SIZE,
-    cell_label,
-    coord_label,
 )
 from bot.rules.seats import next_playing
 
@@ -95,25 +92,22 @@ class BoardConfig:
     teams: int | None = None
 
     def validate(self) -> None:
-        """Raise ``IllegalAction`` with a reason a player can read if the set-up is not allowed."""
+        """Raise ``IllegalAction`` (a code and values) if the set-up is not allowed."""
         seats = self.seats
         if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalAction(f"The board game takes 2 to 12 players, not {seats}.")
+            raise IllegalAction(code="board.rules_seats", seats=seats)
         if seats <= 3:
             if self.teams is not None and self.teams != seats:
-                raise IllegalAction(f"With {seats} players everyone plays alone: no teams.")
+                raise IllegalAction(code="board.alone", seats=seats)
             return
         if self.teams is None:
             if seats % 2 and seats % 3:
-                lower, upper = seats - 1, seats + 1
-                raise IllegalAction(
-                    f"{seats} players can't split into equal teams: play with {lower} or {upper}."
-                )
+                raise IllegalAction(code="board.no_split", seats=seats)
             return
         if self.teams not in (2, 3):
-            raise IllegalAction("Play in 2 or 3 teams.")
+            raise IllegalAction(code="board.teams_2_3")
         if seats % self.teams:
-            raise IllegalAction(f"{seats} players can't split into {self.teams} equal teams.")
+            raise IllegalAction(code="board.split", seats=seats, teams=self.teams)
 
     @property
     def sides(self) -> int:
@@ -189,19 +183,6 @@ class Pass:
 Action = PlayCard | RemoveChip | TradeDeadCard | Pass
 
 
-def action_label(action: Action) -> str:
-    """A short description for players: ``"7♥ on C5"``, ``"J♠ removes D4"``, ..."""
-    match action:
-        case PlayCard(card, row, col):
-            return f"{card_label(card)} on {coord_label(row, col)}"
-        case RemoveChip(card, row, col):
-            return f"{card_label(card)} removes {coord_label(row, col)}"
-        case TradeDeadCard(card):
-            return f"trades dead {card_label(card)}"
-        case Pass():
-            return "passes"
-
-
 def dump_action(action: Action) -> dict[str, Any]:
     """JSON-safe form of an action."""
     match action:
@@ -226,12 +207,12 @@ def load_action(data: dict[str, Any]) -> Action:
             return TradeDeadCard(card)
         row, col = int(data["row"]), int(data["col"])
     except (KeyError, TypeError, ValueError) as error:
-        raise IllegalAction("That move is malformed.") from error
+        raise IllegalAction(code="board.malformed") from error
     if kind == "play":
         return PlayCard(card, row, col)
     if kind == "remove":
         return RemoveChip(card, row, col)
-    raise IllegalAction("That move is malformed.")
+    raise IllegalAction(code="board.malformed")
 
 
 # --------------------------------------------------------------------------- state
@@ -409,7 +390,7 @@ def new_game(config: BoardConfig, rng: random.Random, first_seat: int = 0) -> Bo
     """Shuffle the 104 cards with ``rng`` and deal; ``first_seat`` moves first."""
     config.validate()
     if not 0 <= first_seat < config.seats:
-        raise IllegalAction(f"Seat {first_seat} is not at this table.")
+        raise IllegalAction(code="rules.no_seat", seat=first_seat)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     size = config.hand_size
@@ -629,7 +610,7 @@ def without_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def _check_space(row: int, col: int) -> int:
     if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < SIZE and 0 <= col < SIZE):
-        raise IllegalAction("That space is off the board.")
+        raise IllegalAction(code="board.off_board")
     return row * SIZE + col
 
 
@@ -637,10 +618,11 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     """Play ``action`` for the seat to move and return the new state.
 
     ``rng`` is used only to reshuffle the discards when the draw pile runs out.
-    Raises ``IllegalAction`` (message for the player) for anything the rules forbid.
+    Raises ``IllegalAction`` (a code and values; the presentation words it) for anything the
+    rules forbid.
     """
     if state.outcome is not None:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(code="board.over")
     seat = state.turn
     config = state.config
     side = seat % config.sides
@@ -650,8 +632,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         legal = legal_actions(state)
         if not isinstance(legal[-1], Pass):
             if all(isinstance(a, TradeDeadCard) for a in legal):
-                raise IllegalAction("Trade your dead card first: you can pass only after that.")
-            raise IllegalAction("You can play a card, so you can't pass.")
+                raise IllegalAction(code="board.trade_first")
+            raise IllegalAction(code="board.cant_pass")
         # Passing ends nothing: the others play on, and this seat trades again next turn.
         return replace(
             state,
@@ -662,14 +644,13 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             last_move=MoveRecord(seat, action),
         )
     if not isinstance(action, PlayCard | RemoveChip | TradeDeadCard):
-        raise IllegalAction("That is not a move of this game.")
+        raise IllegalAction(code="board.not_a_move")
     card = check_card(action.card)
     if card not in hand:
-        raise IllegalAction(f"You don't hold {card_label(card)}.")
+        raise IllegalAction(code="board.not_held", card=card)
     if isinstance(action, TradeDeadCard):
         return _trade(state, card, rng)
     cell = _check_space(action.row, action.col)
-    where = cell_label(cell)
     masks = state.side_masks
     chips = state.chips
     new_locked = state.locked
@@ -677,27 +658,26 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
     added: tuple[Sequence, ...] = ()
     if isinstance(action, RemoveChip):
         if card not in ONE_EYED_JACKS:
-            raise IllegalAction("Only a one-eyed jack (J♥, J♠) removes a chip.")
+            raise IllegalAction(code="board.one_eyed_only")
         owner = chips[cell]
         if owner == EMPTY:
-            raise IllegalAction(f"There is no chip on {where} to remove.")
+            raise IllegalAction(code="board.no_chip", cell=cell)
         if owner == side:
-            raise IllegalAction(f"The chip on {where} is your own: remove an opponent's chip.")
+            raise IllegalAction(code="board.own_chip", cell=cell)
         if state.locked >> cell & 1:
-            raise IllegalAction(f"The chip on {where} is part of a sequence and can't be removed.")
+            raise IllegalAction(code="board.locked_chip", cell=cell)
         chips = (*chips[:cell], EMPTY, *chips[cell + 1 :])
         masks = tuple(m & ~(1 << cell) for m in masks)
     else:
         if card in ONE_EYED_JACKS:
-            raise IllegalAction(f"{card_label(card)} is a one-eyed jack: it removes a chip.")
+            raise IllegalAction(code="board.one_eyed", card=card)
         if card in TWO_EYED_JACKS:
             if CORNER_MASK >> cell & 1:
-                raise IllegalAction(f"{where} is a free corner: no chip goes there.")
+                raise IllegalAction(code="board.corner", cell=cell)
         elif BOARD[cell] != card:
-            shown = "a free corner" if CORNER_MASK >> cell & 1 else card_label(BOARD[cell])
-            raise IllegalAction(f"{where} shows {shown}, not {card_label(card)}.")
+            raise IllegalAction(code="board.shows", cell=cell, card=card)
         if chips[cell] != EMPTY:
-            raise IllegalAction(f"{where} already holds a chip.")
+            raise IllegalAction(code="board.taken", cell=cell)
         chips = (*chips[:cell], side, *chips[cell + 1 :])
         masks = (*masks[:side], masks[side] | 1 << cell, *masks[side + 1 :])
         existing = sequence_cells(sequences, side)
@@ -755,16 +735,16 @@ def forfeit(state: BoardState, seat: int) -> BoardState:
     playing, that side wins at once. A seat that already forfeited, or any seat once the
     game is over, raises ``IllegalAction``."""
     if state.outcome is not None:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(code="board.over")
     config = state.config
     if not 0 <= seat < config.seats:
-        raise IllegalAction(f"Seat {seat} is not at this table.")
+        raise IllegalAction(code="rules.no_seat", seat=seat)
     if seat in state.out:
-        raise IllegalAction("That seat has already forfeited.")
+        raise IllegalAction(code="rules.forfeited")
     out = state.out | {seat}
     live = [side for side in range(config.sides) if side not in sides_out(config, out)]
     if not live:
-        raise IllegalAction("The last seat playing cannot forfeit.")
+        raise IllegalAction(code="rules.last_seat")
     hands = (*state.hands[:seat], (), *state.hands[seat + 1 :])
     after = replace(
         state, hands=hands, discards=(*state.discards, *state.hands[seat]), out=out, passes=0
@@ -783,14 +763,12 @@ def forfeit(state: BoardState, seat: int) -> BoardState:
 
 def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
     if state.traded:
-        raise IllegalAction("You have already traded a dead card this turn.")
+        raise IllegalAction(code="board.traded")
     if is_jack(card):
-        raise IllegalAction("Jacks are never dead.")
+        raise IllegalAction(code="board.jack_dead")
     if not is_dead(card, state.chips):
-        open_spaces = [cell_label(c) for c in CARD_CELLS[card] if state.chips[c] == EMPTY]
-        raise IllegalAction(
-            f"{card_label(card)} is not dead: {' and '.join(sorted(set(open_spaces)))} is open."
-        )
+        open_cells = [c for c in CARD_CELLS[card] if state.chips[c] == EMPTY]
+        raise IllegalAction(code="board.not_dead", card=card, cells=open_cells)
     seat = state.turn
     hand = without_card(state.hands[seat], card)
     drawn, pile, discards, reshuffled = _draw(state.draw_pile, (*state.discards, card), rng)

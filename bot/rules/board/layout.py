@@ -96,7 +96,7 @@ CELL_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
 def coord_label(row: int, col: int) -> str:
     """Player-facing name of a space: ``(0, 0)`` -> ``"A1"``, ``(4, 2)`` -> ``"C5"``."""
     if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise IllegalAction(f"({row}, {col}) is off the board.")
+        raise IllegalAction(code="board.off_coord", row=row, col=col)
     return f"{_COLUMNS[col]}{row + 1}"
 
 
@@ -107,7 +107,7 @@ def parse_coord(text: str) -> tuple[int, int]:
         row = int(cleaned[1:]) - 1
         if 0 <= row < SIZE:
             return row, _COLUMNS.index(cleaned[0])
-    raise IllegalAction(f"{text!r} is not a space: use a column A-J and a row 1-10, like C5.")
+    raise IllegalAction(code="board.not_space", text=text)
 
 
 def cell_label(cell: int) -> str:

@@ -1,0 +1,201 @@
+"""What happened at a table, as values: the table's recent events and one-off notices.
+
+State holds these, never sentences (issue 21): an event says what happened, to which seat
+(by index: names come from the seats when the line is drawn), with which numbers. The words
+are made where a message is drawn (``bot.games.words`` for the events here, each game's
+``words`` module for its own). Every value dumps to a JSON object with a ``type`` tag and
+loads back from it; a game's events subclass ``Event`` in the game's logic half.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+
+_TYPES: dict[str, type[Event]] = {}
+
+
+class Event:
+    """A value of something that happened; subclasses are frozen dataclasses that name their
+    tag: ``class Started(Event, tag="started")``."""
+
+    tag: ClassVar[str] = ""
+
+    def __init_subclass__(cls, tag: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if tag:
+            if tag in _TYPES and _TYPES[tag].__qualname__ != cls.__qualname__:
+                raise ValueError(f"event tag {tag!r} is taken by {_TYPES[tag].__name__}")
+            cls.tag = tag
+            _TYPES[tag] = cls
+
+    def dump(self) -> dict[str, Any]:
+        """The value as JSON: ``{"type": tag, field: value, ...}``."""
+        assert dataclasses.is_dataclass(self)
+        fields = {f.name: _to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {"type": self.tag, **fields}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """The value from its JSON (``dump`` without the tag); subclasses holding a rules
+        record override this and ``dump``."""
+        assert dataclasses.is_dataclass(cls)
+        hints = get_type_hints(cls)
+        known = {f.name for f in dataclasses.fields(cls) if f.init}
+        return cls(**{k: _from_json(hints[k], v) for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Legacy(Event, tag="legacy"):
+    """A line a game saved as text before events were values (issue 21): shown as it was,
+    never saved again (``Table.to_state`` leaves it out), so no sentence outlives the
+    first save after the upgrade."""
+
+    text: str
+
+
+def load_event(data: Any) -> Event:
+    """An event from its stored JSON; a string is an event saved before values (Legacy)."""
+    if isinstance(data, str):
+        return Legacy(data)
+    fields = dict(data)
+    tag = fields.pop("type")
+    try:
+        kind = _TYPES[tag]
+    except KeyError:
+        raise ValueError(f"unknown event type {tag!r}") from None
+    return kind.from_json(fields)
+
+
+def event_types() -> dict[str, type[Event]]:
+    """Every event type registered so far, by tag (tests check stored states with it)."""
+    return dict(_TYPES)
+
+
+# --- the table's own events -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Started(Event, tag="started"):
+    players: int
+
+
+@dataclass(frozen=True)
+class HostChanged(Event, tag="host_changed"):
+    """The host left a lobby and the next member took over. ``left`` is the name of the
+    member who left (their seat is gone), ``host`` the new host's user id."""
+
+    left: str
+    host: int
+
+
+@dataclass(frozen=True)
+class Won(Event, tag="won"):
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Draw(Event, tag="draw"):
+    """A game over with no winner (the board game's blocked or stalled game)."""
+
+
+@dataclass(frozen=True)
+class EndRequested(Event, tag="end_requested"):
+    by: int  # the host's user id
+
+
+@dataclass(frozen=True)
+class TimedOut(Event, tag="timed_out"):
+    """The seat's timer ran out; the bot played that turn for it."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Resigned(Event, tag="resigned"):
+    seat: int
+
+
+@dataclass(frozen=True)
+class Forfeited(Event, tag="forfeited"):
+    """The seat missed ``missed`` turns in a row and forfeits."""
+
+    seat: int
+    missed: int
+
+
+# Why a table closed without a result (``Closed.reason``, and the close's log entry).
+CloseReason = str
+HOST_LEFT = "host_left"  # the host left and no other member is seated
+CANCELLED_BY_HOST = "cancelled_by_host"
+CANCELLED_BY_ADMIN = "cancelled_by_admin"
+EXPIRED = "expired"  # nobody started the lobby in time
+ENDED = "ended"  # ended early by ``by`` (the host, or a moderator named ``name``)
+AGREED = "agreed"  # the host ``by`` asked to end early and everyone agreed
+ABANDONED = "abandoned"  # no member left playing
+LOBBY_UNPOSTED = "lobby_unposted"  # the lobby message could not be posted
+THREAD_DELETED = "thread_deleted"
+CANNOT_POST = "cannot_post"  # Discord refused the game's first message (``refusal``)
+REMATCH_UNPOSTED = "rematch_unposted"  # Discord refused a rematch's lobby (``refusal``)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Discord refused to post in a channel: the permissions the bot lacks there, or the
+    HTTP status it answered (None: it refused without one)."""
+
+    channel: int
+    missing: tuple[str, ...] = ()
+    status: int | None = None
+
+
+@dataclass(frozen=True)
+class Closed(Event, tag="closed"):
+    """The table closed without a result, for ``reason`` (the codes above). ``by``: the
+    member who closed it; ``name``: their display name, for one with no seat (a
+    moderator); ``refusal``: what Discord refused (``CANNOT_POST``)."""
+
+    reason: CloseReason
+    by: int | None = None
+    name: str | None = None
+    refusal: Refusal | None = None
+
+
+# --- notices: one-off lines the next render shows above the turn ------------------------
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Why the game is not where it would be: ``code`` is "no_thread_permission" (Create
+    Public Threads missing), "thread_failed" (``status``), or "cannot_post" (``refusal``,
+    then ``then``: "runs_in_channel" or "goes_on_here")."""
+
+    code: str
+    status: int | None = None
+    refusal: Refusal | None = None
+    then: str = ""
+
+
+def _to_json(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _from_json(hint: Any, value: Any) -> Any:
+    origin, args = get_origin(hint), get_args(hint)
+    if value is None:
+        return None
+    if origin in (Union, types.UnionType):
+        arms = [a for a in args if a is not type(None)]
+        return _from_json(arms[0], value) if len(arms) == 1 else value
+    if origin is tuple:
+        return tuple(_from_json(args[0], v) for v in value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = get_type_hints(hint)
+        return hint(**{k: _from_json(hints[k], v) for k, v in value.items()})
+    return value

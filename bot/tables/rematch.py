@@ -1,0 +1,162 @@
+"""Rematch (issue 22): a finished game's players sit down again, with the same seats (bot
+players included), settings and stake, in a new lobby in the game's channel.
+
+The member who asks takes their seat at once (their stake is held then) and is the new
+lobby's host; every other member's seat is *held* for them (``Table.held``) until they
+press Join (their stake is held then) or Leave (nothing taken), or the lobby closes. Start
+plays with the seats taken; a held seat nobody took is left out, nothing taken from it.
+
+A finished game opens one rematch, whoever asks first: the new lobby is inserted and the
+game row's ``rematch_id`` set by a compare-and-set in the same transaction, so of two
+presses (in one process or two on one database) one opens the lobby and the other is rolled
+back, then given the lobby the first opened. Words are the presentation's
+(``bot.ui.rematch_texts``): the refusals here are typed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.errors import UserError
+from bot.store import games
+from bot.store.db import Connection
+from bot.tables.model import Seat, Table
+from bot.tables.names import clean_name
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+
+class RematchRefused(UserError):
+    """A Rematch press that cannot open a lobby; the presentation words it."""
+
+
+class NotFinished(RematchRefused):
+    """The game has no result (yet, or it was closed without one)."""
+
+
+class NotAPlayer(RematchRefused):
+    """The presser had no seat in the game."""
+
+
+class _Taken(Exception):
+    """Another press claimed the game's rematch first: roll this one back."""
+
+
+@dataclass(frozen=True)
+class Rematch:
+    table: Table  # the rematch lobby (or the game it has become since)
+    opened: bool  # False: an earlier press opened it (here or in another process)
+
+
+def seat_key(seat: Seat) -> str:
+    """A seat's identity across the two games: the member, or the bot player's name."""
+    return f"u{seat.user_id}" if seat.user_id is not None else f"b{seat.name}"
+
+
+def _copy(seat: Seat) -> Seat:
+    return Seat(seat.user_id, seat.name, seat.bot_level, seat.team)
+
+
+def take_held(table: Table, user_id: int, name: str) -> Seat | None:
+    """Seat a member whose seat is held (Join in a rematch lobby), back in its place in the
+    finished game's order; None if no seat is held for them."""
+    seat = table.held_seat(user_id)
+    if seat is None:
+        return None
+    table.held.remove(seat)
+    seat = dataclasses.replace(seat, name=name)
+    table.seats.append(seat)
+    order = (table.rematch or {}).get("order", [])
+    place = {key: i for i, key in enumerate(order)}
+    table.seats.sort(key=lambda s: place.get(seat_key(s), len(order)))  # newcomers after
+    return seat
+
+
+def drop_held(table: Table, user_id: int) -> bool:
+    """Give up a member's held seat (Leave in a rematch lobby); False if none was held."""
+    seat = table.held_seat(user_id)
+    if seat is None:
+        return False
+    table.held.remove(seat)
+    return True
+
+
+class Rematches:
+    """Owned by the table service (``TableService.rematches``): opens through its
+    ``open_lobby``, so a rematch lobby meets every limit a new table does."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+
+    @staticmethod
+    def check(game: Table, user_id: int) -> None:
+        """Whether ``user_id`` may ask for this game's rematch (a typed refusal if not)."""
+        if game.status != "finished":
+            raise NotFinished()
+        if not any(s.user_id == user_id for s in game.seats):
+            raise NotAPlayer()
+
+    async def open(self, game_id: int, user_id: int, name: str) -> Rematch:
+        """The rematch lobby of a finished game: opened now, or the one a press before
+        opened. A presser short of chips for the stake gets the wallet's refusal and nothing
+        is opened."""
+        tables = self.tables
+        game = await tables.get(game_id)
+        self.check(game, user_id)
+        if game.row.rematch_id is not None:
+            return Rematch(await tables.get(game.row.rematch_id), opened=False)
+        presser = Seat(user_id, clean_name(name))
+
+        async def seat_them(conn: Connection, lobby: Table) -> None:
+            for seat in game.seats:
+                if seat.user_id == user_id:
+                    lobby.seats.append(dataclasses.replace(presser, team=seat.team))
+                elif seat.is_bot:
+                    lobby.seats.append(_copy(seat))
+                else:
+                    lobby.held.append(_copy(seat))
+            lobby.rematch = {"of": game.id, "order": [seat_key(s) for s in game.seats]}
+            now = tables.clock()
+            expected = lobby.row.version
+            lobby.row.version = expected + 1
+            lobby.row.state = lobby.to_state()
+            lobby.row.updated_at = now
+            await games.update(conn, lobby.row, expected)
+            await games.append_log(
+                conn,
+                lobby.id,
+                now,
+                user_id,
+                "rematch",
+                {
+                    "of": game.id,
+                    "seats": [s.dump() for s in lobby.seats],
+                    "held": [s.user_id for s in lobby.held],
+                },
+            )
+            await tables.hooks.on_join(conn, lobby, presser)  # short of chips: all rolled back
+            if not await games.claim_rematch(conn, game.id, lobby.id):
+                raise _Taken()
+
+        settings = {k: v for k, v in game.settings.items() if k != "turn_timeout"}
+        try:
+            lobby = await tables.open_lobby(
+                guild_id=game.row.guild_id,
+                channel_id=game.row.channel_id,  # the channel, never the finished game's thread
+                host_id=user_id,
+                host_name=name,
+                kind=game.kind,
+                settings=settings,
+                stake=game.row.stake,
+                turn_timeout=game.settings.get("turn_timeout"),
+                seat_host=False,
+                then=seat_them,
+            )
+        except _Taken:
+            fresh = await tables.get(game_id)
+            assert fresh.row.rematch_id is not None
+            return Rematch(await tables.get(fresh.row.rematch_id), opened=False)
+        return Rematch(lobby, opened=True)

@@ -1,0 +1,111 @@
+"""Turn reminders (docs/rules.md, "Turn reminders"): when a third of the turn's time is left,
+the member to move is reminded once, unless they acted in that turn.
+
+A reminder is a timer like the others: its time is on the game's row (``remind_at``), set
+when a member's turn begins and cleared when they act, when a bot's turn begins or the game
+ends, so it survives a restart. It is fired by a claim, not by a save: the claim clears it
+in one statement (``bot.store.reminders.claim``), so of several processes firing it exactly
+one sends it, and the game's version does not move (the turn's buttons stay valid). A
+process that dies between its claim and the message loses that one reminder, never sends
+it twice. Where each member wants theirs (the thread or a direct message) is theirs to
+choose per server (/notify).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.store import reminders
+from bot.store.reminders import DM, THREAD
+from bot.tables.model import Table
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+__all__ = ["DM", "THREAD", "Reminder", "TurnReminders", "cancel", "plan"]
+
+LEFT = 1 / 3  # the share of the turn's time left when the reminder comes
+MIN_LEFT = 1.0  # seconds: a reminder later than this (the bot was down) is not sent
+
+
+def plan(table: Table, now: float, turn_deadline: float | None, timeout: float | None) -> None:
+    """A new turn began: remind its player when a third of ``timeout`` is left before
+    ``turn_deadline``; no reminder for a bot's seat, with no turn timer, or a game over."""
+    table.row.remind_set = True
+    table.row.remind_at = None
+    rules = table.rules
+    if rules is None or turn_deadline is None or not timeout or timeout <= 0:
+        return
+    current = table.game.current_seat(rules)
+    if current is None or table.seats[current].is_bot:
+        return
+    table.row.remind_at = max(now, turn_deadline - timeout * LEFT)
+
+
+def cancel(table: Table) -> None:
+    """No reminder for this turn any more: its player acted, or the game is over."""
+    table.row.remind_set = True
+    table.row.remind_at = None
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One claimed reminder: the table as it was at the claim, who is to move, how long
+    their turn has left, and where they want to hear of it (``THREAD`` or ``DM``)."""
+
+    table: Table
+    user_id: int
+    seconds_left: float
+    via: str
+
+
+class TurnReminders:
+    """Claims due reminders for this process's guilds, and keeps the members' /notify
+    choices."""
+
+    def __init__(self, tables: TableService) -> None:
+        self._tables = tables
+        self.db = tables.db
+        self.clock = tables.clock
+
+    async def next_due(self) -> float | None:
+        return await reminders.next_reminder(self.db, self._tables._shard_filter)
+
+    async def claim_due(self, limit: int) -> list[Reminder]:
+        """Claim up to ``limit`` due reminders (soonest first), each once across processes.
+        A claimed reminder whose turn is nearly over (a restart after a long stop) is
+        dropped, not sent."""
+        if limit <= 0:
+            return []
+        now = self.clock()
+        due = await reminders.due(self.db, now, limit, self._tables._shard_filter)
+
+        async def one(table_id: int) -> Reminder | None:
+            row = await reminders.claim(self.db, table_id, now)
+            if row is None:
+                return None  # another process claimed it, or the player just acted
+            table = self._tables._table(row)
+            if table.rules is None:
+                return None
+            current = table.game.current_seat(table.rules)
+            deadline = table.turn_deadline
+            if current is None or deadline is None:
+                return None
+            user_id = table.seats[current].user_id
+            if user_id is None or deadline - now < MIN_LEFT:
+                return None
+            via = await reminders.notify_via(self.db, row.guild_id, user_id)
+            return Reminder(table, user_id, deadline - now, via)
+
+        claimed = await asyncio.gather(*(one(table_id) for table_id in due))
+        return [r for r in claimed if r is not None]
+
+    async def via(self, guild_id: int, user_id: int) -> str:
+        return await reminders.notify_via(self.db, guild_id, user_id)
+
+    async def set_via(self, guild_id: int, user_id: int, via: str) -> None:
+        if via not in (THREAD, DM):
+            raise ValueError(f"unknown reminder channel {via!r}")
+        await reminders.set_notify_via(self.db, guild_id, user_id, via, self.clock())

@@ -1,0 +1,173 @@
+"""The slash commands in the member's language, and which language a message is drawn in.
+
+``CommandTranslator`` is discord.py's ``app_commands.Translator``: every name, description
+and choice of the command tree is a ``locale_str`` (discord.py's ``auto_locale_strings``),
+looked up in the catalogue under the context of what it is (``CONTEXTS``). ``tree_problems``
+holds a translated tree to Discord's rules for it, so ``python -m bot sync`` refuses what
+Discord would reject. ``locale_for`` picks the language of an answer: a private one in the
+member's, a public one in the server's (``/settings language``)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import SOURCE, Catalogues, Language, catalogues
+
+# The catalogue's msgctxt of each kind of string the tree asks for: names (Discord's name
+# rules) apart from the texts, as a name is one lowercase word and a text is a phrase.
+CONTEXTS: dict[Where, str] = {
+    Where.command_name: "command",
+    Where.group_name: "command",
+    Where.parameter_name: "option",
+    Where.command_description: "description",
+    Where.group_description: "description",
+    Where.parameter_description: "description",
+    Where.choice_name: "choice",
+}
+
+NAME_LIMIT = 32
+TEXT_LIMIT = 100  # a description or a choice's name
+
+
+def verbatim(text: str) -> app_commands.locale_str:
+    """A string of the tree that is the same in every language (a language's own name)."""
+    return app_commands.locale_str(text, verbatim=True)
+
+
+class CommandTranslator(app_commands.Translator):
+    """The command tree in every Discord locale a catalogue serves (es-ES and es-419 read
+    ``es``); None (Discord shows the English) where none does. ``locales`` maps Discord
+    locales to catalogues by hand (the pseudo-locale's test)."""
+
+    def __init__(
+        self,
+        books: Catalogues | None = None,
+        locales: Mapping[discord.Locale, str] | None = None,
+    ) -> None:
+        self.books = books or catalogues()
+        self.locales = dict(locales or {})
+
+    def catalogue_of(self, locale: discord.Locale) -> str | None:
+        tag = self.locales.get(locale) or self.books.resolve(locale.value)
+        return None if tag == SOURCE else tag
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        tag = self.catalogue_of(locale)
+        where = CONTEXTS.get(context.location)
+        if tag is None or where is None or string.extras.get("verbatim"):
+            return None
+        return self.books.lookup(tag, where, string.message)
+
+
+async def translated_tree(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """What ``tree.sync()`` sends (discord.py's own translation path), command by command."""
+    translator = tree.translator
+    commands = tree.get_commands()
+    if translator is None:
+        payload = [c.to_dict(tree) for c in commands]
+    else:
+        payload = [await c.get_translated_payload(tree, translator) for c in commands]
+    return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+
+
+def _name_character(c: str) -> bool:
+    # Discord's ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (Devanagari and Thai by block)
+    return (
+        c in "-_"
+        or unicodedata.category(c)[0] in "LN"
+        or "\u0900" <= c <= "\u097f"
+        or "\u0e00" <= c <= "\u0e7f"
+    )
+
+
+def name_problem(name: str) -> str | None:
+    """Why Discord would refuse ``name`` as a command, option or localised name, or None."""
+    if not 1 <= len(name) <= NAME_LIMIT:
+        return f"{len(name)} characters (1-{NAME_LIMIT})"
+    bad = sorted({c for c in name if not _name_character(c)})
+    if bad:
+        return "characters Discord refuses in a name: " + " ".join(repr(c) for c in bad)
+    if name != name.lower():
+        return "not lowercase"
+    return None
+
+
+def _text_problem(text: str) -> str | None:
+    return None if 1 <= len(text) <= TEXT_LIMIT else f"{len(text)} characters (1-{TEXT_LIMIT})"
+
+
+def tree_problems(payload: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every name, description and choice of a translated tree Discord would refuse, as
+    ``/path [locale] name "text": why`` lines; empty when the tree is valid."""
+    problems: list[str] = []
+
+    def check(item: Mapping[str, Any], path: str, siblings: dict[str, dict[str, str]]) -> None:
+        here = f"{path} {item['name']}".strip()
+        names = {"": item["name"], **item.get("name_localizations", {})}
+        for locale, name in names.items():
+            why = name_problem(name)
+            if why is not None:
+                problems.append(f"/{here} [{locale or 'default'}] name {name!r}: {why}")
+            # Two options of one command may not share a name in any language.
+            other = siblings.setdefault(locale, {}).setdefault(name, here)
+            if other != here:
+                problems.append(f"/{here} [{locale or 'default'}] name {name!r}: also /{other}'s")
+        texts = {"": item.get("description", "-"), **item.get("description_localizations", {})}
+        for locale, text in texts.items():
+            why = _text_problem(text)
+            if why is not None:
+                problems.append(f"/{here} [{locale or 'default'}] description {text!r}: {why}")
+        for choice in item.get("choices", []):
+            labels = {"": choice["name"], **choice.get("name_localizations", {})}
+            for locale, label in labels.items():
+                why = _text_problem(label)
+                if why is not None:
+                    problems.append(f"/{here} [{locale or 'default'}] choice {label!r}: {why}")
+        below: dict[str, dict[str, str]] = {}
+        for option in item.get("options", []):
+            check(option, here, below)
+
+    top: dict[str, dict[str, str]] = {}
+    for command in payload:
+        check(command, "", top)
+    return problems
+
+
+async def tree_refusals(tree: app_commands.CommandTree[Any]) -> list[str]:
+    """What Discord would refuse in the tree ``tree.sync()`` sends (``tree_problems``)."""
+    return tree_problems(await translated_tree(tree))
+
+
+def public_tag(books: Catalogues, chosen: str | None, guild_locale: str | None) -> str:
+    """The language of a server's public messages: the one ``/settings language`` chose,
+    else the server's Discord locale, else English; each through the fallbacks."""
+    if chosen:
+        return books.resolve(chosen)
+    return books.resolve(guild_locale)
+
+
+async def locale_for(
+    interaction: discord.Interaction[Any], public: bool, books: Catalogues | None = None
+) -> Language:
+    """The language of an answer to ``interaction``: a private one in the member's own
+    (``interaction.locale``); a public one in the server's. Outside servers (DMs, group
+    DMs) a public message is read by the people there: the member who acted decides."""
+    books = books or catalogues()
+    if not public or interaction.guild_id is None:
+        return books.language(interaction.locale.value)
+    from bot.ui.shell import shell_of  # the shell imports the publisher, which will use this
+
+    chosen = await shell_of(interaction).guild_settings.language(interaction.guild_id)
+    guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+    return books.language(public_tag(books, chosen, guild_locale))

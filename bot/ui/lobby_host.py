@@ -1,0 +1,323 @@
+"""The lobby host's private panel (the lobby's Manage button): remove a seat, make another
+member seated the host, change the settings (a modal of the game's own start options), and
+the spectators' Watch and Stop watching buttons of the lobby and the table message.
+
+The panel's selects are persistent (``bot.ui.manage.ManageSelect``, custom_id
+``lm:<table>:<action>``): they answer after a restart too; each pick is checked again by
+the table service."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import Forbidden, StaleAction, UserError
+from bot.games.base import defer_update, presentation
+from bot.games.options import STAKE, Option
+from bot.render.common import COLOUR, chips
+from bot.render.view import LOBBY, custom_id
+from bot.tables.lobby_host import seat_key
+from bot.tables.model import Table
+from bot.tables.names import md_name
+from bot.ui.errors import handle_error, reply_private
+
+if TYPE_CHECKING:
+    from bot.ui.router import Router
+
+log = logging.getLogger(__name__)
+
+PANEL_TITLE = "Manage table"
+
+
+def select_id(table_id: int, action: str) -> str:
+    """A panel select's custom_id (``bot.ui.manage.ManageSelect`` answers it)."""
+    return f"lm:{table_id}:{action}"
+
+
+def select(
+    table_id: int, action: str, placeholder: str, options: list[discord.SelectOption]
+) -> Any:
+    return discord.ui.Select(
+        custom_id=select_id(table_id, action), placeholder=placeholder, options=options
+    )
+
+
+# --- the panel ---------------------------------------------------------------------------
+
+
+def panel(table: Table) -> dict[str, Any]:
+    """The host's private panel: an embed, the two selects where they have a choice, and
+    the Change settings button."""
+    embed = discord.Embed(
+        title=f"{PANEL_TITLE} #{table.id}",
+        description="Remove a seat (its stake goes back), hand the table over, or change "
+        "its settings. Only you see this.",
+        colour=COLOUR,
+    )
+    view = discord.ui.View(timeout=None)
+    host = table.row.host_id
+    seats = [
+        discord.SelectOption(
+            label=(f"{s.name} ({s.bot_level})" if s.is_bot else s.name)[:100],
+            value=seat_key(table, i),
+        )
+        for i, s in enumerate(table.seats)
+        if s.user_id != host
+    ]
+    if seats:
+        view.add_item(select(table.id, "kick", "Remove a seat…", seats))
+    members = [
+        discord.SelectOption(label=s.name[:100], value=str(s.user_id))
+        for s in table.seats
+        if s.user_id is not None and s.user_id != host
+    ]
+    if members:
+        view.add_item(select(table.id, "host", "Make host…", members))
+    view.add_item(
+        discord.ui.Button(
+            label="Change settings",
+            emoji="🛠️",
+            style=discord.ButtonStyle.primary,
+            custom_id=custom_id(table.id, LOBBY, "settings"),
+        )
+    )
+    return {"embed": embed, "view": view}
+
+
+def require_host(table: Table, user_id: int, what: str) -> None:
+    if table.status != "lobby":
+        raise StaleAction("That lobby is closed.")
+    if user_id != table.row.host_id:
+        raise Forbidden(f"Only the host can {what}.")
+
+
+async def open_panel(interaction: discord.Interaction[Any], table: Table) -> None:
+    require_host(table, interaction.user.id, "manage this table")
+    payload = panel(table)
+    if interaction.response.is_done():
+        await interaction.followup.send(**payload, ephemeral=True)
+    else:
+        await interaction.response.send_message(**payload, ephemeral=True)
+
+
+async def on_pick(
+    interaction: discord.Interaction[Any], router: Router, table_id: int, action: str, value: str
+) -> None:
+    shell = router
+    user = interaction.user.id
+    if action == "kick":
+        change, name = await shell.tables.remove_seat(table_id, user, value)
+        table = change.table
+        refunded = table.row.stake and value.startswith("u")
+        line = f"Removed {md_name(name)}'s seat" + (
+            f": their {chips(table.row.stake)} went back." if refunded else "."
+        )
+        await interaction.response.edit_message(content=line, **panel(table))
+    else:
+        if not value.isdigit():
+            raise StaleAction("That member is no longer seated here.")
+        change, name = await shell.tables.make_host(table_id, user, int(value))
+        table = change.table
+        line = f"{md_name(name)} is the host of table #{table.id} now."
+        await interaction.response.edit_message(content=line, embed=None, view=None)
+    await shell.publisher.redraw_lobby(table)
+
+
+# --- the settings -------------------------------------------------------------------------
+
+
+def _label(option: Option[Any]) -> str:
+    return option.name.replace("_", " ").capitalize()[:45]
+
+
+def _hint(option: Option[Any]) -> str:
+    if isinstance(option.default, bool):
+        return "yes or no"
+    if option.choices:
+        empty = ", or empty for the default" if option.default is None else ""
+        return "One of: " + ", ".join(str(value) for _, value in option.choices) + empty
+    if option.low is not None and option.high is not None:
+        empty = ", or empty for the default" if option.default is None else ""
+        return f"{option.low} to {option.high:,}{empty}"
+    return ""
+
+
+def _shown(option: Option[Any], value: Any) -> str:
+    if isinstance(option.default, bool):
+        return "yes" if value else "no"
+    return "" if value is None else str(value)
+
+
+def parse_option(option: Option[Any], text: str) -> Any:
+    """What the host typed for ``option``, as the start command would take it; a
+    ``UserError`` naming the field if it can't be."""
+    text = text.strip()
+    label = _label(option)
+    if isinstance(option.default, bool):
+        words = {"yes": True, "y": True, "on": True, "no": False, "n": False, "off": False}
+        if not text:
+            return option.default
+        if text.lower() not in words:
+            raise UserError(f"{label}: say yes or no.")
+        return words[text.lower()]
+    if option.choices:
+        if not text:
+            return option.default
+        for name, value in option.choices:
+            if text.lower() in (str(value).lower(), name.lower()):
+                return value
+        raise UserError(f"{label}: {_hint(option)}.")
+    if not text:
+        return option.default
+    if not text.replace(",", "").isdigit() or not option.allows(int(text.replace(",", ""))):
+        raise UserError(f"{label}: a whole number, {_hint(option)}.")
+    return int(text.replace(",", ""))
+
+
+class SettingsModal(discord.ui.Modal):
+    """The game's own start options and the stake, filled with the lobby's values (five
+    fields at most, as Discord allows)."""
+
+    def __init__(self, router: Router, table: Table) -> None:
+        super().__init__(title=f"Settings of table #{table.id}"[:45], timeout=900)
+        self.router = router
+        self.table_id = table.id
+        self.options: list[Option[Any]] = [*table.game.setting_options, STAKE][:5]
+        self.fields: list[discord.ui.TextInput[Any]] = []
+        for option in self.options:
+            value = table.row.stake if option is STAKE else table.settings.get(option.name)
+            field: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                label=_label(option) if option is not STAKE else "Stake (chips each)",
+                default=_shown(option, value),
+                placeholder=_hint(option)[:100] or None,
+                required=False,
+                max_length=40,
+            )
+            self.fields.append(field)
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        values = {
+            o.name: parse_option(o, f.value) for o, f in zip(self.options, self.fields, strict=True)
+        }
+        await on_settings(interaction, self.router, self.table_id, values)
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        await handle_error(interaction, error, f"on the settings of game {self.table_id}")
+
+
+async def ask_settings(interaction: discord.Interaction[Any], router: Router, table: Table) -> None:
+    require_host(table, interaction.user.id, "change the settings")
+    await interaction.response.send_modal(SettingsModal(router, table))
+
+
+async def on_settings(
+    interaction: discord.Interaction[Any], router: Router, table_id: int, values: dict[str, Any]
+) -> None:
+    shell = router
+    table = await shell.tables.get(table_id)
+    require_host(table, interaction.user.id, "change the settings")
+    stake = int(values.pop(STAKE.name, table.row.stake) or 0)
+    current = {k: v for k, v in table.settings.items() if k != "turn_timeout"}
+    settings = table.game.settings_from(current, values)
+    old_stake = table.row.stake
+    change, asked = await shell.tables.change_settings(
+        table_id, interaction.user.id, settings, stake
+    )
+    table = change.table
+    described = presentation(table.game).describe_settings(table.settings)
+    stake_text = f" · stake {chips(table.row.stake)}" if table.row.stake else ""
+    await reply_private(interaction, f"Table #{table.id} now plays **{described}**{stake_text}.")
+    await shell.publisher.redraw_lobby(table)
+    # Everyone seated, and those whose seat is held, hears of it once, in the channel.
+    seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
+    line = f"⚙️ The host changed table #{table.id}: **{described}**{stake_text}."
+    if asked and old_stake:
+        line += f" Stakes of {chips(old_stake)} went back."
+    if table.held:
+        price = f" for {chips(table.row.stake)}" if table.row.stake else ""
+        line += f" Seats held: press Join to play{price}."
+    pinged = list(dict.fromkeys([*seated, *(s.user_id for s in table.held if s.user_id)]))
+    if pinged:
+        mentions = " ".join(f"<@{u}>" for u in pinged)
+        try:
+            await interaction.followup.send(
+                f"{mentions} {line}"[:2000],
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in pinged]
+                ),
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: settings notice not posted (%s)", table.id, exc.status)
+
+
+# --- spectators ---------------------------------------------------------------------------
+
+
+async def on_watch(
+    interaction: discord.Interaction[Any], router: Router, table: Table, watching: bool
+) -> None:
+    """Watch or Stop watching, pressed on the lobby or on the table message."""
+    shell = router
+    user = interaction.user
+    if watching and table.seat_of(user.id) is not None:
+        raise UserError("You're playing at this table: the thread is yours already.")
+    thread = None
+    if table.status == "running":
+        if table.row.thread_id is None:
+            raise UserError("This game runs in the channel itself: follow it here.")
+        # Adding to (or taking out of) the thread is a call to Discord before the answer,
+        # which a rate limit may hold up: acknowledge the click first.
+        await defer_update(interaction)
+        thread = shell.publisher.client.get_channel(table.row.thread_id)
+        if watching and isinstance(thread, discord.Thread):
+            try:
+                await thread.add_user(user)
+            except discord.HTTPException as exc:
+                log.info("game %s: watcher not added to the thread (%s)", table.id, exc.status)
+                raise UserError(
+                    f"I couldn't add you to the game's thread; open <#{thread.id}> instead."
+                ) from None
+    change = await shell.tables.watch(table.id, user.id, watching)
+    table = change.table
+    left_in = False
+    if not watching and isinstance(thread, discord.Thread):
+        try:
+            await thread.remove_user(user)
+        except discord.HTTPException as exc:
+            log.info("game %s: watcher not taken out (%s)", table.id, exc.status)
+            left_in = True
+    if table.status == "lobby":
+        await shell.publisher.show_lobby(table, interaction)
+        line = (
+            f"👀 You're watching table #{table.id}: you join its thread when the game starts."
+            if watching
+            else f"You stopped watching table #{table.id}."
+        )
+    else:
+        await shell.publisher.publish(change, interaction)
+        line = (
+            f"👀 You're watching game #{table.id} in <#{table.row.thread_id}>."
+            if watching
+            else f"You stopped watching game #{table.id}."
+            + (" Leave the thread from its menu." if left_in else "")
+        )
+    await reply_private(interaction, line)
+
+
+async def add_watchers(client: discord.Client, table: Table) -> None:
+    """A game just started: its watchers join the thread it opened."""
+    if not table.watchers or table.row.thread_id is None:
+        return
+    thread = client.get_channel(table.row.thread_id)
+    if not isinstance(thread, discord.Thread):
+        return
+    for user_id in table.watchers:
+        try:
+            await thread.add_user(discord.Object(user_id))
+        except discord.HTTPException as exc:
+            log.info("game %s: watcher %s not added (%s)", table.id, user_id, exc.status)

@@ -1,0 +1,158 @@
+"""After a restart: which version each game message shows, and the redraw of the messages
+that are behind the database, paced under Discord's rate limits. A deleted game message is
+posted again here too."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.tables.locks import KeyedLocks
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from bot.ui.anywhere import outside_servers
+from bot.ui.compose import turn_edit
+
+if TYPE_CHECKING:
+    from bot.ui.delivery import Delivery
+    from bot.ui.endings import Endings
+
+log = logging.getLogger(__name__)
+
+# Redraws after a restart: a first burst, then a steady pace under Discord's global limit of
+# 50 requests a second (a redraw is one request; clicks and timers need the rest).
+RESTORE_BURST = 20
+RESTORE_PER_SECOND = 25
+RESTORE_CONCURRENCY = 8
+
+
+class ShownVersions:
+    """The versions Discord now shows, not yet recorded in the database (``flush``): after
+    a restart only the tables whose message is behind are redrawn."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self._shown_versions: dict[int, int] = {}
+
+    def mark(self, table: Table) -> None:
+        self._shown_versions[table.id] = max(table.version, self._shown_versions.get(table.id, 0))
+
+    def set(self, table_id: int, version: int) -> None:
+        self._shown_versions[table_id] = version
+
+    async def flush(self) -> int:
+        """Record in the database which version each message shows (one transaction for
+        every table redrawn since the last flush); returns how many."""
+        shown, self._shown_versions = self._shown_versions, {}
+        if shown:
+            try:
+                await self.tables.record_shown(sorted(shown.items()))
+            except Exception:
+                for table_id, version in shown.items():  # try again at the next flush
+                    self._shown_versions.setdefault(table_id, version)
+                raise
+        return len(shown)
+
+
+class Restorer:
+    def __init__(
+        self,
+        tables: TableService,
+        delivery: Delivery,
+        endings: Endings,
+        publishing: KeyedLocks,
+    ) -> None:
+        self.tables = tables
+        self.delivery = delivery
+        self.endings = endings
+        self.shown = delivery.shown
+        self._publishing = publishing  # the publisher's redraw locks, one per table
+
+    async def restore(self) -> int:
+        """After a start: redraw only the tables whose message may be behind the database
+        (the process died between a commit and its Discord update, or before the versions
+        shown were recorded), soonest deadline first, paced under Discord's rate limits.
+        Every other message is right as it is; a click on it is answered from the database,
+        and no board picture is drawn until a turn needs one. Returns how many it redrew."""
+        behind = await self.tables.behind_on_discord()
+        pace = _Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
+        running: set[asyncio.Task[None]] = set()
+        for table_id in behind:
+            await pace.wait()
+            while len(running) >= RESTORE_CONCURRENCY:
+                _, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            running.add(asyncio.create_task(self.restore_locked(table_id)))
+        if running:
+            await asyncio.wait(running)
+        await self.shown.flush()
+        return len(behind)
+
+    async def message_deleted(self, message_id: int) -> None:
+        """A running game's message was deleted (a moderator): post the game again, so its
+        players are not left without buttons."""
+        table = await self.tables.running_with_message(message_id)
+        if table is None:
+            return
+        async with self._publishing.hold(table.id):
+            fresh = await self.tables.get(table.id)
+            if fresh.status != "running" or fresh.row.message_id != message_id:
+                return  # already moved on
+            try:
+                await self.delivery.repost(fresh)
+                self.shown.mark(fresh)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "game %s: could not repost a deleted message (%s)", table.id, exc.status
+                )
+
+    async def restore_locked(self, table_id: int) -> None:
+        # Clicks are answered while this runs: redraw each table as it is now, under its
+        # redraw lock, or a slow start could put an older version back on screen.
+        async with self._publishing.hold(table_id):
+            try:
+                await self._restore_one(table_id)
+            except Exception:
+                log.exception("game %s: redrawing after a restart failed", table_id)
+
+    async def _restore_one(self, table_id: int) -> None:
+        table = await self.tables.get(table_id)
+        if table.status not in ("lobby", "running") or outside_servers(table):
+            return  # outside servers there is no token after a restart: the next click
+        try:
+            if table.status == "lobby":
+                if await self.delivery.edit_lobby(table):
+                    self.shown.mark(table)
+            elif table.row.message_id is None:
+                await self.delivery.repost(table)
+                self.shown.mark(table)
+            elif await self.delivery.edit_game_message(table, turn_edit(table)):
+                self.shown.mark(table)
+            if table.status == "running" and table.end_request is not None:
+                # The request's message may still show a request that ended meanwhile.
+                await self.endings.show_request(table, table.end_request)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
+
+
+class _Pacer:
+    """At most ``burst`` starts at once, then ``per_second`` a second."""
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.tokens = float(burst)
+        self.burst = burst
+        self.per_second = per_second
+        self.last = asyncio.get_running_loop().time()
+
+    async def wait(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.per_second)
+            self.tokens = 1.0
+            self.last = loop.time()
+        self.tokens -= 1

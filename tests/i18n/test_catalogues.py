@@ -1,0 +1,188 @@
+"""The catalogues (issue 23, items 1 and 7): what the code says in English now is in the
+template and in every language, with its placeholders and the language's plural forms; the
+catalogues load on a fresh clone (no compiled .mo) and give each language its plurals and
+numbers."""
+
+from __future__ import annotations
+
+import gettext
+import os
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from bot.i18n import LOCALES_DIR, POT, Catalogues, compile_po
+from bot.i18n.checks import all_problems, problems, template_problems
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ("de", "es", "fr", "pt-BR")
+
+
+def extracted() -> Catalog:
+    """What ``make i18n-extract`` would write now: the code's and the command tree's words."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    catalog = Catalog()
+    for filename, line, message, comments, context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS
+    ):
+        catalog.add(message, None, [(filename, line)], auto_comments=comments, context=context)
+    return catalog
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=locale)
+
+
+def translations() -> list[tuple[str, Catalog]]:
+    found = []
+    for po in sorted(LOCALES_DIR.glob("*/LC_MESSAGES/messages.po")):
+        name = po.parent.parent.name
+        found.append((name.replace("_", "-"), read(po, name)))
+    return found
+
+
+def test_the_template_holds_what_the_code_says() -> None:
+    assert template_problems(extracted(), read(POT)) == []
+
+
+def test_every_language_has_every_message_its_placeholders_and_plurals() -> None:
+    languages = translations()
+    assert [tag for tag, _ in languages] == sorted(LANGUAGES)
+    assert all_problems(read(POT), languages) == []
+
+
+def test_a_message_added_in_english_lists_what_each_language_lacks() -> None:
+    source = read(POT)
+    source.add("%(count)s chip", context=None)  # a new message, nowhere translated yet
+    source.add(("%(count)s chip won", "%(count)s chips won"))
+    lines = all_problems(source, translations())
+    assert lines == [
+        f"{tag}: missing {text}"
+        for tag in sorted(LANGUAGES)
+        for text in ("'%(count)s chip'", "'%(count)s chip won'")
+    ]
+
+
+def test_wrong_placeholders_fuzzy_stale_and_plural_forms_are_each_named() -> None:
+    source = Catalog(locale=None)
+    source.add("Hello %(name)s", context=None)
+    source.add(("%(count)s chip", "%(count)s chips"))
+    source.add("Gone soon")
+    german = Catalog(locale="de")
+    german.add("Hello %(name)s", "Hallo %(nom)s")
+    german.add(("%(count)s chip", "%(count)s chips"), ("ein Chip", "%(count)s Chips"))
+    german.add("Gone soon", "Bald weg", flags=["fuzzy"])
+    german.add("Old words", "Alte Worte")
+    german.obsolete["Older"] = german["Old words"]
+    assert problems(source, "de", german) == [
+        "de: 'Hello %(name)s' placeholders ['nom'], the source has ['name']",
+        "de: fuzzy 'Gone soon' (review it, then drop the flag)",
+        "de: stale 'Old words' (no longer in the source)",
+        "de: stale 'Old words' (obsolete entry: make i18n-update drops it)",
+    ]  # "ein Chip" may say the count in words: only %(count)s may go
+    french = Catalog(locale="fr")
+    french.add(("%(count)s chip", "%(count)s chips"), ("%(count)s jeton", "%(count)s jetons"))
+    lines = problems(source, "fr", french)
+    assert "fr: '%(count)s chip' has 2 plural forms, not 3" in lines
+
+
+def test_a_fresh_clone_compiles_the_po_in_memory_and_a_stale_mo_is_not_read(
+    tmp_path: Path,
+) -> None:
+    po = tmp_path / "de" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    catalog = Catalog(locale="de")
+    catalog.add("Hello", "Hallo")
+    with po.open("wb") as out:
+        write_po(out, catalog)
+    assert Catalogues.load(tmp_path).language("de").gettext("Hello") == "Hallo"  # no .mo
+    # An .mo older than its .po (a pull brought a new .po) is left aside.
+    mo = po.with_suffix(".mo")
+    stale = Catalog(locale="de")
+    stale.add("Hello", "Servus")
+    with mo.open("wb") as out:
+        write_mo(out, stale)
+    os.utime(mo, (po.stat().st_mtime - 60, po.stat().st_mtime - 60))
+    assert Catalogues.load(tmp_path).language("de").gettext("Hello") == "Hallo"
+    os.utime(mo, (po.stat().st_mtime + 60, po.stat().st_mtime + 60))
+    assert Catalogues.load(tmp_path).language("de").gettext("Hello") == "Servus"
+    assert isinstance(compile_po(po), gettext.GNUTranslations)
+
+
+@pytest.mark.parametrize(
+    ("locale", "tag"),
+    [
+        ("de", "de"),
+        ("fr", "fr"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("pt-BR", "pt-BR"),
+        ("pt-PT", "pt-BR"),
+        ("pt", "pt-BR"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("ja", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
+def test_a_locale_reads_its_catalogue_else_its_base_language_else_english(
+    locale: str | None, tag: str
+) -> None:
+    assert Catalogues.load().resolve(locale) == tag
+
+
+@pytest.mark.parametrize(
+    ("tag", "thousand", "million"),
+    [
+        ("en", "1,000", "1,234,567"),
+        ("de", "1.000", "1.234.567"),
+        ("fr", "1\u202f000", "1\u202f234\u202f567"),
+        ("pt-BR", "1.000", "1.234.567"),
+    ],
+)
+def test_numbers_are_grouped_as_the_language_writes_them(
+    tag: str, thousand: str, million: str
+) -> None:
+    words = Catalogues.load().language(tag)
+    assert (words.number(1000), words.number(1_234_567)) == (thousand, million)
+
+
+def test_plurals_follow_each_languages_rules() -> None:
+    # French and Brazilian Portuguese say 0 in the singular, German and English do not;
+    # CLDR gives French, Spanish and Portuguese a third form for a round million
+    # ("1 000 000 de jetons").
+    books = Catalogues.load()
+    forms = {tag: read(LOCALES_DIR / tag.replace("-", "_") / "LC_MESSAGES" / "messages.po",
+                       tag.replace("-", "_")) for tag in LANGUAGES}  # fmt: skip
+    assert forms["de"].plural_forms == "nplurals=2; plural=(n != 1);"
+    assert [forms[t].num_plurals for t in ("de", "es", "fr", "pt-BR")] == [2, 3, 3, 3]
+    chips = ("%(count)s chip", "%(count)s chips")
+    english = books.language("en")
+    assert [english.plural(*chips, n) for n in (0, 1, 1000)] == ["0 chips", "1 chip", "1,000 chips"]
+    # The same message in a catalogue of its own: the language's plural rule picks the form.
+    for tag, strings, expected in [
+        ("fr", ("%(count)s jeton", "%(count)s de jetons", "%(count)s jetons"),
+         ["0 jeton", "1 jeton", "2 jetons", "1\u202f000\u202f000 de jetons"]),
+        ("de", ("%(count)s Chip", "%(count)s Chips"),
+         ["0 Chips", "1 Chip", "2 Chips", "1.000.000 Chips"]),
+        ("pt_BR", ("%(count)s ficha", "%(count)s de fichas", "%(count)s fichas"),
+         ["0 ficha", "1 ficha", "2 fichas", "1.000.000 de fichas"]),
+    ]:  # fmt: skip
+        catalog = Catalog(locale=tag)
+        catalog.add(chips, strings)
+        tmp = Catalogues({})
+        mo = BytesIO()
+        write_mo(mo, catalog)
+        mo.seek(0)
+        tmp.add(tag.replace("_", "-"), gettext.GNUTranslations(mo))
+        words = tmp.language(tag.replace("_", "-"))
+        assert [words.plural(*chips, n) for n in (0, 1, 2, 1_000_000)] == expected, tag
