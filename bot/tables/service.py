@@ -765,6 +765,7 @@ class TableService:
         fired: list[Change] = []
         for start in range(0, len(due), TIMER_CONCURRENCY):
             chunk = sorted(due[start : start + TIMER_CONCURRENCY])
+            changes: list[Change | None] = []
             async with AsyncExitStack() as held:
                 for table_id in chunk:
                     await held.enter_async_context(self._locks.hold(table_id))
@@ -773,6 +774,9 @@ class TableService:
                 except DatabaseUnavailable as exc:  # nothing fired: a later tick
                     log.warning("timers wait for the database: %s", exc)
                     break
+                except Exception:  # as for one timer that fails: logged, the others fire
+                    log.exception("timers of games %s to %s failed", chunk[0], chunk[-1])
+                    continue
                 tables: list[Table] = []
                 for row in rows:
                     try:
