@@ -37,7 +37,12 @@ async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None
         if sql != AFTER_COMMIT and not in_timer_loop():
             env.counts["statements"] += 1
 
+    def on_round_trip() -> None:
+        if not in_timer_loop():
+            env.counts["trips"] += 1
+
     db.on_statement = on_statement
+    db.on_round_trip = on_round_trip
     conn: Any = db.conn if isinstance(db, SqliteDatabase) else None
     if conn is not None:
         real: Any = conn._execute  # private: aiosqlite's one hop to its thread, every call
@@ -58,13 +63,14 @@ async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None
                 counts.append(env.last_counts)
     finally:
         db.on_statement = None
+        db.on_round_trip = None
         if conn is not None:
             delattr(conn, "_execute")
     statements = statistics.fmean(c["statements"] for c in counts)
     if conn is not None:
         trips, what = statistics.fmean(c["hops"] for c in counts), "hops to aiosqlite's thread"
-    else:  # every statement is one round trip to the server
-        trips, what = statements, "one per statement"
+    else:  # a read, a statement, or a write batch in pipeline mode: one round trip each
+        trips, what = statistics.fmean(c["trips"] for c in counts), "to the server"
     report.add(
         "db.round_trips",
         f"database round trips per click ({what})",

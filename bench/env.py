@@ -66,7 +66,7 @@ class Env:
         self.clock = Clock()
         # Database work made by clicks (not the timer loop), while db_work counts it:
         # "hops" to aiosqlite's thread (SQLite only) and "statements" (both engines).
-        self.counts = {"hops": 0, "statements": 0}
+        self.counts = {"hops": 0, "statements": 0, "trips": 0}
         self.last_counts = dict(self.counts)
         self.last_card_ms = 0.0  # board_move: the card click alone
 

@@ -23,6 +23,7 @@ from bot.errors import DatabaseUnavailable
 from bot.games.registry import Games
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change
 from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
@@ -36,6 +37,7 @@ from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.i18n import CommandTranslator, tree_refusals
 from bot.ui.manage import ManageSelect
+from bot.ui.pacing import Pacer
 from bot.ui.publisher import Publisher
 from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
@@ -46,6 +48,12 @@ log = logging.getLogger("bot")
 
 COGS = "cogs"
 SHOW_CONCURRENCY = 32  # timer changes shown at once (each is one or two Discord requests)
+# Timer changes shown: a first burst, then a pace that leaves room under Discord's global 50
+# requests a second for clicks and a restart's redraws (RESTORE_PER_SECOND, 25 a second);
+# and one change at a time per channel (its message buckets are 5 per 5 s: discord.py waits
+# them out, but many requests queued in one bucket at once still meet 429s).
+SHOW_BURST = 20
+SHOW_REQUESTS_PER_SECOND = 20
 
 # What discord.client logs at every start when its optional voice libraries are missing. The
 # bot has no voice; a newcomer reads these as a broken install. Only these two are dropped.
@@ -255,9 +263,13 @@ class SequencesBot(commands.Bot):
         up no other table), and the versions shown are recorded at the end."""
         showing: set[asyncio.Task[None]] = set()
         limit = asyncio.Semaphore(SHOW_CONCURRENCY)
+        pace = Pacer(SHOW_BURST, SHOW_REQUESTS_PER_SECOND)
+        channels = KeyedLocks()
 
         async def show(change: Change) -> None:
-            async with limit:
+            async with channels.hold(change.table.game_channel_id), limit:
+                # A new turn is a new message and an edit of the old one: two requests.
+                await pace.wait(2 if change.turn_changed else 1)
                 await self._show_timer_change(change)
 
         def committed(change: Change) -> None:

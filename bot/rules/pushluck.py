@@ -24,7 +24,8 @@ Rulings this module makes where RULINGS §1 is silent (also in docs/rules.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.errors import IllegalAction
@@ -231,6 +232,22 @@ class PushState:
 
 
 # --- the game ------------------------------------------------------------------------------
+
+
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(PushState))
+
+
+def replace(state: PushState, **changes: Any) -> PushState:
+    """``dataclasses.replace`` for a state, without its per-field work: a state has no
+    ``__post_init__`` and keeps nothing derived, so a copy of its fields with ``changes`` is
+    the same value, several times faster (a turn replaces its state four or five times,
+    and a tick may time out 10,000 turns: issue 26.5)."""
+    if type(state) is not PushState or not changes.keys() <= _STATE_FIELDS:
+        return dataclasses.replace(state, **changes)  # its errors for a wrong field
+    new = object.__new__(PushState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def new_game(config: PushConfig, n_seats: int) -> PushState:

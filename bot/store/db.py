@@ -208,6 +208,41 @@ def is_postgresql(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
+@dataclass(frozen=True, slots=True)
+class Statements:
+    """A ``Database.write`` job given as its statements: ``sql[i]`` with ``params[i]``, in
+    order, each to change exactly ``expect[i]`` rows (None: any number). A statement that
+    changes another number raises ``conflict()`` (a version check that failed), and the job
+    is rolled back alone, as any job that raises.
+
+    The form lets a batch send such jobs together: those of one batch with the same
+    statements run as one ``executemany`` per statement (on PostgreSQL psycopg pipelines it:
+    one round trip for the lot, not one per statement), their counts checked in sum. If a
+    sum is off, the batch is rolled back and runs again one job at a time, each in its own
+    SAVEPOINT, so that only the job whose check failed gets its error."""
+
+    sql: tuple[str, ...]
+    params: tuple[Sequence[Any], ...]
+    expect: tuple[int | None, ...]
+    conflict: Callable[[], Exception]
+    # The same change as one statement that changes ``expect[0]`` rows when it happens and
+    # nothing otherwise (a data-modifying CTE, which only PostgreSQL has): with it a batch of
+    # such jobs needs no savepoints, and the PostgreSQL engine sends it whole in one round
+    # trip (pipeline mode). Such a job must be safe to run twice (a compare-and-set, or a
+    # value set): a batch whose connection was lost in that round trip runs again.
+    single: tuple[str, Sequence[Any]] | None = None
+
+    def __call__(self, conn: WriteConnection) -> None:
+        for sql, params, expect in zip(self.sql, self.params, self.expect, strict=True):
+            cursor = conn.execute(sql, params)
+            if expect is not None and cursor.rowcount != expect:
+                raise self.conflict()
+
+    @property
+    def shape(self) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+        return self.sql, self.expect
+
+
 class Hooked:
     """A ``WriteConnection`` calling the statement hook before each statement."""
 
@@ -235,6 +270,9 @@ class Database(ABC):
         # Where the data is, for messages (a URL without its password).
         self.target = target
         self.on_statement: StatementHook | None = None
+        # Called on each round trip to a server (PostgreSQL: a read, a statement, a pipelined
+        # batch), on the thread that makes it: for the benchmark.
+        self.on_round_trip: Callable[[], None] | None = None
         self._queue: deque[tuple[Job[Any], asyncio.Future[Any], int]] = deque()
         self._writer: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()
@@ -415,7 +453,9 @@ def run_batch(
     if len(jobs) == 1:
         return _run_jobs(hooked, jobs, *shape, savepoints=False)
     try:
-        return _run_jobs(hooked, jobs, *shape, savepoints=False)
+        return _run_jobs(hooked, jobs, *shape, savepoints=False, merge=True)
+    except _MergedFailed:  # which job of a merged group failed is not known: one at a time
+        return _run_jobs(hooked, jobs, *shape, savepoints=True)
     except _JobFailed as failed:
         rest = [job for i, job in enumerate(jobs) if i != failed.index]
         outcomes = _run_jobs(hooked, rest, *shape, savepoints=True)
@@ -432,6 +472,42 @@ class _JobFailed(Exception):
         self.error = error
 
 
+class _MergedFailed(Exception):
+    """A merged group of ``Statements`` jobs changed fewer rows than its jobs expect, or one
+    of its statements raised (the batch was rolled back)."""
+
+
+def _groups(jobs: list[Job[Any]]) -> Iterator[tuple[int, list[Job[Any]]]]:
+    """The jobs as (index of the first, jobs) runs, in their order: ``Statements`` jobs of
+    one shape that follow each other together, every other job alone. The order is kept, so
+    the row locks are still taken in the batch's order."""
+    start = 0
+    while start < len(jobs):
+        job = jobs[start]
+        end = start + 1
+        if isinstance(job, Statements):
+            while (
+                end < len(jobs)
+                and isinstance(nxt := jobs[end], Statements)
+                and nxt.shape == job.shape
+            ):
+                end += 1
+        yield start, jobs[start:end]
+        start = end
+
+
+def _run_merged(conn: WriteConnection, group: list[Statements]) -> None:
+    head = group[0]
+    for i, sql in enumerate(head.sql):
+        try:
+            cursor = conn.executemany(sql, [job.params[i] for job in group])
+        except Exception as exc:
+            raise _MergedFailed() from exc
+        expect = head.expect[i]
+        if expect is not None and cursor.rowcount != expect * len(group):
+            raise _MergedFailed()
+
+
 def _run_jobs(
     hooked: WriteConnection,
     jobs: list[Job[Any]],
@@ -442,7 +518,10 @@ def _run_jobs(
     lost: Callable[[], bool],
     *,
     savepoints: bool,
+    merge: bool = False,
 ) -> list[tuple[bool, Any]]:
+    if merge and any(isinstance(job, Statements) for job in jobs):
+        return _run_groups(hooked, jobs, hook, begin, rollback, transient, lost)
     outcomes: list[tuple[bool, Any]] = []
     hooked.execute(begin)
     try:
@@ -472,6 +551,49 @@ def _run_jobs(
         raise
     except BaseException:
         # Also reached when COMMIT itself fails: nothing of the batch was committed.
+        rollback()
+        raise
+    if hook is not None:
+        hook(AFTER_COMMIT)
+    return outcomes
+
+
+def _run_groups(
+    hooked: WriteConnection,
+    jobs: list[Job[Any]],
+    hook: StatementHook | None,
+    begin: str,
+    rollback: Callable[[], None],
+    transient: tuple[type[BaseException], ...],
+    lost: Callable[[], bool],
+) -> list[tuple[bool, Any]]:
+    """``_run_jobs`` without savepoints, ``Statements`` jobs of one shape merged."""
+    outcomes: list[tuple[bool, Any]] = [(True, None)] * len(jobs)
+    hooked.execute(begin)
+    try:
+        for start, group in _groups(jobs):
+            if len(group) > 1:
+                _run_merged(hooked, group)  # type: ignore[arg-type]
+                continue
+            try:
+                outcomes[start] = (True, group[0](hooked))
+            except transient:
+                raise
+            except Exception as exc:
+                if lost():
+                    raise
+                rollback()
+                raise _JobFailed(start, exc) from None
+        hooked.execute("COMMIT")
+    except _JobFailed:
+        raise
+    except _MergedFailed as failed:
+        if lost() or isinstance(failed.__cause__, transient):
+            rollback()
+            raise failed.__cause__ from None  # type: ignore[misc]
+        rollback()
+        raise
+    except BaseException:
         rollback()
         raise
     if hook is not None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.records import SeatResult
-from bot.store.db import Connection, Database, Row, WriteConnection
+from bot.store.db import Connection, Database, Row, Statements, WriteConnection
 
 LIVE = ("lobby", "running")
 
@@ -136,6 +136,40 @@ def update_sync(conn: WriteConnection, row: GameRow, expected_version: int) -> N
     _check_updated(cursor.rowcount, row, expected_version)
 
 
+# ``save_job`` as one statement (PostgreSQL): the log entry is written only if the
+# version-checked UPDATE changed the row, so its row count (1 or 0) is the check.
+_SAVE_ONE = (
+    "WITH saved AS ("
+    + _UPDATE
+    + " RETURNING id) INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
+    "SELECT saved.id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = saved.id), "
+    "CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT) FROM saved"
+)
+
+
+def save_job(
+    row: GameRow,
+    expected_version: int,
+    at: float,
+    actor_id: int | None,
+    kind: str,
+    detail: dict[str, Any],
+) -> Statements:
+    """``update`` and ``append_log`` as one ``Database.write`` job, its values taken now: the
+    saves of one batch are sent together (``Statements``), each still a compare-and-set on
+    its version, its log entry written only with it."""
+
+    def conflict() -> VersionConflict:
+        return VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
+
+    log_params = (row.id, row.id, at, actor_id, kind, json.dumps(detail))
+    update_params = _update_params(row, expected_version)
+    single = (_SAVE_ONE, (*update_params, at, actor_id, kind, log_params[-1]))
+    return Statements(
+        (_UPDATE, _APPEND_LOG), (update_params, log_params), (1, None), conflict, single
+    )
+
+
 _SET_STATE = "UPDATE games SET state_json = ? WHERE id = ? AND version = ?"
 
 
@@ -155,6 +189,18 @@ async def set_location(
 ) -> None:
     """Where the game is shown: its thread (kept when None) and its live message."""
     await conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+
+
+def set_location_job(game_id: int, thread_id: int | None, message_id: int | None) -> Statements:
+    """``set_location`` as a ``Database.write`` job (sent with the batch's others)."""
+    params = (thread_id, message_id, game_id)
+    return Statements(
+        (_SET_LOCATION,),
+        (params,),
+        (None,),
+        lambda: AssertionError("never"),
+        (_SET_LOCATION, params),
+    )
 
 
 def set_location_sync(
@@ -216,6 +262,16 @@ async def due(
         (now, *params, limit),
     )
     return [r["id"] for r in rows]
+
+
+async def rows(db: Database, game_ids: list[int]) -> list[GameRow]:
+    """These tables, whole, in one query (those that exist), by id: a tick that fires
+    hundreds of timers reads them at once instead of one read each."""
+    if not game_ids:
+        return []
+    marks = ", ".join("?" * len(game_ids))
+    found = await db.fetchall(f"SELECT * FROM games WHERE id IN ({marks}) ORDER BY id", game_ids)
+    return [_row(r) for r in found]
 
 
 async def next_deadline(db: Database, shards: ShardFilter = None) -> float | None:

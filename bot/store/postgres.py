@@ -24,8 +24,9 @@ import asyncio
 import hashlib
 import logging
 import re
+import select
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from decimal import Decimal
@@ -42,6 +43,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from bot.errors import DatabaseUnavailable
 from bot.store.db import (
+    AFTER_COMMIT,
     POSTGRESQL,
     Connection,
     Contention,
@@ -49,6 +51,7 @@ from bot.store.db import (
     Database,
     DatabaseUnusable,
     Job,
+    Statements,
     SyncCursor,
     WriteConnection,
     migrations,
@@ -231,6 +234,20 @@ def make_pool(url: str, size: int) -> AsyncPool:
     )
 
 
+def closed_by_server(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """Whether an idle connection was closed by the server (a restart, pg_terminate_backend,
+    a proxy's idle timeout), found without a round trip: such a connection has something to
+    read (the server's goodbye, or the end of the stream), where a live idle one has none."""
+    if conn.closed or conn.broken:
+        return True
+    try:
+        poller = select.poll()  # no limit on the descriptor's number, unlike select()
+        poller.register(conn.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+    except (OSError, ValueError):
+        return True
+
+
 def unavailable(exc: BaseException) -> DatabaseUnavailable:
     return DatabaseUnavailable(f"the database server did not answer ({_first_line(exc)})")
 
@@ -277,16 +294,19 @@ class _SyncConnection:
     """The writer thread's psycopg connection as a ``WriteConnection``; ``last`` is the
     statement it sent last (was the connection lost at COMMIT?)."""
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], db: PostgresDatabase) -> None:
         self._conn = conn
+        self._db = db
         self.last = ""
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> SyncCursor:
         self.last = sql
+        self._db._trip()
         return self._conn.execute(translate(sql), parameters or None)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> SyncCursor:
         self.last = sql
+        self._db._trip()  # pipelined by psycopg: one round trip
         cursor = self._conn.cursor()
         cursor.executemany(translate(sql), list(parameters))
         return cursor
@@ -423,14 +443,10 @@ class PostgresDatabase(Database):
                     raise unavailable(exc) from exc
                 deadline = loop.time() + WAIT_FOR_SERVER
                 continue
-            try:
-                await AsyncConnectionPool.check_connection(conn)
-            except psycopg.Error:
-                await self.pool.putconn(conn)
+            if closed_by_server(conn):  # no round trip: see closed_by_server
+                await conn.close()
+                await self.pool.putconn(conn)  # the pool replaces it
                 continue
-            except BaseException:
-                await self.pool.putconn(conn)
-                raise
             self._in_use += 1
             return conn
 
@@ -451,23 +467,25 @@ class PostgresDatabase(Database):
     async def _begun(self) -> psycopg.AsyncConnection[Any]:
         """A pooled connection inside BEGIN. A BEGIN that finds its connection lost (nothing
         of the transaction has run) is sent once more on a fresh one."""
-        for attempt in (1, 2):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_FOR_SERVER
+        while True:
             raw = await self._connection()
             try:
                 self._hook("BEGIN")
+                self._trip()
                 await raw.execute("BEGIN")
                 return raw
             except psycopg.OperationalError as exc:
                 await self._give_back(raw)
                 if not raw.closed:
                     raise
-                if attempt == 2:
+                if loop.time() > deadline:
                     raise unavailable(exc) from exc
                 log.info("a connection was lost (%s); BEGIN on a fresh one", _first_line(exc))
             except BaseException:
                 await self._give_back(raw)
                 raise
-        raise AssertionError("unreachable")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
@@ -504,9 +522,15 @@ class PostgresDatabase(Database):
         """A read; run once more on a fresh connection if its connection was lost."""
         self._hook(sql)
         query, values = translate(sql), tuple(params) or None
-        for attempt in (1, 2):
+        # Lost connections are found by using them (no check first: that was a round trip
+        # per read), so a read that finds its connection lost runs again on the next one,
+        # for up to WAIT_FOR_SERVER (after a failover every pooled connection may be gone).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_FOR_SERVER
+        while True:
             conn = await self._connection()
             try:
+                self._trip()
                 cursor = await conn.execute(query, values)
                 if cursor.description is None:  # a statement without rows (as SQLite gives [])
                     return []
@@ -514,12 +538,11 @@ class PostgresDatabase(Database):
             except psycopg.OperationalError as exc:
                 if not conn.closed:
                     raise
-                if attempt == 2:
+                if loop.time() > deadline:
                     raise unavailable(exc) from exc
                 log.info("a connection was lost (%s); reading again", _first_line(exc))
             finally:
                 await self._give_back(conn)
-        raise AssertionError("unreachable")
 
     async def _run_on_writer(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
         loop = asyncio.get_running_loop()
@@ -529,8 +552,10 @@ class PostgresDatabase(Database):
         """The writer's connection, opened again if it was lost; while the server refuses
         connections (restarting), tried again for up to ``WAIT_FOR_SERVER`` seconds."""
         conn = self._writer_conn
-        if conn is not None and not conn.closed:
+        if conn is not None and not closed_by_server(conn):
             return conn
+        if conn is not None and not conn.closed:
+            conn.close()
         deadline = time.monotonic() + WAIT_FOR_SERVER
         delay = 0.05
         while True:
@@ -551,7 +576,7 @@ class PostgresDatabase(Database):
         again = False  # once, on a fresh connection, after the connection was lost
         while True:
             conn = self._writer_connection()
-            sent = _SyncConnection(conn)
+            sent = _SyncConnection(conn, self)
 
             def rollback(conn: psycopg.Connection[Any] = conn) -> None:
                 if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
@@ -561,6 +586,10 @@ class PostgresDatabase(Database):
                 return conn.closed
 
             try:
+                if all(isinstance(job, Statements) and job.single for job in jobs):
+                    done = self._pipelined(conn, sent, jobs, rollback)  # type: ignore[arg-type]
+                    if done is not None:
+                        return done
                 return run_batch(
                     sent, jobs, self.on_statement, begin="BEGIN", rollback=rollback,
                     transient=_TRANSIENT, lost=lost,
@@ -579,6 +608,62 @@ class PostgresDatabase(Database):
                     raise unavailable(exc) from exc
                 again = True
                 log.info("the writer's connection was lost (%s); writing again", _first_line(exc))
+
+    def _trip(self) -> None:
+        if self.on_round_trip is not None:
+            self.on_round_trip()
+
+    def _pipelined(
+        self,
+        conn: psycopg.Connection[Any],
+        sent: _SyncConnection,
+        jobs: list[Statements],
+        rollback: Callable[[], None],
+    ) -> list[tuple[bool, Any]] | None:
+        """The batch in one round trip: BEGIN, each job as its one statement, COMMIT, sent
+        together in pipeline mode, then each job's row count read. A job whose statement
+        changed nothing (a stale version) changed nothing at all, so it fails alone without
+        a savepoint. None if a statement raised: all was rolled back, and the caller runs
+        the batch the usual way, which finds the job that raised."""
+        hook = self.on_statement
+
+        def send(sql: str, params: Sequence[Any] | None = None) -> Any:
+            if hook is not None:
+                hook(sql)
+            sent.last = sql
+            return conn.execute(translate(sql), params or None)
+
+        self._trip()
+        try:
+            with conn.pipeline():
+                send("BEGIN")
+                cursors = [send(*job.single) for job in jobs if job.single is not None]
+                send("COMMIT")
+        except psycopg.OperationalError:
+            # Lost, maybe after the server took the COMMIT: the batch may run again all the
+            # same (``_run_batch`` does so once), since every pipelined job is a
+            # compare-and-set or sets a value: run again after its commit, it changes
+            # nothing (its caller is told the game changed).
+            rollback()
+            sent.last = "(pipeline)"
+            raise
+        except _TRANSIENT:
+            rollback()
+            raise
+        except psycopg.Error:
+            rollback()
+            return None
+        except BaseException:
+            rollback()
+            raise
+        if hook is not None:
+            hook(AFTER_COMMIT)
+        return [
+            (True, None)
+            if job.expect[0] is None or cursor.rowcount == job.expect[0]
+            else (False, job.conflict())
+            for job, cursor in zip(jobs, cursors, strict=True)
+        ]
 
 
 _GUARDS_IN_FORCE = (

@@ -15,13 +15,13 @@ import logging
 import math
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import NO_GUILD, SeatResult
 from bot.store import games
-from bot.store.db import Connection, Contention, Database, WriteConnection
+from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
 from bot.tables import reminders
@@ -176,14 +176,10 @@ class TableService:
         try:
             if extra is None:
                 # The common click: one job, one hop to the database thread, committed with
-                # whatever other changes arrive at the same time (Database.write).
-                row = dataclasses.replace(table.row)  # the job runs on another thread
-
-                def save(conn: WriteConnection) -> None:
-                    games.update_sync(conn, row, expected)
-                    games.append_log_sync(conn, row.id, now, actor_id, kind, detail)
-
-                await self.db.write(save, order=row.id)
+                # whatever other changes arrive at the same time (Database.write), the
+                # saves of a batch sent together (a tick's thousands of timers).
+                save = games.save_job(table.row, expected, now, actor_id, kind, detail)
+                await self.db.write(save, order=table.id)
             else:  # hooks that move chips or record results are async: their own transaction
                 for attempt in range(1, CONTENTION_RETRIES + 1):
                     try:
@@ -546,10 +542,7 @@ class TableService:
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
-        await self.db.write(
-            lambda conn: games.set_location_sync(conn, table_id, thread_id, message_id),
-            order=table_id,
-        )
+        await self.db.write(games.set_location_job(table_id, thread_id, message_id), order=table_id)
 
     def check_turn(
         self, table: Table, user_id: int, version: int, stale_text: str | None = None
@@ -741,57 +734,87 @@ class TableService:
         that is no news here (a click or the other process got there first), so it is logged
         at debug only. A process that reads the row after the other committed finds the next
         deadline, not yet due, or the table closed, and does nothing at all."""
-        limit = asyncio.Semaphore(TIMER_CONCURRENCY)
 
-        async def one(table_id: int) -> Change | None:
-            async with limit:
-                try:
-                    change = await self.fire(table_id)
-                except StaleAction:
-                    log.debug("timer for game %s: another change came first", table_id)
-                    return None
-                except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
-                    log.warning("timer for game %s refused: %s", table_id, exc)
-                    return None
-                except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
-                    log.warning("timer for game %s waits for the database: %s", table_id, exc)
-                    return None
-                except Exception:
-                    # One broken table (a bug, a full disk) must not stop every other table's
-                    # timers: the due list is ordered by deadline, so it would come first
-                    # forever.
-                    log.exception("timer for game %s failed; the others still fire", table_id)
-                    return None
+        async def one(table: Table) -> Change | None:
+            table_id = table.id
+            try:
+                change = await self._fire_locked(table)
+            except StaleAction:
+                log.debug("timer for game %s: another change came first", table_id)
+                return None
+            except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
+                log.warning("timer for game %s refused: %s", table_id, exc)
+                return None
+            except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
+                log.warning("timer for game %s waits for the database: %s", table_id, exc)
+                return None
+            except Exception:
+                # One broken table (a bug, a full disk) must not stop every other table's
+                # timers: the due list is ordered by deadline, so it would come first
+                # forever.
+                log.exception("timer for game %s failed; the others still fire", table_id)
+                return None
             if change is not None and on_change is not None:
                 on_change(change)
             return change
 
+        # Up to TIMER_CONCURRENCY due tables at a time: their locks taken, then the tables
+        # read in one query under them (not one read each), then fired together, so that
+        # their saves are committed together.
         due = await games.due(self.db, self.clock(), shards=self._shard_filter)
-        fired = await asyncio.gather(*(one(table_id) for table_id in due))
-        return [change for change in fired if change is not None]
+        fired: list[Change] = []
+        for start in range(0, len(due), TIMER_CONCURRENCY):
+            chunk = sorted(due[start : start + TIMER_CONCURRENCY])
+            changes: list[Change | None] = []
+            async with AsyncExitStack() as held:
+                for table_id in chunk:
+                    await held.enter_async_context(self._locks.hold(table_id))
+                try:
+                    rows = await games.rows(self.db, chunk)
+                except DatabaseUnavailable as exc:  # nothing fired: a later tick
+                    log.warning("timers wait for the database: %s", exc)
+                    break
+                except Exception:  # as for one timer that fails: logged, the others fire
+                    log.exception("timers of games %s to %s failed", chunk[0], chunk[-1])
+                    continue
+                tables: list[Table] = []
+                for row in rows:
+                    try:
+                        tables.append(self._table(row))
+                    except UserError as exc:
+                        log.warning("timer for game %s refused: %s", row.id, exc)
+                changes = await asyncio.gather(*(one(table) for table in tables))
+            fired += [change for change in changes if change is not None]
+        order = {table_id: index for index, table_id in enumerate(due)}
+        return sorted(fired, key=lambda change: order[change.table.id])
 
     async def fire(self, table_id: int) -> Change | None:
+        """Fire the table's timer if it is due."""
         async with self._locked(table_id) as table:
-            now = self.clock()
-            if table.row.deadline is None or table.row.deadline > now:
-                return None  # someone acted in the meantime
-            if table.status == "lobby":
-                return await self._close(table, "expired", None, ev.Closed(ev.EXPIRED))
-            if table.status != "running":
-                return None
-            request = table.pending_request
-            if request is not None and request["until"] <= now:
-                return await self.fair_play.request_ran_out(table)
-            game = table.game
-            assert table.rules is not None
-            current = game.current_seat(table.rules)
-            if current is None:
-                return None
-            seat = table.seats[current]
-            if seat.is_bot:
-                steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
-                return await self._play(table, steps, None, "bot")
-            return await self.fair_play.turn_ran_out(table, current)
+            return await self._fire_locked(table)
+
+    async def _fire_locked(self, table: Table) -> Change | None:
+        """``fire`` for a table read under its lock."""
+        now = self.clock()
+        if table.row.deadline is None or table.row.deadline > now:
+            return None  # someone acted in the meantime
+        if table.status == "lobby":
+            return await self._close(table, "expired", None, ev.Closed(ev.EXPIRED))
+        if table.status != "running":
+            return None
+        request = table.pending_request
+        if request is not None and request["until"] <= now:
+            return await self.fair_play.request_ran_out(table)
+        game = table.game
+        assert table.rules is not None
+        current = game.current_seat(table.rules)
+        if current is None:
+            return None
+        seat = table.seats[current]
+        if seat.is_bot:
+            steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
+            return await self._play(table, steps, None, "bot")
+        return await self.fair_play.turn_ran_out(table, current)
 
     # --- restore ---------------------------------------------------------------------
 

@@ -6,6 +6,12 @@ Discord's 3 seconds, and every table's turns stay in order."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+import bot.app
+from bot.sim.live_games import insert_live_copies
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
 from tests.reliability.helpers import table_row
@@ -85,3 +91,50 @@ async def test_a_flood_of_games_in_one_channel_answers_in_time_and_in_order(
     assert slowest < DEADLINE, f"slowest answer {slowest:.2f} s"
     assert waited > 0  # the channel's buckets really made discord.py wait
     print(f"slowest answer {slowest:.3f} s; rate-limit waits {waited:.1f} s")
+
+
+async def test_hundreds_of_turns_running_out_at_once_are_shown_within_the_rate_limits(
+    make_env: MakeEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26.5: 400 turn timers run out in the same tick, every game shown in the one
+    channel: each is committed and shown (its new turn message and the old one's summary),
+    and no request is sent inside a 429's retry_after (the harness fails the test if one
+    is). Before, up to 32 redraws at once queued in the channel's two buckets, and
+    discord.py sent some of them into the 429 of another."""
+    monkeypatch.setattr(bot.app, "SHOW_REQUESTS_PER_SECOND", 100_000, raising=False)
+    monkeypatch.setattr(bot.app, "SHOW_BURST", 100_000, raising=False)  # pace: not tested
+    env = await make_env(seed=5, max_games_per_channel=1_000)
+    await env.h.set_bot_permissions(env.h.channel, create_public_threads=False)
+    host, guest = await env.h.member("Host"), await env.h.member("Guest")
+    lobby = (await host.slash("sequences start", rounds=3)).message
+    await guest.click(lobby, "Join")
+    await host.click(lobby, "Start")
+    template = (await env.bot.tables.get(1)).row
+    shown = env.h.message(template.message_id).payload
+    fake, channel = env.h.fake, env.h.channel.id
+    author = fake._bot_author()  # private to the harness: the bot as a message's author
+
+    def show(i: int, game_id: int) -> int:
+        text = json.dumps(shown.get("components") or []).replace('"t:1:', f'"t:{game_id}:')
+        fields = {"embeds": shown.get("embeds") or [], "components": json.loads(text)}
+        return int(
+            fake.create_message(channel_id=channel, author=author, fields=fields, files=[]).id
+        )
+
+    ids = await insert_live_copies(
+        env.bot.db,
+        template,
+        400,
+        place=lambda i: (channel, None),
+        deadline=lambda i: env.clock() + 1,
+        show=show,
+    )
+    before = len(env.h.requests)
+    assert await env.tick(2) == 400  # the harness fails here if a request broke a 429
+    sent = env.h.requests[before:]
+    posts = [r for r in sent if r.method == "POST" and r.failed_with is None]
+    assert len(posts) == 400  # every next player's turn message
+    for game_id in (ids[0], ids[-1]):
+        row = await table_row(env, game_id)
+        assert row["version"] == template.version + 1
+        assert env.h.message(int(row["message_id"])).payload["content"].startswith("<@")

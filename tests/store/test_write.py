@@ -183,6 +183,56 @@ async def test_jobs_on_the_same_row_keep_their_order(db: Database) -> None:
     assert log == [0, 1, 2, 3, 4]
 
 
+async def test_saves_of_one_batch_go_together_and_a_stale_one_conflicts_alone(
+    db: Database,
+) -> None:
+    """Issue 26.5: the saves of a batch (``games.save_job``) are sent as one statement each
+    for the lot (executemany), not one per game; each is still a compare-and-set on its
+    version with its log entry, so a stale one fails alone and writes no log entry."""
+    rows = []
+    for _ in range(6):
+        row = await games.get(db, await new_game(db))
+        assert row is not None
+        rows.append(row)
+    seen = statements(db)
+
+    def save(row: games.GameRow, expected: int, turn: int) -> Job[None]:
+        changed = games.GameRow(**{**row.__dict__, "version": expected + 1, "state": {"t": turn}})
+        return games.save_job(changed, expected, 0.0, None, "turn", {"t": turn})
+
+    async def batch(jobs: list[Job[None]]) -> list[object]:
+        async with db._write_lock:  # the writes queue up and go out as one batch
+            pending = [asyncio.ensure_future(db.write(j, order=i)) for i, j in enumerate(jobs)]
+            await asyncio.sleep(0)
+        return await asyncio.gather(*pending, return_exceptions=True)
+
+    trips: list[None] = []
+    db.on_round_trip = lambda: trips.append(None)
+    assert await batch([save(row, row.version, 1) for row in rows]) == [None] * 6
+    if db.engine == "sqlite":  # one UPDATE and one INSERT for the six
+        assert [s.split()[0] for s in seen] == ["BEGIN", "UPDATE", "INSERT", "COMMIT", "--"]
+    else:  # each save one statement, the whole batch one round trip (pipeline mode)
+        assert [s.split()[0] for s in seen] == ["BEGIN", *["WITH"] * 6, "COMMIT", "--"]
+        assert len(trips) == 1
+    seen.clear()
+    # The third was read before the first batch: stale now. Only it conflicts.
+    jobs = [save(row, row.version + (0 if i == 2 else 1), 2) for i, row in enumerate(rows)]
+    outcomes = await batch(jobs)
+    assert [isinstance(o, games.VersionConflict) for o in outcomes] == [
+        False, False, True, False, False, False,
+    ]  # fmt: skip
+    if db.engine == "sqlite":  # found by running them one at a time
+        assert "ROLLBACK TO SAVEPOINT job" in seen
+    for i, row in enumerate(rows):
+        now = await games.get(db, row.id)
+        assert now is not None
+        assert (now.version, now.state) == (
+            (row.version + 1, {"t": 1}) if i == 2 else (row.version + 2, {"t": 2})
+        )
+        log = [e["detail"]["t"] for e in await games.log_entries(db, row.id)]
+        assert log[-2:] == ([1] if i == 2 else [1, 2])[-2:] and log.count(2) == (0 if i == 2 else 1)
+
+
 async def test_writes_and_transactions_never_interleave_on_sqlite(tmp_path: Path) -> None:
     # One SQLite connection: a write waits for a transaction. (On PostgreSQL they run on
     # separate connections and the row locks order them.)

@@ -103,6 +103,44 @@ async def test_lobby_expires_after_its_deadline(db: Database, clock: FakeClock) 
     assert change.table.id == table_id and change.table.status == "expired"
 
 
+async def test_many_due_timers_are_read_at_once_and_saved_together(
+    db: Database, clock: FakeClock
+) -> None:
+    """Issue 26.5: a tick with hundreds of timers due reads them a chunk at a time, one
+    query each under the chunk's locks (not one read each), and sends their saves together
+    (one UPDATE statement per batch of saves, not one per table); every turn still times
+    out with its own log entry and new version."""
+    from bot.sim.live_games import insert_live_copies
+
+    service = make_service(db, clock)
+    table_id = await open_two(service)
+    await service.start(table_id, ANA)
+    template = (await service.get(table_id)).row
+    ids = await insert_live_copies(
+        db, template, 300, place=lambda i: (CHANNEL, None), deadline=lambda i: clock() + 1
+    )
+    clock.advance(2)  # the copies' timers are due, the original's is not
+    seen: list[str] = []
+    trips: list[None] = []  # PostgreSQL: round trips to the server
+    db.on_statement = seen.append
+    db.on_round_trip = lambda: trips.append(None)
+    changes = await service.run_due()
+    db.on_statement = db.on_round_trip = None
+    assert sorted(c.table.id for c in changes) == ids
+    reads = [s for s in seen if s.startswith("SELECT")]
+    assert len(reads) == 3, reads  # the due list, then the 300 in two chunks (256 + 44)
+    if db.engine == "sqlite":  # one UPDATE (executemany) per batch
+        updates = [s for s in seen if s.startswith("UPDATE games")]
+        assert 2 <= len(updates) <= 6, len(updates)
+    else:  # each save one statement, a batch of them one round trip (pipeline mode)
+        assert 5 <= len(trips) <= 9, len(trips)
+    for game_id in (ids[0], ids[-1]):
+        row = (await service.get(game_id)).row
+        assert row.version == template.version + 1
+        assert (await games.log_entries(db, game_id))[-1]["kind"] == "timeout"
+    assert (await service.get(table_id)).version == template.version  # not due: untouched
+
+
 async def test_turns_only_for_the_seat_to_move_and_stale_clicks_change_nothing(
     db: Database, clock: FakeClock
 ) -> None:
