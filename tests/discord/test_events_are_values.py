@@ -66,12 +66,14 @@ def assert_values_only(state: dict[str, Any]) -> None:
 def saves(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every state the table service writes to the games table, as it is written."""
     seen: list[dict[str, Any]] = []
-    for name in ("insert", "update", "update_sync"):
+    for name in ("insert", "update", "update_sync", "save_job"):
         real = getattr(store, name)
 
-        def spy(conn: Any, row: store.GameRow, *rest: Any, _real: Any = real) -> Any:
+        def spy(*args: Any, _real: Any = real) -> Any:
+            # insert/update/update_sync(conn, row, ...); save_job(row, ...): a batch's save
+            row = next(a for a in args if isinstance(a, store.GameRow))
             seen.append(json.loads(json.dumps(row.state)))
-            return _real(conn, row, *rest)
+            return _real(*args)
 
         monkeypatch.setattr(store, name, spy)
     return seen
