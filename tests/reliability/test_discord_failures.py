@@ -113,7 +113,7 @@ async def test_a_rate_limited_post_is_retried_by_discord_py_after_retry_after(
     assert posts[1].at - posts[0].at >= 2.5  # it waited the retry_after
     row = await table_row(env)
     message = game_message(env, row)
-    assert message.channel_id == thread.id and env.h.messages(thread)[-1].id == message.id
+    assert message.channel_id == thread.id and env.turn_message().id == message.id
     assert "couldn't post" not in message.text  # nothing went wrong as far as players see
     versions = {
         b.custom_id.split(":")[2]

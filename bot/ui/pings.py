@@ -1,0 +1,83 @@
+"""The ping of the member to move: one short message per game, beside its table message.
+
+Discord notifies a mention only in a new message, and the table message is edited in place,
+so whose turn it is is said by a message of its own: "@Ana, your turn." It is deleted when
+the turn passes (a deleted line leaves nothing behind in the thread, where a shrunk one would
+leave one line per turn), and a turn reminder takes its place ("⏰ @Ana, your turn ends in
+1 minute": posted, then the ping deleted), so a thread holds the table message, at most one
+ping, and the few lines a game says once (a pot, a request to end early).
+
+Which message is the live ping is kept in memory: after a restart, or when another process
+passes the turn, a ping already posted stays in the thread (one short line)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.tables.locks import KeyedLocks
+from bot.tables.model import Table
+from bot.ui.compose import ping_message, ping_payload
+
+log = logging.getLogger(__name__)
+
+
+class Pings:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._live: dict[int, tuple[int, int]] = {}  # table id -> (channel id, message id)
+        self._locks = KeyedLocks()
+
+    def live(self, table_id: int) -> int | None:
+        """The id of the table's ping message now, if this process posted one."""
+        where = self._live.get(table_id)
+        return where[1] if where is not None else None
+
+    async def turn_passed(self, table: Table) -> None:
+        """The turn passed (or the game ended): the last ping goes, and the member to move
+        now, if any, is mentioned."""
+        async with self._locks.hold(table.id):
+            await self._drop(table.id)
+            ping = ping_message(table)
+            if ping is None:
+                return
+            try:
+                channel = await self._channel(table.game_channel_id)
+                message = await channel.send(**ping[1])
+            except discord.HTTPException as exc:  # the table message says whose turn it is
+                log.info("game %s: turn ping not posted (%s)", table.id, exc.status)
+                return
+            self._live[table.id] = (table.game_channel_id, message.id)
+
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        """A reminder in the thread: it becomes the turn's ping (the earlier one is deleted
+        once it is posted). Raises what Discord refuses."""
+        async with self._locks.hold(table.id):
+            channel = await self._channel(table.game_channel_id)
+            message = await channel.send(**ping_payload(user_id, text))
+            await self._drop(table.id)
+            self._live[table.id] = (table.game_channel_id, message.id)
+
+    async def clear(self, table_id: int) -> None:
+        """The game closed: its last ping goes."""
+        async with self._locks.hold(table_id):
+            await self._drop(table_id)
+
+    async def _drop(self, table_id: int) -> None:
+        where = self._live.pop(table_id, None)
+        if where is None:
+            return
+        channel_id, message_id = where
+        try:
+            await (
+                self.client.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .delete()
+            )
+        except discord.HTTPException as exc:  # already deleted (404), or not allowed
+            log.info("game %s: last ping not deleted (%s)", table_id, exc.status)
+
+    async def _channel(self, channel_id: int) -> Any:
+        return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
