@@ -35,21 +35,24 @@ class Pings:
         where = self._live.get(table_id)
         return where[1] if where is not None else None
 
-    async def turn_passed(self, table: Table) -> None:
+    async def turn_passed(self, table: Table) -> tuple[Any, discord.HTTPException] | None:
         """The turn passed (or the game ended): the last ping goes, and the member to move
-        now, if any, is mentioned."""
+        now, if any, is mentioned. Returns where Discord refused the ping and its answer (the
+        table message then says why nobody was mentioned)."""
         async with self._locks.hold(table.id):
             await self._drop(table.id)
             ping = ping_message(table)
             if ping is None:
-                return
+                return None
+            channel = None
             try:
                 channel = await self._channel(table.game_channel_id)
                 message = await channel.send(**ping[1])
-            except discord.HTTPException as exc:  # the table message says whose turn it is
+            except discord.HTTPException as exc:
                 log.info("game %s: turn ping not posted (%s)", table.id, exc.status)
-                return
+                return (channel, exc) if channel is not None else None
             self._live[table.id] = (table.game_channel_id, message.id)
+            return None
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """A reminder in the thread: it becomes the turn's ping (the earlier one is deleted

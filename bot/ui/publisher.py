@@ -20,12 +20,13 @@ import discord
 from bot.games.base import defer_update
 from bot.games.words import last_line
 from bot.render.common import NO_PINGS
+from bot.tables import events as ev
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
 from bot.ui.anywhere import Anywhere, outside_servers
-from bot.ui.compose import closed_message, lobby_message, to_move, turn_edit
+from bot.ui.compose import closed_message, lobby_message, refusal, to_move, turn_edit
 from bot.ui.delivery import Delivery
 from bot.ui.endings import Endings
 from bot.ui.opening import Opening
@@ -164,7 +165,12 @@ class Publisher:
         await delivery.show(table, interaction, turn_edit(table))
         if not change.turn_changed:
             return
-        await self.pings.turn_passed(table)
+        refused = await self.pings.turn_passed(table)
+        if refused is not None:  # nobody was mentioned: the table message says why
+            channel, exc = refused
+            notice = ev.Notice("cannot_post", refusal=refusal(channel, exc), then="goes_on_here")
+            table.notice = notice
+            await delivery.edit_game_message(table, turn_edit(table))
         if change.finished:
             await self.endings.finished(table)
 

@@ -81,7 +81,7 @@ async def test_losing_send_messages_mid_game_keeps_the_game_on_its_message(
     # Turns pass (by timeouts, no interaction): no new message can be posted.
     for _ in range(2):
         assert await env.tick(env.settings.turn_timeout_seconds + 1) == 1
-    assert len(env.thread_messages()) == before
+    assert len(env.thread_messages()) == before - 1  # the first ping went, no other came
     row = await table_row(env)
     message = game_message(env, row)
     assert "Send Messages in Threads)" in message.content
