@@ -122,7 +122,7 @@ class Publisher:
         async with self._publishing.hold(table.id):
             await self.opening.started(interaction, table)
             if table.row.message_id is not None:  # the game is shown: call its first player
-                await self.pings.turn_passed(table)
+                await self.pings.turn_passed(table, new=True)
 
     # --- turns -----------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ class Publisher:
         if table.row.message_id is not None:
             line = last_line(table) or "Game over."
             await self.delivery.edit_game_message(table, closed_message(table, line))
-        await self.pings.clear(table.id)
+        await self.pings.clear(table)
 
     async def answer_ended(
         self, interaction: discord.Interaction[Any], table: Table, text: str

@@ -185,3 +185,18 @@ def test_components_v2_limits_are_checked() -> None:
     base = {"flags": v2, "components": [text]}
     assert P.message_problems(P.v2_edit({"embeds": [{"title": "t"}]}, base))
     assert P.v2_edit({"flags": v2}, {"flags": 0}) == {"flags": v2}  # an embed message may gain it
+
+
+async def test_a_ping_left_by_the_process_before_a_restart_goes_when_the_turn_passes(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=21)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await ana.click(await open_board(env, ana, [bo]), "Start")
+    old_ping = env.ping()
+    assert old_ping is not None and ana.mention in old_ping.content
+    await env.restart()  # this process does not know Ana's ping
+    await play_turn(env, ana)
+    assert old_ping.deleted
+    pings = [m for m in env.thread_messages() if not m.components]
+    assert [p.content for p in pings] == [f"{bo.mention}, your turn."]
