@@ -104,16 +104,18 @@ def table_layout(
     """The table message in the Components V2 layout, from what the embed would show: a
     container with the embed's accent; a notice, the title and description; the picture in a
     media gallery with the turn's buttons right under it; the fields and the footer; then,
-    after a separator, the table's own buttons (row ``TABLE_ROW``). About a dozen
-    components, far under Discord's 40; the texts stay under its 4,000 characters as the
-    embed's do under 6,000 (a description holds 4,096: cut to fit)."""
+    after a separator, the table's own buttons (row ``TABLE_ROW``). A dozen components for
+    the board, 36 at most (``build_view`` draws 25 buttons at most), under Discord's 40; the
+    texts are cut to 500 + 2,500 + 900 characters, under its 4,000."""
     ui = discord.ui
     layout = ui.LayoutView(timeout=None)
     box: ui.Container[Any] = ui.Container(accent_colour=embed.colour)
     title = f"### {embed.title}" if embed.title else None
     head = "\n".join(x for x in (title, embed.description) if x)
-    for text in (x for x in (notice, head) if x):
-        box.add_item(ui.TextDisplay(text[:3000]))
+    if notice:
+        box.add_item(ui.TextDisplay(notice[:500]))
+    if head:
+        box.add_item(ui.TextDisplay(head[:2500]))
     if file is not None:
         box.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{file.filename}")))
     rows: dict[int, list[ui.Item[Any]]] = {}

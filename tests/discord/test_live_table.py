@@ -5,12 +5,20 @@ message posted by the previous version (embed layout) still answers its buttons.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
+from bot.records import Button
 from bot.render.view import build_view
-from bot.ui.compose import RESIGN_BUTTON, RULES_BUTTON, TABLE_WATCH_BUTTONS, game_of
+from bot.ui.compose import (
+    RESIGN_BUTTON,
+    RULES_BUTTON,
+    TABLE_WATCH_BUTTONS,
+    game_of,
+    table_layout,
+)
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_board_game import open_board, open_hand, play_out, play_turn
 from tests.discord.test_sequences_game import open_table, play_until_over
@@ -200,3 +208,17 @@ async def test_a_ping_left_by_the_process_before_a_restart_goes_when_the_turn_pa
     assert old_ping.deleted
     pings = [m for m in env.thread_messages() if not m.components]
     assert [p.content for p in pings] == [f"{bo.mention}, your turn."]
+
+
+def test_the_fullest_table_layout_fits_discords_limits() -> None:
+    embed = discord.Embed(title="t" * 256, description="d" * 4096, colour=0x0072B2)
+    for i in range(25):
+        embed.add_field(name=f"f{i}", value="v" * 1024)
+    embed.set_footer(text="f" * 2048)
+    turn = [Button(f"a{i}", f"Button {i}", "primary", row=i // 5) for i in range(20)]
+    view = build_view(1, 7, turn, [RULES_BUTTON, RESIGN_BUTTON, *TABLE_WATCH_BUTTONS])
+    file = discord.File(io.BytesIO(b"png"), filename="board-1-7.png")
+    layout = table_layout(embed, file, view, notice="n" * 3000)
+    body = {"flags": P.COMPONENTS_V2_FLAG, "components": layout.to_components()}
+    assert P.message_problems(body) == []
+    assert len(list(P.walk_components(body["components"]))) <= P.COMPONENTS_V2_MAX
