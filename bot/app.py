@@ -164,7 +164,7 @@ class SequencesBot(commands.Bot):
         wallets = Wallets(db, clock)
         publisher = Publisher(self, self.tables, wallets)
         reminders = TurnReminders(self.tables)
-        self.reminders = ReminderPoster(self, reminders)
+        self.reminders = ReminderPoster(self, reminders, publisher.pings)
         guild_settings = GuildSettings(db, clock)
         self.shell = Shell(
             games=self.games,

@@ -231,8 +231,10 @@ async def board_session(tmp: Path) -> list[Screen]:
             raise RuntimeError("expected Ana to play")
         hand = (await ana.click(board, "My hand")).message
         chosen = await choose_card_with_choices(ana, hand)
+        ping = s.ping()  # the thread: the table message, then the ping of the member to move
+        pinged = [snap(ping, viewer=ana.id)] if ping is not None else []
         return [
-            s.screen("board", [snap(board, viewer=ana.id)]),
+            s.screen("board", [snap(board, viewer=ana.id), *pinged]),
             s.screen("hand", [snap(chosen, viewer=ana.id)]),
         ]
     finally:
@@ -467,6 +469,9 @@ pre .emoji { font-size: 1em; vertical-align: 0; }
 .embed .image { margin-top: 16px; }
 .embed .image img { display: block; width: 420px; border-radius: 4px; }
 .embed .footer { margin-top: 8px; font-size: 12px; color: #b5bac1; }
+.embed.v2 { max-width: 560px; }
+.embed.v2 .rows { margin-top: 8px; }
+.embed.v2 .sep { border-top: 1px solid #3f4147; margin-top: 12px; }
 .attach img { display: block; max-width: 420px; border-radius: 8px; margin-top: 6px; }
 .rows { margin-top: 6px; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 6px; }
@@ -522,6 +527,9 @@ def render_message(shot: Shot, markup: Markup, out_dir: Path, stem: str) -> str:
         html_embed, used = render_embed(embed, markup, files)
         embeds.append(html_embed)
         used_in_embed |= used
+    components = render_components(payload.get("components") or [])
+    if int(payload.get("flags") or 0) & COMPONENTS_V2:  # the message is its components
+        components = render_v2(payload.get("components") or [], markup, files, used_in_embed)
     loose = [
         f'<div class="attach"><img src="{local}"></div>'
         for name, local in files.items()
@@ -552,7 +560,7 @@ def render_message(shot: Shot, markup: Markup, out_dir: Path, stem: str) -> str:
         + (f'<div class="content">{markup.block(content)}</div>' if content else "")
         + "".join(embeds)
         + "".join(loose)
-        + render_components(payload.get("components") or [])
+        + components
         + ephemeral
         + "</div>"
     )
@@ -589,6 +597,42 @@ def render_embed(
     if embed.get("footer"):
         parts.append(f'<div class="footer">{markup.inline(embed["footer"]["text"])}</div>')
     return f'<div class="embed"{style}><div>{"".join(parts)}</div></div>', used
+
+
+COMPONENTS_V2 = 1 << 15
+
+
+def render_v2(
+    components: Iterable[dict[str, Any]], markup: Markup, files: dict[str, str], used: set[str]
+) -> str:
+    """A Components V2 message: containers (with their accent bar), text displays, media
+    galleries (naming their attachments, added to ``used``), separators and action rows."""
+    out = []
+    for comp in components:
+        kind = comp.get("type")
+        if kind == 17:  # container
+            colour = comp.get("accent_color")
+            style = f' style="border-left-color: #{colour:06x}"' if colour is not None else ""
+            inner = render_v2(comp.get("components") or [], markup, files, used)
+            out.append(f'<div class="embed v2"{style}><div>{inner}</div></div>')
+        elif kind == 10:  # text display
+            out.append(f'<div class="desc">{markup.block(comp.get("content") or "")}</div>')
+        elif kind == 9:  # section: its texts, then its accessory
+            inner = render_v2(comp.get("components") or [], markup, files, used)
+            out.append(inner + render_v2([comp["accessory"]], markup, files, used))
+        elif kind == 12:  # media gallery
+            for item in comp.get("items") or []:
+                name = str(item["media"]["url"]).removeprefix("attachment://")
+                if name in files:
+                    used.add(name)
+                    out.append(f'<div class="image"><img src="{files[name]}"></div>')
+        elif kind == 14:  # separator
+            out.append('<div class="sep"></div>')
+        elif kind == 1:
+            out.append(render_components([comp]))
+        elif kind == 2:
+            out.append(render_components([{"components": [comp]}]))
+    return "".join(out)
 
 
 def render_components(rows: Iterable[dict[str, Any]]) -> str:

@@ -104,7 +104,11 @@ class Anywhere:
             embed = discord.Embed(title="Game closed", description=line)
             return {"content": notice, "embed": embed, "view": None, "attachments": []}
         payload = self.publisher.turn_edit(table)
-        lines = [notice, payload.get("content"), HINT if table.status == "running" else None]
+        user_id = self.publisher.to_move(
+            table
+        )  # named in the message: there is no ping outside servers
+        turn = f"<@{user_id}>, your turn." if user_id is not None else None
+        lines = [notice, payload.get("content"), turn, HINT if table.status == "running" else None]
         payload["content"] = "\n".join(x for x in lines if x)
         return payload
 

@@ -1,6 +1,11 @@
-"""What a table's public messages say and show: the lobby message, the turn message (and
-its edit), and the one line a finished turn becomes. Values in, message payloads out: no
-Discord call is made here (``bot.ui.delivery`` sends them)."""
+"""What a table's public messages say and show: the lobby message, the table message (one
+per game, edited at every change), the short ping of the player to move, and the closed
+table. Values in, message payloads out: no Discord call is made here (``bot.ui.delivery``
+sends them).
+
+The board game's table message is drawn in Discord's Components V2 layout (``table_layout``):
+a container with the accent of the side to move, the board in a media gallery, its button
+right under it, and the table's buttons after a separator. The dice games keep the embed."""
 
 from __future__ import annotations
 
@@ -10,13 +15,12 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
-from bot.games.words import event_line, is_result, notice_line
+from bot.games.words import notice_line
 from bot.records import Button
 from bot.render.common import COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
 from bot.tables import events as ev
 from bot.tables.model import Table
-from bot.tables.names import md_name
 from bot.ui.anywhere import outside_servers
 from bot.ui.checks import missing_permissions
 from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
@@ -27,6 +31,9 @@ RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
 # Spectators: the lobby's Watch buttons, on the table message's last row.
 TABLE_WATCH_BUTTONS = [dataclasses.replace(b, row=4) for b in WATCH_BUTTONS]
+# Kinds whose table message uses the Components V2 layout (``table_layout``).
+LAYOUT_KINDS = frozenset({"board"})
+TABLE_ROW = 4  # the row of the table's own buttons (Rules, Resign, Watch)
 
 
 def game_of(table: Table) -> Game[Any]:
@@ -46,45 +53,110 @@ def lobby_message(table: Table) -> dict[str, Any]:
     return payload
 
 
+def uses_layout(table: Table) -> bool:
+    """Whether the table message is drawn in the Components V2 layout."""
+    return table.kind in LAYOUT_KINDS
+
+
 def turn_message(table: Table) -> dict[str, Any]:
-    """The public message for the table's current turn (``file`` when it has a picture)."""
+    """The table message as it is now (``file`` when it has a picture). It pings nobody:
+    the player to move is mentioned by a short message of its own (``ping_message``), so the
+    table message can be edited in place when the turn passes."""
     game = game_of(table)
     shown = game.turn_view(table.snapshot())
     embed, file = shown.embed, shown.file
     view = None
-    content = None
-    mentions = NO_PINGS
     if table.status == "running" and table.rules is not None:
-        current = game.current_seat(table.rules)
         view = build_view(
             table.id,
             table.version,
             game.turn_buttons(table.rules),
             [RULES_BUTTON, RESIGN_BUTTON, *TABLE_WATCH_BUTTONS],
         )
-        if current is not None and not table.seats[current].is_bot:
-            user_id = table.seats[current].user_id
-            content = f"<@{user_id}>, your turn."
-            mentions = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(user_id or 0)]
-            )
     elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
         view = rematch_view(table.id)  # the result message (bot.ui.rematch)
     watching = watching_text(table)
     if watching and embed is not None and table.status == "running":
         footer = embed.footer.text
         embed.set_footer(text=f"{footer} · {watching}" if footer else watching)
-    if table.notice:
-        content = f"{notice_line(table.notice)}\n{content or ''}".strip()
-    payload: dict[str, Any] = {
-        "content": content,
-        "embed": embed,
-        "view": view,
-        "allowed_mentions": mentions,
-    }
+    notice = notice_line(table.notice) if table.notice else None
+    payload: dict[str, Any]
+    if uses_layout(table):
+        payload = {
+            "content": None,
+            "embed": None,
+            "view": table_layout(embed, file, view, notice),
+        }
+    else:
+        payload = {"content": notice, "embed": embed, "view": view}
+    payload["allowed_mentions"] = NO_PINGS
     if file is not None:
         payload["file"] = file
     return payload
+
+
+def table_layout(
+    embed: discord.Embed,
+    file: discord.File | None,
+    view: discord.ui.View | None,
+    notice: str | None = None,
+) -> discord.ui.LayoutView:
+    """The table message in the Components V2 layout, from what the embed would show: a
+    container with the embed's accent; a notice, the title and description; the picture in a
+    media gallery with the turn's buttons right under it; the fields and the footer; then,
+    after a separator, the table's own buttons (row ``TABLE_ROW``). A dozen components for
+    the board, 36 at most (``build_view`` draws 25 buttons at most), under Discord's 40; the
+    texts are cut to 500 + 2,500 + 900 characters, under its 4,000."""
+    ui = discord.ui
+    layout = ui.LayoutView(timeout=None)
+    box: ui.Container[Any] = ui.Container(accent_colour=embed.colour)
+    title = f"### {embed.title}" if embed.title else None
+    head = "\n".join(x for x in (title, embed.description) if x)
+    if notice:
+        box.add_item(ui.TextDisplay(notice[:500]))
+    if head:
+        box.add_item(ui.TextDisplay(head[:2500]))
+    if file is not None:
+        box.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{file.filename}")))
+    rows: dict[int, list[ui.Item[Any]]] = {}
+    for item in view.children if view is not None else ():
+        rows.setdefault(item.row or 0, []).append(item)
+    for row in sorted(r for r in rows if r != TABLE_ROW):
+        box.add_item(ui.ActionRow(*rows[row]))
+    details = [f"**{f.name}**\n{f.value}" for f in embed.fields]
+    if embed.footer.text:
+        details.append(f"-# {embed.footer.text}")
+    if details:
+        box.add_item(ui.TextDisplay("\n".join(details)[:900]))
+    if TABLE_ROW in rows:
+        box.add_item(ui.Separator())
+        box.add_item(ui.ActionRow(*rows[TABLE_ROW]))
+    layout.add_item(box)
+    return layout
+
+
+def ping_message(table: Table) -> tuple[int, dict[str, Any]] | None:
+    """The short message that mentions the member to move (Discord notifies a mention only
+    in a new message), with whom it pings; None when a bot or nobody is to move."""
+    user_id = to_move(table)
+    if user_id is None:
+        return None
+    return user_id, ping_payload(user_id, f"<@{user_id}>, your turn.")
+
+
+def to_move(table: Table) -> int | None:
+    """The member to move now; None when a bot or nobody is."""
+    if table.status != "running" or table.rules is None:
+        return None
+    current = game_of(table).current_seat(table.rules)
+    if current is None or table.seats[current].is_bot:
+        return None
+    return table.seats[current].user_id or 0
+
+
+def ping_payload(user_id: int, text: str) -> dict[str, Any]:
+    mention = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)])
+    return {"content": text, "allowed_mentions": mention}
 
 
 def turn_edit(table: Table) -> dict[str, Any]:
@@ -96,22 +168,17 @@ def turn_edit(table: Table) -> dict[str, Any]:
     return payload
 
 
-def turn_summary(table: Table, seat: int | None = None) -> dict[str, Any]:
-    """What the message of a finished turn becomes: one line, no buttons, no picture.
-    ``seat``: whose turn it showed, if not the last mover's (someone forfeited)."""
-    # The move that ended the turn, not the result line that may follow it.
-    moves = [e for e in table.events if not is_result(e)]
-    line = event_line(moves[-1], table) if moves else "Turn over."
-    if seat is None:
-        seat = 0 if table.rules is None else table.game.last_seat(table.rules)
-    name = md_name(table.seats[seat].name) if seat < len(table.seats) else "?"
-    embed = discord.Embed(title=f"{name}'s turn", description=line, colour=COLOUR_DONE)
-    return {
-        "embed": embed,
-        "view": None,
-        "content": None,
-        "attachments": [],
-    }
+def closed_message(table: Table, line: str) -> dict[str, Any]:
+    """What the table message becomes when the game is closed without a result."""
+    embed = discord.Embed(title="Game closed", description=line, colour=COLOUR_DONE)
+    if uses_layout(table):
+        return {
+            "content": None,
+            "embed": None,
+            "view": table_layout(embed, None, None),
+            "attachments": [],
+        }
+    return {"content": None, "view": None, "embed": embed}
 
 
 def refusal(target: Any, exc: discord.HTTPException | None) -> ev.Refusal:

@@ -5,9 +5,9 @@ rest: ``compose`` makes the messages, ``delivery`` sends them with every Discord
 handled, ``opening`` posts the lobby and starts the game's thread, ``endings`` tells how a
 game ended, ``restore`` redraws after a restart and records which version each message shows.
 
-The public turn message is edited in place while a turn lasts; when the turn passes, it is
-turned into a one-line summary and a new message mentions the next player (an edit cannot
-notify anyone, a new message does).
+The table message is one message per game, edited in place at every change, the turn's
+passing included; the member to move is mentioned by a short message of its own, deleted
+when the turn passes (``pings``: an edit cannot notify anyone, a new message does).
 """
 
 from __future__ import annotations
@@ -26,10 +26,18 @@ from bot.tables.model import Change, Table
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
 from bot.ui.anywhere import Anywhere, outside_servers
-from bot.ui.compose import lobby_message, refusal, turn_edit, turn_message, turn_summary
+from bot.ui.compose import (
+    closed_message,
+    lobby_message,
+    refusal,
+    to_move,
+    turn_edit,
+    turn_message,
+)
 from bot.ui.delivery import Delivery
 from bot.ui.endings import Endings
 from bot.ui.opening import Opening
+from bot.ui.pings import Pings
 from bot.ui.restore import Restorer, ShownVersions
 
 log = logging.getLogger(__name__)
@@ -54,12 +62,14 @@ class Publisher:
         self.endings = Endings(client, tables, wallets, self.delivery)
         self.restorer = Restorer(tables, self.delivery, self.endings, self._publishing)
         self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
+        self.pings = Pings(client)  # the mention of the member to move (bot.ui.pings)
 
     # --- what the other parts of the shell draw with (bot/ui/compose.py) ----------------
 
     lobby_message = staticmethod(lobby_message)
     turn_edit = staticmethod(turn_edit)
     turn_message = staticmethod(turn_message)
+    to_move = staticmethod(to_move)
 
     def mark_shown(self, table: Table) -> None:
         """The table's message now shows its version (after a restart only those behind
@@ -119,6 +129,8 @@ class Publisher:
         # any redraw of the game (a bot's first move, a click) reads where the game is.
         async with self._publishing.hold(table.id):
             await self.opening.started(interaction, table)
+            if table.row.message_id is not None:  # the game is shown: call its first player
+                await self.pings.turn_passed(table, new=True)
 
     # --- turns -----------------------------------------------------------------------
 
@@ -156,40 +168,17 @@ class Publisher:
         if change.closed:
             await self._closed(table, interaction)
             return
+        # The table message is edited in place, through the click when there is one; when
+        # the turn passed, the last ping goes and the member to move now is mentioned.
+        await delivery.show(table, interaction, turn_edit(table))
         if not change.turn_changed:
-            await delivery.show(table, interaction, turn_edit(table))
             return
-        # The click is answered first: its message becomes the finished turn's summary. Then
-        # a new message is posted for the new turn (an edit cannot notify the next player);
-        # if that is refused, the old message is made the live one again, saying why.
-        summary = turn_summary(table, change.shown_seat)
-        answered = await delivery.answer(interaction, summary, table)
-        await delivery.locate(table, interaction)
-        try:
-            channel = await delivery.game_channel(table)
-        except discord.HTTPException as exc:
-            log.warning("game %s: cannot reach its channel now (%s)", table.id, exc.status)
+        refused = await self.pings.turn_passed(table)
+        if refused is not None:  # nobody was mentioned: the table message says why
+            channel, exc = refused
+            notice = ev.Notice("cannot_post", refusal=refusal(channel, exc), then="goes_on_here")
+            table.notice = notice
             await delivery.edit_game_message(table, turn_edit(table))
-            return
-        if channel is None:
-            await delivery.channel_lost(table, interaction)
-            return
-        try:
-            message = await channel.send(**turn_message(table))
-        except discord.NotFound:
-            await delivery.channel_lost(table, interaction)
-            return
-        except discord.HTTPException as exc:
-            log.warning("game %s: new turn message refused (%s)", table.id, exc.status)
-            table.notice = ev.Notice(
-                "cannot_post", refusal=refusal(channel, exc), then="goes_on_here"
-            )
-            await delivery.edit_game_message(table, turn_edit(table))
-            return
-        if not answered:
-            await delivery.edit_game_message(table, summary, repost=False)
-        await delivery.set_game_message(table, thread_id=None, message_id=message.id)
-        self.shown.mark(table)
         if change.finished:
             await self.endings.finished(table)
 
@@ -218,14 +207,8 @@ class Publisher:
             await self.delivery.locate(table)
         if table.row.message_id is not None:
             line = last_line(table) or "Game over."
-            await self.delivery.edit_game_message(
-                table,
-                {
-                    "content": None,
-                    "view": None,
-                    "embed": discord.Embed(title="Game closed", description=line),
-                },
-            )
+            await self.delivery.edit_game_message(table, closed_message(table, line))
+        await self.pings.clear(table)
 
     async def answer_ended(
         self, interaction: discord.Interaction[Any], table: Table, text: str

@@ -15,6 +15,7 @@ import discord
 from bot.games.base import presentation
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
+from bot.ui.pings import Pings
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +82,12 @@ class _Budget:
 
 
 class ReminderPoster:
-    def __init__(self, client: discord.Client, reminders: TurnReminders) -> None:
+    def __init__(
+        self, client: discord.Client, reminders: TurnReminders, pings: Pings | None = None
+    ) -> None:
         self.client = client
         self.reminders = reminders
+        self.pings = pings  # in the thread, a reminder takes the place of the turn's ping
         self._budget = _Budget(REMINDER_BURST, REMINDERS_PER_SECOND)
 
     async def next_due(self) -> float | None:
@@ -135,6 +139,9 @@ class ReminderPoster:
             everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
         )
         try:
+            if self.pings is not None:
+                await self.pings.remind(table, reminder.user_id, thread_text(reminder))
+                return True
             channel: Any = self.client.get_channel(
                 table.game_channel_id
             ) or await self.client.fetch_channel(table.game_channel_id)

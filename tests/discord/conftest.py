@@ -74,7 +74,19 @@ class Env:
         return [m for m in self.h.messages(thread) if not m.ephemeral]
 
     def turn_message(self) -> Message:
-        return self.thread_messages()[-1]
+        """The game's table message: the thread's last message that is more than a line of
+        text (not the ping of the member to move, nor a pot line)."""
+        return [m for m in self.thread_messages() if m.components or m.embeds][-1]
+
+    def ping(self) -> Message | None:
+        """The thread's mention of the member to move, if one stands."""
+        pings = [m for m in self.thread_messages() if "your turn" in m.content]
+        return pings[-1] if pings else None
+
+    def ping_text(self) -> str:
+        """The content of the standing ping ("" when nobody is pinged)."""
+        ping = self.ping()
+        return ping.content if ping is not None else ""
 
 
 MakeEnv = Callable[..., Awaitable[Env]]

@@ -9,6 +9,7 @@ from bot.rules import board as b
 from bot.rules.board.game import CARD_CELLS
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
+from tests.harness import payloads as P
 from tests.rules.board.board_helpers import position
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -86,7 +87,9 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     assert "Add bot: strong" in lobby.labels
     await ana.click(lobby, "Start")
     board = env.turn_message()
-    assert ana.mention in board.content and board.labels == [
+    ping = env.ping()
+    assert ping is not None and ping.content == f"{ana.mention}, your turn."
+    assert board.flags & P.COMPONENTS_V2_FLAG and board.labels == [
         "My hand",
         "Rules",
         "Resign",
@@ -108,9 +111,10 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     assert table.status == "finished"
     final = env.turn_message()
     assert table.rules.outcome.seats == (0,)  # seed 21: Ana's two sequences
-    assert final.embeds[0]["title"] == "🏆 Ana won Sequence (board game)!"
-    summaries = [m for m in env.thread_messages()[:-1] if m.buttons == []]
-    assert any(" played " in m.text for m in summaries)  # each move left a line behind
+    assert "### 🏆 Ana won Sequence (board game)!" in final.text
+    # One live table message: the thread holds it and the pot line at most, no ping left.
+    assert env.thread_messages() == [final] and env.ping() is None
+    assert " played " in final.text  # the last moves, in the table message
     # Nobody's hand was ever shown to anyone else.
     for message in env.h.messages():
         if message.ephemeral:
@@ -184,8 +188,8 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     assert choose.message.labels == ["B1", "C3", "G9", "Back"]  # each of Bo's loose chips
     assert choose.files and choose.files[0].data.startswith(PNG)  # choices drawn on the board
     await ana.click(choose.message, "C3")
-    assert "Ana removed the chip on C3 with J♠" in env.thread_messages()[-2].text
-    assert bo.mention in env.turn_message().content
+    assert "Ana removed the chip on C3 with J♠" in env.turn_message().text
+    assert env.ping() is not None and bo.mention in env.ping().content  # type: ignore[union-attr]
 
     # A restart between two moves: Bo's My hand on the old message reaches the new bot.
     board_message = env.turn_message()
@@ -203,9 +207,9 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     assert table.status == "finished"
     final = table.rules
     assert final.sequence_counts()[0] == 2 and final.outcome is not None
-    assert "2 sequences!" in env.thread_messages()[-2].text
+    assert "2 sequences!" in env.turn_message().text
     assert "🏆 Ana won Sequence (board game)!" in env.turn_message().text
-    assert board_message.buttons == []
+    assert board_message == env.turn_message()  # one table message, edited to the end
 
 
 async def test_a_hand_of_six_dead_cards_opens_with_every_trade_button(make_env: MakeEnv) -> None:

@@ -48,7 +48,7 @@ async def throw_and_bank(env: Env, player: Player) -> None:
     assert not reply.ephemeral, reply.text
     message = env.turn_message()
     bank = next((lb for lb in message.labels if lb and lb.startswith("Bank")), None)
-    if bank is not None and player.mention in (message.content or ""):
+    if bank is not None and player.mention in env.ping_text():
         await player.click(message, bank)
 
 

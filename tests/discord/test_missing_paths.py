@@ -21,6 +21,8 @@ from tests.discord.test_dice_games import press, start_table
 from tests.discord.test_forfeits import balances, invariant_holds, results
 from tests.fakes import ScriptedRandom
 from tests.harness import Message, Player
+from tests.harness import payloads as P
+from tests.harness.model import embed_text
 
 START = wallets.START_CHIPS
 BUST = [2, 2, 2, 2, 2]
@@ -99,11 +101,14 @@ def pot_lines(env: Env) -> list[str]:
     return [t for t in thread_texts(env) if t.startswith("💰")]
 
 
-def summary(message: Message) -> tuple[str, str]:
-    """A finished turn's message: (title, line)."""
-    [embed] = message.embeds
-    assert message.buttons == [] and not message.attachments
-    return str(embed["title"]), str(embed.get("description", ""))
+def ever_shown(message: Message) -> str:
+    """Every text the table message showed, each version (it is edited at every change)."""
+    texts = []
+    for version in [*message.history, message.payload]:
+        shown = P.walk_components(version.get("components") or [])
+        texts += [c.get("content", "") for c in shown if c.get("type") == P.TEXT_DISPLAY]
+        texts.append(embed_text(list(version.get("embeds") or [])))
+    return "\n".join(texts)
 
 
 async def resign_by_command(env: Env, player: Player, command: str, *, stake: bool) -> None:
@@ -168,7 +173,7 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
     await assert_escrowed(env, 100, ana, bo)
     await ana.click(lobby, "Start")
     board = env.turn_message()
-    assert ana.mention in (board.content or "")
+    assert ana.mention in env.ping_text()
 
     await resign_by_command(env, bo, "board resign", stake=True)
     table = await env.bot.tables.get(1)
@@ -177,11 +182,11 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
     assert await results(env) == {ana.id: (1, True), bo.id: (2, False)}
     await assert_paid_once(env, 100, ana, bo)
 
-    # The board message that was waiting for Ana became the line of what happened; the
-    # final board names the winner; the pot is announced once, here and in the channel.
-    assert summary(board) == ("Ana's turn", "🏳️ Bo resigned.")
+    # The table message says what happened and names the winner; the pot is announced
+    # once, here and in the channel.
+    assert "🏳️ Bo resigned." in board.text and env.ping() is None
     [final] = [m for m in env.thread_messages() if "won Sequence (board game)!" in m.text]
-    assert final.text.startswith("🏆 Ana won Sequence (board game)!")
+    assert final == board and "### 🏆 Ana won Sequence (board game)!" in final.text
     assert pot_lines(env) == ["💰 Ana won the pot of 200 chips."]
     headline = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline == [
@@ -211,9 +216,9 @@ async def test_board_resign_button_on_ones_own_turn_passes_the_turn_on(
     table = await env.bot.tables.get(1)
     assert table.status == "running" and not table.playing(1)
     assert table.rules is not None and table.rules.turn == 2  # Cy's turn now
-    # Bo's board became the line of his turn, which he gave up; Cy is called to play.
-    assert summary(board) == ("Bo's turn", "🏳️ Bo resigned.")
-    assert env.turn_message().content == f"{cy.mention}, your turn."
+    # The board says Bo gave up his turn; Cy is called to play.
+    assert "🏳️ Bo resigned." in board.text and env.turn_message() == board
+    assert env.ping_text() == f"{cy.mention}, your turn."
     hand = await bo.click(env.turn_message(), "My hand")
     assert hand.ephemeral and hand.text == "You have left this game, so you have no hand."
 
@@ -248,14 +253,14 @@ async def test_board_end_waits_for_everyone_still_playing_then_refunds(
     assert refused.text == "Only the host or a member with Manage Server can end this game."
     asked = await ana.slash("board end", _channel=thread(env))
     assert asked.ephemeral and "have 2 minutes to agree" in asked.text
-    request = env.thread_messages()[-1]
+    request = env.turn_message()
     assert request.embeds[0]["title"] == "End the game early?"
     assert "Waiting for: Bo, Cy." in request.text and request.labels == ["Agree to end"]
 
     # The game goes on while the others decide.
     await play_card(env, ana)
     assert await mover(env, ana, bo, cy) is bo
-    assert f"{bo.mention}, your turn." == (await live_board(env)).content
+    assert f"{bo.mention}, your turn." == env.ping_text()
     await bo.click(request, "Agree to end")
     assert "Waiting for: Cy." in request.text
     await assert_escrowed(env, 50, ana, bo, cy)
@@ -265,8 +270,8 @@ async def test_board_end_waits_for_everyone_still_playing_then_refunds(
     assert table.status == "ended"
     assert event_lines(table)[-1] == "Ended early: Ana asked and everyone agreed."
     assert request.embeds[0]["title"] == "Game ended early" and request.buttons == []
-    live = [m for m in env.thread_messages() if m.embeds and m.embeds[0]["title"] == "Game closed"]
-    assert len(live) == 1 and live[0].buttons == [] and live[0] is not board
+    live = [m for m in env.thread_messages() if "### Game closed" in m.text]
+    assert live == [board] and board.buttons == [] and env.ping() is None
     assert await results(env) == {}
     await assert_refunded(env, 50, ana, bo, cy)
     assert "Stake: 50 chips each · refunded" in lobby.text
@@ -284,7 +289,7 @@ async def test_board_end_by_the_host_of_an_unstaked_game_is_at_once(make_env: Ma
     assert ended.text == "Game #1 ended: no result is recorded and any stakes are refunded."
     table = await env.bot.tables.get(1)
     assert table.status == "ended" and event_lines(table)[-1] == "Ended early by Ana."
-    assert board.embeds[0]["title"] == "Game closed" and board.buttons == []
+    assert "### Game closed" in board.text and board.buttons == []
     assert await results(env) == {}
     assert await env.bot.db.fetchall("SELECT * FROM player_stats") == []
 
@@ -301,7 +306,7 @@ async def test_heartsdue_resign_by_command_and_by_button_leaves_the_last_one_the
     opener = await mover(env, *players)
     await press(env, opener, "Throw")
     first = await mover(env, *players)
-    assert first is not opener and env.turn_message().content == f"{first.mention}, your turn."
+    assert first is not opener and env.ping_text() == f"{first.mention}, your turn."
     others = [p for p in players if p is not first]
 
     # The player to move resigns by command: the opening throws go on without them, and
@@ -310,9 +315,9 @@ async def test_heartsdue_resign_by_command_and_by_button_leaves_the_last_one_the
     await resign_by_command(env, first, "heartsdue resign", stake=False)
     table = await env.bot.tables.get(1)
     assert table.status == "running" and not table.playing(table.seat_of(first.id) or 0)
-    assert summary(message) == (f"{first.name}'s turn", f"🏳️ {first.name} resigned.")
+    assert f"🏳️ {first.name} resigned." in ever_shown(message)
     following = await mover(env, *others)
-    assert env.turn_message().content == f"{following.mention}, your turn."
+    assert env.ping_text() == f"{following.mention}, your turn."
     stale = await first.slash("heartsdue resign", _channel=thread(env))
     assert stale.ephemeral and stale.text == "You have already left this game."
     refused = await first.click(env.turn_message(), "Throw 6 dice")
@@ -349,7 +354,7 @@ async def test_heartsdue_end_unstaked_at_once_and_staked_by_agreement(money_env:
     ended = await ana.slash("heartsdue end", _channel=thread(env))
     assert ended.text == "Game #1 ended: no result is recorded and any stakes are refunded."
     assert (await env.bot.tables.get(1)).status == "ended"
-    assert (await live_board(env)).embeds[0]["title"] == "Game closed"
+    assert "Game closed\nEnded early" in (await live_board(env)).text
 
     # Game #2, staked: the host's end waits for Bo's agreement, then every stake goes back.
     lobby = (await ana.slash("heartsdue start", stake=75)).message
@@ -398,8 +403,8 @@ async def test_staked_heartsdue_played_to_the_end_pays_the_pot_once(money_env: M
     await assert_paid_once(env, 60, bo, ana)
     assert pot_lines(env) == ["💰 Bo won the pot of 120 chips."]
     # The pot line comes last, after the final board naming the winner.
-    assert final.text == "💰 Bo won the pot of 120 chips."
-    assert env.thread_messages()[-2].text.startswith("🏆 Bo won Hearts Due!")
+    assert env.thread_messages()[-1].text == "💰 Bo won the pot of 120 chips."
+    assert final.text.startswith("🏆 Bo won Hearts Due!")
     chips = await env.bot.db.fetchall(
         "SELECT user_id, chips_won, chips_lost FROM player_stats WHERE scope = ?",
         (env.h.guild.id,),
@@ -464,7 +469,7 @@ async def test_staked_board_game_played_to_the_end_pays_the_winner(money_env: Ma
     await assert_paid_once(env, 150, winner, loser)
     assert pot_lines(env) == [f"💰 {winner.name} won the pot of 300 chips."]
     [final] = [t for t in thread_texts(env) if "won Sequence (board game)!" in t]
-    assert final.startswith(f"🏆 {winner.name} won Sequence (board game)!")
+    assert final.startswith(f"### 🏆 {winner.name} won Sequence (board game)!")
 
 
 # --- Reverse and Extended to the end ------------------------------------------------------
@@ -492,9 +497,9 @@ async def test_reverse_is_played_to_the_end_and_counted_in_stats(make_env: MakeE
     await press(env, bo, "Throw")
     final = await press(env, bo, "Bank 5")
 
-    lines = thread_texts(env)
-    assert "Ana's turn\nAna hit the bonus throw (1): **10** points!" in lines
-    assert "Bo's turn\nBo busted on 2-2-2-2-2, needed a 6: no points" in lines
+    lines = ever_shown(final)
+    assert "Ana hit the bonus throw (1): **10** points!" in lines
+    assert "Bo busted on 2-2-2-2-2, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Reverse)!")
     assert "🏆 Ana   13\n   Bo     5\n" in final.text
     assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · reverse"
@@ -530,9 +535,9 @@ async def test_extended_is_played_to_the_end_and_counted_in_stats(make_env: Make
     assert "Push (1 die)" in message.labels
     final = await press(env, bo, "Push (1 die)")
 
-    lines = thread_texts(env)
-    assert "Ana's turn\nAna reached 6 with six dice: **15** points!" in lines
-    assert "Bo's turn\nBo busted on 2 holding 1-2-3-4-5, needed a 6: no points" in lines
+    lines = ever_shown(final)
+    assert "Ana reached 6 with six dice: **15** points!" in lines
+    assert "Bo busted on 2 holding 1-2-3-4-5, needed a 6: no points" in lines
     assert final.text.startswith("🏆 Ana won Sequences (Extended)!")
     assert "Ana had the highest total after the last round." in final.text
     assert final.labels == ["Rematch"] and final.embeds[0]["footer"]["text"] == "Game #1 · extended"

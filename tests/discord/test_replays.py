@@ -200,7 +200,7 @@ async def test_a_push_your_luck_game_replayed_shows_throws_and_scores(make_env: 
 async def finish_hearts_due(env: Env, ana: Player, bo: Player) -> None:
     await start_table(env, ana, [bo], "heartsdue start", target=20)
     for player in (ana, bo, ana, bo):
-        turn = env.h.last_message(env.h.threads[-1], ephemeral=False)
+        turn = [m for m in env.h.messages(env.h.threads[-1]) if m.components][-1]
         await player.click(turn, "Throw 6 dice")
 
 

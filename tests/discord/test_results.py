@@ -89,8 +89,8 @@ async def test_one_name_per_game_and_variant_everywhere(make_env: MakeEnv) -> No
     await ana.click(lobby, "Add bot: greedy")
     await ana.click(lobby, "Start")
     board_thread = env.h.thread("Sequence (board game) #2")
-    [turn] = [m for m in env.h.messages(board_thread) if m.embeds]
-    assert turn.embeds[0]["title"] == "Sequence (board game) · table #2"
+    [turn] = [m for m in env.h.messages(board_thread) if m.components]
+    assert turn.text.startswith("### Sequence (board game) · table #2\n")
 
 
 async def test_a_stake_cap_of_zero_says_staked_tables_are_off(make_env: MakeEnv) -> None:

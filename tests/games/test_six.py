@@ -34,12 +34,12 @@ async def test_a_test_only_game_plays_end_to_end(make_env: MakeEnv) -> None:
 
     # Ana's turn: only she may roll; she rolls a 3.
     turn = env.turn_message()
-    assert f"<@{ana.id}>, your turn." in turn.content
+    assert f"<@{ana.id}>, your turn." in env.ping_text()
     refused = await bo.click(turn, "Roll the die")
     assert refused.ephemeral and "It's Ana's turn" in refused.text
     await ana.click(turn, "Roll the die")
-    assert "Ana rolled 3." in env.thread_messages()[-2].embed_text()
-    assert f"<@{bo.id}>, your turn." in env.turn_message().content
+    assert "## 3️⃣" in env.turn_message().embed_text()  # Ana's roll, in the same message
+    assert env.turn_message() == turn and f"<@{bo.id}>, your turn." in env.ping_text()
 
     # Bo walks away: his timer runs out and his roll (a 2) is played for him.
     assert await env.tick(181) == 1

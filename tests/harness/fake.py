@@ -658,7 +658,7 @@ class FakeDiscord:
         limit (see :func:`payloads.message_problems` / ``mention_problems`` /
         ``file_problems``); then one that would show nothing (50006). ``base``: the message
         an edit changes (what the edit leaves out stays)."""
-        body = body or {}
+        body = P.v2_edit(body or {}, base.payload if base is not None else None)
         old = base.payload if base is not None else None
         problems = P.message_problems(body) + P.mention_problems(body, self.pingable_roles)
         kept = P.kept_attachments(body, old)
@@ -713,8 +713,9 @@ class FakeDiscord:
             if key in fields:
                 data[key] = fields[key] or []
         if "flags" in fields and not creating:
-            keep = P.EPHEMERAL | P.HAS_THREAD | P.LOADING
-            data["flags"] = (data.get("flags", 0) & keep) | (int(fields["flags"] or 0) & ~keep)
+            server = P.EPHEMERAL | P.HAS_THREAD | P.LOADING
+            keep = server | P.COMPONENTS_V2_FLAG  # an edit may set it, never remove it
+            data["flags"] = (data.get("flags", 0) & keep) | (int(fields["flags"] or 0) & ~server)
         new_files: list[StoredFile] = []
         for filename, raw in files:
             att_id = P.next_id()

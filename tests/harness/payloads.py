@@ -41,7 +41,11 @@ BUTTON = 2
 STRING_SELECT = 3
 TEXT_INPUT = 4
 SELECT_TYPES = (3, 5, 6, 7, 8)
+SECTION = 9
 TEXT_DISPLAY = 10
+MEDIA_GALLERY = 12
+SEPARATOR = 14
+CONTAINER = 17
 LABEL = 18
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -353,6 +357,7 @@ SELECT_OPTION_TEXT_MAX = 100  # an option's label, value and description
 SELECT_PLACEHOLDER_MAX = 150
 COMPONENTS_V2_MAX = 40  # every component of a components-v2 message, nested ones included
 COMPONENTS_V2_FLAG = 1 << 15
+COMPONENTS_V2_TEXT_MAX = 4000  # the text displays of a components-v2 message, together
 AUTOCOMPLETE_CHOICES_MAX = 25
 FILES_MAX = 10  # attachments of one message
 CHOICE_TEXT_MAX = 100  # an autocomplete choice's name and (string) value
@@ -485,6 +490,12 @@ def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 
                 f"{len(every)} components; a components-v2 message holds at most "
                 f"{COMPONENTS_V2_MAX}"
             )
+        text = sum(len(c.get("content") or "") for c in every if c.get("type") == TEXT_DISPLAY)
+        if text > COMPONENTS_V2_TEXT_MAX:
+            problems.append(
+                f"text displays of {text:,} characters; a components-v2 message holds at "
+                f"most {COMPONENTS_V2_TEXT_MAX:,}"
+            )
     elif len(components) > ACTION_ROWS_MAX:
         problems.append(f"{len(components)} action rows; a message holds at most {ACTION_ROWS_MAX}")
     for r, top in enumerate(components):
@@ -513,8 +524,26 @@ def message_problems(body: Mapping[str, Any]) -> list[str]:
     problems = _too_long("content", body.get("content"), CONTENT_MAX, "message content")
     problems += embed_problems(list(body.get("embeds") or []))
     components = list(body.get("components") or [])
-    problems += component_problems(components, flags=int(body.get("flags") or 0))
+    flags = int(body.get("flags") or 0)
+    problems += component_problems(components, flags=flags)
+    if flags & COMPONENTS_V2_FLAG:
+        # Such a message is all components (50035): content, embeds, a poll or stickers
+        # are refused, on an edit too (the flag, once set, stays: ``v2_edit``).
+        problems += [
+            f"{key} on a components-v2 message; it holds components only"
+            for key in ("content", "embeds", "poll", "sticker_ids")
+            if body.get(key)
+        ]
     return problems
+
+
+def v2_edit(body: Mapping[str, Any], base: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """An edit as Discord checks it: the components-v2 flag of the message it edits stays
+    (it cannot be removed), so its content and embeds are refused there too. A message
+    without the flag may be edited to gain it."""
+    if base is None or not int(base.get("flags") or 0) & COMPONENTS_V2_FLAG:
+        return body
+    return {**body, "flags": int(body.get("flags") or 0) | COMPONENTS_V2_FLAG}
 
 
 def file_problems(files: Sequence[tuple[str, bytes]], *, kept: int = 0) -> list[str]:

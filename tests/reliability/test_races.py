@@ -149,7 +149,7 @@ async def test_start_join_leave_cancel_racing_leave_a_consistent_lobby(
 async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     make_env: MakeEnv,
 ) -> None:
-    """Ana banks; her new-turn message waits on a slow Discord; meanwhile the bot player's
+    """Ana banks; the redraw of her click waits on a slow Discord; meanwhile the bot player's
     step (a timer) is committed and shown. The latest message must show the current state."""
     env = await make_env(rng=ScriptedRandom([1, 2, 3, 4, 5]), bot_turn_delay_seconds=0)
     ana = await env.h.member("Ana")
@@ -159,16 +159,16 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     thrown = (await ana.click(env.turn_message(), "Throw 5 dice")).message
     thread = env.h.threads[0]
     gate = asyncio.Event()
-    real = env.h.fake.handle_rest
+    real = env.h.fake.handle_webhook
     held: list[str] = []
 
     async def slow(route: Any, **kwargs: Any) -> Any:
-        if route.method == "POST" and route.path.endswith("/messages") and not held:
+        if route.method == "POST" and route.path.endswith("/callback") and not held:
             held.append(route.url)
-            await gate.wait()  # Discord is slow to accept Ana's new-turn message
+            await gate.wait()  # Discord is slow to take Ana's click's redraw (in place)
         return await real(route, **kwargs)
 
-    env.h.fake.handle_rest = slow  # type: ignore[method-assign]
+    env.h.fake.handle_webhook = slow  # type: ignore[method-assign]
     env.h._batch = []  # deliver the click without waiting for it to finish
     await ana.click(thrown, "Bank 5 points")
     env.h._batch = None
@@ -187,7 +187,7 @@ async def test_a_timer_change_shown_while_a_click_is_still_being_shown(
     assert await ticking == 1
     await env.h.settle()
     row = await table_row(env)
-    latest = env.h.messages(thread)[-1]
+    latest = [m for m in env.h.messages(thread) if m.components][-1]  # not the ping
     assert row["message_id"] == latest.id
     versions = {
         x.custom_id.split(":")[2]

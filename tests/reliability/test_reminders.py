@@ -30,7 +30,7 @@ def reminders(env: Env) -> list[Message]:
     channels = {env.h.channel.id, *(t.id for t in env.h.threads)}
     return [
         m
-        for m in env.h.messages(ephemeral=False)
+        for m in env.h.messages(ephemeral=False, include_deleted=True)  # gone when the turn is
         if m.channel_id in channels and m.text.startswith("⏰")
     ]
 
@@ -68,6 +68,10 @@ async def test_a_reminder_comes_once_at_a_third_of_the_time_left(make_env: MakeE
     [request] = reminder_requests(env)
     allowed = request.json["allowed_mentions"]
     assert [int(u) for u in allowed["users"]] == [player.id] and allowed.get("parse", []) == []
+    # It takes the place of the turn's ping: one mention of the player stands in the thread.
+    assert env.ping() == reminder and [m for m in env.thread_messages() if not m.components] == [
+        reminder
+    ]
     for later in (10, 30):
         await env.tick(later)
     assert len(reminders(env)) == 1  # once
@@ -79,6 +83,7 @@ async def test_a_reminder_comes_once_at_a_third_of_the_time_left(make_env: MakeE
     # The other player's turn gets its own reminder, a third before it runs out.
     await env.tick(TIMEOUT + 1)  # the rest of this turn runs out: the bot plays it
     assert await to_move(env, ana, bo) is other
+    assert reminder.deleted  # the turn passed: its reminder went with it
     await env.tick(TIMEOUT * 2 / 3 - 1)
     assert len(reminders(env)) == 1
     await env.tick(1)

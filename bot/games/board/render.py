@@ -9,10 +9,10 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.games.board.picture import BoardPicture, render_board, side_style
+from bot.games.board.picture import SIDES, BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
 from bot.games.words import event_lines
-from bot.render.common import COLOUR, COLOUR_DONE, relative_time
+from bot.render.common import COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
@@ -88,7 +88,8 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
         if table.turn_deadline is not None and not seat.is_bot:
             lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
         lines.append("Press **My hand** to see your cards and play.")
-        colour = COLOUR
+        # The accent of the side to move (the table message's container, or the embed's bar).
+        colour = discord.Colour.from_rgb(*SIDES[state.turn % sides].colour)
         title = f"{TITLE} · table #{table.id}"
     else:
         if state.outcome.side is None:
