@@ -242,6 +242,69 @@ async def board_session(tmp: Path) -> list[Screen]:
         await db.close()
 
 
+async def table_session(tmp: Path) -> list[Screen]:
+    """Around a game (issue 22): the host's private Manage panel, a turn reminder under the
+    live table message, the result's Rematch and its lobby, and a game in a group DM."""
+    s, db = await open_session(tmp, random.Random(11))
+    try:
+        ana, bo = await s.member("Ana"), await s.member("Bo")
+        lobby = (await ana.slash("heartsdue start", target=20)).message
+        lobby = (await bo.click(lobby, "Join")).message
+        panel = (await ana.click(lobby, "Manage")).message
+        screens = [s.screen("manage", [snap(panel, viewer=ana.id)])]
+        await ana.click(lobby, "Start")
+        await s.tick(120)  # a third of Ana's 180 s left: she is reminded
+        table_message, ping = s.turn_message(), s.ping()
+        if ping is None:
+            raise RuntimeError("no reminder was posted")
+        [thread] = s.h.threads
+        screens.append(
+            s.screen(
+                "reminder",
+                [
+                    snap(table_message, caption=f"🧵 {thread.name}: the game's thread"),
+                    snap(ping, viewer=ana.id),
+                ],
+            )
+        )
+        by_id = {ana.id: ana, bo.id: bo}
+        for _ in range(200):
+            table = await s.bot.tables.get(1)
+            if table.status != "running":
+                break
+            current = table.game.current_seat(table.rules)
+            player = by_id[table.seats[current].user_id or 0]
+            message = s.turn_message()
+            await player.click(message, label_starting(message, "Throw"))
+        else:
+            raise RuntimeError("the Hearts Due game did not finish")
+        final = s.turn_message()
+        await bo.click(final, "Rematch")
+        rematch = s.h.last_message(s.h.channel)
+        screens.append(
+            s.screen(
+                "rematch",
+                [
+                    snap(final, caption=f"🧵 {thread.name}: the game's thread", viewer=bo.id),
+                    snap(rematch, caption=f"# {s.h.channel.name}: the rematch lobby"),
+                ],
+            )
+        )
+        cy = await s.member("Cy")
+        chat = s.h.private_channel(ana, bo, cy, group=True)
+        dm_lobby = (await cy.slash("heartsdue start", _channel=chat, target=20)).message
+        await ana.click(dm_lobby, "Join")
+        await cy.click(dm_lobby, "Start")
+        await cy.click(dm_lobby, label_starting(dm_lobby, "Throw"))
+        screens.append(
+            s.screen("anywhere", [snap(dm_lobby, caption="👥 a group DM", viewer=cy.id)])
+        )
+        return screens
+    finally:
+        await s.h.stop()
+        await db.close()
+
+
 async def replay_session(tmp: Path) -> list[Screen]:
     """A finished board game between Ana and a bot player, replayed at one step."""
     s, db = await open_session(tmp, random.Random(8))
@@ -735,7 +798,8 @@ def encode(image: Image.Image) -> bytes:
 
 async def capture(tmp: Path) -> list[Screen]:
     screens: list[Screen] = []
-    for session in (sequences_session, hearts_due_session, board_session, replay_session):
+    sessions = (sequences_session, hearts_due_session, board_session, replay_session)
+    for session in (*sessions, table_session):
         screens += await session(tmp)
     return screens
 

@@ -144,6 +144,7 @@ class Table:
             version=row.version,
             game_key=row.game_key,
             host_id=row.host_id,
+            guild_id=row.guild_id,
             stake=row.stake,
             channel_id=row.channel_id,
             thread_id=row.thread_id,
@@ -214,6 +215,7 @@ class TableSnapshot:
     version: int
     game_key: str
     host_id: int
+    guild_id: int  # NO_GUILD (0) for a table in a DM or group DM
     stake: int
     channel_id: int
     thread_id: int | None

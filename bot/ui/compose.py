@@ -71,7 +71,8 @@ def turn_message(table: Table) -> dict[str, Any]:
             table.id,
             table.version,
             game.turn_buttons(table.rules),
-            [RULES_BUTTON, RESIGN_BUTTON, *TABLE_WATCH_BUTTONS],
+            # Watching adds a member to the game's thread: a DM or group DM has none.
+            [RULES_BUTTON, RESIGN_BUTTON, *([] if outside_servers(table) else TABLE_WATCH_BUTTONS)],
         )
     elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
         view = rematch_view(table.id)  # the result message (bot.ui.rematch)

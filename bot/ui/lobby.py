@@ -10,7 +10,7 @@ import discord
 from bot.games.base import Game
 from bot.games.terms import counts_text
 from bot.games.words import last_line
-from bot.records import Button
+from bot.records import NO_GUILD, Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
@@ -42,10 +42,9 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
             )
             for level in game.bot_levels
         ]
-    buttons += [
-        Button("manage", "Manage", "secondary", row=2, emoji="⚙️"),
-        *WATCH_BUTTONS,
-    ]
+    buttons.append(Button("manage", "Manage", "secondary", row=2, emoji="⚙️"))
+    if table.guild_id != NO_GUILD:  # watching adds a member to the game's thread: not in a DM
+        buttons += WATCH_BUTTONS
     return buttons
 
 

@@ -52,9 +52,11 @@ async def test_a_one_roll_game_is_played_to_the_end_in_a_dm(make_env: MakeEnv) -
     assert not reply.ephemeral
     lobby = reply.message
     assert "no turn timer" in lobby.embed_text()
+    assert "Watch" not in lobby.labels  # watching joins a thread: a DM has none
     await bo.click(lobby, "Join")
     await ana.click(lobby, "Start")
     assert THROW in lobby.labels  # the lobby's message is now the game's
+    assert "Watch" not in lobby.labels and "Stop watching" not in lobby.labels
     assert "No turn timer here" in lobby.content
     await play_out(env, lobby, [ana, bo])
 
