@@ -92,10 +92,10 @@ def held_field(table: TableSnapshot) -> tuple[str, str] | None:
     invitation's held seats are in the seat list, the lobby's call says what to press)."""
     if table.status != "lobby" or not table.held or table.rematch is None:
         return None
-    who = ", ".join(f"<@{s.user_id}>" for s in table.held)
+    # Who they are is in the seat list ("seat held"), in their places: here, what to press.
     stake = f" (your {chips(table.stake)} are staked then)" if table.stake else ""
     return (
         "Seats held for the last game's players",
-        f"{who}\nPress **Join** to take yours{stake} or **Leave** to pass. "
+        f"Press **Join** to take yours{stake} or **Leave** to pass. "
         "A seat not taken by the start is left out.",
     )

@@ -121,6 +121,9 @@ async def test_a_staked_game_is_rematched_and_a_member_who_declines_loses_nothin
     assert sorted(map(int, post.json["allowed_mentions"]["users"])) == sorted([ana.id, cy.id])
     assert "Seats held for the last game's players" in lobby.embed_text()
     assert "(your 100 chips are staked then)" in lobby.embed_text()
+    # Each waiting member is listed once, in their seat's place (not again in the field).
+    assert lobby.embed_text().count(ana.mention) == lobby.embed_text().count(cy.mention) == 1
+    assert f"{ana.mention} (seat held)" in lobby.embed_text()
     asks = f"{bo.mention} asks {ana.mention} and {cy.mention} to play again."
     assert lobby.content == f"🔁 **Rematch of game #1**: {asks}"
     rematch = await env.bot.tables.get(2)
