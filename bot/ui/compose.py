@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Game
+from bot.games.base import Game, presentation
 from bot.games.words import notice_line
 from bot.records import Button
 from bot.render.common import COLOUR_DONE, NO_PINGS
@@ -37,9 +37,7 @@ TABLE_ROW = 4  # the row of the table's own buttons (Rules, Resign, Watch)
 
 
 def game_of(table: Table) -> Game[Any]:
-    game = table.game
-    assert isinstance(game, Game), f"{table.kind} is a kind without presentation"
-    return game
+    return presentation(table.game)
 
 
 def lobby_message(table: Table) -> dict[str, Any]:

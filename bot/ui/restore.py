@@ -15,6 +15,7 @@ from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.anywhere import outside_servers
 from bot.ui.compose import turn_edit
+from bot.ui.pacing import Pacer
 
 if TYPE_CHECKING:
     from bot.ui.delivery import Delivery
@@ -78,7 +79,7 @@ class Restorer:
         Every other message is right as it is; a click on it is answered from the database,
         and no board picture is drawn until a turn needs one. Returns how many it redrew."""
         behind = await self.tables.behind_on_discord()
-        pace = _Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
+        pace = Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
         running: set[asyncio.Task[None]] = set()
         for table_id in behind:
             await pace.wait()
@@ -135,24 +136,3 @@ class Restorer:
                 await self.endings.show_request(table, table.end_request)
         except discord.HTTPException as exc:
             log.warning("game %s: could not redraw after a restart (%s)", table.id, exc.status)
-
-
-class _Pacer:
-    """At most ``burst`` starts at once, then ``per_second`` a second."""
-
-    def __init__(self, burst: int, per_second: float) -> None:
-        self.tokens = float(burst)
-        self.burst = burst
-        self.per_second = per_second
-        self.last = asyncio.get_running_loop().time()
-
-    async def wait(self) -> None:
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
-        self.last = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / self.per_second)
-            self.tokens = 1.0
-            self.last = loop.time()
-        self.tokens -= 1
