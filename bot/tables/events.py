@@ -10,9 +10,10 @@ loads back from it; a game's events subclass ``Event`` in the game's logic half.
 from __future__ import annotations
 
 import dataclasses
-import types
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, get_type_hints
+
+from bot.tables import values
 
 _TYPES: dict[str, type[Event]] = {}
 
@@ -34,7 +35,7 @@ class Event:
     def dump(self) -> dict[str, Any]:
         """The value as JSON: ``{"type": tag, field: value, ...}``."""
         assert dataclasses.is_dataclass(self)
-        fields = {f.name: _to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        fields = {f.name: values.to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
         return {"type": self.tag, **fields}
 
     @classmethod
@@ -44,7 +45,7 @@ class Event:
         assert dataclasses.is_dataclass(cls)
         hints = get_type_hints(cls)
         known = {f.name for f in dataclasses.fields(cls) if f.init}
-        return cls(**{k: _from_json(hints[k], v) for k, v in data.items() if k in known})
+        return cls(**{k: values.from_json(hints[k], v) for k, v in data.items() if k in known})
 
 
 @dataclass(frozen=True)
@@ -176,26 +177,3 @@ class Notice:
     status: int | None = None
     refusal: Refusal | None = None
     then: str = ""
-
-
-def _to_json(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [_to_json(v) for v in value]
-    return value
-
-
-def _from_json(hint: Any, value: Any) -> Any:
-    origin, args = get_origin(hint), get_args(hint)
-    if value is None:
-        return None
-    if origin in (Union, types.UnionType):
-        arms = [a for a in args if a is not type(None)]
-        return _from_json(arms[0], value) if len(arms) == 1 else value
-    if origin is tuple:
-        return tuple(_from_json(args[0], v) for v in value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        hints = get_type_hints(hint)
-        return hint(**{k: _from_json(hints[k], v) for k, v in value.items()})
-    return value

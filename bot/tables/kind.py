@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import types
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Generic, TypeVar, get_args
 
 from bot.errors import IllegalAction, UserError
 from bot.records import SeatResult, TurnAction
 from bot.tables.events import Event
 from bot.tables.model import Seat
 from bot.tables.turns import Turns
+from bot.tables.values import from_json, to_json
 
 S = TypeVar("S")
 
@@ -102,12 +102,12 @@ class GameKind(Generic[S]):
         state_type = _state_type(type(self))
         if state_type is None:
             raise NotImplementedError(f"{type(self).__name__} must implement load()")
-        state: S = _from_json(state_type, data)
+        state: S = from_json(state_type, data)
         return state
 
     def dump(self, state: S) -> dict[str, Any]:
         """The state as JSON. Default: a dataclass's fields, tuples and sets as lists."""
-        data = _to_json(state)
+        data = to_json(state)
         if not isinstance(data, dict):
             raise NotImplementedError(f"{type(self).__name__} must implement dump()")
         return data
@@ -300,40 +300,3 @@ def _state_type(cls: type) -> type | None:
                 if isinstance(arg, type) and dataclasses.is_dataclass(arg):
                     return arg
     return None
-
-
-def _to_json(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (set, frozenset)):
-        return sorted(_to_json(v) for v in value)
-    if isinstance(value, (tuple, list)):
-        return [_to_json(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _to_json(v) for k, v in value.items()}
-    return value
-
-
-def _from_json(hint: Any, value: Any) -> Any:
-    """``value`` (from JSON) as the type ``hint`` names."""
-    origin, args = get_origin(hint), get_args(hint)
-    if value is None:
-        return None
-    if origin in (Union, types.UnionType):
-        arms = [a for a in args if a is not type(None)]
-        return _from_json(arms[0], value) if len(arms) == 1 else value
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_json(args[0], v) for v in value)
-        return tuple(_from_json(a, v) for a, v in zip(args, value, strict=True))
-    if origin in (frozenset, set, list):
-        return origin(_from_json(args[0] if args else Any, v) for v in value)
-    if origin is dict:
-        return {k: _from_json(args[1] if args else Any, v) for k, v in value.items()}
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        hints = get_type_hints(hint)
-        fields = [f for f in dataclasses.fields(hint) if f.init]
-        return hint(
-            **{f.name: _from_json(hints[f.name], value[f.name]) for f in fields if f.name in value}
-        )
-    return value
