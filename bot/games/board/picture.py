@@ -35,6 +35,7 @@ from importlib import resources
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from bot.i18n.catalogue import SOURCE
 from bot.i18n.speaking import N_, _, current, speaking
 
 Cell = tuple[int, int]
@@ -483,7 +484,8 @@ def _sprite(rgba: Image.Image, background: RGB, palette: Image.Image) -> _Sprite
 
 
 def _build_assets() -> _Assets:
-    """Draw everything position-independent. Slow (~0.25 s); called once per process."""
+    """Draw everything position-independent, with the words of the language being drawn.
+    Slow (~0.25 s); called once per process and language."""
     base = _draw_base(highlighted=False)
     highlighted = _draw_base(highlighted=True)
     chips = {(side, lk): _chip_rgba(side, lk) for side in range(len(SIDES)) for lk in (False, True)}
@@ -491,7 +493,12 @@ def _build_assets() -> _Assets:
     last_move = _last_move_rgba()
     sequences = {d: _sequence_rgba(d) for d in DIRECTIONS}
     rgba_sprites = [*chips.values(), removed, last_move, *sequences.values()]
-    palette = _make_palette([base, highlighted, *(_over(s, CARD) for s in rgba_sprites)])
+    if current().tag == SOURCE:
+        palette = _make_palette([base, highlighted, *(_over(s, CARD) for s in rgba_sprites)])
+    else:
+        # English's palette (its corner word has the same colours): every pixel but the
+        # corners' word comes out as in English, and frames of two languages share colours.
+        palette = _assets_in(SOURCE).palette
     # Chip, mark and line edges blend towards the card face they nearly always sit on; the
     # last-move frame sits mostly on the felt between cards.
     return _Assets(
