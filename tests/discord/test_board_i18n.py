@@ -10,12 +10,15 @@ the clicks run in or, at its edges, from the interaction's locale."""
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
 from bot.games.board.picture import render_board
 from bot.games.board.render import picture, side_names
-from bot.i18n.speaking import speaking
+from bot.i18n import Catalogues
+from bot.i18n.pseudo import CLOSE, OPEN, TAG, pseudo_catalogue
+from bot.i18n.speaking import _, pgettext, speaking
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_board_game import PNG, first, open_board
 from tests.harness import Player
@@ -53,7 +56,7 @@ async def play_turn_de(env: Env, player: Player) -> None:
     assert hand.ephemeral and "**Deine Karten:**" in hand.text, hand.text
     assert english_in(hand.text) == [] and "Aktualisieren" in hand.message.labels
     message = hand.message
-    for _ in range(5):
+    for _click in range(5):
         labels = message.labels
         assert not english_in(" ".join(label or "" for label in labels)), labels
         label = first(labels, starting=("Passen", "tauschen"), exclude=()) or first(
@@ -97,7 +100,7 @@ async def test_a_whole_board_game_in_german(make_env: MakeEnv) -> None:
         with speaking("en"):
             assert _pixels(render_board(picture(state, names))) != _pixels(german)
 
-        for _ in range(400):
+        for _turn in range(400):
             table = await env.bot.tables.get(1)
             if table.status != "running":
                 break
@@ -131,3 +134,57 @@ async def test_the_rules_page_in_german_and_french(make_env: MakeEnv) -> None:
 def _pixels(png: bytes) -> bytes:
     with Image.open(io.BytesIO(png)) as image:
         return image.convert("RGB").tobytes()
+
+
+def outside_marks(text: str) -> str:
+    """What is left of ``text`` once every marked (translated) span is taken out."""
+    while True:
+        shorter = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+        if shorter == text:
+            return text
+        text = shorter
+
+
+async def test_a_board_game_in_the_pseudo_locale_marks_every_word_and_fits(
+    make_env: MakeEnv,
+) -> None:
+    books = Catalogues.load()
+    books.add(TAG, pseudo_catalogue())
+    words = books.language(TAG)
+    env = await make_env(seed=21)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    players = {ana.id: ana, bo.id: bo}
+    lobby = await open_board(env, ana, [bo])
+    with speaking(words):
+        await ana.click(lobby, "Start")
+        my_hand, refresh, back = (
+            _("My hand"),
+            pgettext("button", "Refresh"),
+            pgettext("button", "Back"),
+        )
+        assert my_hand.startswith(OPEN) and my_hand in env.turn_message().labels
+        labels_seen: set[str] = set()
+        for _turn in range(30):
+            table = await env.bot.tables.get(1)
+            if table.status != "running":
+                break
+            player = players[table.seats[table.rules.turn].user_id or 0]
+            reply = await player.click(env.turn_message(), my_hand)
+            for _click in range(5):
+                assert reply.ephemeral
+                # Every word of the hand is marked: only names, cards and spaces are not.
+                left = outside_marks(reply.text).replace("Ana", "").replace("Bo", "")
+                assert re.search("[A-Za-z]{2,}", left) is None, reply.text
+                labels = [x for x in reply.message.labels if x]
+                labels_seen.update(labels)
+                assert all(len(x) <= 80 for x in labels), labels
+                playable = [x for x in labels if x not in (refresh, back)]
+                if not playable:
+                    break
+                reply = await player.click(reply.message, playable[0])
+                if (await env.bot.tables.get(1)).version != table.version:
+                    break
+            public = env.turn_message().text
+            assert english_in(public) == [] and OPEN in public, public
+        assert any(x.startswith(OPEN) for x in labels_seen)
+        assert any(re.fullmatch("[A-J]([1-9]|10)", x) for x in labels_seen)  # the spaces

@@ -35,7 +35,7 @@ from importlib import resources
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from bot.i18n.catalogue import SOURCE
+from bot.i18n.catalogue import SOURCE, Language, catalogues
 from bot.i18n.speaking import N_, _, current, speaking
 
 Cell = tuple[int, int]
@@ -279,7 +279,7 @@ def _wild_label() -> tuple[str, ImageFont.FreeTypeFont]:
     card (20 px as in English, smaller only for a longer word)."""
     # TRANSLATORS: printed on the four corner spaces of the board picture, in capitals: the
     # corner counts for every side. Short: at most about 5 capital letters fit in the space.
-    word = _("WILD")
+    word = _drawable(_("WILD")) or "WILD"
     room = CELL - 2 * INSET - 8
     size = WILD_SIZE
     while size > WILD_MIN and _text_font(word, size).getlength(word) > room:
@@ -498,7 +498,7 @@ def _build_assets() -> _Assets:
     else:
         # English's palette (its corner word has the same colours): every pixel but the
         # corners' word comes out as in English, and frames of two languages share colours.
-        palette = _assets_in(SOURCE).palette
+        palette = _assets_in(catalogues().language(SOURCE)).palette
     # Chip, mark and line edges blend towards the card face they nearly always sit on; the
     # last-move frame sits mostly on the felt between cards.
     return _Assets(
@@ -533,11 +533,12 @@ def _index_ink(base: Image.Image) -> Image.Image:
 
 def _assets() -> _Assets:
     """The base of the language being drawn (its corners' word): drawn once per language."""
-    return _assets_in(current().tag)
+    return _assets_in(current())
 
 
 @functools.lru_cache(maxsize=8)
-def _assets_in(language: str) -> _Assets:
+def _assets_in(language: Language) -> _Assets:
+    # Keyed by the language's tag (a Language compares by it), drawn in its very words.
     with speaking(language):
         return _build_assets()
 
@@ -568,13 +569,18 @@ def _has_glyph(ch: str) -> bool:
     return _in_font(ch, False) or _in_font(ch, True)
 
 
+def _drawable(text: str) -> str:
+    """``text`` without the characters neither font can draw (emoji, other scripts)."""
+    return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
+
+
 def _legend_text(side: int, name: str, max_width: int) -> tuple[str, ImageFont.FreeTypeFont]:
     """The name as the fonts can draw it, cut with "…" to fit, and its font; the colour name
     (in the language being drawn) if nothing is left."""
     # A name is user input: only its start can ever fit, so look at no more than that.
-    text = " ".join("".join(ch for ch in name[:MAX_NAME] if _has_glyph(ch)).split())
+    text = _drawable(name[:MAX_NAME])
     if not text:
-        text = _(SIDES[side].colour_name)
+        text = _drawable(_(SIDES[side].colour_name)) or SIDES[side].colour_name
     font = _text_font(text, TEXT_SIZE)
     if font.getlength(text) <= max_width:
         return text, font
@@ -779,7 +785,7 @@ class Frames:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(1, thread_name_prefix="board-frames")
                 # The worker thread has no context of its own: it draws in the asker's language.
-                self._ahead[key] = self._executor.submit(self._draw, key, picture, current().tag)
+                self._ahead[key] = self._executor.submit(self._draw, key, picture, current())
                 keys.append(key)
             if keys:
                 self._owners[owner] = keys
@@ -820,7 +826,7 @@ class Frames:
             self._kept.clear()
             self._kept_bytes = 0
 
-    def _draw(self, key: FrameKey, picture: BoardPicture, language: str) -> bytes:
+    def _draw(self, key: FrameKey, picture: BoardPicture, language: Language) -> bytes:
         try:
             with speaking(language):
                 data = render_board(picture)
