@@ -113,8 +113,16 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
         colour = COLOUR_DONE
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
+    # TRANSLATORS: one side's sequences made of those needed: "Blue ● Ana & Cy: **1**/2".
     score = " · ".join(
-        f"{side_label(s)} {names[s]}: **{number(counts[s])}**/{number(need)}" for s in range(sides)
+        _(
+            "%(side)s %(names)s: **%(made)s**/%(need)s",
+            side=side_label(s),
+            names=names[s],
+            made=number(counts[s]),
+            need=number(need),
+        )
+        for s in range(sides)
     )
     # TRANSLATORS: %(score)s is each side's sequences made of those needed: "Blue ● Ana: **1**/2".
     lines.append(_("Sequences: %(score)s", score=score))
