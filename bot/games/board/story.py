@@ -33,7 +33,14 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     # TRANSLATORS: the heading of each side's sequences in a replayed game's text.
     lines.append(_("Sequences:"))
     for side, name in enumerate(names):
-        lines.append(f"  {side_label(side)} {name}: {number(counts[side])}/{number(need)}")
+        score = _(
+            "%(side)s %(names)s: **%(made)s**/%(need)s",
+            side=side_label(side),
+            names=name,
+            made=number(counts[side]),
+            need=number(need),
+        )
+        lines.append("  " + score.replace("**", ""))  # plain text: no Discord bold
     if state.outcome is not None:
         won = state.outcome.side
         lines.append(
