@@ -96,6 +96,7 @@ class Help(commands.Cog):
 # /help's sections: the top-level commands of "Your chips and stats"; every other command
 # a member can use is under "Play", and those that ask for a permission (``default_
 # permissions``) under "Server admins", shown only to members who have it.
+FIELD_LIMIT = 1024  # Discord's limit of an embed field's value
 CHIPS_AND_STATS = ("wallet", "daily", "pay", "stats", "leaderboard", "privacy")
 PLAY_ORDER = ("rules", "odds", "replay", "history", "resign", "end")
 GAME_ORDER = ("sequences", "heartsdue", "board")  # the dice games first, as the README
@@ -178,9 +179,24 @@ def help_embed(
         (_("Server admins"), _lines(admin, mention)),
     ]
     for name, lines in sections:
-        if lines:
-            embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
+        for index, value in enumerate(_packed(lines)):
+            # A section longer than a field goes on in the next, under a blank name.
+            embed.add_field(name=name if index == 0 else "\u200b", value=value, inline=False)
     return embed
+
+
+def _packed(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
+    """``lines`` joined into as few field values as hold them, each at most ``limit``
+    characters, never cutting a line (a command's clickable mention is some 40 characters,
+    and a language's descriptions are longer than English's)."""
+    values: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if values and len(values[-1]) + 1 + len(line) <= limit:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
 async def setup(bot: SequencesBot) -> None:

@@ -1,6 +1,7 @@
 """A member's rating over their last games, as a small PNG: points in, picture out.
 
-Only Pillow's built-in scalable font is used, so no system font is needed.
+Its words are drawn in the bot's own font (``bot.render.fonts``), which has every letter of
+the bot's languages; no system font is needed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n.speaking import _, number
+from bot.render.fonts import font
 
 WIDTH, HEIGHT = 480, 200
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 14, 30
@@ -21,8 +23,8 @@ LINE = (88, 101, 242)
 LAST = (87, 242, 135)
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return font(size)
 
 
 def _nice_step(span: float, ticks: int) -> int:

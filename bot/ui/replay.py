@@ -23,7 +23,8 @@ import discord
 
 from bot.errors import UserError
 from bot.games.base import Game
-from bot.i18n.speaking import N_, _, number, plural
+from bot.i18n import catalogues
+from bot.i18n.speaking import N_, _, number, plural, speaking
 from bot.render.common import NO_PINGS, every_language
 from bot.tables.names import md_name
 from bot.tables.replays import Replay
@@ -202,12 +203,24 @@ def _redrawn(
     found = re.search(r"(\d+)/\d+", (embed.footer.text or "") if embed else "")
     if embed is None or found is None:
         return None
-    payload = replay_message(shell, replay, int(found[1]))
+    # Drawn again in the language it was drawn in, not the presser's: else every press by
+    # a member reading another language would rewrite the shared message in theirs.
+    with speaking(_language_of(embed.title or "", replay.game_id)):
+        payload = replay_message(shell, replay, int(found[1]))
     if payload["embed"].description == embed.description:
         return None
     if "file" in payload:
         payload["attachments"] = [payload.pop("file")]
     return payload
+
+
+def _language_of(title: str, game_id: int) -> str | None:
+    """The language a replay message's ``title`` is in (None: none of the bot's)."""
+    books = catalogues()
+    for tag in books.tags:
+        if title.startswith(books.language(tag).gettext(TITLE) % {"id": game_id}):
+            return tag
+    return None
 
 
 def _tail(events: list[str]) -> list[str]:
