@@ -78,14 +78,12 @@ def fits_id(*numbers: int) -> bool:
     return all(0 <= n <= MAX_ID for n in numbers)
 
 
-async def on_own_message(
-    interaction: discord.Interaction[Any], title: str | tuple[str, ...]
-) -> bool:
+async def on_own_message(interaction: discord.Interaction[Any], title: str) -> bool:
     """Whether the clicked message is one the bot drew with an embed whose title starts
-    with ``title`` (or one of them: the title in each language); if not, the presser is
-    told privately. A persistent button must answer only on its own kind of message: its
-    id pressed on a turn message or a lobby (a forged or copied click) would otherwise
-    redraw that message as something else and take its game buttons away."""
+    with ``title``; if not, the presser is told privately. A persistent button must answer
+    only on its own kind of message: its id pressed on a turn message or a lobby (a forged
+    or copied click) would otherwise redraw that message as something else and take its
+    game buttons away."""
     message = interaction.message
     if message is not None and any(
         (embed.title or "").startswith(title) for embed in message.embeds

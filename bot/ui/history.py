@@ -16,8 +16,9 @@ from bot.render.common import every_language
 from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
-from bot.ui.checks import fits_id, on_own_message
+from bot.ui.checks import fits_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.pages import on_own_page
 from bot.ui.replay import HISTORY_TITLE as TITLE
 from bot.ui.replay import ReplayButton
 from bot.ui.shell import Shell, shell_of
@@ -79,7 +80,7 @@ class HistoryButton(
         if not fits_id(self.owner, self.member_id or 0):
             await reply_private(interaction, _("That button isn't one of mine; nothing changed."))
             return False
-        return await on_own_message(interaction, every_language(TITLE))
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

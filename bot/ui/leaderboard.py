@@ -19,8 +19,8 @@ from bot.render.common import every_language
 from bot.render.standings import leaderboard_embed
 from bot.tables import stats
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
+from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
 # Every page's title starts so (bot.render.standings; see on_own_message), in the language
@@ -93,7 +93,7 @@ class LeaderboardButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        return await on_own_message(interaction, every_language(TITLE))
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

@@ -14,8 +14,8 @@ from bot.games.base import OddsPage
 from bot.i18n.speaking import N_, _
 from bot.render.common import COLOUR, every_language
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
+from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
 FOOTER = N_("Exact figures, not a simulation.")
@@ -52,7 +52,7 @@ class OddsButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        return await on_own_message(interaction, every_language(TITLE))
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

@@ -29,8 +29,8 @@ from bot.render.common import NO_PINGS, every_language
 from bot.tables.names import md_name
 from bot.tables.replays import Replay
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
+from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
@@ -109,7 +109,7 @@ class ReplayButton(
             home = every_language(HISTORY_TITLE)
         else:
             home = tuple(t % {"id": self.game_id} for t in every_language(TITLE))
-        return await on_own_message(interaction, home)
+        return await on_own_page(interaction, home)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
