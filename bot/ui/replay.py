@@ -28,9 +28,9 @@ from bot.i18n.speaking import N_, _, number, plural, speaking
 from bot.render.common import NO_PINGS, every_language
 from bot.tables.names import md_name
 from bot.tables.replays import Replay
+from bot.ui import pages
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
-from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
@@ -109,7 +109,7 @@ class ReplayButton(
             home = every_language(HISTORY_TITLE)
         else:
             home = tuple(t % {"id": self.game_id} for t in every_language(TITLE))
-        return await on_own_page(interaction, home)
+        return await pages.on_own_page(interaction, home)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
