@@ -14,7 +14,7 @@ from bot.games.base import Game, RulesPage
 from bot.i18n.speaking import N_, _, pgettext
 from bot.render.common import COLOUR
 from bot.ui.anywhere import anywhere
-from bot.ui.mentions import CommandMentions, Mention
+from bot.ui.mentions import CommandMentions, Mention, plain
 from bot.ui.rules import rules_embed
 from bot.ui.tournaments import TOURNAMENT_RULES
 
@@ -128,6 +128,19 @@ def _lines(commands: list[app_commands.Command[Any, ..., Any]], mention: Mention
     ]
 
 
+def _in_language(mention: Mention) -> Mention:
+    """``mention``, but a command whose id is unknown is written as the reader's Discord
+    names it (``/regeln`` for a German reader), as a clickable mention shows it."""
+
+    def named(name: str) -> str:
+        shown = mention(name)
+        if shown != plain(name):
+            return shown
+        return plain(" ".join(pgettext("command", word) for word in name.split()))
+
+    return named
+
+
 def _described(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
     """A command's description as the reader's Discord shows it (the commands catalogue)."""
     return pgettext("description", command.description)
@@ -138,6 +151,7 @@ def help_embed(
 ) -> discord.Embed:
     """/help for a member with ``permissions``: start-here steps, then the commands they
     can use by section, each a mention (clickable) where the command ids are known."""
+    mention = _in_language(mention)
     every = [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
     every.sort(key=_game_order)  # stable: otherwise in the tree's order
     starts = [c for c in every if c.name == "start" and c.parent is not None]
