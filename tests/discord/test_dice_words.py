@@ -169,6 +169,24 @@ def test_odds_lines_fit_a_phone_in_every_language() -> None:
     assert too_long == []
 
 
+def test_buttons_fit_a_phone_row_in_every_language() -> None:
+    """A turn button's label stays within 40 characters (a phone's row) in every language,
+    as the English ones do (``test_dice_turns``)."""
+    longest: dict[str, str] = {}
+    for tag in ("en", "de", "fr", "es", "pt-BR"):
+        with speaking(tag):
+            labels = [
+                b.label
+                for game, settings, seats in GAMES
+                for seed in range(3)
+                for shown, _texts in played(game, settings, seats, seed)
+                if game.current_seat(shown.rules) is not None
+                for b in game.turn_buttons(shown.rules)
+            ]
+        longest[tag] = max(labels, key=len)
+    assert {tag: label for tag, label in longest.items() if len(label) > 40} == {}
+
+
 async def german_turns(env: Env) -> list[str]:
     """The live table redrawn in German: its turn message, buttons and Odds answer."""
     table = await env.bot.tables.get(1)
