@@ -249,7 +249,7 @@ async def test_a_hearts_due_wipe_reads_in_german_and_french(make_env: MakeEnv) -
     with speaking("fr"):
         french = embed_texts(ONEROLL.turn_view(table.snapshot()).embed)
     assert german[0] == "🎲 Hearts Due · Rennen bis 100"
-    assert "💥 **Bo wirft vier 1en: Summe gelöscht!** (0 → 0)" in german[1]
+    assert "💥 **Bo wirft vier Einsen: Summe gelöscht!** (0 → 0)" in german[1]
     assert "Ana wirft 1-2-3-4-5-6: 1-2-3-4-5-6 = 30 (Summe 30)" in german[5]
     assert "💥 **Bo lance quatre 1\u00a0: total effacé\u202f!** (0 → 0)" in french[1]
     assert french[-1] == "Partie n°\u00a01 · quatre 1 dans un lancer effacent votre total"
