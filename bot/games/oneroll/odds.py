@@ -5,39 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from babel.numbers import get_decimal_symbol
-
 from bot.games.base import OddsPage
-from bot.i18n.speaking import _, current, number
-from bot.render.odds_text import PlayerOdds
-from bot.render.odds_text import num as _en_num
-from bot.render.odds_text import percent as _en_percent
+from bot.i18n.speaking import _, number
+from bot.render.odds_text import PlayerOdds, chance, num, percent
 from bot.rules import odds, oneroll
 
 WITHIN = (9, 10, 20)
-
-
-def _decimal(text: str) -> str:
-    """A figure written in English (4.51) with the reader's decimal sign (4,51)."""
-    return text.replace(".", get_decimal_symbol(current().babel))
-
-
-def num(x: Fraction) -> str:
-    """``bot.render.odds_text.num`` in the reader's language."""
-    return _decimal(_en_num(x))
-
-
-def percent(x: Fraction) -> str:
-    return _decimal(_en_percent(x))
-
-
-def chance(p: Fraction) -> str:
-    """A probability too small for one decimal of a percentage reads as "1 in N"."""
-    if 0 < p < Fraction(1, 1000):
-        # TRANSLATORS: a chance, "1 in 46,656" (%(count)s is the number).
-        return _("1 in %(count)s", count=number(round(1 / p)))
-    return percent(p)
-
 
 # TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
 # most; a message with a line break is one sentence over two lines: break it where your

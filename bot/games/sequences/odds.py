@@ -5,37 +5,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from babel.numbers import get_decimal_symbol
+from babel.numbers import format_decimal
 
 from bot.games.base import OddsPage
-from bot.i18n.speaking import _, current, number, pgettext, plural
-from bot.render.odds_text import PlayerOdds
-from bot.render.odds_text import num as _en_num
-from bot.render.odds_text import percent as _en_percent
+from bot.i18n.speaking import _, current, number, pgettext
+from bot.render.odds_text import PlayerOdds, dice, num, percent
 from bot.rules import odds
 from bot.rules import pushluck as pl
 
 # TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
 # most; a message with a line break is one sentence over two lines: break it where your
 # language reads well, each line within 46 characters.
-
-
-def _decimal(text: str) -> str:
-    """A figure written in English (1.43) with the reader's decimal sign (1,43)."""
-    return text.replace(".", get_decimal_symbol(current().babel))
-
-
-def num(x: Fraction) -> str:
-    """``bot.render.odds_text.num`` in the reader's language."""
-    return _decimal(_en_num(x))
-
-
-def percent(x: Fraction) -> str:
-    return _decimal(_en_percent(x))
-
-
-def dice(count: int) -> str:
-    return plural("%(count)s die", "%(count)s dice", count)
 
 
 def _lines(text: str) -> list[str]:
@@ -397,11 +377,14 @@ ODDS_PAGES = (
 
 
 def _pct(p: Fraction) -> str:
-    return _decimal(f"{float(p) * 100:.1f} %")
+    return percent(p)
 
 
 def _num(x: Fraction) -> str:
-    return number(x.numerator) if x.denominator == 1 else _decimal(f"{float(x):.2f}")
+    """A figure of the advice: two decimals always (14.58 turns), the reader's way."""
+    if x.denominator == 1:
+        return number(x.numerator)
+    return format_decimal(float(x), format="#,##0.00", locale=current().babel)
 
 
 def advice_text(advice: odds.Advice) -> str:
