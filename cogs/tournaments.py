@@ -22,6 +22,8 @@ from bot.ui.tournaments import (
     tournament_games,
 )
 
+MAX_SIGNUP_MINUTES = 10_080  # a week
+
 
 @app_commands.guild_only()
 class TournamentCog(
@@ -52,8 +54,13 @@ class TournamentCog(
         prize="How the pool is split (default: all to the winner)",
         best_of="Games a match is won in: best of 1 or 3 (default 1)",
         final_best_of="Single elimination: the final's length (default: as every match)",
+        signup="Minutes of sign-up, then it starts by itself (default: the organiser starts it)",
+        checkin="Minutes before the start that check-in opens; who does not check in is dropped",
     )
-    @app_commands.rename(best_of="best-of", final_best_of="final-best-of")
+    @app_commands.rename(
+        best_of="best-of", final_best_of="final-best-of", signup="signup-minutes",
+        checkin="checkin-minutes",
+    )  # fmt: skip
     @app_commands.choices(
         format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()],
         prize=[app_commands.Choice(name=label, value=key) for key, label in PRIZE_LABELS.items()],
@@ -68,6 +75,8 @@ class TournamentCog(
         prize: str = "winner",
         best_of: app_commands.Range[int, 1, 3] = 1,
         final_best_of: app_commands.Range[int, 1, 3] | None = None,
+        signup: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
+        checkin: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
     ) -> None:
         require_admin(interaction, "You need Manage Server to run a tournament.")
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -83,13 +92,18 @@ class TournamentCog(
         cap = self.bot.settings.max_stake
         if not 0 <= fee <= cap:
             raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
+        if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
+            raise UserError(
+                "Check-in needs a sign-up window at least as long: set signup-minutes too."
+            )
         kind, settings = games[key]
         shell = self.bot.shell
         t = await shell.tournaments.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
             settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
             fee=fee, prize=prize, best_of=best_of, final_best_of=final,
-            actor_id=interaction.user.id,
+            actor_id=interaction.user.id, signup_minutes=signup or 0,
+            checkin_minutes=checkin or 0,
         )  # fmt: skip
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
@@ -119,7 +133,8 @@ class TournamentCog(
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
         await interaction.response.send_message(
-            embed=picture_embed(picture, self.bot.games), allowed_mentions=NO_PINGS
+            embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="list", description="This server's tournaments, newest first")

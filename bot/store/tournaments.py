@@ -33,6 +33,12 @@ class Tournament:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    message_id: int | None = None
+    starts_at: float | None = None  # it starts by itself then (None: the organiser starts it)
+    checkin_at: float | None = None  # check-in opens then (None: no check-in)
+
+    def checkin_open(self, now: float) -> bool:
+        return self.status == "signup" and self.checkin_at is not None and now >= self.checkin_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,7 @@ class Entry:
     rating: float | None
     seed: int | None
     removed: bool = False
+    checked_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +69,8 @@ class Match:
 
 _T_COLUMNS = (
     "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
-    " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at"
+    " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at,"
+    " message_id, starts_at, checkin_at"
 )
 _M_COLUMNS = (
     "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins, games"
@@ -90,6 +98,9 @@ def _tournament(row: Any) -> Tournament:
         created_at=float(row["created_at"]),
         started_at=row["started_at"],
         finished_at=row["finished_at"],
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
+        starts_at=row["starts_at"],
+        checkin_at=row["checkin_at"],
     )
 
 
@@ -126,16 +137,19 @@ async def create(
     final_best_of: int = 1,
     actor_id: int,
     now: float,
+    starts_at: float | None = None,
+    checkin_at: float | None = None,
 ) -> Tournament:
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
             " format, rounds, round, status, fee, prize, best_of, final_best_of, created_by,"
-            " created_at)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
+            " created_at, starts_at, checkin_at) VALUES"
+            f" (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
             (
                 guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
                 format, rounds, fee, prize, best_of, final_best_of, actor_id, now,
+                starts_at, checkin_at,
             ),
         )  # fmt: skip
         row = await cursor.fetchone()
@@ -159,12 +173,19 @@ async def listed(db: Database, guild_id: int, limit: int = 25) -> list[Tournamen
 
 async def entries(db: Database | Connection, tournament_id: int) -> list[Entry]:
     rows = await db.fetchall(
-        "SELECT user_id, name, rating, seed, removed_at FROM tournament_entries"
+        "SELECT user_id, name, rating, seed, removed_at, checked_in_at FROM tournament_entries"
         " WHERE tournament_id = ? ORDER BY seed IS NULL, seed, joined_at, user_id",
         (tournament_id,),
     )
     return [
-        Entry(int(r["user_id"]), r["name"], r["rating"], r["seed"], r["removed_at"] is not None)
+        Entry(
+            int(r["user_id"]),
+            r["name"],
+            r["rating"],
+            r["seed"],
+            r["removed_at"] is not None,
+            r["checked_in_at"] is not None,
+        )
         for r in rows
     ]
 
@@ -182,12 +203,58 @@ async def add_entry(
     )
     if count is not None and int(count[0]) >= cap:
         return False
+    # Joining once check-in is open checks in too: whoever presses Join then is here.
+    checked_in = now if t.checkin_open(now) else None
     cursor = await conn.execute(
-        "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at)"
-        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
-        (tournament_id, user_id, name[:100], now),
+        "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at, checked_in_at)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
+        (tournament_id, user_id, name[:100], now, checked_in),
     )
     return cursor.rowcount == 1
+
+
+async def check_in(conn: Connection, tournament_id: int, user_id: int, now: float) -> bool:
+    """A signed-up member checks in (under ``lock``, while check-in is open); False if they
+    are not signed up or had checked in already."""
+    cursor = await conn.execute(
+        "UPDATE tournament_entries SET checked_in_at = ?"
+        " WHERE tournament_id = ? AND user_id = ? AND checked_in_at IS NULL",
+        (now, tournament_id, user_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def drop_unchecked(conn: Connection, tournament_id: int) -> list[int]:
+    """At the start of a tournament with check-in: the entries of those who did not check
+    in are taken off (their fees are refunded by the caller); their ids."""
+    cursor = await conn.execute(
+        "DELETE FROM tournament_entries WHERE tournament_id = ? AND checked_in_at IS NULL"
+        " RETURNING user_id",
+        (tournament_id,),
+    )
+    return sorted(int(row[0]) for row in await cursor.fetchall())
+
+
+async def due_starts(db: Database, now: float) -> list[Tournament]:
+    """Tournaments in sign-up whose start time has come."""
+    rows = await db.fetchall(
+        f"SELECT {_T_COLUMNS} FROM tournaments WHERE status = 'signup' AND starts_at <= ?"
+        " ORDER BY id",
+        (now,),
+    )
+    return [_tournament(row) for row in rows]
+
+
+async def claim_checkin_shown(db: Database, now: float) -> list[Tournament]:
+    """Tournaments in sign-up whose check-in has just opened, claimed (compare-and-set) so
+    one process redraws each sign-up message with its Check in button, once."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET checkin_shown = 1 WHERE status = 'signup'"
+            f" AND checkin_at <= ? AND checkin_shown = 0 RETURNING {_T_COLUMNS}",
+            (now,),
+        )
+        return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)
 
 
 async def remove_entry(conn: Connection, tournament_id: int, user_id: int) -> bool:

@@ -190,20 +190,31 @@ class Tournaments:
         best_of: int = 1,
         final_best_of: int = 1,
         actor_id: int,
+        signup_minutes: int = 0,
+        checkin_minutes: int = 0,
     ) -> Tournament:
+        """``signup_minutes``: it starts by itself that long from now (0: when the organiser
+        presses Start); ``checkin_minutes``: check-in opens that long before the start."""
         if format not in FORMATS:
             raise TournamentError("format")
         if prize not in rules.PRIZE_SPLITS or fee < 0:
             raise TournamentError("prize")
         if best_of not in (1, 3) or final_best_of not in (1, 3):
             raise TournamentError("best_of")
+        if checkin_minutes and not 0 < checkin_minutes <= signup_minutes:
+            raise TournamentError("checkin")
         game = self.tables.kind(kind)
         game.check_settings(settings)
+        now = self.clock()
+        starts_at = now + 60 * signup_minutes if signup_minutes > 0 else None
+        checkin_at = (
+            None if starts_at is None or not checkin_minutes else starts_at - 60 * checkin_minutes
+        )
         return await store.create(
             self.db, guild_id=guild_id, channel_id=channel_id, kind=kind, settings=settings,
             game_key=game.game_key(settings), format=format, rounds=max(0, rounds),
             fee=fee, prize=prize, best_of=best_of, final_best_of=final_best_of,
-            actor_id=actor_id, now=self.clock(),
+            actor_id=actor_id, now=now, starts_at=starts_at, checkin_at=checkin_at,
         )  # fmt: skip
 
     async def get(self, tournament_id: int) -> Tournament:
@@ -242,14 +253,31 @@ class Tournaments:
                 raise TournamentError("leave")
             await _refund(conn, t, now, user_id)
 
+    async def check_in(self, tournament_id: int, user_id: int) -> None:
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None or not t.checkin_open(now):
+                raise TournamentError("checkin_closed")
+            if not await store.check_in(conn, tournament_id, user_id, now):
+                raise TournamentError("checkin_again")
+
     async def start(self, tournament_id: int) -> Tournament:
-        """Seed by the game's rating and pair round one; ``open_pending`` opens its tables."""
+        """Seed by the game's rating and pair round one; ``open_pending`` opens its tables.
+        With check-in, those who did not check in are dropped first, their fees refunded
+        (in the same transaction: a start that fails drops nobody)."""
         now = self.clock()
         async with self.db.transaction() as conn:
             await store.lock(conn, tournament_id)
             t = await store.get(conn, tournament_id)
             if t is None or t.status != "signup":
                 raise TournamentError("start")
+            if t.checkin_at is not None:
+                if now < t.checkin_at:
+                    raise TournamentError("checkin_not_open")
+                for user_id in await store.drop_unchecked(conn, tournament_id):
+                    await _refund(conn, t, now, user_id)
             entries = await store.entries(conn, tournament_id)
             if len(entries) < MIN_PLAYERS:
                 raise TournamentError("players")
@@ -269,6 +297,32 @@ class Tournaments:
             if all(p.b is None for p in pairs):
                 await _advance(conn, tournament_id, now)
         return await self.get(tournament_id)
+
+    async def start_due(self) -> tuple[list[int], list[int]]:
+        """Start every tournament whose start time has come (once: the start is a
+        compare-and-set on its status); one left with fewer than two players is cancelled,
+        every fee refunded. Returns (started, cancelled) ids."""
+        started: list[int] = []
+        cancelled: list[int] = []
+        for t in await store.due_starts(self.db, self.clock()):
+            try:
+                await self.start(t.id)
+                started.append(t.id)
+            except TournamentError as exc:
+                if exc.code != "players":
+                    continue  # another process started it meanwhile
+                now = self.clock()
+                async with self.db.transaction() as conn:
+                    await store.lock(conn, t.id)
+                    if await store.move_to_round(conn, t.id, 0, status="cancelled", now=now):
+                        await _refund(conn, t, now)
+                        cancelled.append(t.id)
+        return started, cancelled
+
+    async def checkin_opened(self) -> list[Tournament]:
+        """Tournaments whose check-in has just opened (each returned once, across
+        processes): their sign-up messages are to be redrawn with Check in."""
+        return await store.claim_checkin_shown(self.db, self.clock())
 
     async def open_pending(self, tournament_id: int | None = None) -> list[int]:
         """Open a table for every match that needs one (claimed first, so each opens once),

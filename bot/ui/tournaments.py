@@ -12,7 +12,7 @@ import discord
 from bot.errors import Forbidden, UserError
 from bot.games.base import RulesPage, presentation
 from bot.games.registry import Games
-from bot.render.common import COLOUR
+from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import Picture, Tournament, TournamentError, TournamentFeeShort
@@ -38,6 +38,10 @@ REFUSALS = {
     "cancel": "This tournament is over already.",
     "remove": "They are not in this tournament, or it is over.",
     "override": "Only a match of the round being played can be changed.",
+    "checkin": "Check-in needs a sign-up window at least as long: set signup-minutes too.",
+    "checkin_closed": "Check-in is not open.",
+    "checkin_again": "You are checked in already, or not signed up: press Join.",
+    "checkin_not_open": "Check-in has not opened yet: start once it has, or wait.",
 }
 TITLE = "Tournament #"
 
@@ -65,7 +69,10 @@ TOURNAMENT_RULES = RulesPage(
     "a player who does not show loses by those rules. The next round starts when the last "
     "match of a round ends.\n"
     "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
-    "pool goes to the best places by the organiser's split when the last match ends.",
+    "pool goes to the best places by the organiser's split when the last match ends.\n"
+    "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
+    "(joining then checks you in). At the start whoever has not checked in is dropped, "
+    "their fee refunded; with fewer than two left the tournament is cancelled.",
 )
 
 
@@ -134,7 +141,8 @@ def standings_text(picture: Picture) -> str:
     return "\n".join(_standing_line(picture, s) for s in picture.standings)
 
 
-def picture_embed(picture: Picture, games: Games) -> discord.Embed:
+def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
+    """``now``: the clock, for whether check-in is open."""
     t = picture.tournament
     head = f"{FORMAT_LABELS[t.format]} · {games.label(t.game_key)}"
     length = f"Matches: best of {t.best_of}" if t.best_of > 1 else ""
@@ -148,11 +156,31 @@ def picture_embed(picture: Picture, games: Games) -> discord.Embed:
             f" {PRIZE_LABELS.get(t.prize, t.prize)}\n"
         )
     if t.status == "signup":
-        names = [f"`{i}.` {md_name(e.name)}" for i, e in enumerate(picture.entries, 1)]
-        body = (
-            "Sign-up is open: press **Join**. The organiser presses **Start**.\n\n"
-            f"**Players ({len(names)})**\n" + ("\n".join(names) or "Nobody yet.")
-        )
+        checkin = t.checkin_open(now)
+        names = [
+            f"`{i}.` {md_name(e.name)}" + (" ✅" if checkin and e.checked_in else "")
+            for i, e in enumerate(picture.entries, 1)
+        ]
+        if checkin:
+            body = (
+                "**Check-in is open**: press **Check in**."
+                f" It starts <t:{int(t.starts_at or 0)}:R>;"
+                " who has not checked in by then is dropped"
+                + (", their fee refunded." if t.fee else ".")
+            )
+        elif t.starts_at is not None:
+            body = f"Sign-up is open: press **Join**. It starts <t:{int(t.starts_at)}:R>."
+            if t.checkin_at is not None:
+                body += f" Check in from <t:{int(t.checkin_at)}:t>, or you are dropped."
+        else:
+            body = "Sign-up is open: press **Join**. The organiser presses **Start**."
+        count = len(names)
+        if checkin:
+            ready = sum(e.checked_in for e in picture.entries)
+            head_line = f"**Players ({count}, {ready} checked in)**"
+        else:
+            head_line = f"**Players ({count})**"
+        body += "\n\n" + head_line + "\n" + ("\n".join(names) or "Nobody yet.")
     elif t.status == "running":
         body = f"Round {t.round} of {t.rounds}\n\n" + standings_text(picture)
     elif t.status == "finished":
@@ -168,12 +196,16 @@ def picture_embed(picture: Picture, games: Games) -> discord.Embed:
 
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|start)",
+    template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|checkin|start)",
 ):
-    LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
+    LABELS = {"join": "Join", "leave": "Leave", "checkin": "Check in", "start": "Start"}
 
     def __init__(self, tournament_id: int, action: str) -> None:
-        style = discord.ButtonStyle.success if action == "start" else discord.ButtonStyle.secondary
+        style = (
+            discord.ButtonStyle.success
+            if action in ("start", "checkin")
+            else discord.ButtonStyle.secondary
+        )
         super().__init__(
             discord.ui.Button(
                 label=self.LABELS[action], style=style, custom_id=f"tn:{tournament_id}:{action}"
@@ -216,6 +248,8 @@ class TournamentButton(
             await service.join(t.id, user.id, clean_name(user.display_name))
         elif self.action == "leave":
             await service.leave(t.id, user.id)
+        elif self.action == "checkin":
+            await service.check_in(t.id, user.id)
         else:
             if not is_admin(interaction) and user.id != t.created_by:
                 raise Forbidden("Only the organiser or a member with Manage Server can start it.")
@@ -229,16 +263,42 @@ class TournamentButton(
 
 async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
     picture = await shell.tournaments.picture(tournament_id)
+    now = shell.tournaments.clock()
     view = discord.ui.View(timeout=None)
-    if picture.tournament.status == "signup":
-        for action in ("join", "leave", "start"):
+    t = picture.tournament
+    if t.status == "signup":
+        actions = (
+            ("join", "leave", "checkin", "start")
+            if t.checkin_open(now)
+            else ("join", "leave", "start")
+        )
+        for action in actions:
             view.add_item(TournamentButton(tournament_id, action))
-    return {"embed": picture_embed(picture, shell.games), "view": view}
+    return {"embed": picture_embed(picture, shell.games, now), "view": view}
+
+
+async def _redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
+    """Edit the sign-up message (its check-in opened, or it started by the clock)."""
+    if t.message_id is None:
+        return
+    try:
+        channel = await _channel(client, t.channel_id)
+        message = channel.get_partial_message(t.message_id)
+        await message.edit(**await signup_message(shell, t.id), allowed_mentions=NO_PINGS)
+    except discord.HTTPException as exc:
+        log.warning("tournament %s: sign-up message not redrawn (%s)", t.id, exc.status)
 
 
 async def post_due(client: Any, shell: Shell) -> None:
     """Open the tables of every paired match and post them, each in a thread of its own;
-    then post the standings of each round just started or tournament just finished."""
+    then post the standings of each round just started or tournament just finished.
+    Before that: redraw the sign-up messages whose check-in opened, and start the
+    tournaments whose start time came."""
+    for t in await shell.tournaments.checkin_opened():
+        await _redraw_signup(client, shell, t)
+    started, cancelled = await shell.tournaments.start_due()
+    for tournament_id in started + cancelled:
+        await _redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
     for table_id in await shell.tournaments.open_pending():
         try:
             await _post_table(client, shell, table_id)

@@ -182,3 +182,70 @@ async def test_the_organiser_sets_a_result_and_removes_a_player(make_env: MakeEn
     late = await org.slash("tournament result", table=match.game_id)
     assert late.ephemeral
     assert late.text == "Only a match of the round being played can be changed."
+
+
+async def test_check_in_drops_who_did_not_and_refunds_them(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    lone = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", checkin=10
+    )
+    assert lone.ephemeral
+    assert lone.text == (
+        "Check-in needs a sign-up window at least as long: set signup-minutes too."
+    )
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", fee=100,
+        signup=30, checkin=10,
+    )  # fmt: skip
+    signup = created.message
+    assert "It starts <t:" in signup.text and "or you are dropped" in signup.text
+    for p in (ana, bo, di):
+        await p.click(signup, "Join")
+    assert signup.labels == ["Join", "Leave", "Start"]
+    early = await org.click(signup, "Start")
+    assert early.ephemeral
+    assert early.text == "Check-in has not opened yet: start once it has, or wait."
+
+    # Twenty minutes on, check-in opens: the sign-up message gets its Check in button (by
+    # the tick, across a restart: it is all in the database).
+    await env.restart()
+    await env.tick(20 * 60 + 1)
+    assert signup.labels == ["Join", "Leave", "Check in", "Start"]
+    assert "**Check-in is open**" in signup.text
+    await ana.click(signup, "Check in")
+    await bo.click(signup, "Check in")
+    again = await bo.click(signup, "Check in")
+    assert again.ephemeral
+    assert again.text == "You are checked in already, or not signed up: press Join."
+    await cy.click(signup, "Join")  # joining during check-in checks in too
+    assert "Players (4, 3 checked in)" in signup.text
+    assert "Ana ✅" in signup.text and "Di ✅" not in signup.text
+    await env.tick(10 * 60)  # the start: Di did not check in
+    assert signup.buttons == []
+    assert "Round 1 of 3" in signup.text and "Di" not in signup.text
+    assert len(h.threads) == 1  # three players: one match, one bye
+    assert "**1,000 chips**" in (await di.slash("wallet")).text  # Di's fee came back
+    assert "**900 chips**" in (await cy.slash("wallet")).text
+
+
+async def test_a_timed_start_with_too_few_checked_in_is_cancelled(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", fee=50, signup=15,
+        checkin=5,
+    )  # fmt: skip
+    for p in (ana, bo):
+        await p.click(created.message, "Join")
+    await env.tick(10 * 60)
+    await ana.click(created.message, "Check in")
+    await env.tick(5 * 60)
+    assert "Cancelled: no result. Every entry fee was refunded." in created.message.text
+    assert created.message.buttons == []
+    for p in (ana, bo):
+        assert "**1,000 chips**" in (await p.slash("wallet")).text
