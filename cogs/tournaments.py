@@ -10,14 +10,15 @@ from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.render.common import NO_PINGS
 from bot.tables.tournaments import TournamentError
-from bot.ui.checks import is_admin, require_admin
 from bot.ui.tournaments import (
     FORMAT_LABELS,
     PRIZE_LABELS,
     TournamentButton,
+    may_organise,
     picture_embed,
     post_due,
     refusal,
+    require_organiser,
     signup_message,
     tournament_games,
 )
@@ -78,7 +79,7 @@ class TournamentCog(
         signup: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
         checkin: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
     ) -> None:
-        require_admin(interaction, "You need Manage Server to run a tournament.")
+        await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         games = tournament_games(self.bot.games)
         key = self.bot.games.find_key(game) or game
@@ -160,7 +161,7 @@ class TournamentCog(
         t_id = await self._find(interaction, tournament)
         service = self.bot.shell.tournaments
         t = await service.get(t_id)
-        if not is_admin(interaction) and interaction.user.id != t.created_by:
+        if not await may_organise(interaction, self.bot.shell, t):
             raise Forbidden("Only the organiser or a member with Manage Server can cancel it.")
         try:
             changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
@@ -235,8 +236,7 @@ class TournamentCog(
         self, interaction: discord.Interaction[SequencesBot], tournament_id: int
     ) -> None:
         t = await self.bot.shell.tournaments.get(tournament_id)
-        if not is_admin(interaction) and interaction.user.id != t.created_by:
-            raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+        await require_organiser(interaction, self.bot.shell, t)
 
     async def _find(
         self, interaction: discord.Interaction[SequencesBot], tournament: int | None

@@ -83,6 +83,40 @@ PRIZE_LABELS = {
 }
 
 
+async def may_organise(
+    interaction: discord.Interaction[Any], shell: Shell, t: Tournament | None = None
+) -> bool:
+    """Manage Server, the server's organiser role (``/settings organiser-role``), or, for
+    a tournament of theirs, its organiser."""
+    if is_admin(interaction) or (t is not None and interaction.user.id == t.created_by):
+        return True
+    if interaction.guild_id is None:
+        return False
+    role_id = await shell.guild_settings.organiser_role(interaction.guild_id)
+    roles = getattr(interaction.user, "roles", None) or []
+    return role_id is not None and any(role.id == role_id for role in roles)
+
+
+async def require_organiser(
+    interaction: discord.Interaction[Any], shell: Shell, t: Tournament | None = None
+) -> None:
+    if await may_organise(interaction, shell, t):
+        return
+    if t is None:
+        role_id = None
+        if interaction.guild_id is not None:
+            role_id = await shell.guild_settings.organiser_role(interaction.guild_id)
+        if role_id is None:
+            raise Forbidden("You need Manage Server to run a tournament.")
+        role = interaction.guild.get_role(role_id) if interaction.guild else None
+        if role is None:  # deleted since: Manage Server is all that is left
+            raise Forbidden("You need Manage Server to run a tournament.")
+        raise Forbidden(
+            f"You need Manage Server or the {md_name(role.name)} role to run a tournament."
+        )
+    raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+
+
 def refusal(error: TournamentError) -> UserError:
     if isinstance(error, TournamentFeeShort):
         return UserError(
@@ -251,7 +285,7 @@ class TournamentButton(
         elif self.action == "checkin":
             await service.check_in(t.id, user.id)
         else:
-            if not is_admin(interaction) and user.id != t.created_by:
+            if not await may_organise(interaction, shell, t):
                 raise Forbidden("Only the organiser or a member with Manage Server can start it.")
             await interaction.response.defer()
             await service.start(t.id)

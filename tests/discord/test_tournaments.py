@@ -249,3 +249,45 @@ async def test_a_timed_start_with_too_few_checked_in_is_cancelled(make_env: Make
     assert created.message.buttons == []
     for p in (ana, bo):
         assert "**1,000 chips**" in (await p.slash("wallet")).text
+
+
+async def test_a_role_the_server_names_may_run_tournaments(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    mod = await h.member("Mod", manage_guild=True)
+    hosts = await h.role("Hosts")
+    eve = await h.member("Eve", roles=[hosts])
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    refused = await eve.slash("settings organiser-role", role=hosts)
+    assert refused.ephemeral
+    assert refused.text == "You need Manage Server to change game settings."
+    nobody = await mod.slash("settings organiser-role", role=h.guild.default_role)
+    assert nobody.text == "Choose a role: not everyone can run tournaments."
+    done = await mod.slash("settings organiser-role", role=hosts)
+    assert done.ephemeral and done.text.startswith(f"Members with {hosts.mention} can run")
+
+    # Eve (the role, no Manage Server) creates one; Ana (neither) may not.
+    no = await ana.slash("tournament create", game="sequences:standard", format="swiss")
+    assert no.ephemeral
+    assert no.text == "You need Manage Server or the Hosts role to run a tournament."
+    mine = await mod.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (ana, bo):
+        await p.click(mine.message, "Join")
+    await eve.click(mine.message, "Start")  # another's tournament: the role may start it
+    assert "Round 1 of 1" in mine.message.text
+    picture = await env.bot.shell.tournaments.picture(1)
+    (match,) = [m for m in picture.matches if m.status == "playing"]
+    set_ = await eve.slash("tournament result", table=match.game_id, winner=ana.member)
+    assert not set_.ephemeral and "is now won by" in set_.text
+    second = await eve.slash("tournament create", game="sequences:standard", format="swiss")
+    assert not second.ephemeral
+    await bo.click(second.message, "Join")
+    out = await eve.slash("tournament remove", tournament=2, member=bo.member)
+    assert "is out of tournament #2" in out.text
+    cancel = await eve.slash("tournament cancel", tournament=2)
+    assert "Tournament #2 is cancelled" in cancel.text
+
+    # The role unset: Eve is back to an ordinary member.
+    await mod.slash("settings organiser-role")
+    again = await eve.slash("tournament create", game="sequences:standard", format="swiss")
+    assert again.text == "You need Manage Server to run a tournament."
