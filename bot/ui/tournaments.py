@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.errors import Forbidden, UserError
-from bot.games.base import RulesPage, presentation
+from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
@@ -350,18 +350,21 @@ async def _channel(client: Any, channel_id: int) -> Any:
 
 
 async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
+    """A match's table opens as any started table does (bot/ui/opening.py): its thread on
+    a notice naming the players, the channel if the thread is refused, its first player
+    called by the turn ping."""
     table = await shell.tables.get(table_id)
     channel = await _channel(client, table.row.channel_id)
     names = " vs ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
-    head = await channel.send(
-        f"⚔️ Tournament match: {names} · table #{table.id}",
-        allowed_mentions=discord.AllowedMentions(users=True),
-    )
-    title = f"{presentation(table.game).title(table.settings)} #{table.id}"[:100]
-    thread = await head.create_thread(name=title, auto_archive_duration=1440)
-    message = await thread.send(**shell.publisher.turn_message(table))
-    await shell.publisher.set_game_message(table, thread_id=thread.id, message_id=message.id)
-    shell.publisher.mark_shown(table)
+    head = None
+    try:
+        head = await channel.send(
+            f"⚔️ Tournament match: {names} · table #{table.id}",
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+    except discord.HTTPException as exc:  # the game is tried in the channel on its own
+        log.warning("tournament table %s: no match notice (%s)", table.id, exc.status)
+    await shell.publisher.started_on(table, head, channel)
 
 
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:

@@ -291,3 +291,29 @@ async def test_a_role_the_server_names_may_run_tournaments(make_env: MakeEnv) ->
     await mod.slash("settings organiser-role")
     again = await eve.slash("tournament create", game="sequences:standard", format="swiss")
     assert again.text == "You need Manage Server to run a tournament."
+
+
+async def test_a_match_table_opens_as_an_ordinary_table_does(make_env: MakeEnv) -> None:
+    """Item 4: the match's first player is called by the turn ping in its thread, and a
+    refused thread puts the match in the channel, as for any table."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (ana, bo, cy, di):
+        await p.click(created.message, "Join")
+    h.fail_next("POST", r"/messages/\d+/threads$", 403)  # the first match's thread: refused
+    await org.click(created.message, "Start")
+    picture = await env.bot.shell.tournaments.picture(1)
+    first, second = [await env.bot.tables.get(m.game_id or 0) for m in picture.matches]
+    assert first.row.thread_id is None  # in the channel, saying why
+    assert first.row.message_id is not None
+    in_channel = h.message(first.row.message_id)
+    assert in_channel.channel_id == h.channel.id
+    assert "thread" in in_channel.text.lower()
+    [thread] = h.threads
+    assert second.row.thread_id == thread.id
+    pings = [m for m in h.messages(thread) if "your turn" in m.content]
+    seated = {f"<@{s.user_id}>" for s in second.seats}
+    assert len(pings) == 1 and any(mention in pings[0].content for mention in seated)
