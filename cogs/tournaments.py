@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
+from bot.i18n.speaking import N_, _, number
 from bot.render.common import NO_PINGS
 from bot.tables.tournaments import TournamentError
 from bot.ui.tournaments import (
@@ -24,6 +25,12 @@ from bot.ui.tournaments import (
 )
 
 MAX_SIGNUP_MINUTES = 10_080  # a week
+STATES = {
+    "signup": N_("sign-up"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
 
 
 @app_commands.guild_only()
@@ -84,18 +91,20 @@ class TournamentCog(
         games = tournament_games(self.bot.games)
         key = self.bot.games.find_key(game) or game
         if key not in games:
-            raise UserError("Pick a game from the list.")
+            raise UserError(_("Pick a game from the list."))
         if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
-            raise UserError("Pick a format and a prize split from the list.")
+            raise UserError(_("Pick a format and a prize split from the list."))
         final = best_of if final_best_of is None else final_best_of
         if best_of not in (1, 3) or final not in (1, 3):
-            raise UserError("A match is a best of 1 or a best of 3.")
+            raise UserError(_("A match is a best of 1 or a best of 3."))
         cap = self.bot.settings.max_stake
         if not 0 <= fee <= cap:
-            raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
+            raise UserError(
+                _("The entry fee must be between 0 and %(cap)s chips.", cap=number(cap))
+            )
         if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
             raise UserError(
-                "Check-in needs a sign-up window at least as long: set signup-minutes too."
+                _("Check-in needs a sign-up window at least as long: set signup-minutes too.")
             )
         kind, settings = games[key]
         shell = self.bot.shell
@@ -142,13 +151,17 @@ class TournamentCog(
     async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:
         assert interaction.guild_id is not None
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
-        states = {"signup": "sign-up", "running": "running", "finished": "finished"}
         lines = [
-            f"**#{t.id}** · {FORMAT_LABELS[t.format]} · {self.bot.games.label(t.game_key)}"
-            f" · {states.get(t.status, 'cancelled')}"
+            _(
+                "**#%(id)s** · %(format)s · %(game)s · %(state)s",
+                id=t.id,
+                format=_(FORMAT_LABELS[t.format]),
+                game=self.bot.games.label(t.game_key),
+                state=_(STATES.get(t.status, STATES["cancelled"])),
+            )
             for t in listed
         ]
-        text = "\n".join(lines) or "No tournament has been held here yet."
+        text = "\n".join(lines) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: no result")
@@ -162,7 +175,7 @@ class TournamentCog(
         service = self.bot.shell.tournaments
         t = await service.get(t_id)
         if not await may_organise(interaction, self.bot.shell, t):
-            raise Forbidden("Only the organiser or a member with Manage Server can cancel it.")
+            raise Forbidden(_("Only the organiser or a member with Manage Server can cancel it."))
         try:
             changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
         except TournamentError as exc:
@@ -170,10 +183,12 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        refunded = " Every entry fee is refunded." if t.fee else ""
-        await interaction.followup.send(
-            f"Tournament #{t_id} is cancelled: no result.{refunded}", allowed_mentions=NO_PINGS
+        text = (
+            _("Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.", id=t_id)
+            if t.fee
+            else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
         )
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
     @app_commands.describe(tournament="Its number", member="Who to take out")
@@ -195,7 +210,11 @@ class TournamentCog(
         for change in changes:
             await self.bot.shell.publisher.publish(change)
         await interaction.followup.send(
-            f"{member.mention} is out of tournament #{t_id}: their matches are forfeited.",
+            _(
+                "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
+                member=member.mention,
+                id=t_id,
+            ),
             allowed_mentions=NO_PINGS,
         )
         await post_due(self.bot, self.bot.shell)
@@ -211,7 +230,7 @@ class TournamentCog(
         service = self.bot.shell.tournaments
         match = await service.match_for_table(table)
         if match is None:
-            raise UserError("That table is not a tournament match.")
+            raise UserError(_("That table is not a tournament match."))
         t_id = await self._find(interaction, match.tournament_id)
         await self._require_organiser(interaction, t_id)
         try:
@@ -224,12 +243,22 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        who = "a draw" if winner is None else f"won by {winner.mention}"
-        await interaction.followup.send(
-            f"Table #{table} of tournament #{t_id} is now {who} (set by"
-            f" {interaction.user.mention}).",
-            allowed_mentions=NO_PINGS,
-        )
+        if winner is None:
+            text = _(
+                "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
+                table=table,
+                id=t_id,
+                by=interaction.user.mention,
+            )
+        else:
+            text = _(
+                "Table #%(table)s of tournament #%(id)s is now won by %(winner)s (set by %(by)s).",
+                table=table,
+                id=t_id,
+                winner=winner.mention,
+                by=interaction.user.mention,
+            )
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         await post_due(self.bot, self.bot.shell)
 
     async def _require_organiser(
@@ -245,14 +274,14 @@ class TournamentCog(
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
         if tournament is None:
             if not listed:
-                raise UserError("No tournament has been held here yet.")
+                raise UserError(_("No tournament has been held here yet."))
             return listed[0].id
         try:
             t = await self.bot.shell.tournaments.get(tournament)
         except TournamentError:
             t = None
         if t is None or t.guild_id != interaction.guild_id:
-            raise UserError("There is no such tournament here.")
+            raise UserError(_("There is no such tournament here."))
         return t.id
 
 

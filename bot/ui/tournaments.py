@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from fractions import Fraction
 from typing import Any
 
 import discord
@@ -12,6 +13,7 @@ import discord
 from bot.errors import Forbidden, UserError
 from bot.games.base import RulesPage
 from bot.games.registry import Games
+from bot.i18n.speaking import N_, _, number, plural
 from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
@@ -24,62 +26,63 @@ from bot.ui.shell import Shell, shell_of
 log = logging.getLogger(__name__)
 
 FORMAT_LABELS = {
-    "swiss": "Swiss",
-    "elimination": "Single elimination",
-    "round_robin": "Round robin",
+    "swiss": N_("Swiss"),
+    "elimination": N_("Single elimination"),
+    "round_robin": N_("Round robin"),
 }
 REFUSALS = {
-    "unknown": "There is no such tournament here.",
-    "format": "Pick a format from the list.",
-    "join": "Sign-up is closed, the field is full, or you are in already.",
-    "leave": "You are not signed up, or the tournament has started.",
-    "start": "This tournament has started already or is over.",
-    "players": "A tournament needs two players at least.",
-    "cancel": "This tournament is over already.",
-    "remove": "They are not in this tournament, or it is over.",
-    "override": "Only a match of the round being played can be changed.",
-    "checkin": "Check-in needs a sign-up window at least as long: set signup-minutes too.",
-    "checkin_closed": "Check-in is not open.",
-    "checkin_again": "You are checked in already, or not signed up: press Join.",
-    "checkin_not_open": "Check-in has not opened yet: start once it has, or wait.",
+    "unknown": N_("There is no such tournament here."),
+    "format": N_("Pick a format from the list."),
+    "join": N_("Sign-up is closed, the field is full, or you are in already."),
+    "leave": N_("You are not signed up, or the tournament has started."),
+    "start": N_("This tournament has started already or is over."),
+    "players": N_("A tournament needs two players at least."),
+    "cancel": N_("This tournament is over already."),
+    "remove": N_("They are not in this tournament, or it is over."),
+    "override": N_("Only a match of the round being played can be changed."),
+    "checkin": N_("Check-in needs a sign-up window at least as long: set signup-minutes too."),
+    "checkin_closed": N_("Check-in is not open."),
+    "checkin_again": N_("You are checked in already, or not signed up: press Join."),
+    "checkin_not_open": N_("Check-in has not opened yet: start once it has, or wait."),
 }
-TITLE = "Tournament #"
 
 # /rules game:tournaments (bot.rules.tournament is the code of it).
 TOURNAMENT_RULES = RulesPage(
     "tournaments",
-    "Tournaments: pairing, byes and tie-breaks",
-    "• **Seeds** follow your rating of the game on this server (ties and newcomers by "
-    "Discord id).\n"
-    "• **Swiss**: ⌈log2 players⌉ rounds unless the organiser picks (at most players − 1). "
-    "Each round ranks players by points, then seed; the best unpaired player meets the next "
-    "one they have not met. Nobody meets twice while a round without repeats exists.\n"
-    "• **Byes**: with an odd number, the lowest-ranked player who has had none sits out: a "
-    "bye counts as a win, once per player.\n"
-    "• **Single elimination**: a bracket of 2, 4, 8… places where seeds 1 and 2 can meet "
-    "only in the final; empty places are byes for the top seeds. A match with no result "
-    "sends the better seed through.\n"
-    "• **Round robin**: everyone meets everyone once (the circle method); with an odd "
-    "number each player sits out one round (a bye).\n"
-    "• **Points**: win or bye 1, draw ½ (a match that ends with no result counts as a "
-    "draw), loss 0. **Tie-breaks**: Swiss by Buchholz (your opponents' points added up; a "
-    "bye adds none), then head-to-head (points in games among the tied), then seed; round "
-    "robin by head-to-head, then seed; elimination by the round you went out in.\n"
-    "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
-    "a player who does not show loses by those rules. The next round starts when the last "
-    "match of a round ends.\n"
-    "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
-    "pool goes to the best places by the organiser's split when the last match ends.\n"
-    "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
-    "(joining then checks you in). At the start whoever has not checked in is dropped, "
-    "their fee refunded; with fewer than two left the tournament is cancelled.",
+    N_("Tournaments: pairing, byes and tie-breaks"),
+    N_(
+        "• **Seeds** follow your rating of the game on this server (ties and newcomers by "
+        "Discord id).\n"
+        "• **Swiss**: ⌈log2 players⌉ rounds unless the organiser picks (at most players − 1). "
+        "Each round ranks players by points, then seed; the best unpaired player meets the next "
+        "one they have not met. Nobody meets twice while a round without repeats exists.\n"
+        "• **Byes**: with an odd number, the lowest-ranked player who has had none sits out: a "
+        "bye counts as a win, once per player.\n"
+        "• **Single elimination**: a bracket of 2, 4, 8… places where seeds 1 and 2 can meet "
+        "only in the final; empty places are byes for the top seeds. A match with no result "
+        "sends the better seed through.\n"
+        "• **Round robin**: everyone meets everyone once (the circle method); with an odd "
+        "number each player sits out one round (a bye).\n"
+        "• **Points**: win or bye 1, draw ½ (a match that ends with no result counts as a "
+        "draw), loss 0. **Tie-breaks**: Swiss by Buchholz (your opponents' points added up; a "
+        "bye adds none), then head-to-head (points in games among the tied), then seed; round "
+        "robin by head-to-head, then seed; elimination by the round you went out in.\n"
+        "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
+        "a player who does not show loses by those rules. The next round starts when the last "
+        "match of a round ends.\n"
+        "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
+        "pool goes to the best places by the organiser's split when the last match ends.\n"
+        "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
+        "(joining then checks you in). At the start whoever has not checked in is dropped, "
+        "their fee refunded; with fewer than two left the tournament is cancelled.",
+    ),
 )
 
 
 PRIZE_LABELS = {
-    "winner": "all to the winner",
-    "top2": "70 % / 30 %",
-    "top3": "50 % / 30 % / 20 %",
+    "winner": N_("all to the winner"),
+    "top2": N_("70 % / 30 %"),
+    "top3": N_("50 % / 30 % / 20 %"),
 }
 
 
@@ -107,22 +110,32 @@ async def require_organiser(
         if interaction.guild_id is not None:
             role_id = await shell.guild_settings.organiser_role(interaction.guild_id)
         if role_id is None:
-            raise Forbidden("You need Manage Server to run a tournament.")
+            raise Forbidden(_("You need Manage Server to run a tournament."))
         role = interaction.guild.get_role(role_id) if interaction.guild else None
         if role is None:  # deleted since: Manage Server is all that is left
-            raise Forbidden("You need Manage Server to run a tournament.")
+            raise Forbidden(_("You need Manage Server to run a tournament."))
         raise Forbidden(
-            f"You need Manage Server or the {md_name(role.name)} role to run a tournament."
+            _(
+                "You need Manage Server or the %(role)s role to run a tournament.",
+                role=md_name(role.name),
+            )
         )
-    raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+    raise Forbidden(_("Only the organiser or a member with Manage Server can do that."))
 
 
 def refusal(error: TournamentError) -> UserError:
     if isinstance(error, TournamentFeeShort):
         return UserError(
-            f"You have {error.balance:,} chips; this tournament's entry fee is {error.fee:,}."
+            plural(
+                "You have %(count)s chip; this tournament's entry fee is %(fee)s.",
+                "You have %(count)s chips; this tournament's entry fee is %(fee)s.",
+                error.balance,
+                count=number(error.balance),
+                fee=number(error.fee),
+            )
         )
-    return UserError(REFUSALS.get(error.code, "That cannot be done now."))
+    code = REFUSALS.get(error.code)
+    return UserError(_(code) if code else _("That cannot be done now."))
 
 
 def tournament_games(games: Games) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -138,39 +151,72 @@ def tournament_games(games: Games) -> dict[str, tuple[str, dict[str, Any]]]:
 
 def _name(picture: Picture, user_id: int | None) -> str:
     if user_id is None:
-        return "bye"
+        return _("bye")
     entry = next((e for e in picture.entries if e.user_id == user_id), None)
-    return md_name(entry.name if entry else "Player")
+    return md_name(entry.name) if entry else _("Player")
+
+
+def points_value(points: Fraction) -> str:
+    """Points as the language writes them: 3, 2.5 (2,5 in German)."""
+    return number(int(points) if points.denominator == 1 else float(points))
 
 
 def _standing_line(picture: Picture, s: Standing) -> str:
-    points = f"{float(s.points):g}"
-    line = f"`{s.place:>2}.` {_name(picture, s.id)} · **{points}** pt{'s' if s.points != 1 else ''}"
-    line += f" · {s.wins}-{s.draws}-{s.losses}"  # won, drawn, lost
+    # A half point reads as a plural in English ("1.5 pts"): the form of 2.
+    n = int(s.points) if s.points.denominator == 1 else 2
+    shown = plural(
+        "`%(place)s.` %(name)s · **%(points)s** pt · %(won)s-%(drawn)s-%(lost)s",
+        "`%(place)s.` %(name)s · **%(points)s** pts · %(won)s-%(drawn)s-%(lost)s",
+        n,
+        place=f"{s.place:>2}",
+        name=_name(picture, s.id),
+        points=points_value(s.points),
+        won=s.wins,
+        drawn=s.draws,
+        lost=s.losses,
+    )
     if s.byes:
-        line += f" · {s.byes} bye{'s' if s.byes != 1 else ''}"
+        shown += " · " + plural("%(count)s bye", "%(count)s byes", s.byes)
     if picture.tournament.format == "swiss":
-        line += f" · Buchholz {float(s.buchholz):g}"
-    return line
+        shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    return shown
 
 
 def standings_text(picture: Picture) -> str:
     t = picture.tournament
     if t.format == "elimination":
         lines = []
-        for number in range(1, t.round + 1):
-            matches = [m for m in picture.matches if m.round == number]
+        for round_number in range(1, t.round + 1):
+            matches = [m for m in picture.matches if m.round == round_number]
             parts = []
             for m in matches:
                 if m.b_id is None:
-                    parts.append(f"{_name(picture, m.a_id)} (bye)")
+                    parts.append(_("%(name)s (bye)", name=_name(picture, m.a_id)))
                 elif m.status == "done":
                     loser = m.b_id if m.winner_id == m.a_id else m.a_id
                     win = m.winner_id if m.winner_id is not None else m.a_id
-                    parts.append(f"**{_name(picture, win)}** beat {_name(picture, loser)}")
+                    parts.append(
+                        _(
+                            "**%(winner)s** beat %(loser)s",
+                            winner=_name(picture, win),
+                            loser=_name(picture, loser),
+                        )
+                    )
                 else:
-                    parts.append(f"{_name(picture, m.a_id)} vs {_name(picture, m.b_id)}")
-            lines.append(f"**Round {number}**: " + " · ".join(parts))
+                    parts.append(
+                        _(
+                            "%(a)s vs %(b)s",
+                            a=_name(picture, m.a_id),
+                            b=_name(picture, m.b_id),
+                        )
+                    )
+            lines.append(
+                _(
+                    "**Round %(number)s**: %(matches)s",
+                    number=round_number,
+                    matches=" · ".join(parts),
+                )
+            )
         return "\n".join(lines)
     return "\n".join(_standing_line(picture, s) for s in picture.standings)
 
@@ -178,16 +224,35 @@ def standings_text(picture: Picture) -> str:
 def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
     """``now``: the clock, for whether check-in is open."""
     t = picture.tournament
-    head = f"{FORMAT_LABELS[t.format]} · {games.label(t.game_key)}"
-    length = f"Matches: best of {t.best_of}" if t.best_of > 1 else ""
-    if t.format == "elimination" and t.final_best_of != t.best_of:
-        length = (length + ", " if length else "") + f"the final best of {t.final_best_of}"
-    fee = f"{length}\n" if length else ""
+    head = _(
+        "Tournament #%(id)s · %(format)s · %(game)s",
+        id=t.id,
+        format=_(FORMAT_LABELS[t.format]),
+        game=games.label(t.game_key),
+    )
+    lines = []
+    final_differs = t.format == "elimination" and t.final_best_of != t.best_of
+    if t.best_of > 1 and final_differs:
+        lines.append(
+            _(
+                "Matches: best of %(games)s, the final best of %(final)s",
+                games=t.best_of,
+                final=t.final_best_of,
+            )
+        )
+    elif t.best_of > 1:
+        lines.append(_("Matches: best of %(games)s", games=t.best_of))
+    elif final_differs:
+        lines.append(_("The final: best of %(final)s", final=t.final_best_of))
     if t.fee:
         pool = t.fee * len(picture.entries)
-        fee += (
-            f"Entry fee {t.fee:,} chips · prize pool {pool:,} chips,"
-            f" {PRIZE_LABELS.get(t.prize, t.prize)}\n"
+        lines.append(
+            _(
+                "Entry fee %(fee)s chips · prize pool %(pool)s chips, %(split)s",
+                fee=number(t.fee),
+                pool=number(pool),
+                split=_(PRIZE_LABELS.get(t.prize, t.prize)),
+            )
         )
     if t.status == "signup":
         checkin = t.checkin_open(now)
@@ -195,44 +260,68 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
             f"`{i}.` {md_name(e.name)}" + (" ✅" if checkin and e.checked_in else "")
             for i, e in enumerate(picture.entries, 1)
         ]
-        if checkin:
-            body = (
-                "**Check-in is open**: press **Check in**."
-                f" It starts <t:{int(t.starts_at or 0)}:R>;"
-                " who has not checked in by then is dropped"
-                + (", their fee refunded." if t.fee else ".")
+        if checkin and t.fee:
+            body = _(
+                "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
+                "checked in by then is dropped, their fee refunded.",
+                when=f"<t:{int(t.starts_at or 0)}:R>",
+            )
+        elif checkin:
+            body = _(
+                "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
+                "checked in by then is dropped.",
+                when=f"<t:{int(t.starts_at or 0)}:R>",
+            )
+        elif t.starts_at is not None and t.checkin_at is not None:
+            body = _(
+                "Sign-up is open: press **Join**. It starts %(when)s. Check in from "
+                "%(checkin)s, or you are dropped.",
+                when=f"<t:{int(t.starts_at)}:R>",
+                checkin=f"<t:{int(t.checkin_at)}:t>",
             )
         elif t.starts_at is not None:
-            body = f"Sign-up is open: press **Join**. It starts <t:{int(t.starts_at)}:R>."
-            if t.checkin_at is not None:
-                body += f" Check in from <t:{int(t.checkin_at)}:t>, or you are dropped."
+            body = _(
+                "Sign-up is open: press **Join**. It starts %(when)s.",
+                when=f"<t:{int(t.starts_at)}:R>",
+            )
         else:
-            body = "Sign-up is open: press **Join**. The organiser presses **Start**."
-        count = len(names)
+            body = _("Sign-up is open: press **Join**. The organiser presses **Start**.")
         if checkin:
-            ready = sum(e.checked_in for e in picture.entries)
-            head_line = f"**Players ({count}, {ready} checked in)**"
+            head_line = _(
+                "**Players (%(count)s, %(ready)s checked in)**",
+                count=number(len(names)),
+                ready=number(sum(e.checked_in for e in picture.entries)),
+            )
         else:
-            head_line = f"**Players ({count})**"
-        body += "\n\n" + head_line + "\n" + ("\n".join(names) or "Nobody yet.")
+            head_line = _("**Players (%(count)s)**", count=number(len(names)))
+        body += "\n\n" + head_line + "\n" + ("\n".join(names) or _("Nobody yet."))
     elif t.status == "running":
-        body = f"Round {t.round} of {t.rounds}\n\n" + standings_text(picture)
+        body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
+        body += "\n\n" + standings_text(picture)
     elif t.status == "finished":
         winner = picture.places[0] if picture.places else picture.standings[0].id
-        body = f"🏆 **{_name(picture, winner)}** won.\n\n" + standings_text(picture)
+        body = _("🏆 **%(name)s** won.", name=_name(picture, winner))
+        body += "\n\n" + standings_text(picture)
+    elif t.fee:
+        body = _("Cancelled: no result. Every entry fee was refunded.")
     else:
-        body = "Cancelled: no result."
+        body = _("Cancelled: no result.")
     if t.status == "cancelled":
-        body += " Every entry fee was refunded." if t.fee else ""
-        fee = ""
-    return discord.Embed(title=f"{TITLE}{t.id} · {head}", description=fee + body, colour=COLOUR)
+        lines = []
+    description = "\n".join(lines) + ("\n" if lines else "") + body
+    return discord.Embed(title=head, description=description, colour=COLOUR)
 
 
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|checkin|start)",
 ):
-    LABELS = {"join": "Join", "leave": "Leave", "checkin": "Check in", "start": "Start"}
+    LABELS = {
+        "join": N_("Join"),
+        "leave": N_("Leave"),
+        "checkin": N_("Check in"),
+        "start": N_("Start"),
+    }
 
     def __init__(self, tournament_id: int, action: str) -> None:
         style = (
@@ -242,7 +331,7 @@ class TournamentButton(
         )
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[action], style=style, custom_id=f"tn:{tournament_id}:{action}"
+                label=_(self.LABELS[action]), style=style, custom_id=f"tn:{tournament_id}:{action}"
             )
         )
         self.tournament_id = tournament_id
@@ -278,7 +367,7 @@ class TournamentButton(
         user = interaction.user
         if self.action == "join":
             if user.bot:
-                raise UserError("Bots don't enter tournaments.")
+                raise UserError(_("Bots don't enter tournaments."))
             await service.join(t.id, user.id, clean_name(user.display_name))
         elif self.action == "leave":
             await service.leave(t.id, user.id)
@@ -286,7 +375,9 @@ class TournamentButton(
             await service.check_in(t.id, user.id)
         else:
             if not await may_organise(interaction, shell, t):
-                raise Forbidden("Only the organiser or a member with Manage Server can start it.")
+                raise Forbidden(
+                    _("Only the organiser or a member with Manage Server can start it.")
+                )
             await interaction.response.defer()
             await service.start(t.id)
             await interaction.edit_original_response(**await signup_message(shell, t.id))
@@ -355,11 +446,11 @@ async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
     called by the turn ping."""
     table = await shell.tables.get(table_id)
     channel = await _channel(client, table.row.channel_id)
-    names = " vs ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
+    names = ", ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
     head = None
     try:
         head = await channel.send(
-            f"⚔️ Tournament match: {names} · table #{table.id}",
+            _("⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
     except discord.HTTPException as exc:  # the game is tried in the channel on its own

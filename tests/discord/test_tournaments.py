@@ -115,7 +115,7 @@ async def test_fees_refused_when_short_and_refunded_by_a_cancel(make_env: MakeEn
     )  # fmt: skip
     assert "Single elimination · Sequence" in created.text
     assert "70 % / 30 %" in created.text
-    assert "the final best of 3" in created.text
+    assert "The final: best of 3" in created.text
     await ana.click(created.message, "Join")
     short = await bo.click(created.message, "Join")
     assert short.ephemeral
