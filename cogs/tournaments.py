@@ -64,6 +64,7 @@ class TournamentCog(
         final_best_of="Single elimination: the final's length (default: as every match)",
         signup="Minutes of sign-up, then it starts by itself (default: the organiser starts it)",
         checkin="Minutes before the start that check-in opens; who does not check in is dropped",
+        seats="Players a table, for games of three or more (Swiss only; default 2)",
     )
     @app_commands.rename(
         best_of="best-of", final_best_of="final-best-of", signup="signup-minutes",
@@ -85,6 +86,7 @@ class TournamentCog(
         final_best_of: app_commands.Range[int, 1, 3] | None = None,
         signup: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
         checkin: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
+        seats: app_commands.Range[int, 2, 8] = 2,
     ) -> None:
         await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -108,13 +110,16 @@ class TournamentCog(
             )
         kind, settings = games[key]
         shell = self.bot.shell
-        t = await shell.tournaments.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
-            settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
-            fee=fee, prize=prize, best_of=best_of, final_best_of=final,
-            actor_id=interaction.user.id, signup_minutes=signup or 0,
-            checkin_minutes=checkin or 0,
-        )  # fmt: skip
+        try:
+            t = await shell.tournaments.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
+                settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
+                fee=fee, prize=prize, best_of=best_of, final_best_of=final,
+                actor_id=interaction.user.id, signup_minutes=signup or 0,
+                checkin_minutes=checkin or 0, seats=seats,
+            )  # fmt: skip
+        except TournamentError as exc:
+            raise refusal(exc) from None
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
         )

@@ -36,6 +36,7 @@ class Tournament:
     message_id: int | None = None
     starts_at: float | None = None  # it starts by itself then (None: the organiser starts it)
     checkin_at: float | None = None  # check-in opens then (None: no check-in)
+    seats: int = 2  # players a table
 
     def checkin_open(self, now: float) -> bool:
         return self.status == "signup" and self.checkin_at is not None and now >= self.checkin_at
@@ -65,15 +66,22 @@ class Match:
     a_wins: int = 0
     b_wins: int = 0
     games: int = 0
+    players: tuple[int, ...] = ()  # everyone at the table, in seat order (a bye: just a)
+    places: tuple[tuple[int, int], ...] | None = None  # a table of 3+ once done
+
+    @property
+    def seated(self) -> tuple[int, ...]:
+        return self.players or ((self.a_id,) if self.b_id is None else (self.a_id, self.b_id))
 
 
 _T_COLUMNS = (
     "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
     " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at,"
-    " message_id, starts_at, checkin_at"
+    " message_id, starts_at, checkin_at, seats"
 )
 _M_COLUMNS = (
-    "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins, games"
+    "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins,"
+    " games, players_json, places_json"
 )
 _M_COLUMNS_OF_M = ", ".join("m." + column for column in _M_COLUMNS.split(", "))
 
@@ -101,6 +109,7 @@ def _tournament(row: Any) -> Tournament:
         message_id=None if row["message_id"] is None else int(row["message_id"]),
         starts_at=row["starts_at"],
         checkin_at=row["checkin_at"],
+        seats=int(row["seats"]),
     )
 
 
@@ -118,6 +127,12 @@ def _match(row: Any) -> Match:
         a_wins=int(row["a_wins"]),
         b_wins=int(row["b_wins"]),
         games=int(row["games"]),
+        players=tuple(json.loads(row["players_json"])) if row["players_json"] else (),
+        places=(
+            tuple((int(u), int(p)) for u, p in json.loads(row["places_json"]))
+            if row["places_json"]
+            else None
+        ),
     )
 
 
@@ -139,17 +154,18 @@ async def create(
     now: float,
     starts_at: float | None = None,
     checkin_at: float | None = None,
+    seats: int = 2,
 ) -> Tournament:
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
             " format, rounds, round, status, fee, prize, best_of, final_best_of, created_by,"
-            " created_at, starts_at, checkin_at) VALUES"
-            f" (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
+            " created_at, starts_at, checkin_at, seats) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup',"
+            f" ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
             (
                 guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
                 format, rounds, fee, prize, best_of, final_best_of, actor_id, now,
-                starts_at, checkin_at,
+                starts_at, checkin_at, seats,
             ),
         )  # fmt: skip
         row = await cursor.fetchone()
@@ -384,6 +400,46 @@ async def insert_matches(
         )  # fmt: skip
 
 
+async def insert_tables(
+    conn: Connection,
+    tournament_id: int,
+    round_number: int,
+    tables: list[tuple[int, ...]],
+    removed: frozenset[int] = frozenset(),
+    now: float = 0.0,
+) -> None:
+    """A round at tables of three or more: each a pending match of its players (a_id and
+    b_id its first two). A table whose players were all removed but one is not paired
+    (Swiss pairs only those still in)."""
+    for slot, players in enumerate(tables):
+        await conn.execute(
+            "INSERT INTO tournament_matches (tournament_id, round, slot, a_id, b_id, status,"
+            " players_json) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
+            (tournament_id, round_number, slot, players[0], players[1], json.dumps(players)),
+        )
+
+
+async def finish_table(
+    conn: Connection,
+    match_id: int,
+    places: list[tuple[int, int]],
+    now: float,
+    *,
+    only_playing: bool = True,
+) -> bool:
+    """Compare-and-set: a table of three or more is done once, with its places (the
+    winner, if one place 1 is alone, as winner_id)."""
+    firsts = [u for u, p in places if p == 1]
+    winner = firsts[0] if len(firsts) == 1 else None
+    cursor = await conn.execute(
+        "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?,"
+        " places_json = ?, games = games + 1 WHERE id = ?"
+        + (" AND status = 'playing'" if only_playing else " AND status <> 'done'"),
+        (winner, now, json.dumps([list(p) for p in places]), match_id),
+    )
+    return cursor.rowcount == 1
+
+
 async def matches(db: Database | Connection, tournament_id: int) -> list[Match]:
     rows = await db.fetchall(
         f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot",
@@ -546,6 +602,8 @@ async def forfeit_open_matches(
     )
     found = [_match(row) for row in await cursor.fetchall()]
     for match in found:
+        if len(match.players) > 2:
+            continue  # a table of three or more: its places are set by the caller
         other = match.b_id if match.a_id == user_id else match.a_id
         await conn.execute(
             "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?"

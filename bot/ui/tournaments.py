@@ -17,7 +17,13 @@ from bot.i18n.speaking import N_, _, number, plural
 from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import Picture, Tournament, TournamentError, TournamentFeeShort
+from bot.tables.tournaments import (
+    Picture,
+    Tournament,
+    TournamentError,
+    TournamentFeeShort,
+    table_places,
+)
 from bot.ui.buttons import is_button
 from bot.ui.checks import is_admin
 from bot.ui.errors import handle_error
@@ -44,6 +50,9 @@ REFUSALS = {
     "checkin_closed": N_("Check-in is not open."),
     "checkin_again": N_("You are checked in already, or not signed up: press Join."),
     "checkin_not_open": N_("Check-in has not opened yet: start once it has, or wait."),
+    "seats": N_("This game cannot seat that many at a table."),
+    "seats_format": N_("Tables of three or more are for Swiss: pick Swiss, or 2 seats."),
+    "seats_best_of": N_("Tables of three or more play one game a round: leave best-of at 1."),
 }
 
 # /rules game:tournaments (bot.rules.tournament is the code of it).
@@ -74,7 +83,11 @@ TOURNAMENT_RULES = RulesPage(
         "pool goes to the best places by the organiser's split when the last match ends.\n"
         "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
         "(joining then checks you in). At the start whoever has not checked in is dropped, "
-        "their fee refunded; with fewer than two left the tournament is cancelled.",
+        "their fee refunded; with fewer than two left the tournament is cancelled.\n"
+        "• **Tables of three or more** (Swiss, one game a round): tables as even as possible, "
+        "nobody sits out. A table gives (players below you + half those level with you) ÷ "
+        "(players − 1) points: a win 1, last place 0. Each table takes the best-ranked player "
+        "left, then those who have met nobody at it; Buchholz adds up your tablemates' points.",
     ),
 )
 
@@ -157,8 +170,29 @@ def _name(picture: Picture, user_id: int | None) -> str:
 
 
 def points_value(points: Fraction) -> str:
-    """Points as the language writes them: 3, 2.5 (2,5 in German)."""
-    return number(int(points) if points.denominator == 1 else float(points))
+    """Points as the language writes them: 3, 2.5 (2,5 in German); a table's thirds to two
+    places (0.67)."""
+    return number(int(points) if points.denominator == 1 else round(float(points), 2))
+
+
+def _table_line(picture: Picture, s: Standing) -> str:
+    """A player of a tournament at tables of three or more: points and each round's place."""
+    places = []
+    for m in picture.matches:
+        if m.status == "done" and s.id in m.players:
+            places.append(next(p for u, p in table_places(m) if u == s.id))
+    n = int(s.points) if s.points.denominator == 1 else 2
+    shown = plural(
+        "`%(place)s.` %(name)s · **%(points)s** pt",
+        "`%(place)s.` %(name)s · **%(points)s** pts",
+        n,
+        place=f"{s.place:>2}",
+        name=_name(picture, s.id),
+        points=points_value(s.points),
+    )
+    if places:
+        shown += " · " + _("places %(places)s", places=", ".join(map(str, places)))
+    return shown + " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
 
 
 def _standing_line(picture: Picture, s: Standing) -> str:
@@ -218,7 +252,8 @@ def standings_text(picture: Picture) -> str:
                 )
             )
         return "\n".join(lines)
-    return "\n".join(_standing_line(picture, s) for s in picture.standings)
+    line = _table_line if t.seats > 2 else _standing_line
+    return "\n".join(line(picture, s) for s in picture.standings)
 
 
 def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
@@ -231,6 +266,8 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         game=games.label(t.game_key),
     )
     lines = []
+    if t.seats > 2:
+        lines.append(_("Tables of up to %(seats)s", seats=t.seats))
     final_differs = t.format == "elimination" and t.final_best_of != t.best_of
     if t.best_of > 1 and final_differs:
         lines.append(

@@ -317,3 +317,39 @@ async def test_a_match_table_opens_as_an_ordinary_table_does(make_env: MakeEnv) 
     pings = [m for m in h.messages(thread) if "your turn" in m.content]
     seated = {f"<@{s.user_id}>" for s in second.seats}
     assert len(pings) == 1 and any(mention in pings[0].content for mention in seated)
+
+
+async def test_a_swiss_at_tables_of_three(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy = [await h.member(n) for n in ("Ana", "Bo", "Cy")]
+    players = {p.id: p for p in (ana, bo, cy)}
+    bracket = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", seats=3
+    )
+    assert bracket.ephemeral
+    assert bracket.text == "Tables of three or more are for Swiss: pick Swiss, or 2 seats."
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", seats=3, rounds=1
+    )
+    assert "Tables of up to 3" in created.text
+    for p in (ana, bo, cy):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    picture = await env.bot.shell.tournaments.picture(1)
+    (match,) = picture.matches
+    assert match.game_id is not None and len(match.players) == 3
+    table = await env.bot.tables.get(match.game_id)
+    assert {s.user_id for s in table.seats} == set(players)
+    notice = h.last_message(h.channel)
+    assert all(f"<@{u}>" in notice.text for u in players) or len(h.threads) == 1
+    # Bo and Cy resign (they share second place): Ana wins the table. By hand, at a table
+    # of three each pair is worth 1/2: Ana 1, Bo and Cy half of their drawn pair, 1/4.
+    for loser in (bo, cy):
+        await env.bot.tables.resign(match.game_id, loser.id)
+    await env.tick()
+    final = h.last_message(h.channel)
+    assert "🏆 **Ana** won." in final.text
+    assert "` 1.` Ana · **1** pt · places 1 · Buchholz 0.5" in final.text
+    assert "` 2.` Bo · **0.25** pts · places 2 · Buchholz 1.25" in final.text
