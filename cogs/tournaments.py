@@ -20,6 +20,7 @@ from bot.ui.tournaments import (
     post_due,
     refusal,
     require_organiser,
+    shown,
     signup_message,
     tournament_games,
 )
@@ -147,10 +148,17 @@ class TournamentCog(
     ) -> None:
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
-        await interaction.response.send_message(
-            embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
-            allowed_mentions=NO_PINGS,
-        )
+        if picture.tournament.status in ("signup", "cancelled"):
+            await interaction.response.send_message(
+                embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        # Drawing a bracket can take longer than Discord's 3 seconds on a busy host.
+        await interaction.response.defer(thinking=True)
+        embed, file = await shown(picture, self.bot.games)
+        files = [file] if file else []
+        await interaction.followup.send(embed=embed, allowed_mentions=NO_PINGS, files=files)
 
     @app_commands.command(name="list", description="This server's tournaments, newest first")
     async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:

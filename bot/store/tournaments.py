@@ -574,6 +574,22 @@ async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
         return cursor.rowcount == 1
 
 
+async def claim_redraws(db: Database) -> list[Tournament]:
+    """Started tournaments with a sign-up message showing fewer done matches than there
+    are: claimed (compare-and-set on the count), so one process redraws each, once per
+    change."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET shown_done = (SELECT COUNT(*) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            " WHERE message_id IS NOT NULL AND status IN ('running', 'finished')"
+            " AND shown_done < (SELECT COUNT(*) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            f" RETURNING {_T_COLUMNS}"
+        )
+        return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)
+
+
 async def set_message(db: Database, tournament_id: int, message_id: int) -> None:
     async with db.transaction() as conn:
         await conn.execute(

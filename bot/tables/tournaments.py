@@ -461,6 +461,11 @@ class Tournaments:
                 out.append((t, value))
         return out
 
+    async def redraws(self) -> list[Tournament]:
+        """Started tournaments whose live message is behind their matches (each returned
+        once per change, across processes)."""
+        return await store.claim_redraws(self.db)
+
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         await store.set_message(self.db, tournament_id, message_id)
 

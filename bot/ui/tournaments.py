@@ -3,6 +3,8 @@ the posting of each round's tables and standings (issue 25)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
 from fractions import Fraction
@@ -14,10 +16,12 @@ from bot.errors import Forbidden, UserError
 from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
+from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
 from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import (
+    Match,
     Picture,
     Tournament,
     TournamentError,
@@ -349,6 +353,110 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
     return discord.Embed(title=head, description=description, colour=COLOUR)
 
 
+PICTURE = "tournament.png"
+BRACKET_COLUMNS = 4
+
+
+def _round_name(number: int, rounds: int) -> str:
+    left = rounds - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return _("Round %(number)s", number=number)
+
+
+def picture_png(picture: Picture, games: Games) -> bytes | None:
+    """The tournament as a picture once it has started: its bracket (single elimination)
+    or its standings table; None in sign-up or once cancelled."""
+    t = picture.tournament
+    if t.status in ("signup", "cancelled") or not picture.entries:
+        return None
+    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
+    if t.format == "elimination":
+        return _bracket_png(picture, title)
+    if t.status == "finished":
+        head = _("%(title)s · final standings", title=title)
+    else:
+        head = _(
+            "%(title)s · round %(round)s of %(rounds)s", title=title, round=t.round,
+            rounds=t.rounds,
+        )  # fmt: skip
+    multi = t.seats > 2
+    header = ["", _("Player"), _("Pts"), _("Places") if multi else _("W-D-L")]
+    if t.format == "swiss":
+        header.append(_("Buchholz"))
+    rows = []
+    for s in picture.standings:
+        if multi:
+            places = [
+                next(p for u, p in table_places(m) if u == s.id)
+                for m in picture.matches
+                if m.status == "done" and s.id in m.players
+            ]
+            record = " ".join(map(str, places)) or "—"
+        else:
+            record = f"{s.wins}-{s.draws}-{s.losses}"
+        row = [str(s.place), _name_plain(picture, s.id), points_value(s.points), record]
+        if t.format == "swiss":
+            row.append(points_value(s.buchholz))
+        rows.append(row)
+    return table_png(head, header, rows, leader=t.status == "finished")
+
+
+def _name_plain(picture: Picture, user_id: int) -> str:
+    entry = next((e for e in picture.entries if e.user_id == user_id), None)
+    return entry.name if entry else _("Player")
+
+
+def _bracket_png(picture: Picture, title: str) -> bytes:
+    t = picture.tournament
+    seed = {e.user_id: e.seed for e in picture.entries}
+    size = 1 << max(len(picture.entries) - 1, 1).bit_length()
+    rounds = max(t.rounds, 1)
+
+    def side(user_id: int | None, m: Match, is_a: bool) -> Side:
+        if user_id is None:
+            return Side(None, bye=True)
+        through = m.winner_id
+        if m.status == "done" and through is None and m.b_id is not None:
+            # No result: the better seed goes through (as the pairing does).
+            through = min((m.a_id, m.b_id), key=lambda u: seed.get(u) or 10**6)
+        elif m.status == "done" and m.b_id is None:
+            through = m.a_id
+        score = ""
+        if m.b_id is not None and (t.best_of > 1 or t.final_best_of > 1) and m.games:
+            score = str(m.a_wins if is_a else m.b_wins)
+        return Side(
+            _name_plain(picture, user_id), seed.get(user_id),
+            won=m.status == "done" and through == user_id, score=score,
+        )  # fmt: skip
+
+    columns: list[list[BracketMatch]] = []
+    for round_number in range(1, rounds + 1):
+        played = sorted(
+            (m for m in picture.matches if m.round == round_number), key=lambda m: m.slot
+        )
+        count = max(size >> round_number, 1)
+        column = [BracketMatch(side(m.a_id, m, True), side(m.b_id, m, False)) for m in played]
+        column += [BracketMatch(Side(None), Side(None))] * (count - len(column))
+        columns.append(column)
+    names = [_round_name(n, rounds) for n in range(1, rounds + 1)]
+    # A phone shows the picture at its screen's width: at most four rounds across, from
+    # the round being played (the final four once they are reached).
+    start = max(0, min(t.round - 1, rounds - BRACKET_COLUMNS))
+    columns, names = (
+        columns[start : start + BRACKET_COLUMNS],
+        names[start : start + BRACKET_COLUMNS],
+    )
+    champion = None
+    if t.status == "finished" and picture.places:
+        champion = _("Champion: %(name)s", name=_name_plain(picture, picture.places[0]))
+    return bracket_png(title, names, columns, bye=_("bye"), champion=champion)
+
+
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|checkin|start)",
@@ -424,6 +532,8 @@ class TournamentButton(
 
 
 async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
+    """The sign-up message: once the tournament starts, its live standings (or bracket)
+    with the picture attached (``attachments``: for an edit)."""
     picture = await shell.tournaments.picture(tournament_id)
     now = shell.tournaments.clock()
     view = discord.ui.View(timeout=None)
@@ -436,7 +546,22 @@ async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
         )
         for action in actions:
             view.add_item(TournamentButton(tournament_id, action))
-    return {"embed": picture_embed(picture, shell.games, now), "view": view}
+        return {"embed": picture_embed(picture, shell.games, now), "view": view}
+    embed, file = await shown(picture, shell.games, now)
+    return {"embed": embed, "view": view, "attachments": [file] if file else []}
+
+
+async def shown(
+    picture: Picture, games: Games, now: float = 0.0
+) -> tuple[discord.Embed, discord.File | None]:
+    """The tournament's embed and, once it has started, its picture (drawn off the event
+    loop: a 64-player bracket takes a moment), shown in the embed."""
+    embed = picture_embed(picture, games, now)
+    png = await asyncio.to_thread(picture_png, picture, games)
+    if png is None:
+        return embed, None
+    embed.set_image(url=f"attachment://{PICTURE}")
+    return embed, discord.File(io.BytesIO(png), filename=PICTURE)
 
 
 async def _redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
@@ -461,6 +586,9 @@ async def post_due(client: Any, shell: Shell) -> None:
     started, cancelled = await shell.tournaments.start_due()
     for tournament_id in started + cancelled:
         await _redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
+    # A match ended (or a round was paired with byes): the live standings follow.
+    for t in await shell.tournaments.redraws():
+        await _redraw_signup(client, shell, t)
     for table_id in await shell.tournaments.open_pending():
         try:
             await _post_table(client, shell, table_id)
@@ -498,6 +626,6 @@ async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:
     picture = await shell.tournaments.picture(t.id)
     channel = await _channel(client, t.channel_id)
-    await channel.send(
-        embed=picture_embed(picture, shell.games), allowed_mentions=discord.AllowedMentions.none()
-    )
+    embed, file = await shown(picture, shell.games)
+    files = [file] if file else []
+    await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none(), files=files)

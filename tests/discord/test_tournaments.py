@@ -353,3 +353,34 @@ async def test_a_swiss_at_tables_of_three(make_env: MakeEnv) -> None:
     assert "🏆 **Ana** won." in final.text
     assert "` 1.` Ana · **1** pt · places 1 · Buchholz 0.5" in final.text
     assert "` 2.` Bo · **0.25** pts · places 2 · Buchholz 1.25" in final.text
+
+
+async def test_the_bracket_and_the_standings_as_pictures(make_env: MakeEnv) -> None:
+    """Item 5: once started, the sign-up message carries the bracket (or the standings
+    table) as a PNG and is redrawn as each match ends; /tournament show and the standings
+    posts carry it too."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    members = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di", "Eve")]
+    players = {p.id: p for p in members}
+    created = await org.slash("tournament create", game="sequences:standard", format="elimination")
+    signup = created.message
+    for p in members:
+        await p.click(signup, "Join")
+    assert signup.attachments == []
+    await org.click(signup, "Start")
+    [first] = signup.attachments
+    assert first.filename == "tournament.png" and first.data.startswith(b"\x89PNG")
+    assert signup.embeds[0]["image"]["url"] == "attachment://tournament.png"
+    post = h.last_message(h.channel)
+    assert "Round 1 of 3" in post.text and post.attachments[0].filename == "tournament.png"
+    # Five in a bracket of eight: three byes; the one match of round one ends.
+    order = [m.id for m in members]
+    assert await end_playing_matches(env, players, order) == 1
+    await env.tick()
+    [redrawn] = signup.attachments
+    assert redrawn.data != first.data  # the bracket moved on
+    shown = await members[0].slash("tournament show")
+    assert shown.files[0].filename == "tournament.png"
+    assert shown.embeds[0]["image"]["url"] == "attachment://tournament.png"
