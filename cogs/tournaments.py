@@ -63,8 +63,8 @@ class TournamentCog(
         prize="How the pool is split (default: all to the winner)",
         best_of="Games a match is won in: best of 1 or 3 (default 1)",
         final_best_of="Single elimination: the final's length (default: as every match)",
-        signup="Minutes of sign-up, then it starts by itself (default: the organiser starts it)",
-        checkin="Minutes before the start that check-in opens; who does not check in is dropped",
+        signup="Minutes until it starts by itself (default: the organiser starts it)",
+        checkin="Minutes before the start when check-in opens; the rest are dropped",
         seats="Players a table, for games of three or more (Swiss only; default 2)",
     )
     @app_commands.rename(
