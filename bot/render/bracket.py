@@ -2,7 +2,7 @@
 a Swiss or a round robin. Values in (names, marks, the words already in the reader's
 language), PNG out; sized for a phone: Discord shows an attachment at the width of the
 screen, so the picture is narrow and its text large, and a wide bracket is drawn at most
-four rounds across.
+three rounds across (the caller picks which).
 
 Only Pillow's built-in scalable font is used, so no system font is needed.
 """

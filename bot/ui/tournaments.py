@@ -354,7 +354,7 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
 
 
 PICTURE = "tournament.png"
-BRACKET_COLUMNS = 4
+BRACKET_COLUMNS = 3
 
 
 def _round_name(number: int, rounds: int) -> str:
@@ -444,8 +444,8 @@ def _bracket_png(picture: Picture, title: str) -> bytes:
         column += [BracketMatch(Side(None), Side(None))] * (count - len(column))
         columns.append(column)
     names = [_round_name(n, rounds) for n in range(1, rounds + 1)]
-    # A phone shows the picture at its screen's width: at most four rounds across, from
-    # the round being played (the final four once they are reached).
+    # A phone shows the picture at its screen's width: at most three rounds across, from
+    # the round being played (the last three once they are reached).
     start = max(0, min(t.round - 1, rounds - BRACKET_COLUMNS))
     columns, names = (
         columns[start : start + BRACKET_COLUMNS],
