@@ -613,10 +613,11 @@ async def forfeit_open_matches(
     they were (their tables, if any, are to be ended by the caller)."""
     cursor = await conn.execute(
         f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ?"
-        " AND status <> 'done' AND (a_id = ? OR b_id = ?)",
-        (tournament_id, user_id, user_id),
+        " AND status <> 'done'",
+        (tournament_id,),
     )
-    found = [_match(row) for row in await cursor.fetchall()]
+    # A table of three or more seats them anywhere in players_json, not only as a or b.
+    found = [m for m in map(_match, await cursor.fetchall()) if user_id in m.seated]
     for match in found:
         if len(match.players) > 2:
             continue  # a table of three or more: its places are set by the caller

@@ -447,3 +447,33 @@ async def test_tables_of_three_or_more_are_for_swiss_and_the_game_must_seat_them
                 format=fmt, actor_id=1, seats=seats, best_of=best_of,  # type: ignore[arg-type]
             )  # fmt: skip
         assert refused.value.code == code
+
+
+async def test_at_tables_of_three_a_removal_and_an_override_set_places(db: Database) -> None:
+    """A removed player's table ends with the others level above them; an override names
+    the winner and puts the rest level. Points by hand at tables of three (each pair 1/2):
+    a winner 1, two level below them 1/4 each; two level above a removed one 3/4 each."""
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="swiss", rounds=1, actor_id=999, seats=3,
+    )  # fmt: skip
+    for user in range(1, 7):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    first, second = (await t.picture(made.id)).matches
+    assert first.players == (1, 2, 3) and second.players == (4, 5, 6)
+    await t.remove(made.id, 3, 999, "Org")
+    assert (await t.tables.get(first.game_id or 0)).status == "ended"
+    await t.override(second.id, 5, 999, "Org")
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    done = {m.id: m.places for m in picture.matches}
+    assert done[first.id] == ((1, 1), (2, 1), (3, 3))
+    assert done[second.id] == ((4, 2), (5, 1), (6, 2))
+    quarter = Fraction(1, 4)
+    assert {s.id: s.points for s in picture.standings} == {
+        5: 1, 1: 3 * quarter, 2: 3 * quarter, 4: quarter, 6: quarter, 3: 0
+    }  # fmt: skip
+    assert [a for _, a, _ in await t.log(made.id)] == ["remove", "override"]
