@@ -582,7 +582,10 @@ async def claim_redraws(db: Database) -> list[Tournament]:
         cursor = await conn.execute(
             "UPDATE tournaments SET shown_done = (SELECT COUNT(*) FROM tournament_matches m"
             " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
-            " WHERE message_id IS NOT NULL AND status IN ('running', 'finished')"
+            # Finished ones only until their final standings are posted (``post_due``
+            # redraws first): the scan stays on the few tournaments still going.
+            " WHERE message_id IS NOT NULL AND (status = 'running'"
+            " OR (status = 'finished' AND posted_round <= round))"
             " AND shown_done < (SELECT COUNT(*) FROM tournament_matches m"
             " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
             f" RETURNING {_T_COLUMNS}"

@@ -85,10 +85,11 @@ async def test_two_processes_end_a_round_together_and_it_advances_once(
                     a.tables.resign(playing[0].game_id or 0, max(playing[0].seated)),
                     second_end,
                 )
-                # Both processes' next ticks at once: open, post, redraw.
+                # Both processes' next ticks at once, in post_due's order: redraw the
+                # live message, open the tables, post the standings.
+                redraws = await asyncio.gather(a.redraws(), b.redraws())
                 opened = await asyncio.gather(a.open_pending(tid), b.open_pending(tid))
                 posts = await asyncio.gather(a.due_posts(), b.due_posts())
-                redraws = await asyncio.gather(a.redraws(), b.redraws())
                 picture = await a.picture(tid)
                 if round_number == 1:
                     assert picture.tournament.round == 2
