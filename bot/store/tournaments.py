@@ -615,8 +615,7 @@ async def forfeit_open_matches(
     """The member's matches not yet over are done, won by the other side; returns them as
     they were (their tables, if any, are to be ended by the caller)."""
     cursor = await conn.execute(
-        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ?"
-        " AND status <> 'done'",
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ? AND status <> 'done'",
         (tournament_id,),
     )
     # A table of three or more seats them anywhere in players_json, not only as a or b.
