@@ -4,7 +4,8 @@ language), PNG out; sized for a phone: Discord shows an attachment at the width 
 screen, so the picture is narrow and its text large, and a wide bracket is drawn at most
 three rounds across (the caller picks which).
 
-Only Pillow's built-in scalable font is used, so no system font is needed.
+Its words are drawn in the bot's own font (``bot.render.fonts``), which has every letter of
+the bot's languages (names too: "Zoë", the translated round names).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import io
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.fonts import font
 
 BACKGROUND = (47, 49, 54)  # Discord's dark embed grey
 BOX = (64, 68, 75)
@@ -28,12 +31,20 @@ PAD = 16
 GUTTER = 30  # between a bracket's columns, where its lines run
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return font(size)
 
 
 def _clip(text: str, limit: int = NAME_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
+    """``text`` cut (ending in "…") to ``room`` pixels wide."""
+    text = _clip(text)
+    while len(text) > 1 and draw.textlength(text, font=face) > room:
+        text = text[:-2].rstrip() + "…"
+    return text
 
 
 def _png(image: Image.Image) -> bytes:
@@ -105,7 +116,8 @@ def bracket_png(
                 elif side.name is None:
                     continue  # not known yet: an empty place
                 else:
-                    label = _clip(side.name)
+                    room = box_w - 34 - (40 if side.score else 10)
+                    label = _fit(draw, side.name, name_font, room)
                     colour = WON if side.won else TEXT
                 if side.seed is not None and side.name is not None and not side.bye:
                     draw.text((x + 8, ty), str(side.seed), font=small, fill=DIM, anchor="lm")
