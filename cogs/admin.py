@@ -122,6 +122,32 @@ class Admin(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
+    @app_commands.command(
+        name="organiser-role", description="A role whose members may run tournaments here"
+    )
+    @app_commands.describe(role="Besides Manage Server (leave empty: Manage Server only)")
+    async def organiser_role(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        role: discord.Role | None = None,
+    ) -> None:
+        require_admin(interaction, "You need Manage Server to change game settings.")
+        assert interaction.guild is not None
+        if role is not None and role.is_default():
+            raise UserError("Choose a role: not everyone can run tournaments.")
+        await self.bot.shell.guild_settings.set_organiser_role(
+            interaction.guild.id, None if role is None else role.id, interaction.user.id
+        )
+        text = (
+            "Only members with Manage Server can run tournaments here now."
+            if role is None
+            else f"Members with {role.mention} can run tournaments here now (create, start,"
+            " cancel, remove a player, set a result), as Manage Server can."
+        )
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
     @app_commands.command(name="language", description="The language of public game messages here")
     @app_commands.describe(language="Private answers stay in each member's own Discord language")
     @app_commands.choices(language=LANGUAGES)

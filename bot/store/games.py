@@ -525,6 +525,27 @@ async def set_guild_lobby_role(
         )
 
 
+async def set_guild_organiser_role(
+    db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, organiser_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "organiser_role_id = excluded.organiser_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
+
+
+async def guild_organiser_role(db: Database, guild_id: int) -> int | None:
+    """The role whose members may run tournaments on this server, if the server named one."""
+    row = await db.fetchone(
+        "SELECT organiser_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])
+
+
 async def set_guild_language(
     db: Database, guild_id: int, language: str | None, actor_id: int, at: float
 ) -> None:
