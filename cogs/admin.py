@@ -131,18 +131,21 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         role: discord.Role | None = None,
     ) -> None:
-        require_admin(interaction, "You need Manage Server to change game settings.")
+        require_admin(interaction, _("You need Manage Server to change game settings."))
         assert interaction.guild is not None
         if role is not None and role.is_default():
-            raise UserError("Choose a role: not everyone can run tournaments.")
+            raise UserError(_("Choose a role: not everyone can run tournaments."))
         await self.bot.shell.guild_settings.set_organiser_role(
             interaction.guild.id, None if role is None else role.id, interaction.user.id
         )
         text = (
-            "Only members with Manage Server can run tournaments here now."
+            _("Only members with Manage Server can run tournaments here now.")
             if role is None
-            else f"Members with {role.mention} can run tournaments here now (create, start,"
-            " cancel, remove a player, set a result), as Manage Server can."
+            else _(
+                "Members with %(role)s can run tournaments here now (create, start, cancel, "
+                "remove a player, set a result), as Manage Server can.",
+                role=role.mention,
+            )
         )
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
