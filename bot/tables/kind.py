@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_
 from bot.errors import IllegalAction, UserError
 from bot.records import Button, SeatResult
 from bot.tables.model import Seat
+from bot.tables.thinking import BotJob
 from bot.tables.turns import Turns
 
 S = TypeVar("S")
@@ -33,6 +34,7 @@ class GameKind(Generic[S]):
 
     name: str = ""  # stored in each table's state; unique among the registered games
     bot_levels: dict[str, str] = {}  # level -> one-line description; empty: no bot players
+    old_bot_levels: dict[str, str] = {}  # a renamed level -> the level it is now added as
     display: str = ""  # what players call it ("Heart's Due"): the default title and label
     players: tuple[int, int] = (2, 2)  # the default seat limits
     summary: str = ""  # the lobby's default settings line
@@ -155,6 +157,12 @@ class GameKind(Generic[S]):
         """A bot player's move (only games with ``bot_levels`` have bots). Default: what a
         timed-out turn plays."""
         return self.timeout_step(state, rng)
+
+    def bot_job(self, state: S, level: str, rng: random.Random) -> BotJob | None:
+        """A bot move slow enough to think off the event loop (``thinking.BotPool``): a
+        picklable call returning its steps, seeded from ``rng``; None (the default) plays
+        ``bot_step`` at once."""
+        return None
 
     def timeout_step(self, state: S, rng: random.Random) -> list[Any]:
         """What is played for a seat whose timer ran out (RULINGS §4). Default: the first

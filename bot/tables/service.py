@@ -31,6 +31,7 @@ from bot.tables.model import Change, Seat, Table, read_stamp
 from bot.tables.names import clean_name, md_name
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
+from bot.tables.thinking import BotPool
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,11 @@ class TableService:
         rng: random.Random,
         hooks: TableHooks | None = None,
         shards: Shards = EVERY_GUILD,
+        bots: BotPool | None = None,
     ) -> None:
         self.db = db
+        # Where slow bot moves think: the app's worker processes; by default, inline.
+        self.bots = bots or BotPool()
         self.kinds = kinds
         self.settings = limits
         self.clock = clock
@@ -414,6 +418,7 @@ class TableService:
                 raise UserError(f"This table is full ({high} seats).")
             levels = list(game.bot_levels)
             level = level or ("optimal" if "optimal" in levels else levels[-1])
+            level = game.old_bot_levels.get(level, level)  # a button from before a rename
             if level not in game.bot_levels:
                 raise UserError(f"Bot level must be one of: {', '.join(levels)}.")
             taken = {s.name for s in table.seats}
@@ -734,7 +739,14 @@ class TableService:
                 return None
             seat = table.seats[current]
             if seat.is_bot:
-                steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
+                level = seat.bot_level or ""
+                job = game.bot_job(table.rules, level, self.rng)
+                # A search thinks in a worker process: other tables go on meanwhile.
+                steps = (
+                    game.bot_step(table.rules, level, self.rng)
+                    if job is None
+                    else (await self.bots.run(job))
+                )
                 return await self._play(table, steps, None, "bot")
             return await self.fair_play.turn_ran_out(table, current)
 

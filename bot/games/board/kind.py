@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
 from bot.games.board import settings as options
 from bot.games.board.settings import ANY_SEATS, MAX_SEATS, MIN_SEATS, TEAM_SEATS
-from bot.games.board.texts import TITLE
+from bot.games.board.texts import BOT_LEVELS, OLD_BOT_LEVELS, TITLE
 from bot.records import Button, SeatResult
 from bot.rules import board as b
 from bot.tables.kind import (
@@ -29,6 +30,7 @@ from bot.tables.kind import (
 from bot.tables.model import Seat
 from bot.tables.names import md_name
 from bot.tables.teams import arrange_teams
+from bot.tables.thinking import BotJob
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
 _TRADE = re.compile(r"^t_(?P<card>[0-9atjqk][shdc])$")
@@ -50,11 +52,8 @@ class BoardKind(GameKind[b.BoardState]):
     """Sequence, the board-and-card game."""
 
     name = "board"
-    bot_levels = {
-        "random": "plays any legal move",
-        "greedy": "extends its own lines and blocks fours, one move ahead",
-        "strong": "weighs every line and the unseen cards before it moves",
-    }
+    bot_levels = BOT_LEVELS
+    old_bot_levels = OLD_BOT_LEVELS
 
     def config(self, settings: dict[str, Any], n_seats: int) -> b.BoardConfig:
         return options.config(settings, n_seats)
@@ -171,6 +170,11 @@ class BoardKind(GameKind[b.BoardState]):
 
     def bot_step(self, state: b.BoardState, level: str, rng: random.Random) -> list[Any]:
         return [b.choose_action(b.view_for(state, state.turn), level, rng)]
+
+    def bot_job(self, state: b.BoardState, level: str, rng: random.Random) -> BotJob | None:
+        if level not in b.SEARCHING:
+            return None
+        return partial(b.bot_steps, b.view_for(state, state.turn), level, rng.getrandbits(64))
 
     def timeout_step(self, state: b.BoardState, rng: random.Random) -> list[Any]:
         # RULINGS §4: the absent seat's move is the bot player's move.

@@ -35,3 +35,15 @@ RULES_PAGES = (
 )
 
 LABELS = {"board": TITLE}
+
+# The bot levels a host can add (the lobby's Add bot buttons), as ``/rules`` describes them;
+# ``bot.rules.board.levels`` says which engine plays each. Tables saved with the older level
+# names (random, greedy, strong) play on with those bots.
+BOT_LEVELS = {
+    "easy": "looks one move ahead: extends its own lines and blocks any four it sees",
+    "medium": "one move ahead, weighing every line and which cards are still unseen",
+    "hard": "plays its best moves out a turn ahead over guesses of the hidden hands",
+    "expert": "like hard, with five times as many guesses: slower and stronger",
+}
+# An Add bot button on a lobby message posted before the levels were renamed.
+OLD_BOT_LEVELS = {"random": "easy", "greedy": "easy", "strong": "medium"}

@@ -45,6 +45,7 @@ from bot.rules.board.game import (
 )
 from bot.rules.board.layout import (
     BOARD,
+    CARD_CELLS,
     CELL_WINDOWS,
     CORNER_CODE,
     CORNER_MASK,
@@ -52,13 +53,14 @@ from bot.rules.board.layout import (
     WINDOW_MASKS,
 )
 
+#: The one-ply levels (``levels.choose_action`` adds the searching ones).
 LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 
 _WINDOW_COUNT = len(WINDOW_MASKS)
 
 
-def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
-    """Pick a legal action for the viewer, who must be the seat to move."""
+def one_ply_action(view: SeatView, level: str, rng: random.Random) -> Action:
+    """Pick a legal action for the viewer, who must be the seat to move, at a one-ply level."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
     actions = legal_actions(view)
@@ -88,20 +90,30 @@ def forced_action(actions: list[Action]) -> Action | None:
     return actions[0] if isinstance(actions[0], Pass) else None
 
 
-def _dead_windows(view: SeatView, side: int) -> set[int]:
+def _dead_windows(view: SeatView, side: int) -> frozenset[int]:
     """Windows that can never become a new sequence of ``side``: they share two or more
     spaces with one of its sequences (the rule allows one shared space)."""
-    dead: set[int] = set()
-    for seq in view.sequences:
-        if seq.side != side:
-            continue
-        mask = 0
-        for row, col in seq.cells:
-            mask |= 1 << (row * SIZE + col)
-        for w, window in enumerate(WINDOW_MASKS):
-            if (window & mask).bit_count() >= 2:
-                dead.add(w)
+    cells = tuple(seq.cells for seq in view.sequences if seq.side == side)
+    if not cells:
+        return frozenset()
+    dead = _DEAD.get(cells)
+    if dead is None:
+        found: set[int] = set()
+        for seq_cells in cells:
+            mask = 0
+            for row, col in seq_cells:
+                mask |= 1 << (row * SIZE + col)
+            for w, window in enumerate(WINDOW_MASKS):
+                if (window & mask).bit_count() >= 2:
+                    found.add(w)
+        if len(_DEAD) > 4096:  # a search sees few distinct sets of sequences: stay small
+            _DEAD.clear()
+        dead = _DEAD[cells] = frozenset(found)
     return dead
+
+
+# The dead windows of each set of one side's sequences seen lately (searches ask often).
+_DEAD: dict[tuple[tuple[tuple[int, int], ...], ...], frozenset[int]] = {}
 
 
 def _cell(action: PlayCard | RemoveChip) -> int:
@@ -276,6 +288,9 @@ class _Cards:
         self.foe_fill = [
             0.0 if code == CORNER_CODE else _FILL[min(2, self.unseen[code])] for code in BOARD
         ]
+        # ``my_fill`` of each set of cards kept (the candidates of one move share a few).
+        self._fills: dict[frozenset[str], list[float]] = {}
+        self._jack_fill: list[float] | None = None
 
     def chance(self, useful: int, cards: int) -> float:
         """Probability that ``cards`` unseen cards include one of ``useful`` copies."""
@@ -291,17 +306,23 @@ class _Cards:
 
     def my_fill(self, hand: tuple[str, ...]) -> list[float]:
         """Weight of us filling each space, given the hand we keep."""
-        held = set(hand)
-        jack = any(card in TWO_EYED_JACKS for card in hand)
-        fill = []
-        for code in BOARD:
-            if code in held:
-                fill.append(1.0)
-            elif code == CORNER_CODE:
-                fill.append(0.0)
+        held = frozenset(hand)
+        fill = self._fills.get(held)
+        if fill is None:
+            jack = any(card in TWO_EYED_JACKS for card in held)
+            if jack:
+                if self._jack_fill is None:
+                    self._jack_fill = [
+                        0.0 if code == CORNER_CODE else max(weight, _JACK_FILL)
+                        for code, weight in zip(BOARD, self.foe_fill, strict=True)
+                    ]
+                fill = list(self._jack_fill)
             else:
-                weight = _FILL[min(2, self.unseen[code])]
-                fill.append(max(weight, _JACK_FILL) if jack else weight)
+                fill = list(self.foe_fill)
+            for card in held:
+                for cell in CARD_CELLS.get(card, ()):
+                    fill[cell] = 1.0
+            self._fills[held] = fill
         return fill
 
 
@@ -373,7 +394,7 @@ def strong_candidates(
     return None, scored
 
 
-def _hot_cells(masks: tuple[int, ...], dead: list[set[int]]) -> int:
+def _hot_cells(masks: tuple[int, ...], dead: list[frozenset[int]]) -> int:
     """Empty spaces of windows in which one side holds three or more and no foe chip."""
     occupied = 0
     for m in masks:
@@ -393,7 +414,7 @@ def _features(
     masks: tuple[int, ...],
     hand: tuple[str, ...],
     cards: _Cards,
-    dead: list[set[int]],
+    dead: list[frozenset[int]],
     counts: list[int],
     made: int,
 ) -> list[float]:
@@ -432,6 +453,8 @@ def _features(
                 continue
             missing = window & ~own
             k = 5 - missing.bit_count()
+            if not k:
+                continue  # no space of the side yet: no feature counts it
             weight = share
             while missing:
                 low = missing & -missing
