@@ -65,8 +65,10 @@ def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
         )
     print(f"  the same side wins both (the cards decide): {report['same_seat_wins_both']:.1%}")
     print(f"  a drawn game in the pair: {report['with_a_drawn_game']:.1%}")
-    for level, row in report["move_ms"].items():
-        print(f"  {level:>7} move: p50 {row['p50']:.2f} ms, p99 {row['p99']:.2f} ms")
+    for level, row in report["move_cpu_ms"].items():
+        print(
+            f"  {level:>7} move (processor time): p50 {row['p50']:.2f} ms, p99 {row['p99']:.2f} ms"
+        )
     return 0
 
 

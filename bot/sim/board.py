@@ -119,6 +119,7 @@ def _play_deal(
     deal_seed: int,
     first_sequence_wins: bool,
     move_times: dict[str, list[float]] | None = None,
+    move_cpu: dict[str, list[float]] | None = None,
 ) -> int | None:
     """Play one deal, seat ``i`` at ``levels[i]``; the winning side, or ``None`` for a drawn
     or endless game.
@@ -130,10 +131,11 @@ def _play_deal(
     state = new_game(BoardConfig(len(levels), first_sequence_wins=first_sequence_wins), cards)
     while state.outcome is None and state.turn_count < MAX_TURNS:
         level = levels[state.turn]
-        tick = time.perf_counter()
+        tick, cpu = time.perf_counter(), time.process_time()
         action = choose_action(view_for(state, state.turn), level, bots)
-        if move_times is not None:
+        if move_times is not None and move_cpu is not None:
             move_times[level].append(time.perf_counter() - tick)
+            move_cpu[level].append(time.process_time() - cpu)
         state = apply(state, action, cards)
     return None if state.outcome is None else state.outcome.side
 
@@ -172,11 +174,14 @@ def duplicate(
     first_both = second_both = same_seat = other = 0
     scores: list[float] = []  # the first level's share of each deal's two games
     move_times: dict[str, list[float]] = defaultdict(list)
+    move_cpu: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
     for _ in range(deals):
         deal_seed = master.getrandbits(64)
-        straight = _play_deal(levels, deal_seed, first_sequence_wins, move_times)
-        swapped = _play_deal(levels[1:] + levels[:1], deal_seed, first_sequence_wins, move_times)
+        straight = _play_deal(levels, deal_seed, first_sequence_wins, move_times, move_cpu)
+        swapped = _play_deal(
+            levels[1:] + levels[:1], deal_seed, first_sequence_wins, move_times, move_cpu
+        )
         first = (0.5 if straight is None else float(straight == 0)) + (
             0.5 if swapped is None else float(swapped == 1)
         )
@@ -210,6 +215,9 @@ def duplicate(
         "same_seat_wins_both": same_seat / deals,
         "with_a_drawn_game": other / deals,
         "move_ms": _move_ms(move_times),
+        # The processor time of each move: what it takes on one core of an idle machine
+        # (wall-clock times grow with whatever else the machine runs).
+        "move_cpu_ms": _move_ms(move_cpu),
         "seconds": elapsed,
     }
 

@@ -70,8 +70,8 @@ class Budget:
 
 #: The searching levels. Measured budgets and strengths: ``docs/board-rules.md``.
 BUDGETS: dict[str, Budget] = {
-    "hard": Budget(playouts=48, width=3),
-    "expert": Budget(playouts=240, width=6),
+    "hard": Budget(playouts=64, width=3),
+    "expert": Budget(playouts=320, width=6),
 }
 
 
@@ -83,7 +83,7 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
     forced = forced_action(actions)
     if forced is not None:
         return forced
-    immediate, scored = strong_candidates(view, actions)
+    immediate, scored = strong_candidates(view, actions, fast=True)
     if immediate is not None:
         return immediate
     ranked = sorted(
@@ -212,7 +212,7 @@ def _leaf_value(view: SeatView) -> float:
     to make, the position as it stands."""
     actions = legal_actions(view)
     if forced_action(actions) is None:
-        immediate, scored = strong_candidates(view, actions)
+        immediate, scored = strong_candidates(view, actions, fast=True)
         if immediate is not None:
             return 1.0
         if scored:

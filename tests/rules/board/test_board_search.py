@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from bot.rules.board import (
     new_game,
     view_for,
 )
+from bot.rules.board.bots import strong_candidates
 from bot.rules.board.search import Budget, sample_deal, search_action, unseen_cards
 
 # Small enough for tests, big enough to search (several rounds of halving).
@@ -119,3 +121,20 @@ def test_levels_players_pick_and_the_old_names() -> None:
         assert choose_action(view, level, random.Random(2)) == choose_action(
             view, engine, random.Random(2)
         )
+
+
+def test_fast_features_match_strongs_own() -> None:
+    # The search scores moves from the features of the position before them, corrected
+    # window by window: the same features as strong's full count, up to rounding.
+    compared = 0
+    for seats, seed, moves in [(2, 3, 35), (2, 4, 45), (3, 2, 30), (4, 5, 35), (6, 1, 25)]:
+        state = played(BoardConfig(seats), seed, moves)
+        view = view_for(state, state.turn)
+        actions = legal_actions(view)
+        slow = strong_candidates(view, actions)
+        fast = strong_candidates(view, actions, fast=True)
+        assert [a for _, a in slow[1]] == [a for _, a in fast[1]]
+        for (one, _), (other, _) in zip(slow[1], fast[1], strict=True):
+            assert one == pytest.approx(other, abs=1e-9)
+            compared += 1
+    assert compared > 40

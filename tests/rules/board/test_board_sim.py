@@ -63,7 +63,7 @@ def test_duplicate_counts_add_up_and_skill_shows() -> None:
     assert strong["wins_both"] >= 0.75 and random_level["wins_both"] == 0.0
     assert strong["win_rate"] + random_level["win_rate"] <= 1.0
     again = duplicate(["strong", "random"], deals=8, seed=5)
-    timings = ("move_ms", "seconds")  # the only fields a replay may change
+    timings = ("move_ms", "move_cpu_ms", "seconds")  # the only fields a replay may change
     assert {k: v for k, v in again.items() if k not in timings} == {
         k: v for k, v in report.items() if k not in timings
     }
@@ -87,7 +87,7 @@ def test_duplicate_with_teams_swaps_the_sides_and_gives_intervals() -> None:
     low, high = greedy["score_ci95"]
     assert low <= greedy["score"] <= high
     assert greedy["wins_both_ci95"][0] <= greedy["wins_both"] <= greedy["wins_both_ci95"][1]
-    assert set(report["move_ms"]) == {"greedy", "random"}
+    assert set(report["move_ms"]) == set(report["move_cpu_ms"]) == {"greedy", "random"}
     for levels in (["greedy", "greedy", "random", "random"], ["greedy", "random", "greedy"]):
         with pytest.raises(ValueError, match="two levels on two sides"):
             duplicate(levels, deals=1, seed=1)
