@@ -7,9 +7,13 @@ side with 95% Wilson intervals, drawn games (and why), average game length in tu
 times (p50/p99) per level and games per second.
 
 ``--duplicate`` (two sides: 2 seats, or 4/6 with the two levels alternating) plays every
-deal twice, the levels swapping sides, to tell skill
-from luck: it counts the deals each level wins from both seats and the deals the same seat
-wins whoever plays it (the cards decided those).
+deal twice, the levels swapping sides, to tell skill from luck: it counts the deals each
+level wins from both sides (Wilson 95% interval) and the deals the same side wins whoever
+plays it (the cards decided those), the games each level won (bootstrap 95% interval over
+the deals) and every level's move times in processor time (one core's worth).
+
+Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick) and the engines
+``random``, ``greedy``, ``strong``.
 """
 
 from __future__ import annotations

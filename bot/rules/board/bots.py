@@ -13,6 +13,9 @@ Levels:
   opponents to move before us hold the card (or a jack) that finishes or stops a four, how
   many jacks are in hand. Jacks therefore go on finishing moves and real threats.
 
+``hard`` and ``expert`` (``search``) play strong's best moves out in sampled deals of the
+hidden cards; ``levels`` maps the names players pick (easy, medium, hard, expert) to these.
+
 All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
 
 Forfeits (RULINGS §4): a side whose seats have all forfeited is out. Its chips stay on the
