@@ -455,7 +455,7 @@ async def test_staked_board_game_played_to_the_end_pays_the_winner(money_env: Ma
     env = await money_env(seed=21)
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     lobby = await open_board(env, ana, [bo], stake=150, first_sequence_wins=True)
-    assert "Add bot: strong" not in lobby.labels  # a staked table seats members only
+    assert "Add bot: expert" not in lobby.labels  # a staked table seats members only
     await ana.click(lobby, "Start")
     await assert_escrowed(env, 150, ana, bo)
     await play_out(env, {ana.id: ana, bo.id: bo})

@@ -33,9 +33,10 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     )
 
     bot_level_texts = {
-        "random": "plays any legal move",
-        "greedy": "extends its own lines and blocks fours, one move ahead",
-        "strong": "weighs every line and the unseen cards before it moves",
+        "easy": "looks one move ahead: extends its own lines and blocks any four it sees",
+        "medium": "one move ahead, weighing every line and which cards are still unseen",
+        "hard": "plays its best moves out a turn ahead over guesses of the hidden hands",
+        "expert": "like hard, with five times as many guesses: slower and stronger",
     }
     button_texts = {"hand": ("My hand", "🃏")}
 
