@@ -634,6 +634,8 @@ class TableService:
         assert table.rules is not None
         turn_changed = game.turn_index(table.rules) != before_turn
         results = game.results(table.rules, table.seats)
+        if results is not None and table.coached:  # a suggestion was asked for: unrated
+            results = [dataclasses.replace(r, coached=r.user_id in table.coached) for r in results]
         if results is not None:
             request_over(table, "finished")
             table.row.status = "finished"

@@ -40,7 +40,7 @@ def first(
     labels: list[str | None],
     *,
     starting: tuple[str, ...] = (),
-    exclude: tuple[str, ...] = ("Refresh", "Back"),
+    exclude: tuple[str, ...] = ("Refresh", "Back", "Suggest"),
 ) -> str | None:
     for label in labels:
         if label and label not in exclude and (not starting or label.startswith(starting)):

@@ -4,12 +4,12 @@ and the private hand (every button of the game is answered there)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
-from bot.games.board import animation, picture, story
+from bot.games.board import animation, coach, picture, story
 from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
@@ -19,6 +19,9 @@ from bot.games.board.words import move_line
 from bot.rules import board as b
 from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
 
 
 class BoardGame(BoardKind, Game[b.BoardState]):
@@ -40,8 +43,21 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     }
     button_texts = {"hand": ("My hand", "🃏")}
 
+    reviewable = True
+
     def title(self, settings: Mapping[str, Any]) -> str:
         return TITLE
+
+    async def review_payload(
+        self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
+    ) -> dict[str, Any]:
+        state: b.BoardState = moments[0][1]
+        sides = state.config.sides
+        names = [
+            " & ".join(s.name for i, s in enumerate(seats) if i % sides == side)
+            for side in range(sides)
+        ]
+        return await coach.review_payload(tables, game_id, moments, names, seat)
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         if settings.get("first_sequence_wins"):
@@ -82,7 +98,9 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         # Cards are chosen in the private hand, and moves are made from there: every button
         # of the game is one of these (exact, so the router knows a dice game's buttons are
         # not private before it reads their table).
-        return action in ("hand", "pass") or action.startswith(("c_", "r_", "p_", "m_", "t_"))
+        return action in ("hand", "pass", "suggest") or action.startswith(
+            ("c_", "r_", "p_", "m_", "t_")
+        )
 
     async def private_click(
         self,
