@@ -39,7 +39,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 # The catalogues compiled (.mo), so the bot need not compile each .po at every start.
-RUN pybabel compile -d bot/i18n/locales \
+RUN python -m bot i18n compile \
     && pip install --no-cache-dir --no-deps --no-build-isolation .
 
 USER 10001

@@ -48,21 +48,18 @@ bench-postgresql: $(STAMP)
 	$(BIN)/python -m tests.pgserver run --durable -- \
 		sh -c '$(BIN)/python -m bot bench --database "$$BOT_TEST_POSTGRES"'
 
-# The catalogues (docs/i18n.md): extract the English of the code and the command tree into
-# the template, merge it into every language's .po, compile the .po files (optional: the
-# bot compiles a .po in memory when its .mo is missing or older; the image compiles them).
-LOCALES := bot/i18n/locales
-POT := $(LOCALES)/messages.pot
-
+# The catalogues (docs/i18n.md), one per domain of bot/i18n/domains.py: extract the English
+# of the code and the command tree into the templates, merge them into every language's .po
+# files, compile the .po files (optional: the bot compiles a .po in memory when its .mo is
+# missing or older; the image compiles them).
 i18n-extract: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg --project=sequences-bot --version=0 \
-		--sort-by-file --no-wrap -o $(POT) .
+	$(BIN)/python -m bot i18n extract
 
 i18n-update: $(STAMP)
-	$(BIN)/pybabel update -i $(POT) -d $(LOCALES) --ignore-obsolete --no-wrap
+	$(BIN)/python -m bot i18n update
 
 i18n-compile: $(STAMP)
-	$(BIN)/pybabel compile -d $(LOCALES) --statistics
+	$(BIN)/python -m bot i18n compile
 
 clean:
 	rm -rf $(VENV)

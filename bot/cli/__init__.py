@@ -51,6 +51,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
                 "play dice turns with the real rules, beside the exact odds",
             ),
             "board-sim": ("bot.cli.board_sim", "play seeded board games between bot levels"),
+            "i18n": (
+                "bot.cli.i18n",
+                "the translation catalogues: extract, update or compile (docs/i18n.md)",
+            ),
             "board-fit": (
                 "bot.cli.board_fit",
                 "learn the strong board bot's weights from its games",

@@ -1,10 +1,9 @@
-"""The command tree's words for the catalogue: a Babel extraction method (``babel.cfg``
-names it for ``cogs/*.py``) that gives, for each cog file, every name, description and
-choice discord.py's translator is asked for by the commands defined there, besides the
-file's own ``_()``/``pgettext()`` calls. The tree is the bot's own, built offline, and read
-through discord.py's translation path (``get_translated_payload``): the catalogue holds
-exactly what ``python -m bot sync`` translates, f-strings and options declared in the games'
-settings modules included."""
+"""The command tree's words for the catalogue: a Babel extraction method (the ``commands``
+domain's, ``bot/i18n/domains.py``) that gives, for each cog file, every name, description
+and choice discord.py's translator is asked for by the commands defined there. The tree is
+the bot's own, built offline, and read through discord.py's translation path
+(``get_translated_payload``): the catalogue holds exactly what ``python -m bot sync``
+translates, f-strings and options declared in the games' settings modules included."""
 
 from __future__ import annotations
 
@@ -16,10 +15,9 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
 import discord
-from babel.messages.extract import extract_python
 from discord import app_commands
 
 from bot.ui.i18n import CONTEXTS, NAME_LIMIT, TEXT_LIMIT, CommandTranslator
@@ -122,13 +120,14 @@ def _entries() -> tuple[Entry, ...]:
     return tuple(asyncio.run(tree_entries()))
 
 
-def extract(
+def extract_tree(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]
 ) -> Iterator[tuple[Any, ...]]:
-    """Babel's extraction method interface: (line, function, messages, comments)."""
+    """Babel's extraction method interface (line, function, messages, comments): the
+    ``commands`` domain's, the tree's strings declared in this file and nothing else (the
+    file's own ``_()`` calls are another domain's)."""
     here = str(Path(getattr(fileobj, "name", "")).resolve())
     for entry in _entries():
         if entry.file == here:
             comment = f"{entry.where}: {_LIMITS[entry.context]}"
             yield entry.line, "pgettext", (entry.context, entry.message), [comment]
-    yield from extract_python(fileobj, keywords, comment_tags, cast(Any, options))

@@ -1,5 +1,6 @@
-"""Loading the catalogues: one ``gettext.GNUTranslations`` per language, and which one a
-Discord locale reads (its own, else its base language's, else English, the source)."""
+"""Loading the catalogues: one ``gettext.GNUTranslations`` per language (the union of its
+domains' ``.po`` files, ``bot/i18n/domains.py``), and which one a Discord locale reads (its
+own, else its base language's, else English, the source)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,17 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 LOCALES_DIR = Path(__file__).with_name("locales")
-DOMAIN = "messages"
-POT = LOCALES_DIR / f"{DOMAIN}.pot"
 SOURCE = "en"  # the language the code is written in: no catalogue, msgid is the text
+
+
+def template_of(domain: str, directory: Path = LOCALES_DIR) -> Path:
+    """A domain's template: every English message of that part of the bot."""
+    return directory / f"{domain}.pot"
+
+
+def po_of(folder: str, domain: str, directory: Path = LOCALES_DIR) -> Path:
+    """A language's (``folder`` as Babel names it: ``pt_BR``) catalogue of one domain."""
+    return directory / folder / "LC_MESSAGES" / f"{domain}.po"
 
 
 def tag_of(directory: str) -> str:
@@ -84,6 +93,8 @@ class Language:
 
     def number(self, value: int | float) -> str:
         """``value`` with the locale's digit grouping: 1,000 (en), 1.000 (de), 1 000 (fr)."""
+        if type(value) is int and 0 <= value < 1000:
+            return str(value)  # no grouping to do: every catalogue's digits are Latin
         return format_decimal(value, locale=self.babel)
 
     def plural(self, singular: str, plural: str, n: int, **values: object) -> str:
@@ -102,9 +113,17 @@ class Catalogues:
 
     @classmethod
     def load(cls, directory: Path = LOCALES_DIR) -> Catalogues:
+        """Every language folder's domains, chained: a lookup reads each in turn."""
         found: dict[str, gettext.NullTranslations] = {}
-        for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-            found[tag_of(po.parent.parent.name)] = _load(po)
+        for folder in sorted(p for p in directory.iterdir() if (p / "LC_MESSAGES").is_dir()):
+            chain: gettext.NullTranslations | None = None
+            for po in sorted((folder / "LC_MESSAGES").glob("*.po")):
+                if chain is None:
+                    chain = _load(po)
+                else:
+                    chain.add_fallback(_load(po))
+            if chain is not None:
+                found[tag_of(folder.name)] = chain
         return cls(found)
 
     def add(self, tag: str, translations: gettext.NullTranslations) -> None:
@@ -142,11 +161,15 @@ class Catalogues:
         """The translation of ``message`` in the language ``tag`` itself (no fallback), or
         None when its catalogue has none (an empty or fuzzy entry, or no entry)."""
         translations = self._translations.get(tag)
-        # gettext's own table (CPython's since 2.x): its lookups answer the msgid itself
-        # for a missing entry, which cannot be told apart from "translated the same".
-        table: dict[object, str] = getattr(translations, "_catalog", {})
-        found = table.get(message if context is None else f"{context}\x04{message}")
-        return found or None
+        wanted = message if context is None else f"{context}\x04{message}"
+        while translations is not None:
+            # gettext's own table (CPython's since 2.x): its lookups answer the msgid itself
+            # for a missing entry, which cannot be told apart from "translated the same".
+            table: dict[object, str] = getattr(translations, "_catalog", {})
+            if table.get(wanted):
+                return table[wanted]
+            translations = getattr(translations, "_fallback", None)
+        return None
 
 
 @functools.cache

@@ -51,8 +51,11 @@ def missing(source: Catalog, target: Catalog) -> list[str]:
     return lacking
 
 
-def problems(source: Catalog, tag: str, target: Catalog) -> list[str]:
-    """Every way ``target`` (the language ``tag``) falls short of ``source``."""
+def problems(source: Catalog, tag: str, target: Catalog, domain: str | None = None) -> list[str]:
+    """Every way ``target`` (the language ``tag``, its ``domain``'s catalogue) falls short
+    of ``source``."""
+    if domain is not None:
+        tag = f"{tag} {domain}.po"
     found = [f"{tag}: missing {m}" for m in missing(source, target)]
     wanted = messages(source)
     expected = Catalog(locale=target.locale).plural_forms if target.locale else None
@@ -88,17 +91,19 @@ def problems(source: Catalog, tag: str, target: Catalog) -> list[str]:
     return found
 
 
-def template_problems(source: Catalog, template: Catalog) -> list[str]:
+def template_problems(source: Catalog, template: Catalog, domain: str = "commands") -> list[str]:
     """The committed template against what the code says now (``make i18n-extract``)."""
     now, then = set(messages(source)), set(messages(template))
     return [
-        *(f"messages.pot lacks {t!r}: run make i18n-extract" for t in sorted(now - then, key=str)),
+        *(f"{domain}.pot lacks {t!r}: run make i18n-extract" for t in sorted(now - then, key=str)),
         *(
-            f"messages.pot still has {t!r}: run make i18n-extract"
+            f"{domain}.pot still has {t!r}: run make i18n-extract"
             for t in sorted(then - now, key=str)
         ),
     ]
 
 
-def all_problems(source: Catalog, languages: Iterable[tuple[str, Catalog]]) -> list[str]:
-    return [line for tag, catalog in languages for line in problems(source, tag, catalog)]
+def all_problems(
+    source: Catalog, languages: Iterable[tuple[str, Catalog]], domain: str = "commands"
+) -> list[str]:
+    return [line for tag, catalog in languages for line in problems(source, tag, catalog, domain)]

@@ -13,10 +13,11 @@ import re
 from io import BytesIO
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n.catalogue import POT
+from bot.i18n.catalogue import LOCALES_DIR
 
 TAG = "en-XA"
 OPEN, CLOSE = "⟦", "⟧"
@@ -50,10 +51,14 @@ def pseudo(text: str, context: str | None = None) -> str:
     return OPEN + accented(text) + " " + PAD * max(1, pad - 3) + CLOSE
 
 
-def pseudo_catalogue(pot: Path = POT) -> gettext.GNUTranslations:
-    """The pseudo-locale of every message of the template, compiled in memory."""
-    with pot.open("rb") as source:
-        catalog = read_po(source)
+def pseudo_catalogue(directory: Path = LOCALES_DIR) -> gettext.GNUTranslations:
+    """The pseudo-locale of every message of every domain's template, compiled in memory."""
+    catalog = Catalog()
+    for pot in sorted(directory.glob("*.pot")):
+        with pot.open("rb") as source:
+            for message in read_po(source):
+                if message.id:
+                    catalog[message.id] = message  # keyed with its context by Babel
     for message in catalog:
         if not message.id:
             continue

@@ -28,7 +28,7 @@ def test_help_lists_every_command_once_by_group_in_plain_text(
     assert exit_.value.code == 0
     text = capsys.readouterr().out
     assert "`" not in text
-    listed = re.findall(r"^  ([a-z][a-z-]*) {2,}\S", text, flags=re.MULTILINE)
+    listed = re.findall(r"^  ([a-z][a-z0-9-]*) {2,}\S", text, flags=re.MULTILINE)
     assert listed == [name for _, commands in GROUPS for name in commands]
     assert sorted(listed) == sorted(COMMANDS)
     titles = [line[:-1] for line in text.splitlines() if line.endswith(":") and line[0] != " "]
@@ -47,7 +47,7 @@ def test_every_command_help_is_plain(command: str, capsys: pytest.CaptureFixture
 def test_readme_documents_every_command() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Offline tools", 1)[1].split("\n## ", 1)[0]
-    documented = set(re.findall(r"^\| `([a-z][a-z-]*)", section, flags=re.MULTILINE))
+    documented = set(re.findall(r"^\| `([a-z][a-z0-9-]*)", section, flags=re.MULTILINE))
     assert documented == set(COMMANDS)
 
 

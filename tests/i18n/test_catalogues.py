@@ -12,28 +12,16 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import LOCALES_DIR, POT, Catalogues, compile_po
+from bot.cli.i18n import extracted
+from bot.i18n import LOCALES_DIR, Catalogues, compile_po, po_of, template_of
 from bot.i18n.checks import all_problems, problems, template_problems
+from bot.i18n.domains import ALL, DOMAINS, Domain
 
-ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("de", "es", "fr", "pt-BR")
-
-
-def extracted() -> Catalog:
-    """What ``make i18n-extract`` would write now: the code's and the command tree's words."""
-    with (ROOT / "babel.cfg").open() as cfg:
-        method_map, options_map = parse_mapping_cfg(cfg)
-    catalog = Catalog()
-    for filename, line, message, comments, context in extract_from_dir(
-        str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS
-    ):
-        catalog.add(message, None, [(filename, line)], auto_comments=comments, context=context)
-    return catalog
+COMMANDS_POT = template_of("commands")
 
 
 def read(path: Path, locale: str | None = None) -> Catalog:
@@ -41,31 +29,41 @@ def read(path: Path, locale: str | None = None) -> Catalog:
         return read_po(source, locale=locale)
 
 
-def translations() -> list[tuple[str, Catalog]]:
+def translations(domain: str = "commands") -> list[tuple[str, Catalog]]:
     found = []
-    for po in sorted(LOCALES_DIR.glob("*/LC_MESSAGES/messages.po")):
+    for po in sorted(LOCALES_DIR.glob(f"*/LC_MESSAGES/{domain}.po")):
         name = po.parent.parent.name
         found.append((name.replace("_", "-"), read(po, name)))
     return found
 
 
-def test_the_template_holds_what_the_code_says() -> None:
-    assert template_problems(extracted(), read(POT)) == []
+@pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
+def test_the_template_holds_what_the_code_says(domain: Domain) -> None:
+    assert template_problems(extracted(domain), read(template_of(domain.name)), domain.name) == []
 
 
-def test_every_language_has_every_message_its_placeholders_and_plurals() -> None:
-    languages = translations()
+@pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
+def test_every_language_has_every_message_its_placeholders_and_plurals(domain: Domain) -> None:
+    languages = translations(domain.name)
     assert [tag for tag, _ in languages] == sorted(LANGUAGES)
-    assert all_problems(read(POT), languages) == []
+    assert all_problems(read(template_of(domain.name)), languages, domain.name) == []
+
+
+def test_each_source_file_is_in_one_domain() -> None:
+    seen: dict[str, str] = {}
+    for domain in DOMAINS:
+        for message in extracted(domain):
+            for filename, _line in message.locations:
+                assert seen.setdefault(filename, domain.name) == domain.name, filename
 
 
 def test_a_message_added_in_english_lists_what_each_language_lacks() -> None:
-    source = read(POT)
+    source = read(COMMANDS_POT)
     source.add("%(count)s chip", context=None)  # a new message, nowhere translated yet
     source.add(("%(count)s chip won", "%(count)s chips won"))
     lines = all_problems(source, translations())
     assert lines == [
-        f"{tag}: missing {text}"
+        f"{tag} commands.po: missing {text}"
         for tag in sorted(LANGUAGES)
         for text in ("'%(count)s chip'", "'%(count)s chip won'")
     ]
@@ -97,7 +95,7 @@ def test_wrong_placeholders_fuzzy_stale_and_plural_forms_are_each_named() -> Non
 def test_a_fresh_clone_compiles_the_po_in_memory_and_a_stale_mo_is_not_read(
     tmp_path: Path,
 ) -> None:
-    po = tmp_path / "de" / "LC_MESSAGES" / "messages.po"
+    po = tmp_path / "de" / "LC_MESSAGES" / "table.po"
     po.parent.mkdir(parents=True)
     catalog = Catalog(locale="de")
     catalog.add("Hello", "Hallo")
@@ -161,7 +159,7 @@ def test_plurals_follow_each_languages_rules() -> None:
     # CLDR gives French, Spanish and Portuguese a third form for a round million
     # ("1 000 000 de jetons").
     books = Catalogues.load()
-    forms = {tag: read(LOCALES_DIR / tag.replace("-", "_") / "LC_MESSAGES" / "messages.po",
+    forms = {tag: read(po_of(tag.replace("-", "_"), "commands"),
                        tag.replace("-", "_")) for tag in LANGUAGES}  # fmt: skip
     assert forms["de"].plural_forms == "nplurals=2; plural=(n != 1);"
     assert [forms[t].num_plurals for t in ("de", "es", "fr", "pt-BR")] == [2, 3, 3, 3]

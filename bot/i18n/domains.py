@@ -1,0 +1,98 @@
+"""Which catalogue each word is in: one gettext domain per part of the bot, so a game's
+words are translated (and reviewed) together, and people translating two parts never edit
+the same file. Each domain is a template ``locales/<name>.pot`` and, per language,
+``locales/<lang>/LC_MESSAGES/<name>.po``; a language reads the union of its domains.
+
+A source file belongs to the first domain, in ``DOMAINS``' order, whose patterns match it
+(``fnmatch``-style globs from the checkout's root, ``**`` for any depth). ``commands``
+is the slash-command tree, read from the bot itself (``bot/cli/commands_catalogue.py``),
+apart from the files' own ``_()`` calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The calls whose strings are messages (Babel's keyword specs): bot/i18n/speaking.py's.
+KEYWORDS: dict[str, object] = {
+    "_": None,
+    "N_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "plural": (1, 2),
+    "pplural": ((1, "c"), 2, 3),
+}
+
+TREE_METHOD = "bot.cli.commands_catalogue:extract_tree"
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    files: tuple[str, ...]
+    about: str  # what a translator finds in it
+    method: str = "python"
+
+
+COMMANDS = Domain(
+    "commands",
+    ("cogs/**.py",),
+    "the slash commands: names, descriptions, options and choices",
+    TREE_METHOD,
+)
+
+# The domains of _() calls, most specific first (a file goes to the first that matches).
+DOMAINS: tuple[Domain, ...] = (
+    Domain(
+        "tournaments",
+        ("bot/ui/tournaments.py", "cogs/tournaments.py", "bot/render/standings.py"),
+        "tournaments: sign-up, rounds, standings, brackets and their rules page",
+    ),
+    Domain(
+        "sequences",
+        ("bot/games/sequences/**.py",),
+        "push-your-luck Sequences and its variants: turns, buttons, odds advice, rules",
+    ),
+    Domain(
+        "oneroll",
+        ("bot/games/oneroll/**.py",),
+        "one-roll Sequences and Hearts Due: throws, scores, rules",
+    ),
+    Domain(
+        "board",
+        ("bot/games/board/**.py",),
+        "Sequence, the board game: moves, hands, the board picture's words, rules",
+    ),
+    Domain(
+        "pages",
+        (
+            "cogs/**.py",
+            "bot/ui/history.py",
+            "bot/ui/leaderboard.py",
+            "bot/ui/seasons.py",
+            "bot/ui/replay.py",
+            "bot/ui/odds.py",
+            "bot/ui/rules.py",
+            "bot/render/**.py",
+            "bot/cli/demo.py",
+        ),
+        "the commands' answers: /help, /rules' table page, /stats, /leaderboard, /history, "
+        "/replay, /odds, /wallet, /settings; the rating chart",
+    ),
+    Domain(
+        "table",
+        ("bot/**.py",),
+        "everything around a game: lobby, seats, turns' frame, results, rematch, reminders, "
+        "refusals, the host's panel",
+    ),
+)
+
+ALL: tuple[Domain, ...] = (COMMANDS, *DOMAINS)
+
+
+def domain(name: str) -> Domain:
+    for found in ALL:
+        if found.name == name:
+            return found
+    raise KeyError(name)
