@@ -13,6 +13,7 @@ import discord
 
 from bot.errors import UserError
 from bot.games.base import Game
+from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
@@ -52,15 +53,15 @@ class ReviewButton(
 
 async def review(interaction: discord.Interaction[Any], game_id: int) -> None:
     if interaction.guild_id is None:
-        raise UserError(OUTSIDE)
+        raise UserError(_(OUTSIDE))
     shell = shell_of(interaction)
     replay = await shell.replays.load(game_id, interaction.guild_id)
     game: Game[Any] = shell.games[replay.kind]
     if not game.reviewable:
-        raise UserError(NO_REVIEW)
+        raise UserError(_(NO_REVIEW))
     seat = next((i for i, s in enumerate(replay.seats) if s.user_id == interaction.user.id), None)
     if seat is None:
-        raise UserError(NOT_A_PLAYER)
+        raise UserError(_(NOT_A_PLAYER))
     await interaction.response.defer(ephemeral=True, thinking=True)
     payload = await game.review_payload(shell.tables, game_id, replay.moments, replay.seats, seat)
     await interaction.followup.send(**payload, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -8,19 +8,21 @@ from typing import Any
 
 import discord
 
+from bot.i18n.speaking import N_, _
+
 # rv:<finished game id>: ``ReviewButton`` answers it, after a restart too.
 CUSTOM_ID = "rv:{game}"
-LABEL = "Review"
+LABEL = N_("Review")
 EMOJI = "🔍"
 
-NOT_A_PLAYER = "You didn't play in this game, so there is nothing of yours to review."
-NO_REVIEW = "This game has no review."
-OUTSIDE = "Reviews belong to a server's games."
+NOT_A_PLAYER = N_("You didn't play in this game, so there is nothing of yours to review.")
+NO_REVIEW = N_("This game has no review.")
+OUTSIDE = N_("Reviews belong to a server's games.")
 
 
 def review_button(game_id: int, row: int | None = None) -> discord.ui.Button[Any]:
     return discord.ui.Button(
-        label=LABEL,
+        label=_(LABEL),
         emoji=EMOJI,
         style=discord.ButtonStyle.secondary,
         custom_id=CUSTOM_ID.format(game=game_id),
@@ -31,8 +33,8 @@ def review_button(game_id: int, row: int | None = None) -> discord.ui.Button[Any
 def suggestions_set(allowed: bool) -> str:
     """``/settings suggestions``'s answer."""
     if allowed:
-        return (
+        return _(
             "Players here may press Suggest in the board game's hand (games without a stake; "
             "a game with a suggestion is not rated)."
         )
-    return "Suggestions are off here: the board game's hand offers none."
+    return _("Suggestions are off here: the board game's hand offers none.")

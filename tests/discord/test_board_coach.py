@@ -60,7 +60,7 @@ async def test_suggest_gives_three_moves_privately_and_the_game_is_not_rated(
     shown = answer(reply)
     assert shown.ephemeral and shown.visible_to == mover.id
     text = shown.text
-    assert "Suggested moves" in text and "won't be rated" in text
+    assert "Suggested moves" in text and "not rated now" in text
     assert len(re.findall(r"\*\*\d\. ", text)) == 3
     assert shown.attachments and shown.attachments[0].data.startswith(PNG)
     # Only the mover's own cards are named: none held by the other seat alone.

@@ -21,12 +21,13 @@ from bot.errors import add_texts
 from bot.games.base import place_of
 from bot.games.board.picture import CELL, cell_origin, render_board
 from bot.games.board.render import hand_text, picture, side_names
+from bot.i18n.speaking import N_, _, number
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.rules import board as b
 from bot.rules.board.coach import Mistake, Reason, Suggestion, review_job, suggest_job
 from bot.tables.coaching import ask_suggestion
-from bot.tables.model import Table, TableSnapshot
+from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.names import md_name
 
 if TYPE_CHECKING:
@@ -35,36 +36,33 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 
-SUGGEST_LABEL = "Suggest"
+SUGGEST_LABEL = N_("Suggest")
 SUGGEST_EMOJI = "💡"
-REVIEW_LABEL = "Review"
 REVIEW_EMOJI = "🔍"
 
-# The refusals of ``bot.tables.coaching``.
+# The refusals of ``bot.tables.coaching``, in the reader's language when they are shown.
 add_texts(
     {
-        "coach.off": "Suggestions are turned off on this server.",
-        "coach.staked": "Suggestions are for games without a stake.",
-        "coach.turn": "A suggestion is for your own turn: wait for it.",
+        "coach.off": lambda: _("Suggestions are turned off on this server."),
+        "coach.staked": lambda: _("Suggestions are for games without a stake."),
+        "coach.turn": lambda: _("A suggestion is for your own turn: wait for it."),
     }
 )
-NOT_A_PLAYER = "You didn't play in this game, so there is nothing of yours to review."
-NOT_BOARD = "Only board games have a review."
 
 
 def suggest_button() -> Button:
     """Suggest, in the private hand on the member's turn (games without a stake)."""
-    return Button("suggest", SUGGEST_LABEL, "secondary", row=4, emoji=SUGGEST_EMOJI)
+    return Button("suggest", _(SUGGEST_LABEL), "secondary", row=4, emoji=SUGGEST_EMOJI)
 
 
 def line_text(cells: Sequence[Cell]) -> str:
     """Where five spaces lie: "row 6 (C6–G6)", "column C (C2–C6)", "the diagonal C2–G6"."""
     first, last = b.coord_label(*cells[0]), b.coord_label(*cells[-1])
-    if all(r == cells[0][0] for r, _ in cells):
-        return f"row {cells[0][0] + 1} ({first}–{last})"
-    if all(c == cells[0][1] for _, c in cells):
-        return f"column {first[0]} ({first}–{last})"
-    return f"the diagonal {first}–{last}"
+    if all(r == cells[0][0] for r, _c in cells):
+        return _("row %(row)s (%(first)s–%(last)s)", row=cells[0][0] + 1, first=first, last=last)
+    if all(c == cells[0][1] for _r, c in cells):
+        return _("column %(column)s (%(first)s–%(last)s)", column=first[0], first=first, last=last)
+    return _("the diagonal %(first)s–%(last)s", first=first, last=last)
 
 
 def reason_text(reason: Reason, names: Sequence[str]) -> str:
@@ -72,58 +70,74 @@ def reason_text(reason: Reason, names: Sequence[str]) -> str:
     who = names[reason.side] if reason.side is not None and reason.side < len(names) else ""
     cells = reason.cells
     kind = reason.kind
+    space = b.coord_label(*cells[0]) if cells else ""
+    span = f"{space}–{b.coord_label(*cells[-1])}" if cells else ""
+    line = line_text(cells) if len(cells) == 5 else ""
     if kind == "wins":
-        return (
-            f"wins the game: a sequence at {b.coord_label(*cells[0])}–{b.coord_label(*cells[-1])}"
-        )
+        return _("wins the game: a sequence at %(span)s", span=span)
     if kind == "completes":
-        return f"completes a sequence at {b.coord_label(*cells[0])}–{b.coord_label(*cells[-1])}"
+        return _("completes a sequence at %(span)s", span=span)
     if kind == "blocks":
-        return f"blocks {who}'s four on {line_text(cells)}"
+        return _("blocks %(who)s's four on %(line)s", who=who, line=line)
     if kind == "breaks":
-        return f"breaks {who}'s four on {line_text(cells)}"
+        return _("breaks %(who)s's four on %(line)s", who=who, line=line)
     if kind == "four":
-        return f"makes four of yours on {line_text(cells)}: one more is a sequence"
+        return _("makes a four of yours on %(line)s: one more is a sequence", line=line)
     if kind == "builds":
-        return f"gives you {reason.count} on {line_text(cells)}"
+        return _("gives you %(count)s on %(line)s", count=number(reason.count), line=line)
     if kind == "removes":
-        return f"takes {who}'s chip off {b.coord_label(*cells[0])}"
+        return _("takes %(who)s's chip off %(space)s", who=who, space=space)
     if kind == "keeps_jack":
-        return "keeps your two-eyed jack for later"
+        return _("keeps your two-eyed jack for later")
     if kind == "wild":
-        return f"uses your two-eyed jack: {b.coord_label(*cells[0])} is worth it"
+        return _("uses your two-eyed jack: %(space)s is worth it", space=space)
     if kind == "trade":
-        return f"trades your dead {b.card_label(reason.card)} for a new card"
+        return _("trades your dead %(card)s for a new card", card=b.card_label(reason.card))
     if kind == "pass":
-        return "no card of yours can be played: pass"
+        return _("no card of yours can be played: pass")
     if kind == "only":
-        return "your only move"
-    return f"starts a new line at {b.coord_label(*cells[0])}"
+        return _("your only move")
+    return _("starts a new line at %(space)s", space=space)
 
 
 def move_text(action: b.Action) -> str:
     """A move as a player names it: "7♥ on D4", "J♠ off E5", "trade 3♣", "pass"."""
     if isinstance(action, b.PlayCard):
-        return f"{b.card_label(action.card)} on {b.coord_label(action.row, action.col)}"
+        return _(
+            "%(card)s on %(space)s",
+            card=b.card_label(action.card),
+            space=b.coord_label(action.row, action.col),
+        )
     if isinstance(action, b.RemoveChip):
-        return f"{b.card_label(action.card)} off {b.coord_label(action.row, action.col)}"
+        return _(
+            "%(card)s off %(space)s",
+            card=b.card_label(action.card),
+            space=b.coord_label(action.row, action.col),
+        )
     if isinstance(action, b.TradeDeadCard):
-        return f"trade {b.card_label(action.card)}"
-    return "pass"
+        return _("trade %(card)s", card=b.card_label(action.card))
+    return _("pass")
 
 
 def suggestion_lines(suggestions: Sequence[Suggestion], names: Sequence[str]) -> list[str]:
     lines = []
     for i, s in enumerate(suggestions, 1):
         why = "; ".join(reason_text(r, names) for r in s.reasons)
-        chance = round(s.value * 100)
-        lines.append(f"**{i}. {move_text(s.action)}**: {why} (about {chance}% to win)")
+        lines.append(
+            _(
+                "**%(index)s. %(move)s**: %(why)s (about %(chance)s%% to win)",
+                index=i,
+                move=move_text(s.action),
+                why=why,
+                chance=number(round(s.value * 100)),
+            )
+        )
     return lines
 
 
 def suggestion_text(suggestions: Sequence[Suggestion], names: Sequence[str]) -> str:
-    head = "**Suggested moves** (from your cards and the board only):"
-    tail = "This game won't be rated, as it said when you asked."
+    head = _("**Suggested moves** (from your cards and the board only):")
+    tail = _("This game is not rated now: you asked for a suggestion.")
     return "\n".join([head, *suggestion_lines(suggestions, names), tail])
 
 
@@ -132,7 +146,7 @@ def numbered_board(
 ) -> bytes:
     """The board as ``view`` shows it, each of ``marks`` (a space and its label, "1", "2",
     or "✗") written in a badge on its space, the spaces highlighted."""
-    png = render_board(picture(view, names, [cell for cell, _ in marks]))
+    png = render_board(picture(view, names, [cell for cell, _label in marks]))
     img = Image.open(io.BytesIO(png)).convert("RGB")
     draw = ImageDraw.Draw(img)
     size = CELL * 2 // 5
@@ -167,25 +181,31 @@ def suggestion_picture(
 
 def review_intro(game_id: int, mistakes: Sequence[Mistake]) -> str:
     if not mistakes:
-        return (
-            f"**Your review of game #{game_id}**: no move of yours lost much against the best "
-            "one. Well played."
+        return _(
+            "**Your review of game #%(game)s**: no move of yours lost much against the best "
+            "one. Well played.",
+            game=game_id,
         )
-    return (
-        f"**Your review of game #{game_id}**: the moves where your chances dropped most, "
-        "each with the board and your cards at that moment. Only you see this."
+    return _(
+        "**Your review of game #%(game)s**: the moves where your chances dropped most, "
+        "each with the board and your cards at that moment. Only you see this.",
+        game=game_id,
     )
 
 
 def mistake_text(mistake: Mistake, names: Sequence[str]) -> str:
     why = "; ".join(reason_text(r, names) for r in mistake.reasons)
-    drop = round(mistake.drop * 100)
-    return (
-        f"**Your move {mistake.index + 1}**: you played {move_text(mistake.played)} (x); "
-        f"better was **{move_text(mistake.better)}** (+): {why} "
-        f"(about {drop} points more to win).\n"
-        f"Your cards then: {hand_text(mistake.view)}"
+    move = _(
+        "**Your move %(number)s**: you played %(played)s (x); better was **%(better)s** (+): "
+        "%(why)s (about %(points)s points more to win).",
+        number=number(mistake.index + 1),
+        played=move_text(mistake.played),
+        better=move_text(mistake.better),
+        why=why,
+        points=number(round(mistake.drop * 100)),
     )
+    cards = _("Your cards then: %(cards)s", cards=hand_text(mistake.view))
+    return f"{move}\n{cards}"
 
 
 def mistake_picture(mistake: Mistake, names: Sequence[str]) -> bytes:
@@ -206,7 +226,7 @@ def suggestion_payload(
     view = b.view_for(state, seat)
     names = side_names(table, state)
     embed = discord.Embed(
-        title=f"{SUGGEST_EMOJI} Suggested moves",
+        title=_("%(emoji)s Suggested moves", emoji=SUGGEST_EMOJI),
         description=suggestion_text(suggestions, [md_name(n) for n in names]),
         colour=COLOUR,
     )
@@ -240,7 +260,7 @@ def seat_moves(moments: Sequence[tuple[Any, Any]], seat: int) -> list[tuple[b.Se
     """``seat``'s moves in a replayed game: its view before each (its own hand and the public
     facts, never another hand) and the move it made."""
     moves: list[tuple[b.SeatView, b.Action]] = []
-    for (_, before), (_, after) in pairwise(moments):
+    for (_step, before), (_later, after) in pairwise(moments):
         record = after.last_move
         if (
             before.outcome is None
@@ -257,16 +277,23 @@ async def review_payload(
     tables: TableService,
     game_id: int,
     moments: Sequence[tuple[Any, Any]],
-    names: list[str],
+    seats: Sequence[Seat],
     seat: int,
 ) -> dict[str, Any]:
     """The private review of ``seat``'s moves: an embed a reviewed move, each with the board
     and the member's own cards at that moment, worked out off the event loop."""
+    sides = moments[0][1].config.sides
+    names = [
+        " & ".join(s.name for i, s in enumerate(seats) if i % sides == side)
+        for side in range(sides)
+    ]
     moves = seat_moves(moments, seat)
     mistakes = await tables.bots.run(partial(review_job, moves)) if moves else []
     md = [md_name(n) for n in names]
     head = discord.Embed(
-        title=f"{REVIEW_EMOJI} Review", description=review_intro(game_id, mistakes), colour=COLOUR
+        title=_("%(emoji)s Review", emoji=REVIEW_EMOJI),
+        description=review_intro(game_id, mistakes),
+        colour=COLOUR,
     )
     embeds = [head]
     files = []

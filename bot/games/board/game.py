@@ -51,13 +51,7 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     async def review_payload(
         self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
     ) -> dict[str, Any]:
-        state: b.BoardState = moments[0][1]
-        sides = state.config.sides
-        names = [
-            " & ".join(s.name for i, s in enumerate(seats) if i % sides == side)
-            for side in range(sides)
-        ]
-        return await coach.review_payload(tables, game_id, moments, names, seat)
+        return await coach.review_payload(tables, game_id, moments, seats, seat)
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         if settings.get("first_sequence_wins"):

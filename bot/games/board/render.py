@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.games.board.coach_texts import UNRATED_NOTE
+from bot.games.board.coach_texts import unrated_note
 from bot.games.board.picture import SIDES, BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
 from bot.games.words import event_lines
@@ -100,7 +100,7 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
             title = f"🏆 {names[state.outcome.side]} won {TITLE}!"
         colour = COLOUR_DONE
         if table.coached:  # the coach's rule (bot.games.board.coach)
-            lines.append(UNRATED_NOTE)
+            lines.append(unrated_note())
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
     score = " · ".join(f"{side_label(s)} {names[s]}: **{counts[s]}**/{need}" for s in range(sides))
