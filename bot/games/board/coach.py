@@ -8,7 +8,6 @@ to that member only, privately.
 from __future__ import annotations
 
 import io
-import random
 from collections.abc import Sequence
 from functools import partial
 from itertools import pairwise
@@ -245,13 +244,16 @@ async def answer_suggest(
 ) -> None:
     """Suggest pressed in the private hand: noted on the table (the game is not rated
     now), the suggestions worked out off the event loop, answered privately."""
+    if ctx.tables.busy(table.id):  # answer before waiting for the change under way
+        await interaction.response.defer(ephemeral=True, thinking=True)
     marked = await ask_suggestion(
         ctx.tables, table.id, interaction.user.id, version, place_of(interaction)
     )
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
     snapshot = marked.snapshot()
     view = b.view_for(marked.rules, seat)
-    seed = random.SystemRandom().getrandbits(64) if ctx.tables.bots.workers else version
+    seed = ctx.tables.rng.getrandbits(64)  # the service's: the OS's, seeded in tests
     found = await ctx.tables.bots.run(partial(suggest_job, view, seed))
     await interaction.followup.send(**suggestion_payload(snapshot, seat, found), ephemeral=True)
 
