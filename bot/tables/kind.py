@@ -38,6 +38,7 @@ class GameKind(Generic[S]):
     name: str = ""  # stored in each table's state; unique among the registered games
     bot_levels: tuple[str, ...] = ()  # the bot players' levels; empty: no bot players
     old_bot_levels: dict[str, str] = {}  # a renamed level -> the level it is now added as
+    default_bot_level: str | None = None  # added when none is named (None: the last level)
     players: tuple[int, int] = (2, 2)  # the default seat limits
     # The options of its start command (``bot.games.options.Option``s) that a lobby's host
     # may change while the lobby is open.

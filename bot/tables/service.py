@@ -444,7 +444,8 @@ class TableService:
             if len(table.seats) + len(table.held) >= high:
                 raise UserError(code="lobby.full", high=high, held=len(table.held))
             levels = list(game.bot_levels)
-            level = level or ("optimal" if "optimal" in levels else levels[-1])
+            default = game.default_bot_level or ("optimal" if "optimal" in levels else levels[-1])
+            level = level or default
             level = game.old_bot_levels.get(level, level)  # a button from before a rename
             if level not in game.bot_levels:
                 raise UserError(code="lobby.bot_level", levels=levels)

@@ -53,6 +53,8 @@ class BoardKind(GameKind[b.BoardState]):
     bot_levels = b.PLAYER_LEVELS
     # A stored table or an Add bot button from before the levels were renamed.
     old_bot_levels = {"random": "easy", "greedy": "easy", "strong": "medium"}
+    # A bot added without a level plays as before the rename (strong), not the slow search.
+    default_bot_level = "medium"
 
     def config(self, settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
         return options.config(settings, n_seats)
