@@ -67,7 +67,8 @@ DOMAINS: tuple[Domain, ...] = (
             "bot/ui/review.py",
             "bot/ui/review_texts.py",
         ),
-        "the board game's coach: Suggest a move, each player's Review of a finished game",
+        "the board game's coach: Suggest a move, each player's Review of a finished game, "
+        "how each bot level plays",
     ),
     Domain(
         "board",
