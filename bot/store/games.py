@@ -454,7 +454,8 @@ async def insert_results(
 ) -> None:
     await conn.executemany(
         "INSERT INTO game_results (game_id, seat, guild_id, game_key, user_id, name, team, "
-        "score, place, won, best_turn, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "score, place, won, best_turn, finished_at, coached)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -469,6 +470,7 @@ async def insert_results(
                 int(r.won),
                 r.best_turn,
                 at,
+                int(r.coached),
             )
             for r in results
         ],
@@ -557,6 +559,27 @@ async def set_guild_language(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, language, actor_id, at),
         )
+
+
+async def set_guild_suggestions(
+    db: Database, guild_id: int, allowed: bool, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, suggestions, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "suggestions = excluded.suggestions, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, int(allowed), actor_id, at),
+        )
+
+
+async def guild_suggestions(db: Database, guild_id: int) -> bool:
+    """Whether members may ask for suggested moves on this server (the default: yes)."""
+    row = await db.fetchone(
+        "SELECT suggestions FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return row is None or bool(row[0])
 
 
 async def guild_language(db: Database, guild_id: int) -> str | None:

@@ -37,3 +37,9 @@ class GuildSettings:
 
     async def language(self, guild_id: int) -> str | None:
         return await games.guild_language(self.db, guild_id)
+
+    async def set_suggestions(self, guild_id: int, allowed: bool, actor_id: int) -> None:
+        await games.set_guild_suggestions(self.db, guild_id, allowed, actor_id, self.clock())
+
+    async def suggestions(self, guild_id: int) -> bool:
+        return await games.guild_suggestions(self.db, guild_id)

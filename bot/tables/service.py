@@ -35,6 +35,7 @@ from bot.tables.names import clean_name
 from bot.tables.rematch import Rematches, drop_held, take_held
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.teams import next_team
+from bot.tables.thinking import BotPool
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +100,11 @@ class TableService:
         rng: random.Random,
         hooks: TableHooks | None = None,
         shards: Shards = EVERY_GUILD,
+        bots: BotPool | None = None,
     ) -> None:
         self.db = db
+        # Where slow bot moves think: the app's worker processes; by default, inline.
+        self.bots = bots or BotPool()
         self.kinds = kinds
         self.settings = limits
         self.clock = clock
@@ -440,7 +444,9 @@ class TableService:
             if len(table.seats) + len(table.held) >= high:
                 raise UserError(code="lobby.full", high=high, held=len(table.held))
             levels = list(game.bot_levels)
-            level = level or ("optimal" if "optimal" in levels else levels[-1])
+            default = game.default_bot_level or ("optimal" if "optimal" in levels else levels[-1])
+            level = level or default
+            level = game.old_bot_levels.get(level, level)  # a button from before a rename
             if level not in game.bot_levels:
                 raise UserError(code="lobby.bot_level", levels=levels)
             taken = {s.name for s in table.seats}
@@ -629,6 +635,8 @@ class TableService:
         assert table.rules is not None
         turn_changed = game.turn_index(table.rules) != before_turn
         results = game.results(table.rules, table.seats)
+        if results is not None and table.coached:  # a suggestion was asked for: unrated
+            results = [dataclasses.replace(r, coached=r.user_id in table.coached) for r in results]
         if results is not None:
             request_over(table, "finished")
             table.row.status = "finished"
@@ -812,7 +820,14 @@ class TableService:
             return None
         seat = table.seats[current]
         if seat.is_bot:
-            steps = game.bot_step(table.rules, seat.bot_level or "", self.rng)
+            level = seat.bot_level or ""
+            job = game.bot_job(table.rules, level, self.rng)
+            # A search thinks in a worker process: other tables go on meanwhile.
+            steps = (
+                game.bot_step(table.rules, level, self.rng)
+                if job is None
+                else (await self.bots.run(job))
+            )
             return await self._play(table, steps, None, "bot")
         return await self.fair_play.turn_ran_out(table, current)
 

@@ -48,6 +48,8 @@ ROWS = {
     "frame.midgame.size",
     "ai.p50",
     "ai.p99",
+    "thinking.none.p99",
+    "thinking.busy.p99",
 }
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
 PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
@@ -57,6 +59,7 @@ WITH_FLOOR = {
     "db.store_burst",
     "frame.empty",
     "frame.midgame",
+    "thinking.busy.p99",  # beside the same click with no bot thinking
 }
 
 
