@@ -177,7 +177,7 @@ class Table:
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
             # Lines saved as text by an older version are shown, never saved again.
-            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
+            "events": [e.stored() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import logging
 import math
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
@@ -82,6 +83,34 @@ class TableHooks:
 NO_GUILD_LOBBY_SECONDS = 14 * 60
 
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
+
+
+_gc_pauses = 0  # run_due calls under way with the cyclic collector paused (see _gc_paused)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a tick fires its timers, on again after.
+
+    A tick of thousands of timers holds every fired table until it returns (they are shown
+    after), so each collection of the young generations finds them alive and moves them on,
+    and every quarter of the heap's size moved on starts a full collection of the whole
+    heap: 10,000 timers started 3–7 of them (each scanning every live object of the process,
+    3.4–4.4 s of 7.6 s). Paused, the same work is one collection afterwards. Reference
+    counting still frees everything that is not in a cycle meanwhile; the pause lasts one
+    tick."""
+    global _gc_pauses
+    if not gc.isenabled() and _gc_pauses == 0:
+        yield  # someone else turned it off: theirs to turn on
+        return
+    _gc_pauses += 1
+    gc.disable()
+    try:
+        yield
+    finally:
+        _gc_pauses -= 1
+        if _gc_pauses == 0:
+            gc.enable()
 
 
 def _check_id(table_id: int) -> None:
@@ -770,6 +799,16 @@ class TableService:
         # read in one query under them (not one read each), then fired together, so that
         # their saves are committed together.
         due = await games.due(self.db, self.clock(), shards=self._shard_filter)
+        if not due:
+            return []
+        with _gc_paused():
+            fired = await self._fire_due(due, one)
+        order = {table_id: index for index, table_id in enumerate(due)}
+        return sorted(fired, key=lambda change: order[change.table.id])
+
+    async def _fire_due(
+        self, due: list[int], one: Callable[[Table], Awaitable[Change | None]]
+    ) -> list[Change]:
         fired: list[Change] = []
         for start in range(0, len(due), TIMER_CONCURRENCY):
             chunk = sorted(due[start : start + TIMER_CONCURRENCY])
@@ -793,8 +832,7 @@ class TableService:
                         log.warning("timer for game %s refused: %s", row.id, exc)
                 changes = await asyncio.gather(*(one(table) for table in tables))
             fired += [change for change in changes if change is not None]
-        order = {table_id: index for index, table_id in enumerate(due)}
-        return sorted(fired, key=lambda change: order[change.table.id])
+        return fired
 
     async def fire(self, table_id: int) -> Change | None:
         """Fire the table's timer if it is due."""

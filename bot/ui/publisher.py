@@ -95,6 +95,8 @@ class Publisher:
         return await self.restorer.restore()
 
     async def message_deleted(self, message_id: int) -> None:
+        if self.pings.deleted_here(message_id):
+            return  # a ping this process deleted as the turn passed: no game's message
         await self.restorer.message_deleted(message_id)
 
     # --- lobby and start (bot/ui/opening.py) -------------------------------------------
