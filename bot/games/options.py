@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.i18n.speaking import plural
+
 T = TypeVar("T")
 
 
@@ -74,7 +76,12 @@ def suggestions(
     if typed.isdigit() and option.allows(int(typed)) and int(typed) not in shown:
         shown.insert(0, int(typed))
     return [
-        (f"{value} points" + (" (default)" if value == default else ""), value)
+        (
+            plural("%(count)s point (default)", "%(count)s points (default)", value)
+            if value == default
+            else plural("%(count)s point", "%(count)s points", value),
+            value,
+        )
         for value in shown
         if option.allows(value)
     ][:25]
