@@ -26,6 +26,9 @@ class Option(Generic[T]):
     low: int | None = None
     high: int | None = None
     choices: tuple[tuple[str, T], ...] = ()
+    # The field's label in the host's settings form (a catalogue message, ``N_``); empty:
+    # the option's name as the start command shows it in the host's language.
+    label: str = ""
 
     def allows(self, value: int) -> bool:
         """``value`` is in the option's range (an option without one allows any)."""

@@ -16,9 +16,9 @@ import discord
 from bot.errors import Forbidden, StaleAction, UserError
 from bot.games.base import defer_update, presentation
 from bot.games.options import STAKE, Option
-from bot.games.terms import bot_level
+from bot.games.terms import bot_level, chips
 from bot.i18n.speaking import N_, _, number, pgettext
-from bot.render.common import COLOUR, chips
+from bot.render.common import COLOUR
 from bot.render.view import LOBBY, custom_id
 from bot.tables.lobby_host import seat_key
 from bot.tables.model import Table
@@ -53,7 +53,7 @@ def panel(table: Table) -> dict[str, Any]:
     """The host's private panel: an embed, the two selects where they have a choice, and
     the Change settings button."""
     embed = discord.Embed(
-        title=_("Manage table #%(id)s", id=table.id),
+        title=f"{_(PANEL_TITLE)} #{table.id}",
         description=_(
             "Remove a seat (its stake goes back), hand the table over, or change "
             "its settings. Only you see this."
@@ -143,8 +143,10 @@ async def on_pick(
 
 
 def _label(option: Option[Any]) -> str:
-    """The field's label: the option's name as the start command shows it to the reader
-    (its translation in the command catalogue), in words."""
+    """The field's label: the option's own (``Option.label``), else its name as the start
+    command shows it to the reader (its translation in the command catalogue), in words."""
+    if option.label:
+        return _(option.label)[:45]
     name = pgettext("option", option.name).replace("_", " ")
     return (name[:1].upper() + name[1:])[:45]
 

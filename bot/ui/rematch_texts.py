@@ -9,14 +9,14 @@ from typing import Any
 
 import discord
 
+from bot.games.terms import chips
 from bot.i18n.speaking import N_, _, pgettext
-from bot.render.common import chips, relative_time
+from bot.render.common import relative_time
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.rematch import NotAPlayer, RematchRefused
 
 # rm:<finished game id>: ``bot.ui.rematch.RematchButton`` answers it, after a restart too.
 CUSTOM_ID = "rm:{game}"
-LABEL = N_("Rematch")
 EMOJI = "🔁"
 
 NOT_THIS_MESSAGE = N_("That button doesn't belong to this message.")
@@ -48,11 +48,8 @@ def lobby_link(lobby: Table) -> str:
     row = lobby.row
     if row.lobby_message_id is None:  # still being posted (a press a moment after another)
         return _("table #%(id)s in <#%(channel)s>", id=lobby.id, channel=row.channel_id)
-    return _(
-        "table #%(id)s: %(link)s",
-        id=lobby.id,
-        link=f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.lobby_message_id}",
-    )
+    link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.lobby_message_id}"
+    return _("table #%(id)s: %(link)s", id=lobby.id, link=link)
 
 
 def opened(lobby: Table) -> str:

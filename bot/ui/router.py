@@ -40,6 +40,8 @@ class CommandGroup:
 
 
 ENDED = N_("Game #%(id)s ended: no result is recorded and any stakes are refunded.")
+# Slash options named in refusals, as the command catalogue translates them (its domain).
+WITH_OPTION, GAME_OPTION = "with", "game"
 MENTION = re.compile(r"<@!?([0-9]{1,20})>")
 MAX_INVITES = 12  # the most seats any game has; the table service checks the game's own
 
@@ -137,7 +139,7 @@ class Router:
             raise UserError(
                 _(
                     "Name the members to invite by mention: %(option)s: @Ana @Bo.",
-                    option=pgettext("option", "with"),
+                    option=pgettext("option", WITH_OPTION),
                 )
             )
         guild = interaction.guild
@@ -364,7 +366,7 @@ class Router:
                 _(
                     "Several games are here (%(ids)s); say which with the %(option)s option.",
                     ids=ids,
-                    option=pgettext("option", "game"),
+                    option=pgettext("option", GAME_OPTION),
                 )
             )
         return (mine or tables)[0]

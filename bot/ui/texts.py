@@ -7,8 +7,8 @@ wallets is worded here, so another language changes this one place."""
 from __future__ import annotations
 
 from bot.errors import ErrorText, add_texts
+from bot.games.terms import chips
 from bot.i18n.speaking import _, number, plural
-from bot.render.common import chips
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
@@ -23,7 +23,7 @@ def _host_only(what: str) -> str:
 
 def _full(high: int, held: int) -> str:
     if held:
-        # TRANSLATORS: %(seats)s is "6 seats", %(held)s how many of them are held.
+        # TRANSLATORS: %(seats)s is "6 seats", %(count)s how many of them are held.
         return plural(
             "This table is full (%(seats)s, %(count)s held for members asked to join).",
             "This table is full (%(seats)s, %(count)s held for members asked to join).",
