@@ -4,18 +4,13 @@ these make them words when a message is drawn."""
 
 from __future__ import annotations
 
-from bot.i18n.speaking import _, pgettext, plural
+from bot.i18n.speaking import _, pgettext
 from bot.tables.model import Seat
 
 
 def seat_name(seats: list[Seat], index: int) -> str:
     """The seat's player, or "Seat N" where the seats are not known (a replayed step)."""
     return seats[index].name if 0 <= index < len(seats) else _("Seat %(number)s", number=index + 1)
-
-
-def chips(amount: int) -> str:
-    """An amount of chips in words: "1 chip", "1,000 chips" (the reader's plural and digits)."""
-    return plural("%(count)s chip", "%(count)s chips", amount)
 
 
 def dice_text(faces: tuple[int, ...] | list[int]) -> str:

@@ -7,8 +7,8 @@ from typing import Any
 import discord
 
 from bot.errors import Forbidden, UserError
-from bot.i18n.catalogue import catalogues
 from bot.i18n.speaking import N_, _
+from bot.render.common import every_language
 from bot.tables.limits import MAX_ID
 from bot.ui.errors import reply_private
 
@@ -93,8 +93,7 @@ async def on_own_message(interaction: discord.Interaction[Any], title: str) -> b
     message = interaction.message
     # The message was drawn in its reader's language (a public one in the server's, which
     # need not be the presser's): ``title`` (a catalogue message) in any language.
-    known = catalogues()
-    titles = tuple({title, *(known.language(tag).gettext(title) for tag in known.tags)})
+    titles = every_language(title)
     if message is not None and any(
         (embed.title or "").startswith(titles) for embed in message.embeds
     ):

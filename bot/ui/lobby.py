@@ -10,11 +10,11 @@ from typing import Any
 import discord
 
 from bot.games.base import Game
-from bot.games.terms import bot_level, chips, counts_text
+from bot.games.terms import bot_level, counts_text
 from bot.games.words import last_line
 from bot.i18n.speaking import N_, _, pgettext, plural
 from bot.records import NO_GUILD, Button
-from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, relative_time
+from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES

@@ -16,9 +16,9 @@ import discord
 from bot.errors import Forbidden, StaleAction, UserError
 from bot.games.base import defer_update, presentation
 from bot.games.options import STAKE, Option
-from bot.games.terms import bot_level, chips
+from bot.games.terms import bot_level
 from bot.i18n.speaking import N_, _, number, pgettext
-from bot.render.common import COLOUR
+from bot.render.common import COLOUR, chips
 from bot.render.view import LOBBY, custom_id
 from bot.tables.lobby_host import seat_key
 from bot.tables.model import Table

@@ -9,9 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.games.terms import chips
 from bot.i18n.speaking import N_, _, pgettext
-from bot.render.common import relative_time
+from bot.render.common import chips, relative_time
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.rematch import NotAPlayer, RematchRefused
 

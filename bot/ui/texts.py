@@ -7,8 +7,8 @@ wallets is worded here, so another language changes this one place."""
 from __future__ import annotations
 
 from bot.errors import ErrorText, add_texts
-from bot.games.terms import chips
 from bot.i18n.speaking import _, number, plural
+from bot.render.common import chips
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 

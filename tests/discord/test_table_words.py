@@ -6,10 +6,13 @@ members' and the server's Discord language agree with it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.i18n.speaking import speaking
+from bot.i18n.catalogue import Catalogues
+from bot.i18n.pseudo import CLOSE, OPEN, TAG, pseudo_catalogue
+from bot.i18n.speaking import _, pgettext, speaking
 from bot.ui.pings import PING
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player
@@ -179,8 +182,54 @@ async def test_the_settings_form_asks_and_answers_in_german(make_env: MakeEnv) -
 def test_a_restarted_bot_finds_its_pings_in_every_language() -> None:
     for language in ("en", "de", "fr", "es", "pt-BR"):
         with speaking(language):
-            from bot.i18n.speaking import _
-
             ping = _("<@%(user)s>, your turn.", user=12)
             reminder = _("⏰ <@%(user)s>, your turn ends in %(when)s.", user=12, when="1")
         assert PING.match(ping) and PING.match(reminder), language
+
+
+def unmarked(text: str, *names: str) -> list[str]:
+    """The words of ``text`` outside the pseudo-locale's marks, names, mentions, channel
+    links and timestamps left out: a word here escaped the catalogue."""
+    while True:
+        shorter = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+        if shorter == text:
+            break
+        text = shorter
+    text = re.sub(r"<(@|#|t:)[^>]*>", "", text)
+    for name in names:
+        text = text.replace(name, "")
+    return re.findall("[A-Za-z]{2,}", text)
+
+
+async def test_the_table_around_a_game_marks_every_word_in_the_pseudo_locale(
+    make_env: MakeEnv,
+) -> None:
+    books = Catalogues.load()
+    books.add(TAG, pseudo_catalogue())
+    words = books.language(TAG)
+    env = await make_env()
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    names = ("Ana", "Bo", "Cy")
+    with speaking(words):
+        join, manage, watch = pgettext("button", "Join"), pgettext("button", "Manage"), _("Watch")
+        lobby = (await ana.slash("board start", stake=20)).message
+        lobby = (await bo.click(lobby, join)).message
+        seen = [lobby.text]
+        seen += [(await bo.click(lobby, join)).text, (await bo.click(lobby, manage)).text]
+        seen += [m.text for m in (await cy.click(lobby, watch)).followups]
+        panel = (await ana.click(lobby, manage)).message
+        seen += [panel.text, *[s.placeholder or "" for s in panel.selects]]
+        labels = [*env.h.message(lobby.id).labels, *panel.labels]
+        await ana.click(env.h.message(lobby.id), pgettext("button", "Start"))
+        seen.append(env.h.message(lobby.id).text)
+        table_buttons = env.turn_message().labels[-4:]
+        confirm = await bo.click(env.turn_message(), _("Resign"))
+        seen.append(confirm.text)
+        labels += [*table_buttons, *confirm.message.labels]
+        done = await bo.click(confirm.message, pgettext("button", "Resign"))
+        seen.append(done.text)
+        seen += [m.text for m in env.h.messages(env.h.channel) if not m.ephemeral][-2:]
+        labels += env.turn_message().labels  # Rematch
+    for text in seen:
+        assert OPEN in text and unmarked(text, *names) == [], text
+    assert all(x and x.startswith(OPEN) and len(x) <= 80 for x in labels), labels
