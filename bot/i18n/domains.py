@@ -60,6 +60,17 @@ DOMAINS: tuple[Domain, ...] = (
         "one-roll Sequences and Hearts Due: throws, scores, rules",
     ),
     Domain(
+        "coach",
+        (
+            "bot/games/board/coach.py",
+            "bot/games/board/coach_texts.py",
+            "bot/ui/review.py",
+            "bot/ui/review_texts.py",
+        ),
+        "the board game's coach: Suggest a move, each player's Review of a finished game, "
+        "how each bot level plays",
+    ),
+    Domain(
         "board",
         ("bot/games/board/**.py",),
         "Sequence, the board game: moves, hands, the board picture's words, rules",
