@@ -50,5 +50,9 @@ def bot_level(level: str) -> str:
         "greedy": pgettext("bot level", "greedy"),
         "strong": pgettext("bot level", "strong"),
         "thrower": pgettext("bot level", "thrower"),
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "hard": pgettext("bot level", "hard"),
+        "expert": pgettext("bot level", "expert"),
     }
     return names.get(level, level)
