@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import DatabaseUnavailable
 from bot.games.registry import Games
+from bot.i18n.speaking import _
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.locks import KeyedLocks
@@ -213,7 +214,7 @@ class SequencesBot(commands.Bot):
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not is_known_custom_id(custom_id, self._templates, data.get("component_type")):
-            await reply_private(interaction, "That button isn't one of mine; nothing changed.")
+            await reply_private(interaction, _("That button isn't one of mine; nothing changed."))
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton, RematchButton, ManageSelect)

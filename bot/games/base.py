@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.errors import add_texts
+from bot.i18n.speaking import _, number
 from bot.records import NO_GUILD, Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
@@ -35,23 +36,35 @@ S = TypeVar("S")
 
 
 def _seat_count(low: int, high: int, seats: int) -> str:
-    need = f"exactly {low}" if low == high else f"{low} to {high}"
-    return f"This game needs {need} players; the table has {seats}."
+    if low == high:
+        return _(
+            "This game needs exactly %(low)s players; the table has %(seats)s.",
+            low=number(low),
+            seats=number(seats),
+        )
+    return _(
+        "This game needs %(low)s to %(high)s players; the table has %(seats)s.",
+        low=number(low),
+        high=number(high),
+        seats=number(seats),
+    )
 
 
 # The words of the errors every game's logic half may raise (``bot.errors``).
 add_texts(
     {
-        "button.idle": "That button does nothing now.",
-        "button.foreign": "That button does not belong to this game.",
+        "button.idle": lambda: _("That button does nothing now."),
+        "button.foreign": lambda: _("That button does not belong to this game."),
         "seats.count": _seat_count,
         # the rules cores' refusals every game shares (``bot.rules``)
-        "rules.over": "This game is over.",
-        "rules.no_seat": "Seat {seat} is not at this table.",
-        "rules.forfeited": "That seat has already forfeited.",
-        "rules.last_seat": "The last seat playing cannot forfeit.",
-        "rules.unknown_action": "Unknown action {action!r}.",
-        "rules.needs": "This game needs {low} to {high} players.",
+        "rules.over": lambda: _("This game is over."),
+        "rules.no_seat": lambda seat: _("Seat %(seat)s is not at this table.", seat=seat),
+        "rules.forfeited": lambda: _("That seat has already forfeited."),
+        "rules.last_seat": lambda: _("The last seat playing cannot forfeit."),
+        "rules.unknown_action": lambda action: _("Unknown action %(action)s.", action=repr(action)),
+        "rules.needs": lambda low, high: _(
+            "This game needs %(low)s to %(high)s players.", low=number(low), high=number(high)
+        ),
     }
 )
 
@@ -235,7 +248,7 @@ class Game(GameKind[S]):
         title = self.title(table.settings)
         over = table.rules is not None and self.current_seat(table.rules) is None
         if over and (sides := self.standings(table)):
-            title = f"🏆 {sides[0][0]} won {title}!"
+            title = _("🏆 %(winners)s won %(game)s!", winners=sides[0][0], game=title)
         colour = COLOUR_DONE if over else COLOUR
         return TurnView(
             discord.Embed(title=title, description=self.turn_text(table), colour=colour)

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.i18n.speaking import plural
+
 T = TypeVar("T")
 
 
@@ -24,6 +26,9 @@ class Option(Generic[T]):
     low: int | None = None
     high: int | None = None
     choices: tuple[tuple[str, T], ...] = ()
+    # The field's label in the host's settings form (a catalogue message, ``N_``); empty:
+    # the option's name as the start command shows it in the host's language.
+    label: str = ""
 
     def allows(self, value: int) -> bool:
         """``value`` is in the option's range (an option without one allows any)."""
@@ -74,7 +79,12 @@ def suggestions(
     if typed.isdigit() and option.allows(int(typed)) and int(typed) not in shown:
         shown.insert(0, int(typed))
     return [
-        (f"{value} points" + (" (default)" if value == default else ""), value)
+        (
+            plural("%(count)s point (default)", "%(count)s points (default)", value)
+            if value == default
+            else plural("%(count)s point", "%(count)s points", value),
+            value,
+        )
         for value in shown
         if option.allows(value)
     ][:25]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n.speaking import N_, _
 from bot.tables.names import unescape_markdown
 
 
@@ -13,8 +14,12 @@ def plain(line: str) -> str:
     return unescape_markdown(line.replace("**", ""))
 
 
-def score_table(rows: Sequence[tuple[str, int]], title: str = "Scores") -> list[str]:
-    """``title:`` then one aligned line per (name, score), highest first."""
+def score_table(rows: Sequence[tuple[str, int]], title: str = N_("Scores")) -> list[str]:
+    """``title:`` (a catalogue message, or words already translated) then one aligned line
+    per (name, score), highest first."""
     ordered = sorted(rows, key=lambda r: -r[1])
-    width = max((len(name) for name, _ in ordered), default=0)
-    return [f"{title}:", *(f"  {name.ljust(width)}  {score:>4}" for name, score in ordered)]
+    width = max((len(name) for name, __ in ordered), default=0)
+    return [
+        _("%(title)s:", title=_(title)),
+        *(f"  {name.ljust(width)}  {score:>4}" for name, score in ordered),
+    ]

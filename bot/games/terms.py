@@ -4,12 +4,13 @@ these make them words when a message is drawn."""
 
 from __future__ import annotations
 
+from bot.i18n.speaking import _, pgettext
 from bot.tables.model import Seat
 
 
 def seat_name(seats: list[Seat], index: int) -> str:
     """The seat's player, or "Seat N" where the seats are not known (a replayed step)."""
-    return seats[index].name if 0 <= index < len(seats) else f"Seat {index + 1}"
+    return seats[index].name if 0 <= index < len(seats) else _("Seat %(number)s", number=index + 1)
 
 
 def dice_text(faces: tuple[int, ...] | list[int]) -> str:
@@ -33,4 +34,25 @@ def counts_text(counts: list[int]) -> str:
             parts += [str(n) for n in run]
     if len(parts) <= 1:
         return "".join(parts)
-    return f"{', '.join(parts[:-1])} or {parts[-1]}"
+    # TRANSLATORS: seat counts: %(counts)s is "3, 6, 9", %(last)s "12".
+    return _("%(counts)s or %(last)s", counts=", ".join(parts[:-1]), last=parts[-1])
+
+
+def bot_level(level: str) -> str:
+    """A bot player's level as players read it (the games' levels: ``bot_levels``)."""
+    # TRANSLATORS: how well a bot player plays, shown as "Add bot: cautious" and beside its
+    # name in the seat list; one short lowercase word where the language allows.
+    names = {
+        "cautious": pgettext("bot level", "cautious"),
+        "bold": pgettext("bot level", "bold"),
+        "optimal": pgettext("bot level", "optimal"),
+        "random": pgettext("bot level", "random"),
+        "greedy": pgettext("bot level", "greedy"),
+        "strong": pgettext("bot level", "strong"),
+        "thrower": pgettext("bot level", "thrower"),
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "hard": pgettext("bot level", "hard"),
+        "expert": pgettext("bot level", "expert"),
+    }
+    return names.get(level, level)

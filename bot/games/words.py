@@ -11,30 +11,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.games.base import Game
+from bot.i18n.speaking import N_, _, plural
 from bot.tables import events as ev
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.names import md_name
 
 Shown = Table | TableSnapshot  # a table, or the frozen copy a message is drawn from
 
-DRAW_LINE = "🤝 A draw: nobody won."
+DRAW_LINE = N_("🤝 A draw: nobody won.")
 
 # How a line about a refused post ends (``Notice.then``; a close says it ended the game).
+# Keys: ``refusal_line`` words each ending with its whole sentence.
 THEN = {
-    "runs_in_channel": "so the game runs in the channel",
-    "goes_on_here": "so the game goes on here",
-    "ended": "so the game was ended; stakes are refunded",
-    "rematch_off": "so the rematch is called off; stakes are refunded",
+    "runs_in_channel": "runs_in_channel",
+    "goes_on_here": "goes_on_here",
+    "ended": "ended",
+    "rematch_off": "rematch_off",
 }
 
 _CLOSED = {
-    ev.HOST_LEFT: "The host left and nobody else is seated, so the table is closed.",
-    ev.CANCELLED_BY_HOST: "The host cancelled this table.",
-    ev.CANCELLED_BY_ADMIN: "A member with Manage Server cancelled this table.",
-    ev.EXPIRED: "Nobody started this table in time.",
-    ev.ABANDONED: "No player is left in the game: it is abandoned.",
-    ev.LOBBY_UNPOSTED: "The lobby message could not be posted.",
-    ev.THREAD_DELETED: "The game's thread was deleted, so the game ended; stakes are refunded.",
+    ev.HOST_LEFT: N_("The host left and nobody else is seated, so the table is closed."),
+    ev.CANCELLED_BY_HOST: N_("The host cancelled this table."),
+    ev.CANCELLED_BY_ADMIN: N_("A member with Manage Server cancelled this table."),
+    ev.EXPIRED: N_("Nobody started this table in time."),
+    ev.ABANDONED: N_("No player is left in the game: it is abandoned."),
+    ev.LOBBY_UNPOSTED: N_("The lobby message could not be posted."),
+    ev.THREAD_DELETED: N_("The game's thread was deleted, so the game ended; stakes are refunded."),
 }
 
 
@@ -66,7 +68,9 @@ def is_result(event: ev.Event) -> bool:
 
 
 def _name(table: Shown, seat: int) -> str:
-    return md_name(table.seats[seat].name) if 0 <= seat < len(table.seats) else f"Seat {seat + 1}"
+    if 0 <= seat < len(table.seats):
+        return md_name(table.seats[seat].name)
+    return _("Seat %(number)s", number=seat + 1)
 
 
 def _member(table: Shown, user_id: int | None, name: str | None = None) -> str:
@@ -74,29 +78,44 @@ def _member(table: Shown, user_id: int | None, name: str | None = None) -> str:
     index = None if user_id is None else table.seat_of(user_id)
     if index is not None:
         return _name(table, index)
-    return md_name(name) if name else "a moderator"
+    return md_name(name) if name else _("a moderator")
 
 
 def _table_line(event: ev.Event, table: Shown) -> str | None:
     if isinstance(event, ev.Legacy):
         return event.text
     if isinstance(event, ev.Started):
-        return f"Game started with {event.players} players."
+        return plural(
+            "Game started with %(count)s player.",
+            "Game started with %(count)s players.",
+            event.players,
+        )
     if isinstance(event, ev.HostChanged):
-        return f"👑 {md_name(event.left)} left, so {_member(table, event.host)} is the host now."
+        return _(
+            "👑 %(left)s left, so %(host)s is the host now.",
+            left=md_name(event.left),
+            host=_member(table, event.host),
+        )
     if isinstance(event, ev.Won):
-        return f"🏆 {' & '.join(_name(table, s) for s in event.seats)} won!"
+        return _("🏆 %(winners)s won!", winners=" & ".join(_name(table, s) for s in event.seats))
     if isinstance(event, ev.Draw):
-        return DRAW_LINE
+        return _(DRAW_LINE)
     if isinstance(event, ev.EndRequested):
         who = _member(table, event.by)
-        return f"{who} asks to end the game early; everyone still playing must agree."
+        return _("%(who)s asks to end the game early; everyone still playing must agree.", who=who)
     if isinstance(event, ev.TimedOut):
-        return f"⏰ {_name(table, event.seat)} ran out of time; the bot played that turn."
+        return _(
+            "⏰ %(who)s ran out of time; the bot played that turn.", who=_name(table, event.seat)
+        )
     if isinstance(event, ev.Resigned):
-        return f"🏳️ {_name(table, event.seat)} resigned."
+        return _("🏳️ %(who)s resigned.", who=_name(table, event.seat))
     if isinstance(event, ev.Forfeited):
-        return f"⏰ {_name(table, event.seat)} missed {event.missed} turns in a row and forfeits."
+        return plural(
+            "⏰ %(who)s missed %(count)s turn in a row and forfeits.",
+            "⏰ %(who)s missed %(count)s turns in a row and forfeits.",
+            event.missed,
+            who=_name(table, event.seat),
+        )
     if isinstance(event, ev.Closed):
         return closed_line(event, table)
     return None
@@ -104,32 +123,91 @@ def _table_line(event: ev.Event, table: Shown) -> str | None:
 
 def closed_line(event: ev.Closed, table: Shown) -> str:
     if event.reason == ev.ENDED:
-        return f"Ended early by {_member(table, event.by, event.name)}."
+        return _("Ended early by %(who)s.", who=_member(table, event.by, event.name))
     if event.reason == ev.AGREED:
-        return f"Ended early: {_member(table, event.by)} asked and everyone agreed."
+        return _("Ended early: %(who)s asked and everyone agreed.", who=_member(table, event.by))
     if event.reason == ev.CANNOT_POST and event.refusal is not None:
         return refusal_line(event.refusal, THEN["ended"])
     if event.reason == ev.REMATCH_UNPOSTED and event.refusal is not None:
         return refusal_line(event.refusal, THEN["rematch_off"])
-    return _CLOSED.get(event.reason, "This table was closed.")
+    return _(_CLOSED.get(event.reason, N_("This table was closed.")))
 
 
 def refusal_line(refusal: ev.Refusal, then: str) -> str:
-    """One line naming the permissions the bot lacks in a channel (or Discord's answer)."""
+    """One line naming the permissions the bot lacks in a channel (or Discord's answer),
+    ending with what became of the game (``THEN``'s key ``then``)."""
+    channel = refusal.channel
     if refusal.missing:
-        missing = ", ".join(refusal.missing)
-        return f"⚠️ I can't post in <#{refusal.channel}> (missing {missing}), {then}."
-    why = f"Discord said {refusal.status}" if refusal.status is not None else "Discord refused"
-    return f"⚠️ I couldn't post in <#{refusal.channel}> ({why}), {then}."
+        # The permissions' names as Discord shows them (stored in English, as labelled).
+        missing = ", ".join(_(name) for name in refusal.missing)
+        if then == "runs_in_channel":
+            return _(
+                "⚠️ I can't post in <#%(channel)s> (missing %(missing)s), "
+                "so the game runs in the channel.",
+                channel=channel,
+                missing=missing,
+            )
+        if then == "goes_on_here":
+            return _(
+                "⚠️ I can't post in <#%(channel)s> (missing %(missing)s), so the game goes on here.",
+                channel=channel,
+                missing=missing,
+            )
+        if then == "rematch_off":
+            return _(
+                "⚠️ I can't post in <#%(channel)s> (missing %(missing)s), "
+                "so the rematch is called off; stakes are refunded.",
+                channel=channel,
+                missing=missing,
+            )
+        return _(
+            "⚠️ I can't post in <#%(channel)s> (missing %(missing)s), "
+            "so the game was ended; stakes are refunded.",
+            channel=channel,
+            missing=missing,
+        )
+    # TRANSLATORS: %(why)s is "Discord said 403" or "Discord refused".
+    why = (
+        _("Discord said %(status)s", status=refusal.status)
+        if refusal.status is not None
+        else _("Discord refused")
+    )
+    if then == "runs_in_channel":
+        return _(
+            "⚠️ I couldn't post in <#%(channel)s> (%(why)s), so the game runs in the channel.",
+            channel=channel,
+            why=why,
+        )
+    if then == "goes_on_here":
+        return _(
+            "⚠️ I couldn't post in <#%(channel)s> (%(why)s), so the game goes on here.",
+            channel=channel,
+            why=why,
+        )
+    if then == "rematch_off":
+        return _(
+            "⚠️ I couldn't post in <#%(channel)s> (%(why)s), "
+            "so the rematch is called off; stakes are refunded.",
+            channel=channel,
+            why=why,
+        )
+    return _(
+        "⚠️ I couldn't post in <#%(channel)s> (%(why)s), "
+        "so the game was ended; stakes are refunded.",
+        channel=channel,
+        why=why,
+    )
 
 
 def notice_line(notice: ev.Notice) -> str:
     if notice.code == "no_thread_permission":
-        return (
+        return _(
             "I can't create threads here (Create Public Threads is missing), "
             "so the game runs in this channel."
         )
     if notice.code == "thread_failed":
-        return f"I couldn't open a thread ({notice.status}), so the game runs here."
+        return _(
+            "I couldn't open a thread (%(status)s), so the game runs here.", status=notice.status
+        )
     assert notice.refusal is not None
     return refusal_line(notice.refusal, THEN[notice.then])

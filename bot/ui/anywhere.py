@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot.games.base import answer_update
 from bot.games.words import last_line
+from bot.i18n.speaking import N_, _
 from bot.records import NO_GUILD
 from bot.render.common import NO_PINGS
 from bot.tables.model import Change, Table
@@ -48,11 +49,14 @@ TOKEN_SECONDS = 14 * 60 + 45  # an interaction token lives 15 minutes: use it a 
 TABLES_REMEMBERED = 10_000
 
 # Words of a table outside servers.
-HINT = "-# No turn timer here. Buttons showing an old turn? Press one to catch up."
-CAUGHT_UP = "This message had fallen behind; here is the game as it is now."
-NO_STAKES = "Stakes and leaderboards are for servers: start without a stake here."
-NO_INVITES = "Invitations are for servers: here, everyone in the chat can press Join."
-SERVER_ONLY = "{what} plays in servers only; here, pick rules: classic (one roll a turn)."
+HINT = N_("-# No turn timer here. Buttons showing an old turn? Press one to catch up.")
+CAUGHT_UP = N_("This message had fallen behind; here is the game as it is now.")
+NO_STAKES = N_("Stakes and leaderboards are for servers: start without a stake here.")
+# TRANSLATORS: "Join" is the lobby's button of that name.
+NO_INVITES = N_("Invitations are for servers: here, everyone in the chat can press Join.")
+# TRANSLATORS: keep {what} (a game, "Push-your-luck Sequences"); "rules: classic" is the
+# slash command's option and its value, as typed.
+SERVER_ONLY = N_("{what} plays in servers only; here, pick rules: classic (one roll a turn).")
 
 
 def outside_servers(table: Table) -> bool:
@@ -100,15 +104,16 @@ class Anywhere:
             payload["content"] = notice
             return payload
         if table.status not in ("running", "finished"):
-            line = last_line(table) or "Game over."
-            embed = discord.Embed(title="Game closed", description=line)
+            line = last_line(table) or _("Game over.")
+            embed = discord.Embed(title=_("Game closed"), description=line)
             return {"content": notice, "embed": embed, "view": None, "attachments": []}
         payload = self.publisher.turn_edit(table)
         user_id = self.publisher.to_move(
             table
         )  # named in the message: there is no ping outside servers
-        turn = f"<@{user_id}>, your turn." if user_id is not None else None
-        lines = [notice, payload.get("content"), turn, HINT if table.status == "running" else None]
+        turn = _("<@%(user)s>, your turn.", user=user_id) if user_id is not None else None
+        hint = _(HINT) if table.status == "running" else None
+        lines = [notice, payload.get("content"), turn, hint]
         payload["content"] = "\n".join(x for x in lines if x)
         return payload
 
@@ -162,4 +167,4 @@ class Anywhere:
 
     async def catch_up(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click on a message that shows an older state: it now shows the current one."""
-        await self.show(table, interaction, CAUGHT_UP)
+        await self.show(table, interaction, _(CAUGHT_UP))

@@ -7,15 +7,18 @@ from typing import Any
 import discord
 
 from bot.errors import Forbidden, UserError
+from bot.i18n.speaking import N_, _
+from bot.render.common import every_language
 from bot.tables.limits import MAX_ID
 from bot.ui.errors import reply_private
 
+# TRANSLATORS: Discord's own names of its permissions, as its client shows them.
 PERMISSION_LABELS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
 }
 
 
@@ -68,7 +71,10 @@ def require_game_permissions(interaction: discord.Interaction[Any]) -> None:
     missing = lacking(interaction.app_permissions, needed)
     if missing:
         raise UserError(
-            "I can't run a game here: I'm missing " + ", ".join(missing) + " in this channel."
+            _(
+                "I can't run a game here: I'm missing %(missing)s in this channel.",
+                missing=", ".join(_(name) for name in missing),
+            )
         )
 
 
@@ -80,14 +86,17 @@ def fits_id(*numbers: int) -> bool:
 
 async def on_own_message(interaction: discord.Interaction[Any], title: str) -> bool:
     """Whether the clicked message is one the bot drew with an embed whose title starts
-    with ``title``; if not, the presser is told privately. A persistent button must answer
-    only on its own kind of message: its id pressed on a turn message or a lobby (a forged
-    or copied click) would otherwise redraw that message as something else and take its
-    game buttons away."""
+    with ``title`` (a catalogue message, in any of the bot's languages); if not, the presser
+    is told privately. A persistent button must answer only on its own kind of message:
+    its id pressed on a turn message or a lobby (a forged or copied click) would otherwise
+    redraw that message as something else and take its game buttons away."""
     message = interaction.message
+    # The message was drawn in its reader's language (a public one in the server's, which
+    # need not be the presser's): ``title`` (a catalogue message) in any language.
+    titles = every_language(title)
     if message is not None and any(
-        (embed.title or "").startswith(title) for embed in message.embeds
+        (embed.title or "").startswith(titles) for embed in message.embeds
     ):
         return True
-    await reply_private(interaction, "That button doesn't belong to this message.")
+    await reply_private(interaction, _("That button doesn't belong to this message."))
     return False

@@ -16,6 +16,7 @@ import discord
 
 from bot.games.base import Game, presentation
 from bot.games.words import notice_line
+from bot.i18n.speaking import N_, _
 from bot.records import Button
 from bot.render.common import COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
@@ -23,13 +24,13 @@ from bot.tables import events as ev
 from bot.tables.model import Table
 from bot.ui.anywhere import outside_servers
 from bot.ui.checks import missing_permissions
-from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
+from bot.ui.lobby import WATCH_BUTTONS, labelled, lobby_buttons, lobby_embed, watching_text
 from bot.ui.rematch_texts import rematch_view
 from bot.ui.review_texts import review_button
 
-RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
+RESIGN_BUTTON = Button("resign", N_("Resign"), "secondary", row=4, emoji="🏳️")
 # Anyone may press it (players and onlookers): the game's rules, privately.
-RULES_BUTTON = Button("rules", "Rules", "secondary", row=4, emoji="📖")
+RULES_BUTTON = Button("rules", N_("Rules"), "secondary", row=4, emoji="📖")
 # Spectators: the lobby's Watch buttons, on the table message's last row.
 TABLE_WATCH_BUTTONS = [dataclasses.replace(b, row=4) for b in WATCH_BUTTONS]
 # Kinds whose table message uses the Components V2 layout (``table_layout``).
@@ -66,12 +67,13 @@ def turn_message(table: Table) -> dict[str, Any]:
     embed, file = shown.embed, shown.file
     view = None
     if table.status == "running" and table.rules is not None:
+        # Watching adds a member to the game's thread: a DM or group DM has none.
+        watch = [] if outside_servers(table) else TABLE_WATCH_BUTTONS
         view = build_view(
             table.id,
             table.version,
             game.turn_buttons(table.rules),
-            # Watching adds a member to the game's thread: a DM or group DM has none.
-            [RULES_BUTTON, RESIGN_BUTTON, *([] if outside_servers(table) else TABLE_WATCH_BUTTONS)],
+            labelled([RULES_BUTTON, RESIGN_BUTTON, *watch]),
         )
     elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
         view = rematch_view(table.id)  # the result message (bot.ui.rematch)
@@ -143,7 +145,9 @@ def ping_message(table: Table) -> tuple[int, dict[str, Any]] | None:
     user_id = to_move(table)
     if user_id is None:
         return None
-    return user_id, ping_payload(user_id, f"<@{user_id}>, your turn.")
+    # TRANSLATORS: keep the mention first and a comma after it (a restarted bot finds its
+    # last pings so: bot.ui.pings.PING).
+    return user_id, ping_payload(user_id, _("<@%(user)s>, your turn.", user=user_id))
 
 
 def to_move(table: Table) -> int | None:
@@ -172,7 +176,7 @@ def turn_edit(table: Table) -> dict[str, Any]:
 
 def closed_message(table: Table, line: str) -> dict[str, Any]:
     """What the table message becomes when the game is closed without a result."""
-    embed = discord.Embed(title="Game closed", description=line, colour=COLOUR_DONE)
+    embed = discord.Embed(title=_("Game closed"), description=line, colour=COLOUR_DONE)
     if uses_layout(table):
         return {
             "content": None,

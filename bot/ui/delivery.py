@@ -12,6 +12,7 @@ import discord
 
 from bot.games.base import answer_update
 from bot.games.words import closed_line
+from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.tables import events as ev
 from bot.tables.model import Table
@@ -119,7 +120,7 @@ class Delivery:
         if parent is not None and table.row.thread_id is not None:
             try:
                 await parent.send(  # type: ignore[union-attr]
-                    f"Game #{table.id}: {line}", allowed_mentions=NO_PINGS
+                    _("Game #%(id)s: %(line)s", id=table.id, line=line), allowed_mentions=NO_PINGS
                 )
             except discord.HTTPException as exc:
                 log.info("game %s: end notice not posted (%s)", table.id, exc.status)

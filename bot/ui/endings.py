@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.games.base import answer_update
+from bot.i18n.speaking import N_, _, number, pgettext, plural
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import build_view
@@ -26,20 +27,25 @@ log = logging.getLogger(__name__)
 # What a request to end early shows once it is over (``Table.end_request["over"]``).
 REQUEST_OVER = {
     "expired": (
-        "Request ran out",
-        "{host} asked to end game #{id} early, but not everyone agreed within 2 minutes. "
-        "The game goes on.",
+        N_("Request ran out"),
+        N_(
+            "%(host)s asked to end game #%(id)s early, but not everyone agreed within "
+            "2 minutes. The game goes on."
+        ),
     ),
     "left": (
-        "Request void",
-        "{host} left the game, so the request to end game #{id} early is void.",
+        N_("Request void"),
+        N_("%(host)s left the game, so the request to end game #%(id)s early is void."),
     ),
     "finished": (
-        "Request void",
-        "Game #{id} finished before everyone agreed, so the request to end it early is void.",
+        N_("Request void"),
+        N_("Game #%(id)s finished before everyone agreed, so the request to end it early is void."),
     ),
-    "closed": ("Request void", "Game #{id} was closed, so the request to end it early is void."),
-    "agreed": ("Game ended early", "Ended early: {host} asked and everyone agreed."),
+    "closed": (
+        N_("Request void"),
+        N_("Game #%(id)s was closed, so the request to end it early is void."),
+    ),
+    "agreed": (N_("Game ended early"), N_("Ended early: %(host)s asked and everyone agreed.")),
 }
 
 
@@ -68,11 +74,12 @@ class Endings:
         scores = ", ".join(f"{who} {score}" for who, score in game.standings(table.snapshot()))
         # What decided a game the scores alone don't explain (a tie-break), said with them.
         note = game.result_note(table.snapshot()) if table.rules is not None else None
+        values = {"game": game.title(table.settings), "id": table.id, "scores": scores}
         headline = (
-            (f"🏆 **{winners}** won" if winners else "🤝 Nobody won")
-            + f" {game.title(table.settings)} #{table.id} ({scores})."
-            + (f" {note}." if note else "")
-        )
+            _("🏆 **%(winners)s** won %(game)s #%(id)s (%(scores)s).", winners=winners, **values)
+            if winners
+            else _("🤝 Nobody won %(game)s #%(id)s (%(scores)s).", **values)
+        ) + (f" {note}." if note else "")
         pot = await self._pot_line(table)
         if pot:
             try:
@@ -97,20 +104,46 @@ class Endings:
         names = {s.user_id: md_name(s.name) for s in table.seats if s.user_id is not None}
         # What each winner received: their net gain plus their own stake back.
         received = {
-            names.get(user, "someone"): amount + table.row.stake
+            names.get(user, _("someone")): amount + table.row.stake
             for user, amount in net.items()
             if amount > 0
         }
         pot = table.row.stake * len(names)
         if not received:
-            return f"💰 The pot of {pot:,} chips went back to the players."
-        line = f"💰 {' and '.join(received)} won the pot of {pot:,} chips"
+            return plural(
+                "💰 The pot of %(count)s chip went back to the players.",
+                "💰 The pot of %(count)s chips went back to the players.",
+                pot,
+            )
+        names_won = list(received)
+        who = (
+            names_won[0]
+            if len(names_won) == 1
+            else _("%(first)s and %(last)s", first=", ".join(names_won[:-1]), last=names_won[-1])
+        )
         if len(received) == 1:
-            return line + "."
+            return plural(
+                "💰 %(who)s won the pot of %(count)s chip.",
+                "💰 %(who)s won the pot of %(count)s chips.",
+                pot,
+                who=who,
+            )
         shares = set(received.values())
         if len(shares) == 1:
-            return line + f": {shares.pop():,} each."
-        return line + ": " + ", ".join(f"{who} {got:,}" for who, got in received.items()) + "."
+            return plural(
+                "💰 %(who)s won the pot of %(count)s chip: %(share)s each.",
+                "💰 %(who)s won the pot of %(count)s chips: %(share)s each.",
+                pot,
+                who=who,
+                share=number(shares.pop()),
+            )
+        return plural(
+            "💰 %(who)s won the pot of %(count)s chip: %(shares)s.",
+            "💰 %(who)s won the pot of %(count)s chips: %(shares)s.",
+            pot,
+            who=who,
+            shares=", ".join(f"{name} {number(got)}" for name, got in received.items()),
+        )
 
     # --- leaving and ending early -------------------------------------------------------
 
@@ -120,13 +153,17 @@ class Endings:
             table.id,
             "T",
             [
-                Button("resign_yes", "Resign", "danger", emoji="🏳️"),
-                Button("resign_no", "Keep playing", "secondary"),
+                Button("resign_yes", pgettext("button", "Resign"), "danger", emoji="🏳️"),
+                Button("resign_no", pgettext("button", "Keep playing"), "secondary"),
             ],
         )
-        stake = " Your stake stays in the pot." if table.row.stake else ""
+        text = _(
+            "Resign from game #%(id)s? You leave the game for good and rank last.", id=table.id
+        )
+        if table.row.stake:
+            text += " " + _("Your stake stays in the pot.")
         await interaction.response.send_message(
-            f"Resign from game #{table.id}? You leave the game for good and rank last.{stake}",
+            text,
             view=view,
             ephemeral=True,
             allowed_mentions=NO_PINGS,
@@ -139,25 +176,36 @@ class Endings:
         over, what became of it, without the button."""
         request = request or table.end_request or {}
         host = next(
-            (md_name(s.name) for s in table.seats if s.user_id == request.get("by")), "The host"
+            (md_name(s.name) for s in table.seats if s.user_id == request.get("by")),
+            _("The host"),
         )
         over = request.get("over")
         if over:
             title, text = REQUEST_OVER.get(over, REQUEST_OVER["closed"])
             embed = discord.Embed(
-                title=title, description=text.format(host=host, id=table.id), colour=COLOUR_DONE
+                title=_(title), description=_(text, host=host, id=table.id), colour=COLOUR_DONE
             )
             return {"embed": embed, "view": None}
         waiting = self.tables.waiting_to_agree(table)
         lines = [
-            f"{host} asks to end game #{table.id} early: no result, every stake refunded.",
-            f"Everyone still playing must agree <t:{int(request.get('until', 0))}:R>.",
-            f"Waiting for: {', '.join(waiting)}." if waiting else "",
+            _(
+                "%(host)s asks to end game #%(id)s early: no result, every stake refunded.",
+                host=host,
+                id=table.id,
+            ),
+            _(
+                "Everyone still playing must agree <t:%(until)s:R>.",
+                until=int(request.get("until", 0)),
+            ),
+            _("Waiting for: %(names)s.", names=", ".join(waiting)) if waiting else "",
         ]
         embed = discord.Embed(
-            title="End the game early?", description="\n".join(x for x in lines if x), colour=COLOUR
+            title=_("End the game early?"),
+            description="\n".join(x for x in lines if x),
+            colour=COLOUR,
         )
-        view = build_view(table.id, "T", [Button("agree_end", "Agree to end", "danger")])
+        agree = Button("agree_end", pgettext("button", "Agree to end"), "danger")
+        view = build_view(table.id, "T", [agree])
         return {"embed": embed, "view": view}
 
     async def post_end_request(
@@ -178,13 +226,17 @@ class Endings:
             log.warning("game %s: end request not posted (%s)", table.id, exc.status)
         if message is None:
             await reply_private(
-                interaction, "I couldn't post the request in the game's channel; try again later."
+                interaction,
+                _("I couldn't post the request in the game's channel; try again later."),
             )
         else:
             await reply_private(
                 interaction,
-                f"The others in game #{table.id} have 2 minutes to agree; until then the game "
-                "goes on (you can still resign).",
+                _(
+                    "The others in game #%(id)s have 2 minutes to agree; until then the game "
+                    "goes on (you can still resign).",
+                    id=table.id,
+                ),
             )
             # Recorded, so that the message can say when the request is over (a restart
             # included); None: it is over already (a moment's race), its change shows it.

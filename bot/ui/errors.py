@@ -7,13 +7,14 @@ import logging
 import discord
 
 from bot.errors import DatabaseUnavailable, UserError
+from bot.i18n.speaking import N_, _
 from bot.ui import texts  # noqa: F401  (registers the words of the table layer's refusals)
 
 log = logging.getLogger("bot.errors")
 
-APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again."
+APOLOGY = N_("Sorry, something went wrong on our side. The game is safe; please try again.")
 # The database server is restarting or unreachable: nothing is half-done, and it is back soon.
-TRY_AGAIN = (
+TRY_AGAIN = N_(
     "⏳ The game database did not answer just now. Nothing was half-done: "
     "please try again in a few seconds."
 )
@@ -39,10 +40,10 @@ async def handle_error(
         return
     if isinstance(original, DatabaseUnavailable):
         log.warning("%s %s (user %s)", context or "interaction", original, interaction.user.id)
-        await reply_private(interaction, TRY_AGAIN)
+        await reply_private(interaction, _(TRY_AGAIN))
         return
     if isinstance(original, discord.app_commands.CheckFailure):
-        await reply_private(interaction, str(original) or "You can't use that here.")
+        await reply_private(interaction, str(original) or _("You can't use that here."))
         return
     log.error(
         "unexpected error %s (user %s, guild %s)",
@@ -51,4 +52,4 @@ async def handle_error(
         interaction.guild_id,
         exc_info=original,
     )
-    await reply_private(interaction, APOLOGY)
+    await reply_private(interaction, _(APOLOGY))

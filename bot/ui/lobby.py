@@ -3,13 +3,16 @@ join, leave, add bot players, switch team, start or cancel; the host's Manage pa
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 
 from bot.games.base import Game
-from bot.games.terms import counts_text
+from bot.games.terms import bot_level, counts_text
 from bot.games.words import last_line
+from bot.i18n.speaking import N_, _, pgettext, plural
 from bot.records import NO_GUILD, Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
 from bot.tables.kind import GameKind
@@ -23,18 +26,19 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
     full = len(table.seats) >= high  # an invited member still joins a held seat
     no_room = len(table.seats) + len(table.held) >= high
     buttons = [
-        Button("join", "Join", "success", disabled=full),
-        Button("leave", "Leave", "secondary"),
-        Button("start", "Start", "primary"),
-        Button("cancel", "Cancel", "danger"),
+        Button("join", pgettext("button", "Join"), "success", disabled=full),
+        Button("leave", pgettext("button", "Leave"), "secondary"),
+        Button("start", pgettext("button", "Start"), "primary"),
+        Button("cancel", pgettext("button", "Cancel"), "danger"),
     ]
     if lobby_team_count(game, table) >= 2 and teams_to_switch(game, table):
-        buttons.append(Button("team", "Switch team", "secondary", emoji="🔁"))
+        buttons.append(Button("team", pgettext("button", "Switch team"), "secondary", emoji="🔁"))
     if table.stake == 0:
         buttons += [
             Button(
                 f"bot_{level}",
-                f"Add bot: {level}",
+                # TRANSLATORS: %(level)s is a bot level ("cautious"); a button: <= 80 chars.
+                pgettext("button", "Add bot: %(level)s", level=bot_level(level)),
                 "secondary",
                 row=1,
                 emoji="🤖",
@@ -42,23 +46,28 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
             )
             for level in game.bot_levels
         ]
-    buttons.append(Button("manage", "Manage", "secondary", row=2, emoji="⚙️"))
+    buttons.append(Button("manage", pgettext("button", "Manage"), "secondary", row=2, emoji="⚙️"))
     if table.guild_id != NO_GUILD:  # watching adds a member to the game's thread: not in a DM
-        buttons += WATCH_BUTTONS
+        buttons += labelled(WATCH_BUTTONS)
     return buttons
 
 
 # On the lobby and on the table message: a spectator follows the game from its thread.
 WATCH_BUTTONS = (
-    Button("watch", "Watch", "secondary", row=2, emoji="👀"),
-    Button("unwatch", "Stop watching", "secondary", row=2),
+    Button("watch", N_("Watch"), "secondary", row=2, emoji="👀"),
+    Button("unwatch", N_("Stop watching"), "secondary", row=2),
 )
+
+
+def labelled(buttons: Iterable[Button]) -> list[Button]:
+    """Buttons whose labels are catalogue messages (``N_``), in the reader's language."""
+    return [dataclasses.replace(b, label=_(b.label)) for b in buttons]
 
 
 def watching_text(table: Table | TableSnapshot) -> str | None:
     """The spectators' line, if any watch."""
     n = len(table.watchers)
-    return f"👀 {n} watching" if n else None
+    return plural("👀 %(count)s watching", "👀 %(count)s watching", n) if n else None
 
 
 def lobby_team_count(game: GameKind[Any], table: TableSnapshot) -> int:
@@ -92,15 +101,20 @@ def seat_lines(
     n_teams = lobby_team_count(game, table) if table.status == "lobby" else len(TEAM_NAMES)
     lines = []
     for i, seat in enumerate(table.seats if seats is None else seats, 1):
-        who = f"{seat.name} ({seat.bot_level})" if seat.is_bot else f"<@{seat.user_id}>"
-        host = " (host)" if seat.user_id == table.host_id else ""
+        level = bot_level(seat.bot_level or "")
+        who = f"{seat.name} ({level})" if seat.is_bot else f"<@{seat.user_id}>"
+        host = " " + pgettext("seat", "(host)") if seat.user_id == table.host_id else ""
         shown = seat.team is not None and seat.team < n_teams
-        team = f" · team {TEAM_NAMES[seat.team]}" if shown and seat.team is not None else ""
+        team = (
+            " · " + _("team %(team)s", team=TEAM_NAMES[seat.team])
+            if shown and seat.team is not None
+            else ""
+        )
         lines.append(f"`{i:>2}.` {who}{host}{team}")
     if table.status == "lobby":
         start = len(lines) + 1
         held = enumerate(table.held, start)
-        lines += [f"`{i:>2}.` <@{s.user_id}> (seat held)" for i, s in held]
+        lines += [f"`{i:>2}.` <@{s.user_id}> " + pgettext("seat", "(seat held)") for i, s in held]
     return lines
 
 
@@ -111,8 +125,12 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         description = (
             f"**{game.describe_settings(table.settings)}** · "
             f"{_timer(table.settings.get('turn_timeout', 180))}\n"
-            f"Players: {len(table.seats)} (needs {need}) · "
-            f"closes {relative_time(table.deadline)}"
+            + _(
+                "Players: %(players)s (needs %(need)s) · closes %(when)s",
+                players=len(table.seats),
+                need=need,
+                when=relative_time(table.deadline),
+            )
         )
         watching = watching_text(table)
         if watching:
@@ -122,26 +140,19 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         colour = COLOUR
     elif status in ("running", "finished"):
         description = (
-            f"Game on! Follow it in <#{table.game_channel_id}>."
+            _("Game on! Follow it in <#%(channel)s>.", channel=table.game_channel_id)
             if status == "running"
-            else "This game is over. " + (last_line(table) or "")
+            else _("This game is over. %(result)s", result=last_line(table) or "").strip()
         )
         colour = COLOUR_DONE
     else:
         # Closed without a result: the reason the service recorded ("A member with Manage
         # Server cancelled this table.", "Nobody started this table in time.", ...) is the
         # last event.
-        description = last_line(table) or (
-            {
-                "cancelled": "This table was cancelled.",
-                "expired": "Nobody started this table in time.",
-                "ended": "This game was ended early.",
-                "abandoned": "This game was abandoned.",
-            }.get(status, status)
-        )
+        description = last_line(table) or _(CLOSED_WORDS.get(status, status))
         colour = COLOUR_CLOSED
     embed = discord.Embed(
-        title=f"{game.title(table.settings)} · table #{table.id}",
+        title=_("%(game)s · table #%(id)s", game=game.title(table.settings), id=table.id),
         description=description,
         colour=colour,
     )
@@ -151,7 +162,7 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     if problem:
         lines.append(f"⚠️ {problem}")
     embed.add_field(
-        name="Seats, in turn order (teams alternate)" if teams and not problem else "Seats",
+        name=_("Seats, in turn order (teams alternate)") if teams and not problem else _("Seats"),
         value="\n".join(lines) or "—",
         inline=False,
     )
@@ -161,25 +172,45 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     if table.stake:
         humans = sum(1 for s in table.seats if not s.is_bot)
         closed = status not in ("lobby", "running", "finished")  # no result: stakes went back
-        pot = "refunded" if closed else f"pot {chips(table.stake * humans)}"
-        embed.add_field(name="Stake", value=f"{chips(table.stake)} each · {pot}", inline=False)
+        each = chips(table.stake)
+        value = (
+            _("%(chips)s each · refunded", chips=each)
+            if closed
+            else _("%(chips)s each · pot %(pot)s", chips=each, pot=chips(table.stake * humans))
+        )
+        embed.add_field(name=_("Stake"), value=value, inline=False)
     if status == "lobby" and game.bot_levels:
         # One line: how each level plays is in /rules, not repeated on every lobby.
-        levels = " · ".join(game.bot_levels)
+        levels = " · ".join(bot_level(level) for level in game.bot_levels)
         embed.add_field(
-            name="Bot players", value=f"{levels} (`/rules` says how each plays)", inline=False
+            name=_("Bot players"),
+            value=_("%(levels)s (`/rules` says how each plays)", levels=levels),
+            inline=False,
         )
-    embed.set_footer(text="Join, then the host presses Start.") if status == "lobby" else None
+    if status == "lobby":
+        # TRANSLATORS: "Join" and "Start" are the lobby's buttons of those names.
+        embed.set_footer(text=_("Join, then the host presses Start."))
     return embed
 
 
 def _timer(seconds: int) -> str:
     """The lobby's timer words: 0 is no turn timer (tables outside servers)."""
-    return f"turn timer {_minutes(seconds)}" if seconds else "no turn timer"
+    if not seconds:
+        return _("no turn timer")
+    return _("turn timer %(time)s", time=_minutes(seconds))
 
 
 def _minutes(seconds: int) -> str:
     seconds = int(seconds)
     if seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+        return _("%(minutes)s min", minutes=seconds // 60)
+    return _("%(seconds)s s", seconds=seconds)
+
+
+# A table closed without a result and without a recorded reason (an old table).
+CLOSED_WORDS = {
+    "cancelled": N_("This table was cancelled."),
+    "expired": N_("Nobody started this table in time."),
+    "ended": N_("This game was ended early."),
+    "abandoned": N_("This game was abandoned."),
+}

@@ -16,6 +16,8 @@ import discord
 from bot.errors import Forbidden, StaleAction, UserError
 from bot.games.base import defer_update, presentation
 from bot.games.options import STAKE, Option
+from bot.games.terms import bot_level
+from bot.i18n.speaking import N_, _, number, pgettext
 from bot.render.common import COLOUR, chips
 from bot.render.view import LOBBY, custom_id
 from bot.tables.lobby_host import seat_key
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PANEL_TITLE = "Manage table"
+PANEL_TITLE = N_("Manage table")  # the panel's title starts so (see on_own_message)
 
 
 def select_id(table_id: int, action: str) -> str:
@@ -51,33 +53,35 @@ def panel(table: Table) -> dict[str, Any]:
     """The host's private panel: an embed, the two selects where they have a choice, and
     the Change settings button."""
     embed = discord.Embed(
-        title=f"{PANEL_TITLE} #{table.id}",
-        description="Remove a seat (its stake goes back), hand the table over, or change "
-        "its settings. Only you see this.",
+        title=f"{_(PANEL_TITLE)} #{table.id}",
+        description=_(
+            "Remove a seat (its stake goes back), hand the table over, or change "
+            "its settings. Only you see this."
+        ),
         colour=COLOUR,
     )
     view = discord.ui.View(timeout=None)
     host = table.row.host_id
     seats = [
         discord.SelectOption(
-            label=(f"{s.name} ({s.bot_level})" if s.is_bot else s.name)[:100],
+            label=(f"{s.name} ({bot_level(s.bot_level or '')})" if s.is_bot else s.name)[:100],
             value=seat_key(table, i),
         )
         for i, s in enumerate(table.seats)
         if s.user_id != host
     ]
     if seats:
-        view.add_item(select(table.id, "kick", "Remove a seat…", seats))
+        view.add_item(select(table.id, "kick", _("Remove a seat…"), seats))
     members = [
         discord.SelectOption(label=s.name[:100], value=str(s.user_id))
         for s in table.seats
         if s.user_id is not None and s.user_id != host
     ]
     if members:
-        view.add_item(select(table.id, "host", "Make host…", members))
+        view.add_item(select(table.id, "host", _("Make host…"), members))
     view.add_item(
         discord.ui.Button(
-            label="Change settings",
+            label=pgettext("button", "Change settings"),
             emoji="🛠️",
             style=discord.ButtonStyle.primary,
             custom_id=custom_id(table.id, LOBBY, "settings"),
@@ -87,14 +91,18 @@ def panel(table: Table) -> dict[str, Any]:
 
 
 def require_host(table: Table, user_id: int, what: str) -> None:
+    """The lobby is open and ``user_id`` hosts it; ``what``: "manage" (the panel) or
+    "settings"."""
     if table.status != "lobby":
-        raise StaleAction("That lobby is closed.")
+        raise StaleAction(_("That lobby is closed."))
     if user_id != table.row.host_id:
-        raise Forbidden(f"Only the host can {what}.")
+        if what == "manage":
+            raise Forbidden(_("Only the host can manage this table."))
+        raise Forbidden(_("Only the host can change the settings."))
 
 
 async def open_panel(interaction: discord.Interaction[Any], table: Table) -> None:
-    require_host(table, interaction.user.id, "manage this table")
+    require_host(table, interaction.user.id, "manage")
     payload = panel(table)
     if interaction.response.is_done():
         await interaction.followup.send(**payload, ephemeral=True)
@@ -111,16 +119,22 @@ async def on_pick(
         change, name = await shell.tables.remove_seat(table_id, user, value)
         table = change.table
         refunded = table.row.stake and value.startswith("u")
-        line = f"Removed {md_name(name)}'s seat" + (
-            f": their {chips(table.row.stake)} went back." if refunded else "."
+        line = (
+            _(
+                "Removed %(name)s's seat: their %(chips)s went back.",
+                name=md_name(name),
+                chips=chips(table.row.stake),
+            )
+            if refunded
+            else _("Removed %(name)s's seat.", name=md_name(name))
         )
         await interaction.response.edit_message(content=line, **panel(table))
     else:
         if not value.isdigit():
-            raise StaleAction("That member is no longer seated here.")
+            raise StaleAction(_("That member is no longer seated here."))
         change, name = await shell.tables.make_host(table_id, user, int(value))
         table = change.table
-        line = f"{md_name(name)} is the host of table #{table.id} now."
+        line = _("%(name)s is the host of table #%(id)s now.", name=md_name(name), id=table.id)
         await interaction.response.edit_message(content=line, embed=None, view=None)
     await shell.publisher.redraw_lobby(table)
 
@@ -129,24 +143,41 @@ async def on_pick(
 
 
 def _label(option: Option[Any]) -> str:
-    return option.name.replace("_", " ").capitalize()[:45]
+    """The field's label: the option's own (``Option.label``), else its name as the start
+    command shows it to the reader (its translation in the command catalogue), in words."""
+    if option.label:
+        return _(option.label)[:45]
+    name = pgettext("option", option.name).replace("_", " ")
+    return (name[:1].upper() + name[1:])[:45]
+
+
+def _yes_no() -> dict[str, bool]:
+    """What a yes-or-no field takes: English always, and the reader's words."""
+    words = {"yes": True, "y": True, "on": True, "no": False, "n": False, "off": False}
+    words[_("yes").lower()] = True
+    words[_("no").lower()] = False
+    return words
 
 
 def _hint(option: Option[Any]) -> str:
     if isinstance(option.default, bool):
-        return "yes or no"
+        return _("yes or no")
     if option.choices:
-        empty = ", or empty for the default" if option.default is None else ""
-        return "One of: " + ", ".join(str(value) for _, value in option.choices) + empty
+        values = ", ".join(str(value) for __, value in option.choices)
+        if option.default is None:
+            return _("One of: %(values)s, or empty for the default", values=values)
+        return _("One of: %(values)s", values=values)
     if option.low is not None and option.high is not None:
-        empty = ", or empty for the default" if option.default is None else ""
-        return f"{option.low} to {option.high:,}{empty}"
+        low, high = number(option.low), number(option.high)
+        if option.default is None:
+            return _("%(low)s to %(high)s, or empty for the default", low=low, high=high)
+        return _("%(low)s to %(high)s", low=low, high=high)
     return ""
 
 
 def _shown(option: Option[Any], value: Any) -> str:
     if isinstance(option.default, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return "" if value is None else str(value)
 
 
@@ -156,11 +187,11 @@ def parse_option(option: Option[Any], text: str) -> Any:
     text = text.strip()
     label = _label(option)
     if isinstance(option.default, bool):
-        words = {"yes": True, "y": True, "on": True, "no": False, "n": False, "off": False}
+        words = _yes_no()
         if not text:
             return option.default
         if text.lower() not in words:
-            raise UserError(f"{label}: say yes or no.")
+            raise UserError(_("%(field)s: say yes or no.", field=label))
         return words[text.lower()]
     if option.choices:
         if not text:
@@ -168,12 +199,13 @@ def parse_option(option: Option[Any], text: str) -> Any:
         for name, value in option.choices:
             if text.lower() in (str(value).lower(), name.lower()):
                 return value
-        raise UserError(f"{label}: {_hint(option)}.")
+        raise UserError(_("%(field)s: %(hint)s.", field=label, hint=_hint(option)))
     if not text:
         return option.default
-    if not text.replace(",", "").isdigit() or not option.allows(int(text.replace(",", ""))):
-        raise UserError(f"{label}: a whole number, {_hint(option)}.")
-    return int(text.replace(",", ""))
+    digits = "".join(ch for ch in text if ch not in ",. \u00a0\u202f")  # 1,000 1.000 1 000
+    if not digits.isdigit() or not option.allows(int(digits)):
+        raise UserError(_("%(field)s: a whole number, %(hint)s.", field=label, hint=_hint(option)))
+    return int(digits)
 
 
 class SettingsModal(discord.ui.Modal):
@@ -181,7 +213,7 @@ class SettingsModal(discord.ui.Modal):
     fields at most, as Discord allows)."""
 
     def __init__(self, router: Router, table: Table) -> None:
-        super().__init__(title=f"Settings of table #{table.id}"[:45], timeout=900)
+        super().__init__(title=_("Settings of table #%(id)s", id=table.id)[:45], timeout=900)
         self.router = router
         self.table_id = table.id
         self.options: list[Option[Any]] = [*table.game.setting_options, STAKE][:5]
@@ -189,7 +221,7 @@ class SettingsModal(discord.ui.Modal):
         for option in self.options:
             value = table.row.stake if option is STAKE else table.settings.get(option.name)
             field: discord.ui.TextInput[Any] = discord.ui.TextInput(
-                label=_label(option) if option is not STAKE else "Stake (chips each)",
+                label=_label(option) if option is not STAKE else _("Stake (chips each)")[:45],
                 default=_shown(option, value),
                 placeholder=_hint(option)[:100] or None,
                 required=False,
@@ -211,7 +243,7 @@ class SettingsModal(discord.ui.Modal):
 
 
 async def ask_settings(interaction: discord.Interaction[Any], router: Router, table: Table) -> None:
-    require_host(table, interaction.user.id, "change the settings")
+    require_host(table, interaction.user.id, "settings")
     await interaction.response.send_modal(SettingsModal(router, table))
 
 
@@ -220,7 +252,7 @@ async def on_settings(
 ) -> None:
     shell = router
     table = await shell.tables.get(table_id)
-    require_host(table, interaction.user.id, "change the settings")
+    require_host(table, interaction.user.id, "settings")
     stake = int(values.pop(STAKE.name, table.row.stake) or 0)
     current = {k: v for k, v in table.settings.items() if k != "turn_timeout"}
     settings = table.game.settings_from(current, values)
@@ -230,17 +262,40 @@ async def on_settings(
     )
     table = change.table
     described = presentation(table.game).describe_settings(table.settings)
-    stake_text = f" · stake {chips(table.row.stake)}" if table.row.stake else ""
-    await reply_private(interaction, f"Table #{table.id} now plays **{described}**{stake_text}.")
+    stake = table.row.stake
+    if stake:
+        answer = _(
+            "Table #%(id)s now plays **%(settings)s** · stake %(chips)s.",
+            id=table.id,
+            settings=described,
+            chips=chips(stake),
+        )
+    else:
+        answer = _("Table #%(id)s now plays **%(settings)s**.", id=table.id, settings=described)
+    await reply_private(interaction, answer)
     await shell.publisher.redraw_lobby(table)
     # Everyone seated, and those whose seat is held, hears of it once, in the channel.
     seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
-    line = f"⚙️ The host changed table #{table.id}: **{described}**{stake_text}."
+    if stake:
+        line = _(
+            "⚙️ The host changed table #%(id)s: **%(settings)s** · stake %(chips)s.",
+            id=table.id,
+            settings=described,
+            chips=chips(stake),
+        )
+    else:
+        line = _(
+            "⚙️ The host changed table #%(id)s: **%(settings)s**.", id=table.id, settings=described
+        )
     if asked and old_stake:
-        line += f" Stakes of {chips(old_stake)} went back."
+        line += " " + _("Stakes of %(chips)s went back.", chips=chips(old_stake))
     if table.held:
-        price = f" for {chips(table.row.stake)}" if table.row.stake else ""
-        line += f" Seats held: press Join to play{price}."
+        # TRANSLATORS: "Join" is the lobby's button of that name.
+        line += " " + (
+            _("Seats held: press Join to play for %(chips)s.", chips=chips(stake))
+            if stake
+            else _("Seats held: press Join to play.")
+        )
     pinged = list(dict.fromkeys([*seated, *(s.user_id for s in table.held if s.user_id)]))
     if pinged:
         mentions = " ".join(f"<@{u}>" for u in pinged)
@@ -265,11 +320,11 @@ async def on_watch(
     shell = router
     user = interaction.user
     if watching and table.seat_of(user.id) is not None:
-        raise UserError("You're playing at this table: the thread is yours already.")
+        raise UserError(_("You're playing at this table: the thread is yours already."))
     thread = None
     if table.status == "running":
         if table.row.thread_id is None:
-            raise UserError("This game runs in the channel itself: follow it here.")
+            raise UserError(_("This game runs in the channel itself: follow it here."))
         # Adding to (or taking out of) the thread is a call to Discord before the answer,
         # which a rate limit may hold up: acknowledge the click first.
         await defer_update(interaction)
@@ -280,7 +335,10 @@ async def on_watch(
             except discord.HTTPException as exc:
                 log.info("game %s: watcher not added to the thread (%s)", table.id, exc.status)
                 raise UserError(
-                    f"I couldn't add you to the game's thread; open <#{thread.id}> instead."
+                    _(
+                        "I couldn't add you to the game's thread; open <#%(thread)s> instead.",
+                        thread=thread.id,
+                    )
                 ) from None
     change = await shell.tables.watch(table.id, user.id, watching)
     table = change.table
@@ -294,18 +352,27 @@ async def on_watch(
     if table.status == "lobby":
         await shell.publisher.show_lobby(table, interaction)
         line = (
-            f"👀 You're watching table #{table.id}: you join its thread when the game starts."
+            _(
+                "👀 You're watching table #%(id)s: you join its thread when the game starts.",
+                id=table.id,
+            )
             if watching
-            else f"You stopped watching table #{table.id}."
+            else _("You stopped watching table #%(id)s.", id=table.id)
         )
     else:
         await shell.publisher.publish(change, interaction)
-        line = (
-            f"👀 You're watching game #{table.id} in <#{table.row.thread_id}>."
-            if watching
-            else f"You stopped watching game #{table.id}."
-            + (" Leave the thread from its menu." if left_in else "")
-        )
+        if watching:
+            line = _(
+                "👀 You're watching game #%(id)s in <#%(thread)s>.",
+                id=table.id,
+                thread=table.row.thread_id,
+            )
+        elif left_in:
+            line = _(
+                "You stopped watching game #%(id)s. Leave the thread from its menu.", id=table.id
+            )
+        else:
+            line = _("You stopped watching game #%(id)s.", id=table.id)
     await reply_private(interaction, line)
 
 

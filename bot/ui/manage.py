@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction, UserError
+from bot.i18n.speaking import _
 from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
 from bot.ui.lobby_host import PANEL_TITLE, on_pick, select
@@ -55,7 +56,7 @@ class ManageSelect(
             if interaction.guild_id != table.row.guild_id or interaction.channel_id != (
                 table.row.channel_id
             ):
-                raise StaleAction("That panel belongs to a table somewhere else.")
+                raise StaleAction(_("That panel belongs to a table somewhere else."))
         except Exception as exc:
             await handle_error(interaction, exc, f"on the panel of game {self.table_id}")
             return False
@@ -66,7 +67,7 @@ class ManageSelect(
         values = [str(v) for v in data.get("values", [])]
         try:
             if len(values) != 1:
-                raise UserError("Pick one seat.")
+                raise UserError(_("Pick one seat."))
             router = shell_of(interaction).router
             await on_pick(interaction, router, self.table_id, self.action, values[0])
         except Exception as exc:

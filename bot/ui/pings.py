@@ -27,8 +27,9 @@ from bot.ui.compose import ping_message, ping_payload
 
 log = logging.getLogger(__name__)
 
-# A ping or a reminder, as ``ping_message`` and the reminders word them.
-PING = re.compile(r"^(⏰ )?<@\d+>, your turn")
+# A ping or a reminder, as ``ping_message`` and the reminders word them, in any language:
+# a mention and a comma first ("<@1>, your turn.", "⏰ <@1>, dein Zug endet in 1 Minute.").
+PING = re.compile(r"^(⏰ )?<@\d+>,")
 SWEPT = 20  # how many of a thread's last messages a restarted process reads for its pings
 DELETED_KEPT = 10_000  # ids of pings this process deleted, until Discord's delete event comes
 

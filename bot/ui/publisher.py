@@ -19,6 +19,7 @@ import discord
 
 from bot.games.base import defer_update
 from bot.games.words import last_line
+from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.tables import events as ev
 from bot.tables.locks import KeyedLocks
@@ -220,7 +221,7 @@ class Publisher:
         if table.rules is not None:  # a game was shown: where it is now
             await self.delivery.locate(table)
         if table.row.message_id is not None:
-            line = last_line(table) or "Game over."
+            line = last_line(table) or _("Game over.")
             await self.delivery.edit_game_message(table, closed_message(table, line))
         await self.pings.clear(table)
 

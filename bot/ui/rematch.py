@@ -13,6 +13,7 @@ import discord
 
 from bot.errors import UserError
 from bot.games.words import THEN, refusal_line
+from bot.i18n.speaking import _
 from bot.tables.events import REMATCH_UNPOSTED, Closed
 from bot.tables.model import Table
 from bot.tables.rematch import RematchRefused
@@ -61,7 +62,7 @@ class RematchButton(
                 or interaction.guild_id != game.row.guild_id
                 or message.id != game.row.message_id
             ):
-                await reply_private(interaction, texts.NOT_THIS_MESSAGE)
+                await reply_private(interaction, _(texts.NOT_THIS_MESSAGE))
                 return False
         except UserError as exc:
             await reply_private(interaction, str(exc))

@@ -9,21 +9,21 @@ from typing import Any
 
 import discord
 
+from bot.i18n.speaking import N_, _, pgettext
 from bot.render.common import chips, relative_time
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.rematch import NotAPlayer, RematchRefused
 
 # rm:<finished game id>: ``bot.ui.rematch.RematchButton`` answers it, after a restart too.
 CUSTOM_ID = "rm:{game}"
-LABEL = "Rematch"
 EMOJI = "🔁"
 
-NOT_THIS_MESSAGE = "That button doesn't belong to this message."
+NOT_THIS_MESSAGE = N_("That button doesn't belong to this message.")
 
 
 def rematch_button(game_id: int) -> discord.ui.Button[Any]:
     return discord.ui.Button(
-        label=LABEL,
+        label=pgettext("button", "Rematch"),
         emoji=EMOJI,
         style=discord.ButtonStyle.success,
         custom_id=CUSTOM_ID.format(game=game_id),
@@ -39,39 +39,62 @@ def rematch_view(game_id: int) -> discord.ui.View:
 
 def refusal(error: RematchRefused, game: Table) -> str:
     if isinstance(error, NotAPlayer):
-        return f"Only the players of game #{game.id} can ask for its rematch."
-    return f"Game #{game.id} has no result to play again."
+        return _("Only the players of game #%(id)s can ask for its rematch.", id=game.id)
+    return _("Game #%(id)s has no result to play again.", id=game.id)
 
 
 def lobby_link(lobby: Table) -> str:
     row = lobby.row
     if row.lobby_message_id is None:  # still being posted (a press a moment after another)
-        return f"table #{lobby.id} in <#{row.channel_id}>"
-    return (
-        f"table #{lobby.id}: https://discord.com/channels/{row.guild_id}/{row.channel_id}"
-        f"/{row.lobby_message_id}"
-    )
+        return _("table #%(id)s in <#%(channel)s>", id=lobby.id, channel=row.channel_id)
+    link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.lobby_message_id}"
+    return _("table #%(id)s: %(link)s", id=lobby.id, link=link)
 
 
 def opened(lobby: Table) -> str:
     """To the member who pressed Rematch, privately."""
-    stake = f" and your stake of {chips(lobby.row.stake)} is held" if lobby.row.stake else ""
-    others = (
-        f" The others have until {relative_time(lobby.row.deadline)} to press Join."
-        if lobby.held
-        else ""
-    )
-    return f"{EMOJI} Rematch open, {lobby_link(lobby)}. You're seated{stake}.{others}"
+    where = lobby_link(lobby)
+    if lobby.row.stake:
+        text = _(
+            "%(emoji)s Rematch open, %(where)s. You're seated and your stake of %(chips)s is held.",
+            emoji=EMOJI,
+            where=where,
+            chips=chips(lobby.row.stake),
+        )
+    else:
+        text = _("%(emoji)s Rematch open, %(where)s. You're seated.", emoji=EMOJI, where=where)
+    if lobby.held:
+        # TRANSLATORS: "Join" is the lobby's button of that name.
+        text += " " + _(
+            "The others have until %(when)s to press Join.",
+            when=relative_time(lobby.row.deadline),
+        )
+    return text
 
 
 def already(game: Table, lobby: Table) -> str:
     """To a later presser, privately: where the rematch the first press opened is."""
     where = lobby_link(lobby)
     if lobby.status == "lobby":
-        return f"{EMOJI} Game #{game.id}'s rematch is already open: {where}."
+        return _(
+            "%(emoji)s Game #%(id)s's rematch is already open: %(where)s.",
+            emoji=EMOJI,
+            id=game.id,
+            where=where,
+        )
     if lobby.status in ("running", "finished"):
-        return f"{EMOJI} Game #{game.id}'s rematch has already started: {where}."
-    return f"{EMOJI} Game #{game.id}'s rematch was called off: {where}."
+        return _(
+            "%(emoji)s Game #%(id)s's rematch has already started: %(where)s.",
+            emoji=EMOJI,
+            id=game.id,
+            where=where,
+        )
+    return _(
+        "%(emoji)s Game #%(id)s's rematch was called off: %(where)s.",
+        emoji=EMOJI,
+        id=game.id,
+        where=where,
+    )
 
 
 def call(game: Table, lobby: Table) -> str:
@@ -80,11 +103,24 @@ def call(game: Table, lobby: Table) -> str:
     stays true; what to do is in the embed, redrawn with every change."""
     host = f"<@{lobby.row.host_id}>"
     asked = [f"<@{s.user_id}>" for s in lobby.held]
-    line = f"{EMOJI} **Rematch of game #{game.id}**: {host}"
     if not asked:
-        return line + " plays again."
-    who = asked[0] if len(asked) == 1 else ", ".join(asked[:-1]) + " and " + asked[-1]
-    return line + f" asks {who} to play again."
+        return _(
+            "%(emoji)s **Rematch of game #%(id)s**: %(host)s plays again.",
+            emoji=EMOJI,
+            id=game.id,
+            host=host,
+        )
+    if len(asked) == 1:
+        who = asked[0]
+    else:
+        who = _("%(first)s and %(last)s", first=", ".join(asked[:-1]), last=asked[-1])
+    return _(
+        "%(emoji)s **Rematch of game #%(id)s**: %(host)s asks %(who)s to play again.",
+        emoji=EMOJI,
+        id=game.id,
+        host=host,
+        who=who,
+    )
 
 
 def held_field(table: TableSnapshot) -> tuple[str, str] | None:
@@ -93,9 +129,14 @@ def held_field(table: TableSnapshot) -> tuple[str, str] | None:
     if table.status != "lobby" or not table.held or table.rematch is None:
         return None
     # Who they are is in the seat list ("seat held"), in their places: here, what to press.
-    stake = f" (your {chips(table.stake)} are staked then)" if table.stake else ""
+    if table.stake:
+        press = _(
+            "Press **Join** to take yours (your %(chips)s are staked then) or **Leave** to pass.",
+            chips=chips(table.stake),
+        )
+    else:
+        press = _("Press **Join** to take yours or **Leave** to pass.")
     return (
-        "Seats held for the last game's players",
-        f"Press **Join** to take yours{stake} or **Leave** to pass. "
-        "A seat not taken by the start is left out.",
+        _("Seats held for the last game's players"),
+        press + " " + _("A seat not taken by the start is left out."),
     )

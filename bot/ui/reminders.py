@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.games.base import presentation
+from bot.i18n.speaking import _, number, plural
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
 from bot.ui.pings import Pings
@@ -31,12 +32,19 @@ def in_words(seconds: float) -> str:
     "5 minutes" (seconds over a minute to the nearest ten, over ten minutes to the minute)."""
     total = max(1, round(seconds))
     if total < 60:
-        return f"{total} second{'s' if total != 1 else ''}"
+        return plural("%(count)s second", "%(count)s seconds", total)
     step = 60 if total >= 600 else 10
     total = round(total / step) * step
     minutes, rest = divmod(total, 60)
-    words = f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{words} {rest} seconds" if rest else words
+    if not rest:
+        return plural("%(count)s minute", "%(count)s minutes", minutes)
+    # TRANSLATORS: "1 minute 30 seconds": %(seconds)s is 10 to 50.
+    return plural(
+        "%(count)s minute %(seconds)s seconds",
+        "%(count)s minutes %(seconds)s seconds",
+        minutes,
+        seconds=number(rest),
+    )
 
 
 def thread_text(reminder: Reminder) -> str:
@@ -46,8 +54,16 @@ def thread_text(reminder: Reminder) -> str:
     when = in_words(reminder.seconds_left)
     if table.row.thread_id is None:
         title = presentation(table.game).title(table.settings)
-        return f"⏰ <@{reminder.user_id}>, your turn in {title} #{table.id} ends in {when}."
-    return f"⏰ <@{reminder.user_id}>, your turn ends in {when}."
+        # TRANSLATORS: keep "⏰ <@%(user)s>," first (see "<@%(user)s>, your turn.").
+        return _(
+            "⏰ <@%(user)s>, your turn in %(game)s #%(id)s ends in %(when)s.",
+            user=reminder.user_id,
+            game=title,
+            id=table.id,
+            when=when,
+        )
+    # TRANSLATORS: keep "⏰ <@%(user)s>," first (see "<@%(user)s>, your turn.").
+    return _("⏰ <@%(user)s>, your turn ends in %(when)s.", user=reminder.user_id, when=when)
 
 
 def dm_text(reminder: Reminder) -> str:
@@ -56,7 +72,13 @@ def dm_text(reminder: Reminder) -> str:
     where = f"https://discord.com/channels/{table.row.guild_id}/{table.game_channel_id}"
     if table.row.message_id is not None:
         where += f"/{table.row.message_id}"
-    return f"⏰ Your turn in {title} #{table.id} ends in {in_words(reminder.seconds_left)}: {where}"
+    return _(
+        "⏰ Your turn in %(game)s #%(id)s ends in %(when)s: %(link)s",
+        game=title,
+        id=table.id,
+        when=in_words(reminder.seconds_left),
+        link=where,
+    )
 
 
 class _Budget:

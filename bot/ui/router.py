@@ -12,6 +12,7 @@ import discord
 from bot.errors import StaleAction, UserError
 from bot.games.base import ClickContext, answer_update, defer_update, guild_of, place_of
 from bot.games.registry import Games
+from bot.i18n.speaking import N_, _, pgettext
 from bot.records import NO_GUILD
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Table
@@ -38,7 +39,9 @@ class CommandGroup:
         )
 
 
-ENDED = "Game #{id} ended: no result is recorded and any stakes are refunded."
+ENDED = N_("Game #%(id)s ended: no result is recorded and any stakes are refunded.")
+# Slash options named in refusals, as the command catalogue translates them (its domain).
+WITH_OPTION, GAME_OPTION = "with", "game"
 MENTION = re.compile(r"<@!?([0-9]{1,20})>")
 MAX_INVITES = 12  # the most seats any game has; the table service checks the game's own
 
@@ -74,9 +77,9 @@ class Router:
         guild_id = guild_of(interaction)
         if guild_id == NO_GUILD:
             if stake:
-                raise UserError(NO_STAKES)
+                raise UserError(_(NO_STAKES))
             if invite:
-                raise UserError(NO_INVITES)
+                raise UserError(_(NO_INVITES))
             invited: list[int] = []
         else:
             require_game_permissions(interaction)
@@ -98,9 +101,23 @@ class Router:
         content = None
         if calls:
             title = self.games[table.kind].title(table.settings)
-            content = f"{' '.join(calls)} {interaction.user.mention} opened a table for {title}"
-            held = "your seats are held" if len(table.held) > 1 else "your seat is held"
-            content += f": {held}, press Join." if table.held else ": press Join."
+            values = {"calls": " ".join(calls), "host": interaction.user.mention, "game": title}
+            # TRANSLATORS: %(calls)s are the mentions of those asked, %(host)s the host's;
+            # "Join" is the lobby's button of that name.
+            if len(table.held) > 1:
+                content = _(
+                    "%(calls)s %(host)s opened a table for %(game)s: your seats are held, "
+                    "press Join.",
+                    **values,
+                )
+            elif table.held:
+                content = _(
+                    "%(calls)s %(host)s opened a table for %(game)s: your seat is held, "
+                    "press Join.",
+                    **values,
+                )
+            else:
+                content = _("%(calls)s %(host)s opened a table for %(game)s: press Join.", **values)
         # Only those it names are pinged: the invited members and that one role.
         mentions = discord.AllowedMentions(
             everyone=False,
@@ -119,7 +136,12 @@ class Router:
             return []
         ids = [int(n) for n in MENTION.findall(invite)]
         if not ids or MENTION.sub("", invite).strip(" ,"):
-            raise UserError("Name the members to invite by mention: with: @Ana @Bo.")
+            raise UserError(
+                _(
+                    "Name the members to invite by mention: %(option)s: @Ana @Bo.",
+                    option=pgettext("option", WITH_OPTION),
+                )
+            )
         guild = interaction.guild
         assert guild is not None
         invited = []
@@ -129,9 +151,11 @@ class Router:
                 try:
                     member = await guild.fetch_member(user_id)
                 except discord.NotFound:
-                    raise UserError(f"<@{user_id}> isn't a member of this server.") from None
+                    raise UserError(
+                        _("<@%(user)s> isn't a member of this server.", user=user_id)
+                    ) from None
             if member.bot:
-                raise UserError("Bots can't be invited: add bot players in the lobby.")
+                raise UserError(_("Bots can't be invited: add bot players in the lobby."))
             if user_id != interaction.user.id:
                 invited.append(user_id)
         return invited
@@ -185,7 +209,7 @@ class Router:
             return
         else:
             await self.tables.get(table_id, place)  # a forged action elsewhere: say where
-            raise StaleAction("That button is not part of this lobby.")
+            raise StaleAction(_("That button is not part of this lobby."))
         if change.closed:
             await self.publisher.closed(change.table, interaction)
         else:
@@ -235,7 +259,7 @@ class Router:
             await self._answer_if_waiting(interaction, table_id)
             change = await self.tables.resign(table_id, interaction.user.id, place)
             await answer_update(
-                interaction, content=f"You resigned from game #{table_id}.", view=None
+                interaction, content=_("You resigned from game #%(id)s.", id=table_id), view=None
             )
             await self.publisher.publish(change)
         elif action in ("watch", "unwatch"):
@@ -252,23 +276,23 @@ class Router:
                 await self.confirm_resign(interaction, table)
             elif action == "resign_no":
                 await interaction.response.edit_message(
-                    content="You're still in the game.", view=None
+                    content=_("You're still in the game."), view=None
                 )
             elif action == "rules":
                 embed = table_rules_embed(self.games[table.kind], table.snapshot())
                 await interaction.response.send_message(embed=embed, ephemeral=True)
             else:
-                raise StaleAction("That button is not part of this game.")
+                raise StaleAction(_("That button is not part of this game."))
 
     async def confirm_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Ask a player still in the game to confirm that they resign (privately)."""
         if table.status != "running":
-            raise StaleAction("That game is not running.")
+            raise StaleAction(_("That game is not running."))
         index = table.seat_of(interaction.user.id)
         if index is None:
-            raise UserError("You're not playing in this game.")
+            raise UserError(_("You're not playing in this game."))
         if not table.playing(index):
-            raise UserError("You have already left this game.")
+            raise UserError(_("You have already left this game."))
         await self.publisher.ask_resign(interaction, table)
 
     async def resign_command(
@@ -292,7 +316,7 @@ class Router:
         if change.end_requested:
             await self.publisher.post_end_request(interaction, change)
             return
-        await self.publisher.answer_ended(interaction, change.table, ENDED.format(id=table.id))
+        await self.publisher.answer_ended(interaction, change.table, _(ENDED, id=table.id))
 
     async def find_table(
         self,
@@ -307,24 +331,42 @@ class Router:
         if table_id is not None:
             table = await self.tables.get(table_id)
             if table.row.guild_id != guild_of(interaction):
-                raise UserError("There is no such game on this server.")
+                raise UserError(_("There is no such game on this server."))
             if group is not None and not group.covers(table.row.game_key):
                 title = self.games[table.kind].title(table.settings)
-                raise UserError(f"Game #{table.id} is {title}, not a /{group.name} game.")
+                raise UserError(
+                    _(
+                        "Game #%(id)s is %(game)s, not a %(command)s game.",
+                        id=table.id,
+                        game=title,
+                        command="/" + pgettext("command", group.name),
+                    )
+                )
             return table
         assert interaction.channel_id is not None
         tables = await self.tables.live_in_channel(interaction.channel_id)
         if group is not None:
             tables = [t for t in tables if group.covers(t.row.game_key)]
             if not tables:
-                raise UserError(f"There is no /{group.name} game in this channel.")
+                raise UserError(
+                    _(
+                        "There is no %(command)s game in this channel.",
+                        command="/" + pgettext("command", group.name),
+                    )
+                )
         if not tables:
-            raise UserError("There is no game in this channel.")
+            raise UserError(_("There is no game in this channel."))
         user = interaction.user.id
         mine = [
             t for t in tables if (t.seat_of(user) is not None if playing else t.row.host_id == user)
         ]
         if len(tables) > 1 and len(mine) != 1:
             ids = ", ".join(f"#{t.id}" for t in tables)
-            raise UserError(f"Several games are here ({ids}); say which with the game option.")
+            raise UserError(
+                _(
+                    "Several games are here (%(ids)s); say which with the %(option)s option.",
+                    ids=ids,
+                    option=pgettext("option", GAME_OPTION),
+                )
+            )
         return (mine or tables)[0]

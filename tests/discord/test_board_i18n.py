@@ -81,8 +81,9 @@ async def test_a_whole_board_game_in_german(make_env: MakeEnv) -> None:
     ana.locale = bo.locale = "de"
     players = {ana.id: ana, bo.id: bo}
     with speaking("de"):
-        lobby = await open_board(env, ana, [bo])
-        await ana.click(lobby, "Start")
+        lobby = (await ana.slash("board start")).message  # the lobby's words: German too
+        lobby = (await bo.click(lobby, "Beitreten")).message
+        await ana.click(lobby, "Starten")
         board = env.turn_message()
         assert "**Ana** (Blau ●) ist am Zug." in board.text
         assert "Drück auf **Meine Karten**" in board.text
