@@ -54,9 +54,6 @@ CAUGHT_UP = N_("This message had fallen behind; here is the game as it is now.")
 NO_STAKES = N_("Stakes and leaderboards are for servers: start without a stake here.")
 # TRANSLATORS: "Join" is the lobby's button of that name.
 NO_INVITES = N_("Invitations are for servers: here, everyone in the chat can press Join.")
-# TRANSLATORS: keep {what} (a game, "Push-your-luck Sequences"); "rules: classic" is the
-# slash command's option and its value, as typed.
-SERVER_ONLY = N_("{what} plays in servers only; here, pick rules: classic (one roll a turn).")
 
 
 def outside_servers(table: Table) -> bool:
