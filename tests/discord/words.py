@@ -174,14 +174,21 @@ def escaped_words(text: str, names: Iterable[str] = ()) -> list[str]:
 
 
 def escapes(found: Iterable[Piece], names: Iterable[str] = ()) -> list[str]:
-    """One line per piece with words outside the markers: the words, then where."""
+    """One line per distinct string with words outside the markers: the words, the first
+    request and field it was in, the string, and how many times it was sent."""
     names = list(names)
-    lines = []
+    first: dict[str, tuple[list[str], Piece]] = {}
+    times: dict[str, int] = {}
     for piece in found:
         words = escaped_words(piece.text, names)
         if words:
-            lines.append(f"{' '.join(dict.fromkeys(words))}  <- {piece}")
-    return lines
+            first.setdefault(piece.text, (words, piece))
+            times[piece.text] = times.get(piece.text, 0) + 1
+    return [
+        f"{' '.join(dict.fromkeys(words))}  <- {piece}"
+        + (f" (x{times[t]})" if times[t] > 1 else "")
+        for t, (words, piece) in first.items()
+    ]
 
 
 @contextmanager
@@ -222,12 +229,29 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text)}
 
 
+# English words of every sentence, so a string that escaped the catalogues is caught even
+# if none of its words is in a message of the templates.
+_FUNCTION_WORDS = (
+    "the and you your yours with this that these those there their they them for from "
+    "into onto are was were has have had will would can can't cannot isn't aren't don't "
+    "doesn't didn't won't it's its who whom what when where which while why how here "
+    "now then than only also just once each every all any some none nobody everyone "
+    "yet still again after before until press pressed turn turns player players seat "
+    "seats game games round rounds points point wins won win lost draw throw threw "
+    "banked bank push pushed dice die next back refresh hand cards card pass trade odds "
+    "rules resign stop watching watch closes needs timer table board host join joined "
+    "leave left start started cancel cancelled ended over score scored"
+)
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
+
+
 def english_only_words(language: str = "de", directory: Path = LOCALES_DIR) -> set[str]:
     """The words of three letters or more that occur in the English messages of the
-    templates and in none of ``language``'s translations: what would show that a string
-    escaped its catalogue ("the", "turn", "banked", "your"...). Words German shares
-    ("Team", "Bot", "Sequence") are in its translations, so they never count."""
-    english: set[str] = set()
+    templates (or are among ``FUNCTION_WORDS``) and in none of ``language``'s
+    translations: what would show that a string escaped its catalogue ("the", "turn",
+    "banked", "your"...). Words German shares ("Team", "Bot", "Start", "Hand") are in
+    its translations, so they never count."""
+    english: set[str] = set(FUNCTION_WORDS)
     translated: set[str] = set()
     folder = directory / language.replace("-", "_") / "LC_MESSAGES"
     for po in sorted(folder.glob("*.po")):
@@ -238,14 +262,14 @@ def english_only_words(language: str = "de", directory: Path = LOCALES_DIR) -> s
 
 
 def english_in(found: Iterable[Piece], english: set[str], names: Iterable[str] = ()) -> list[str]:
-    """One line per piece holding an English-only word: the words, then where."""
+    """One line per distinct string holding an English-only word: the words, then where."""
     names = list(names)
-    lines = []
+    lines: dict[str, str] = {}
     for piece in found:
         text = _KEPT.sub(" ", piece.text)
         for name in names:
             text = text.replace(name, " ")
         words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text) if w.lower() in english]
-        if words:
-            lines.append(f"{' '.join(dict.fromkeys(words))}  <- {piece}")
-    return lines
+        if words and piece.text not in lines:
+            lines[piece.text] = f"{' '.join(dict.fromkeys(words))}  <- {piece}"
+    return list(lines.values())
