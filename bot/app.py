@@ -21,7 +21,6 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import DatabaseUnavailable
 from bot.games.registry import Games
-from bot.i18n.speaking import speaking
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.locks import KeyedLocks
@@ -232,8 +231,7 @@ class SequencesBot(commands.Bot):
         languages = self.languages
 
         def parse_interaction_create(data: Any) -> None:
-            languages.heard(data)
-            with speaking(data.get("locale")):
+            with languages.acting(data):
                 parse(data)
 
         parse_interaction_create.in_members_language = True  # type: ignore[attr-defined]

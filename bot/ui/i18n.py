@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 import discord
@@ -230,6 +230,20 @@ class ServerLanguages:
     def of_member(self, user_id: int) -> Language:
         return self.books.language(self.member_locales.get(user_id))
 
+    @contextmanager
+    def acting(self, data: Mapping[str, Any]) -> Iterator[Language]:
+        """Handle an interaction (its INTERACTION_CREATE payload) in its member's words,
+        remembering what it says of its server's and member's locale (``heard``)."""
+        self.heard(data)
+        with speaking(data.get("locale")) as words:
+            yield words
+
+    @contextmanager
+    def to_member(self, user_id: int) -> Iterator[Language]:
+        """Draw a message the bot sends a member by itself (a DM) in their own words."""
+        with speaking(self.of_member(user_id)) as words:
+            yield words
+
     async def of(self, table: Table) -> Language:
         """A table's public language; outside servers, the words of whoever is acting
         there now (the interaction's member: such a table is shown through interactions)."""
@@ -241,6 +255,12 @@ class ServerLanguages:
     async def public(self, table: Table) -> AsyncIterator[Language]:
         """Draw the block's words in the table's public language."""
         with speaking(await self.of(table)) as words:
+            yield words
+
+    @asynccontextmanager
+    async def in_guild(self, guild_id: int) -> AsyncIterator[Language]:
+        """Draw the block's words in a server's public language."""
+        with speaking(await self.of_guild(guild_id)) as words:
             yield words
 
 

@@ -13,7 +13,6 @@ from typing import Any
 import discord
 
 from bot.games.base import presentation
-from bot.i18n.speaking import speaking
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
 from bot.ui.i18n import ServerLanguages
@@ -130,7 +129,7 @@ class ReminderPoster:
         and the reminder goes to the thread instead, with no word to anyone."""
         try:
             channel = await self.client.create_dm(discord.Object(reminder.user_id))
-            with speaking(self.languages.of_member(reminder.user_id)):
+            with self.languages.to_member(reminder.user_id):
                 text = dm_text(reminder)
             await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:

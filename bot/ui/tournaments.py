@@ -12,10 +12,8 @@ import discord
 from bot.errors import Forbidden, UserError
 from bot.games.base import RulesPage, presentation
 from bot.games.registry import Games
-from bot.i18n.speaking import speaking
 from bot.render.common import COLOUR
 from bot.rules.tournament import Standing
-from bot.tables.model import Table
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import Picture, Tournament, TournamentError, TournamentFeeShort
 from bot.ui.buttons import is_button
@@ -231,12 +229,6 @@ class TournamentButton(
 
 async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
     picture = await shell.tournaments.picture(tournament_id)
-    with speaking(await shell.publisher.languages.of_guild(picture.tournament.guild_id)):
-        return _signup_message(shell, picture)
-
-
-def _signup_message(shell: Shell, picture: Picture) -> dict[str, Any]:
-    tournament_id = picture.tournament.id
     view = discord.ui.View(timeout=None)
     if picture.tournament.status == "signup":
         for action in ("join", "leave", "start"):
@@ -249,12 +241,15 @@ async def post_due(client: Any, shell: Shell) -> None:
     then post the standings of each round just started or tournament just finished."""
     for table_id in await shell.tournaments.open_pending():
         try:
-            await _post_table(client, shell, table_id)
+            # A public message: in the server's words, as every table's (bot.ui.i18n).
+            async with shell.publisher.languages.public(await shell.tables.get(table_id)):
+                await _post_table(client, shell, table_id)
         except discord.HTTPException as exc:
             log.warning("tournament table %s: not posted (%s)", table_id, exc.status)
     for t, _value in await shell.tournaments.due_posts():
         try:
-            await _post_standings(client, shell, t)
+            async with shell.publisher.languages.in_guild(t.guild_id):
+                await _post_standings(client, shell, t)
         except discord.HTTPException as exc:
             log.warning("tournament %s: standings not posted (%s)", t.id, exc.status)
 
@@ -265,11 +260,6 @@ async def _channel(client: Any, channel_id: int) -> Any:
 
 async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
     table = await shell.tables.get(table_id)
-    async with shell.publisher.languages.public(table):  # a public message: the server's words
-        await _post_table_in(client, shell, table)
-
-
-async def _post_table_in(client: Any, shell: Shell, table: Table) -> None:
     channel = await _channel(client, table.row.channel_id)
     names = " vs ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
     head = await channel.send(
@@ -286,6 +276,6 @@ async def _post_table_in(client: Any, shell: Shell, table: Table) -> None:
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:
     picture = await shell.tournaments.picture(t.id)
     channel = await _channel(client, t.channel_id)
-    with speaking(await shell.publisher.languages.of_guild(t.guild_id)):
-        embed = picture_embed(picture, shell.games)
-    await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+    await channel.send(
+        embed=picture_embed(picture, shell.games), allowed_mentions=discord.AllowedMentions.none()
+    )
