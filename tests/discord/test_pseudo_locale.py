@@ -153,3 +153,27 @@ async def test_refusals_in_pseudo_locale(env: Env) -> None:
     refusals.append(await cy.click(turn, **needed(turn, "resign")))  # not seated
     assert all(r.ephemeral for r in refusals), [r.text for r in refusals if not r.ephemeral]
     no_escapes(env, since)
+
+
+async def test_the_hosts_panel_and_its_modal_in_pseudo_locale(env: Env) -> None:
+    ana, bo = await members(env)
+    lobby = (await ana.slash("sequences start", rounds=1)).message
+    lobby = (await bo.click(lobby, **needed(lobby, "join"))).message
+    panel = await ana.click(lobby, **needed(lobby, "manage"))
+    assert panel.ephemeral
+    for select in panel.message.selects:  # e.g. who to remove or make host: the choices shown
+        assert select.options
+
+    async def rounds_field() -> str:
+        opened = await ana.click(panel.message, **needed(panel.message, "settings"))
+        assert opened.modal is not None
+        rows = opened.modal.raw["components"]
+        inputs = [c for row in rows for c in row.get("components", [])]
+        return str(next(c["custom_id"] for c in inputs if c.get("value") == "1"))
+
+    refused = await ana.submit_modal({await rounds_field(): "many"})  # not a number
+    assert refused.ephemeral
+    changed = await ana.submit_modal({await rounds_field(): "2"})  # a notice to the seated
+    assert changed.response_type is not None
+    await bo.click(lobby, **needed(lobby, "watch"))
+    no_escapes(env)

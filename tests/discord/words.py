@@ -65,7 +65,10 @@ def _components(items: Iterable[Any], where: str) -> Iterator[Piece]:
         elif item.get("label"):
             yield Piece(f"{where} label", str(item["label"]))
         if item.get("placeholder"):
-            yield Piece(f"{where} placeholder", str(item["placeholder"]), LIMITS["placeholder"])
+            limit = 100 if kind == 4 else LIMITS["placeholder"]  # a text input's, a select's
+            yield Piece(f"{where} placeholder", str(item["placeholder"]), limit)
+        if kind == 4 and item.get("value"):  # a text input's text, filled in by the bot
+            yield Piece(f"{where} input.value", str(item["value"]), 4000)
         for option in item.get("options") or ():
             yield Piece(f"{where} option", str(option["label"]), LIMITS["option.label"])
             if option.get("description"):
