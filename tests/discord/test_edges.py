@@ -155,3 +155,31 @@ async def test_the_servers_language_is_read_once_not_at_every_click(
     finally:
         env.bot.db.on_statement = None
     assert len(reads) == 1, reads  # the first public message of the server reads it
+
+
+async def test_a_tournaments_tables_and_standings_speak_the_servers_language(
+    make_env: MakeEnv, drawn: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.ui import tournaments
+
+    real = tournaments.picture_embed
+
+    def standings(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(("tournament", current().tag))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournaments, "picture_embed", standings)
+    env = await make_env()
+    env.h.guild_locale = "fr"
+    org = await env.h.member("Org", manage_guild=True, locale="de")  # the organiser's German
+    players = [await env.h.member(n) for n in ("Ana", "Bo")]
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    signup = created.message
+    for p in players:
+        await p.click(signup, **press(signup, "join"))
+    drawn.clear()
+    await org.click(signup, **press(signup, "start"))  # the first round's table is posted
+    tables = [tag for what, tag in drawn if what == "table message"]
+    posted = [tag for what, tag in drawn if what == "tournament"]
+    assert tables and set(tables) == {"fr"}
+    assert "fr" in posted  # the standings of the round just started, in the server's words
