@@ -183,3 +183,30 @@ async def test_a_tournaments_tables_and_standings_speak_the_servers_language(
     posted = [tag for what, tag in drawn if what == "tournament"]
     assert tables and set(tables) == {"fr"}
     assert "fr" in posted  # the standings of the round just started, in the server's words
+
+
+async def test_a_reminder_in_the_thread_speaks_the_servers_language_a_dm_the_members(
+    make_env: MakeEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.ui import reminders
+
+    seen: list[tuple[str, str]] = []
+    for name in ("thread_text", "dm_text"):
+        real = getattr(reminders, name)
+
+        def spy(reminder: Any, real: Any = real, name: str = name) -> str:
+            seen.append((name, current().tag))
+            return str(real(reminder))
+
+        monkeypatch.setattr(reminders, name, spy)
+    env = await make_env(seed=3, turn_timeout_seconds=180)
+    env.h.guild_locale = "es-ES"
+    ana = await env.h.member("Ana", locale="de")
+    bo = await env.h.member("Bo", locale="pt-BR")
+    await ana.slash("notify", where="dm")  # Ana's reminders come by DM, Bo's in the thread
+    await start_game(env, ana, bo)
+    for _ in range(2):  # two turns run out: each player is reminded once
+        await env.tick(180 * 2 / 3)
+        await env.tick(180 / 3 + 1)
+    assert ("dm_text", "de") in seen and ("thread_text", "es") in seen
+    assert set(seen) == {("dm_text", "de"), ("thread_text", "es")}
