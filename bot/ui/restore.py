@@ -14,7 +14,7 @@ from bot.tables.locks import KeyedLocks
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.anywhere import outside_servers
-from bot.ui.compose import turn_edit
+from bot.ui.compose import thread_name, turn_edit
 from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.pacing import Pacer
 
@@ -91,7 +91,7 @@ class Restorer:
         pace = Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
         running: set[asyncio.Task[None]] = set()
         for table_id in table_ids:
-            await pace.wait(2 if lobby_too else 1)  # a running game's lobby is one more
+            await pace.wait(3 if lobby_too else 1)  # a running game's lobby and thread too
             while len(running) >= RESTORE_CONCURRENCY:
                 _, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             running.add(asyncio.create_task(self.restore_locked(table_id, lobby_too)))
@@ -126,6 +126,14 @@ class Restorer:
         except discord.HTTPException as exc:
             log.warning("game %s: could not repost a deleted message (%s)", table.id, exc.status)
 
+    async def _rename_thread(self, table: Table) -> None:
+        """The game's thread in the new language (one rename: Discord allows two per ten
+        minutes per thread, so a second change of language soon after waits its turn)."""
+        channel = await self.delivery.game_channel(table)
+        name = thread_name(table)
+        if isinstance(channel, discord.Thread) and channel.name != name:
+            await channel.edit(name=name)
+
     async def restore_locked(self, table_id: int, lobby_too: bool = False) -> None:
         # Clicks are answered while this runs: redraw each table as it is now, under its
         # redraw lock, or a slow start could put an older version back on screen.
@@ -148,6 +156,7 @@ class Restorer:
         try:
             if lobby_too and table.status == "running":
                 await self.delivery.edit_lobby(table)
+                await self._rename_thread(table)
             if table.status == "lobby":
                 if await self.delivery.edit_lobby(table):
                     self.shown.mark(table)

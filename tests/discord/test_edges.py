@@ -110,8 +110,10 @@ async def test_a_timer_draws_in_the_language_the_server_last_spoke(
 
 
 async def test_changing_the_servers_language_redraws_its_live_tables(
-    make_env: MakeEnv, drawn: list[tuple[str, str]]
+    make_env: MakeEnv, drawn: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The game's name as a language would write it (the catalogues' own are tested apart).
+    monkeypatch.setattr(SequencesGame, "title", lambda self, settings: f"Seq-{current().tag}")
     env = await make_env(seed=3)
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     mod = await env.h.member("Mod", manage_guild=True)
@@ -128,7 +130,8 @@ async def test_changing_the_servers_language_redraws_its_live_tables(
     assert {tag for what, tag in drawn if what in ("lobby", "table message")} == {"fr"}
     assert {m.id: len(env.h.message(m.id).history) for m in (game, lobby)} != edits
     redraws = [r for r in env.h.requests[since:] if r.method == "PATCH"]
-    assert len(redraws) == 3  # the game's message, its lobby, and the open lobby
+    assert len(redraws) == 4  # the game's message, its lobby, its thread, the open lobby
+    assert [t.name for t in env.h.threads] == ["Seq-fr #1"]  # was "Seq-en #1"
 
 
 async def test_the_servers_language_is_read_once_not_at_every_click(
