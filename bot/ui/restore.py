@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 RESTORE_BURST = 20
 RESTORE_PER_SECOND = 25
 RESTORE_CONCURRENCY = 8
+RENAME_SECONDS = 600  # Discord's window for a thread's two renames
 
 
 class ShownVersions:
@@ -74,6 +75,7 @@ class Restorer:
         self.shown = delivery.shown
         self._publishing = publishing  # the publisher's redraw locks, one per table
         self.languages = languages or ServerLanguages()  # redraws are public messages
+        self._renamed: dict[int, float] = {}  # thread id -> when this process renamed it
 
     async def restore(self) -> int:
         """After a start: redraw only the tables whose message may be behind the database
@@ -127,12 +129,19 @@ class Restorer:
             log.warning("game %s: could not repost a deleted message (%s)", table.id, exc.status)
 
     async def _rename_thread(self, table: Table) -> None:
-        """The game's thread in the new language (one rename: Discord allows two per ten
-        minutes per thread, so a second change of language soon after waits its turn)."""
+        """The game's thread in the new language. Discord allows two renames of a thread
+        per ten minutes and would hold the rename (and this table's redraws) until then:
+        a thread renamed in the last ten minutes keeps its name."""
         channel = await self.delivery.game_channel(table)
         name = thread_name(table)
-        if isinstance(channel, discord.Thread) and channel.name != name:
-            await channel.edit(name=name)
+        if not isinstance(channel, discord.Thread) or channel.name == name:
+            return
+        now = asyncio.get_running_loop().time()
+        self._renamed = {t: at for t, at in self._renamed.items() if now - at < RENAME_SECONDS}
+        if channel.id in self._renamed:
+            return
+        self._renamed[channel.id] = now
+        await channel.edit(name=name)
 
     async def restore_locked(self, table_id: int, lobby_too: bool = False) -> None:
         # Clicks are answered while this runs: redraw each table as it is now, under its

@@ -132,6 +132,13 @@ async def test_changing_the_servers_language_redraws_its_live_tables(
     redraws = [r for r in env.h.requests[since:] if r.method == "PATCH"]
     assert len(redraws) == 4  # the game's message, its lobby, its thread, the open lobby
     assert [t.name for t in env.h.threads] == ["Seq-fr #1"]  # was "Seq-en #1"
+    # Again within ten minutes: the messages are redrawn, the thread keeps its name (Discord
+    # allows two renames per ten minutes, and would hold the table's redraws until then).
+    since = len(env.h.requests)
+    await mod.slash("settings language", language="de")
+    assert ("table message", "de") in drawn
+    assert len([r for r in env.h.requests[since:] if r.method == "PATCH"]) == 3
+    assert [t.name for t in env.h.threads] == ["Seq-fr #1"]
 
 
 async def test_the_servers_language_is_read_once_not_at_every_click(
