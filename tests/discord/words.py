@@ -100,13 +100,36 @@ def _embed(embed: dict[str, Any], where: str) -> Iterator[Piece]:
         yield Piece(f"{where} author", str(embed["author"]["name"]), LIMITS["author"])
 
 
+def _about(body: dict[str, Any]) -> str:
+    """A few words saying which message it is: its first embed's title, else its text."""
+    embeds = body.get("embeds") or ([body["embed"]] if body.get("embed") else [])
+    title = next((str(e["title"]) for e in embeds if e.get("title")), "")
+    text = title or str(body.get("content") or "")
+    if not text:
+        texts = [c for c in _components(body.get("components") or (), "") if "text" in c.where]
+        text = texts[0].text if texts else ""
+    return f" [{text.splitlines()[0][:60]}]" if text else ""
+
+
 def _message(body: dict[str, Any], where: str) -> Iterator[Piece]:
+    where += _about(body)
     if body.get("content"):
         yield Piece(f"{where} content", str(body["content"]), LIMITS["content"])
     embeds = body.get("embeds") or ([body["embed"]] if body.get("embed") else [])
     for embed in embeds:
         yield from _embed(embed, where)
     yield from _components(body.get("components") or (), where)
+
+
+def _route(method: str, path: str) -> str:
+    """What a request was, in a few words: "answer", "followup edit", "post", "edit"..."""
+    if path.startswith("/interactions/"):
+        return "answer"
+    if path.startswith("/webhooks/"):
+        return "followup" if method == "POST" else "followup edit"
+    if path.endswith("/threads"):
+        return "thread"
+    return {"POST": "post", "PATCH": "edit"}.get(method, method.lower())
 
 
 def pieces(h: Harness, since: int = 0) -> list[Piece]:
@@ -116,7 +139,7 @@ def pieces(h: Harness, since: int = 0) -> list[Piece]:
         body = request.json
         if not isinstance(body, dict) or request.failed_with:
             continue
-        where = f"#{number} {request.method} {request.path}"
+        where = f"#{number} {_route(request.method, request.path)}"
         if "/callback" in request.path:
             data = body.get("data") or {}
             if body.get("type") == 9:
