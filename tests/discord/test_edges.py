@@ -220,3 +220,30 @@ async def test_a_reminder_in_the_thread_speaks_the_servers_language_a_dm_the_mem
         await env.tick(180 / 3 + 1)
     assert ("dm_text", "de") in seen and ("thread_text", "es") in seen
     assert set(seen) == {("dm_text", "de"), ("thread_text", "es")}
+
+
+async def test_the_redraw_in_a_new_language_is_paced_as_the_restore(make_env: MakeEnv) -> None:
+    from bot.ui.restore import RESTORE_BURST, RESTORE_PER_SECOND
+
+    count = RESTORE_BURST + 10
+    env = await make_env(
+        seed=3, max_lobbies_per_channel=count, max_lobbies_per_guild=count,
+        max_games_per_guild=count,
+    )  # fmt: skip
+    env.h.fake.rate_limits = False  # the pace is the bot's own, not discord.py's waits
+    hosts = [await env.h.member(f"Host{i}") for i in range(count)]
+    for host in hosts:
+        await host.slash("sequences start", rounds=1)
+    mod = await env.h.member("Mod", manage_guild=True)
+    since = len(env.h.requests)
+    await mod.slash("settings language", language="es")
+    edits = [r for r in env.h.requests[since:] if r.method == "PATCH"]
+    assert len(edits) == len(hosts)  # every open lobby, once
+    # The first RESTORE_BURST at once, then RESTORE_PER_SECOND a second: the k-th edit
+    # after the burst comes k / 25 s after the first at the soonest.
+    early = [
+        (k, round(r.at - edits[0].at, 3))
+        for k, r in enumerate(edits)
+        if r.at - edits[0].at < (k + 1 - RESTORE_BURST) / RESTORE_PER_SECOND * 0.9
+    ]
+    assert early == [], early
