@@ -9,6 +9,8 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n import catalogues
+from bot.i18n.speaking import _, number, plural
+from bot.render.common import chips
 from bot.tables.stats import SeasonNameTaken
 from bot.ui.checks import require_admin
 from bot.ui.i18n import locale_for, verbatim
@@ -47,16 +49,22 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         seconds: app_commands.Range[int, 15, 3600],
     ) -> None:
-        require_admin(interaction, "You need Manage Server to change game settings.")
+        require_admin(interaction, _("You need Manage Server to change game settings."))
         if not 15 <= seconds <= 3600:
-            raise Forbidden("The turn timer must be between 15 and 3600 seconds.")
+            raise Forbidden(
+                _("The turn timer must be between %(low)s and %(high)s seconds.", low=15,
+                  high=number(3600))
+            )  # fmt: skip
         assert interaction.guild_id is not None
         await self.bot.shell.guild_settings.set_turn_timeout(
             interaction.guild_id, seconds, interaction.user.id
         )
-        await interaction.response.send_message(
-            f"New games here give each turn {seconds} seconds.", ephemeral=True
+        text = plural(
+            "New games here give each turn %(count)s second.",
+            "New games here give each turn %(count)s seconds.",
+            seconds,
         )
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="max-stake", description="The largest stake a table here may ask")
     @app_commands.describe(amount="Chips (0 turns staked tables off)")
@@ -65,18 +73,23 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         amount: app_commands.Range[int, 0, 1_000_000_000],
     ) -> None:
-        require_admin(interaction, "You need Manage Server to change game settings.")
+        require_admin(interaction, _("You need Manage Server to change game settings."))
         ceiling = self.bot.settings.max_stake
         if not 0 <= amount <= ceiling:
-            raise UserError(f"The cap must be between 0 and {ceiling:,} chips (the bot's limit).")
+            raise UserError(
+                _(
+                    "The cap must be between 0 and %(chips)s (the bot's limit).",
+                    chips=chips(ceiling),
+                )
+            )
         assert interaction.guild_id is not None
         await self.bot.shell.guild_settings.set_max_stake(
             interaction.guild_id, amount, interaction.user.id
         )
         text = (
-            "Tables here can no longer be staked."
+            _("Tables here can no longer be staked.")
             if amount == 0
-            else f"Tables here may ask a stake of up to {amount:,} chips."
+            else _("Tables here may ask a stake of up to %(chips)s.", chips=chips(amount))
         )
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -87,21 +100,24 @@ class Admin(
         interaction: discord.Interaction[SequencesBot],
         role: discord.Role | None = None,
     ) -> None:
-        require_admin(interaction, "You need Manage Server to change game settings.")
+        require_admin(interaction, _("You need Manage Server to change game settings."))
         assert interaction.guild is not None
         if role is not None and role.is_default():
-            raise UserError("Lobbies never call everyone: choose a role.")
+            raise UserError(_("Lobbies never call everyone: choose a role."))
         await self.bot.shell.guild_settings.set_lobby_role(
             interaction.guild.id, None if role is None else role.id, interaction.user.id
         )
+        me = interaction.guild.me
         if role is None:
-            text = "New lobbies here call no role."
+            text = _("New lobbies here call no role.")
+        elif not role.mentionable and not (me and me.guild_permissions.mention_everyone):
+            text = _(
+                "New lobbies here mention %(role)s. It isn't mentionable, so Discord won't "
+                "notify its members: allow anyone to mention it, or give me Mention All Roles.",
+                role=role.mention,
+            )
         else:
-            text = f"New lobbies here mention {role.mention}."
-            me = interaction.guild.me
-            if not role.mentionable and not (me and me.guild_permissions.mention_everyone):
-                text += " It isn't mentionable, so Discord won't notify its members: allow "
-                text += "anyone to mention it, or give me Mention All Roles."
+            text = _("New lobbies here mention %(role)s.", role=role.mention)
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -110,11 +126,11 @@ class Admin(
     @app_commands.describe(language="Private answers stay in each member's own Discord language")
     @app_commands.choices(language=LANGUAGES)
     async def language(self, interaction: discord.Interaction[SequencesBot], language: str) -> None:
-        require_admin(interaction, "You need Manage Server to change game settings.")
+        require_admin(interaction, _("You need Manage Server to change game settings."))
         assert interaction.guild_id is not None
         books = catalogues()
         if language != FOLLOW_DISCORD and language not in books.tags:
-            raise UserError("Pick a language from the list.")
+            raise UserError(_("Pick a language from the list."))
         chosen = None if language == FOLLOW_DISCORD else language
         await self.bot.shell.guild_settings.set_language(
             interaction.guild_id, chosen, interaction.user.id
@@ -152,7 +168,7 @@ class Admin(
         last_day: app_commands.Range[str, 1, 20] | None = None,
         soft_reset: bool = False,
     ) -> None:
-        require_admin(interaction, "You need Manage Server to start a season.")
+        require_admin(interaction, _("You need Manage Server to start a season."))
         assert interaction.guild_id is not None
         shell = self.bot.shell
         title = season_name(name)
@@ -163,7 +179,7 @@ class Admin(
                 actor_id=interaction.user.id,
             )  # fmt: skip
         except SeasonNameTaken:
-            raise UserError("This server had a season of that name: pick another.") from None
+            raise UserError(_("This server had a season of that name: pick another.")) from None
         await interaction.response.send_message(
             started_text(season, ended), allowed_mentions=discord.AllowedMentions.none()
         )

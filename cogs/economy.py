@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.i18n.speaking import N_, _
 from bot.render.common import NO_PINGS, chips
 from bot.render.standings import wallet_embed
 from bot.tables import wallets
@@ -18,6 +19,9 @@ from bot.ui.checks import require_admin
 from bot.ui.members import remember
 
 MAX_REASON = wallets.MAX_REASON
+# TRANSLATORS: /chips grant and take, said in the channel; %(reason)s is the admin's reason.
+GRANTED = N_("%(who)s granted %(member)s %(amount)s (%(reason)s): %(balance)s now.")
+TAKEN = N_("%(who)s removed %(amount)s from %(member)s (%(reason)s): %(balance)s left.")
 Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
 
 
@@ -29,13 +33,13 @@ def only_pings(member: discord.abc.User) -> discord.AllowedMentions:
 
 def _guild(interaction: discord.Interaction[SequencesBot]) -> int:
     if interaction.guild_id is None:
-        raise UserError("Chips belong to a server: use this in a server channel.")
+        raise UserError(_("Chips belong to a server: use this in a server channel."))
     return interaction.guild_id
 
 
 def _human(member: discord.abc.User) -> None:
     if member.bot:
-        raise UserError("Bots don't hold chips.")
+        raise UserError(_("Bots don't hold chips."))
 
 
 class Economy(commands.Cog):
@@ -69,8 +73,14 @@ class Economy(commands.Cog):
         await remember(self.bot.shell, guild_id, interaction.user)
         balance, next_due = await self.bot.shell.wallets.claim_daily(guild_id, interaction.user.id)
         await interaction.response.send_message(
-            f"{interaction.user.mention} collected {chips(wallets.DAILY_CHIPS)}: "
-            f"{chips(balance)} now. Next ones <t:{next_due}:R>.",
+            # TRANSLATORS: %(when)s is a Discord timestamp ("in 5 hours").
+            _(
+                "%(who)s collected %(chips)s: %(balance)s now. Next ones %(when)s.",
+                who=interaction.user.mention,
+                chips=chips(wallets.DAILY_CHIPS),
+                balance=chips(balance),
+                when=f"<t:{next_due}:R>",
+            ),
             allowed_mentions=NO_PINGS,
         )
 
@@ -88,8 +98,13 @@ class Economy(commands.Cog):
         await remember(self.bot.shell, guild_id, interaction.user, member)
         balance = await self.bot.shell.wallets.pay(guild_id, interaction.user.id, member.id, amount)
         await interaction.response.send_message(
-            f"{interaction.user.mention} paid {member.mention} {chips(amount)}; "
-            f"{chips(balance)} left.",
+            _(
+                "%(who)s paid %(member)s %(chips)s; %(balance)s left.",
+                who=interaction.user.mention,
+                member=member.mention,
+                chips=chips(amount),
+                balance=chips(balance),
+            ),
             allowed_mentions=only_pings(member),
         )
 
@@ -109,7 +124,7 @@ class Chips(
 
     def _check(self, interaction: discord.Interaction[SequencesBot], member: discord.Member) -> int:
         guild_id = _guild(interaction)
-        require_admin(interaction, "You need Manage Server to grant or remove chips.")
+        require_admin(interaction, _("You need Manage Server to grant or remove chips."))
         _human(member)
         return guild_id
 
@@ -128,8 +143,7 @@ class Chips(
             amount,
             reason,
             self.bot.shell.wallets.grant,
-            "granted {member} {amount}",
-            "now",
+            GRANTED,
         )
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
@@ -147,8 +161,7 @@ class Chips(
             amount,
             reason,
             self.bot.shell.wallets.take,
-            "removed {amount} from {member}",
-            "left",
+            TAKEN,
         )
 
     async def _adjust(
@@ -158,8 +171,7 @@ class Chips(
         amount: int,
         reason: str,
         change: Callable[..., Awaitable[int]],
-        did: str,
-        after: str,
+        words: str,
     ) -> None:
         """Grant or take, recorded with who did it and why, announced publicly."""
         guild_id = self._check(interaction, member)
@@ -170,10 +182,15 @@ class Chips(
         balance = await change(
             guild_id, member.id, amount, actor_id=interaction.user.id, reason=reason
         )
-        what = did.format(member=member.mention, amount=chips(amount))
         await interaction.response.send_message(
-            f"{interaction.user.mention} {what} "
-            f"({discord.utils.escape_markdown(reason)}): {chips(balance)} {after}.",
+            _(
+                words,
+                who=interaction.user.mention,
+                member=member.mention,
+                amount=chips(amount),
+                reason=discord.utils.escape_markdown(reason),
+                balance=chips(balance),
+            ),
             allowed_mentions=only_pings(member),
         )
 

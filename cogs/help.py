@@ -11,30 +11,35 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.base import Game, RulesPage
+from bot.i18n.speaking import N_, _, pgettext
 from bot.render.common import COLOUR
 from bot.ui.anywhere import anywhere
-from bot.ui.mentions import CommandMentions, Mention
+from bot.ui.mentions import CommandMentions, Mention, plain
 from bot.ui.rules import rules_embed
 from bot.ui.tournaments import TOURNAMENT_RULES
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(
     "tables",
-    "Turns, timers, forfeits and ending early",
-    "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
-    "unless the server changes it; none in DMs and group DMs); when it runs out the bot plays "
-    "that turn for you. With a third of it left, you are mentioned once in the game's thread "
-    "unless you have acted (`/notify` sends it by direct message instead).\n"
-    "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
-    "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
-    "ranks last. The game goes on among the others; when one side is left it wins at once "
-    "and takes the pot. A forfeited seat's stake stays in the pot.\n"
-    "• With no player left (or every one away), the game is abandoned: no result, no rating "
-    "change, every stake refunded.\n"
-    "• **Ending early** (`/<game> end`): Manage Server can end any game (stakes refunded). The "
-    "host can end an unstaked game; a staked one only when everyone else still playing "
-    "presses **Agree to end** within 2 minutes.\n"
-    "• Games with bot players count for games and wins but do not move ratings.",
+    N_("Turns, timers, forfeits and ending early"),
+    # TRANSLATORS: /rules game:tables, what every game shares; `/<game> resign` and
+    # `/<game> end` stand for a game's own command (/sequences resign, /board end).
+    N_(
+        "• Only the player to move can press the turn buttons. Every turn has a timer (3 minutes "
+        "unless the server changes it; none in DMs and group DMs); when it runs out the bot plays "
+        "that turn for you. With a third of it left, you are mentioned once in the game's thread "
+        "unless you have acted (`/notify` sends it by direct message instead).\n"
+        "• **Forfeit**: three missed turns in a row, or **Resign** (the button on the turn "
+        "message, or `/<game> resign`, both asking to confirm), and your seat plays no more and "
+        "ranks last. The game goes on among the others; when one side is left it wins at once "
+        "and takes the pot. A forfeited seat's stake stays in the pot.\n"
+        "• With no player left (or every one away), the game is abandoned: no result, no rating "
+        "change, every stake refunded.\n"
+        "• **Ending early** (`/<game> end`): Manage Server can end any game (stakes refunded). The "
+        "host can end an unstaked game; a staked one only when everyone else still playing "
+        "presses **Agree to end** within 2 minutes.\n"
+        "• Games with bot players count for games and wins but do not move ratings."
+    ),
 )
 
 
@@ -55,10 +60,15 @@ class Help(commands.Cog):
         pages += [(None, TABLE_RULES), (None, TOURNAMENT_RULES)]
         wanted = (game or pages[0][1].key).strip().casefold()
         found = next(
-            ((g, p) for g, p in pages if wanted in (p.key.casefold(), p.title.casefold())), None
+            (
+                (g, p)
+                for g, p in pages
+                if wanted in (p.key.casefold(), p.title.casefold(), _(p.title).casefold())
+            ),
+            None,
         )
         if found is None:
-            raise UserError("Pick a game from the list.")
+            raise UserError(_("Pick a game from the list."))
         owner, page = found
         embed = rules_embed(page, owner.bot_level_texts if owner is not None else None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -69,9 +79,11 @@ class Help(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         text = current.casefold()
         return [
-            app_commands.Choice(name=page.title, value=page.key)
+            app_commands.Choice(name=_(page.title)[:100], value=page.key)
             for page in [*self.bot.games.rules_pages, TABLE_RULES, TOURNAMENT_RULES]
-            if text in page.key.casefold() or text in page.title.casefold()
+            if text in page.key.casefold()
+            or text in page.title.casefold()
+            or text in _(page.title).casefold()
         ][:25]
 
     @app_commands.command(name="help", description="What this bot does and its commands")
@@ -84,6 +96,7 @@ class Help(commands.Cog):
 # /help's sections: the top-level commands of "Your chips and stats"; every other command
 # a member can use is under "Play", and those that ask for a permission (``default_
 # permissions``) under "Server admins", shown only to members who have it.
+FIELD_LIMIT = 1024  # Discord's limit of an embed field's value
 CHIPS_AND_STATS = ("wallet", "daily", "pay", "stats", "leaderboard", "privacy")
 PLAY_ORDER = ("rules", "odds", "replay", "history", "resign", "end")
 GAME_ORDER = ("sequences", "heartsdue", "board")  # the dice games first, as the README
@@ -108,11 +121,29 @@ def _lines(commands: list[app_commands.Command[Any, ..., Any]], mention: Mention
     """One line per description: the end and resign of every game share theirs."""
     by_text: dict[str, list[str]] = {}
     for command in commands:
-        by_text.setdefault(command.description, []).append(mention(command.qualified_name))
+        by_text.setdefault(_described(command), []).append(mention(command.qualified_name))
     return [
         f"{names[0]} – {text}" if len(names) == 1 else f"{text}\n{' · '.join(names)}"
         for text, names in by_text.items()
     ]
+
+
+def _in_language(mention: Mention) -> Mention:
+    """``mention``, but a command whose id is unknown is written as the reader's Discord
+    names it (``/regeln`` for a German reader), as a clickable mention shows it."""
+
+    def named(name: str) -> str:
+        shown = mention(name)
+        if shown != plain(name):
+            return shown
+        return plain(" ".join(pgettext("command", word) for word in name.split()))
+
+    return named
+
+
+def _described(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
+    """A command's description as the reader's Discord shows it (the commands catalogue)."""
+    return pgettext("description", command.description)
 
 
 def help_embed(
@@ -120,6 +151,7 @@ def help_embed(
 ) -> discord.Embed:
     """/help for a member with ``permissions``: start-here steps, then the commands they
     can use by section, each a mention (clickable) where the command ids are known."""
+    mention = _in_language(mention)
     every = [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
     every.sort(key=_game_order)  # stable: otherwise in the tree's order
     starts = [c for c in every if c.name == "start" and c.parent is not None]
@@ -139,30 +171,46 @@ def help_embed(
     chips.sort(key=lambda c: CHIPS_AND_STATS.index(c.qualified_name.split(" ", 1)[0]))
     admin.sort(key=lambda c: c.qualified_name)
     start_here = [
-        "1. Open a table in a channel:",
-        *(
-            f"• {mention(c.qualified_name)} – {c.parent.description if c.parent else ''}"
-            for c in starts
-        ),
-        "2. Others press **Join**; the host presses **Start**.",
-        "3. Play in the game's thread when it pings you. **Rules** on every turn shows "
-        "that game's rules.",
-    ]
+        _("1. Open a table in a channel:"),
+        *(f"• {mention(c.qualified_name)} – {_described(c.parent) if c.parent else ''}"
+          for c in starts),
+        # TRANSLATORS: **Join**, **Start** and **Rules** are the buttons' labels: write them
+        # as the table's buttons say them in your language.
+        _("2. Others press **Join**; the host presses **Start**."),
+        _("3. Play in the game's thread when it pings you. **Rules** on every turn shows "
+          "that game's rules."),
+    ]  # fmt: skip
     embed = discord.Embed(
-        title="Sequences bot",
-        description="Dice and board games of sequences, played with buttons.",
+        title=_("Sequences bot"),
+        description=_("Dice and board games of sequences, played with buttons."),
         colour=COLOUR,
     )
+    # TRANSLATORS: /help's section titles (embed field names).
     sections = [
-        ("Start here", start_here),
-        ("Play", _lines(play, mention)),
-        ("Your chips and stats", _lines(chips, mention)),
-        ("Server admins", _lines(admin, mention)),
+        (_("Start here"), start_here),
+        (_("Play"), _lines(play, mention)),
+        (_("Your chips and stats"), _lines(chips, mention)),
+        (_("Server admins"), _lines(admin, mention)),
     ]
     for name, lines in sections:
-        if lines:
-            embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
+        for index, value in enumerate(_packed(lines)):
+            # A section longer than a field goes on in the next, under a blank name.
+            embed.add_field(name=name if index == 0 else "\u200b", value=value, inline=False)
     return embed
+
+
+def _packed(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
+    """``lines`` joined into as few field values as hold them, each at most ``limit``
+    characters, never cutting a line (a command's clickable mention is some 40 characters,
+    and a language's descriptions are longer than English's)."""
+    values: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if values and len(values[-1]) + 1 + len(line) <= limit:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
 async def setup(bot: SequencesBot) -> None:

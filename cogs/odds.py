@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import UserError
 from bot.games.registry import Games
+from bot.i18n.speaking import _
 from bot.ui.anywhere import anywhere
 from bot.ui.odds import OddsButton, odds_answer
 
@@ -32,7 +33,7 @@ class Odds(commands.Cog):
         self, interaction: discord.Interaction[SequencesBot], ruleset: str = DEFAULT
     ) -> None:
         if ruleset not in self.bot.shell.games.odds_pages:
-            raise UserError("Pick a game from the list.")
+            raise UserError(_("Pick a game from the list."))
         embed, view = odds_answer(self.bot.shell, ruleset)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 

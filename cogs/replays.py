@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.tables.names import clean_name
 from bot.ui.history import HistoryButton, render_history
@@ -29,7 +30,7 @@ class Replays(commands.Cog):
         step: app_commands.Range[int, 0, 100_000] | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            raise UserError("Replays belong to a server: use this in a server channel.")
+            raise UserError(_("Replays belong to a server: use this in a server channel."))
         shell = self.bot.shell
         found = await shell.replays.load(game, interaction.guild_id)
         payload = replay_message(shell, found, step or 0)  # the start: no spoiler
@@ -45,7 +46,7 @@ class Replays(commands.Cog):
         text = current.strip().lstrip("#").casefold()
         choices = []
         for row in await self.bot.shell.replays.recent(interaction.guild_id, limit=100):
-            name = f"#{row.id} {games.label(row.game_key)}: {', '.join(row.players)}"
+            name = f"#{row.id} {_(games.label(row.game_key))}: {', '.join(row.players)}"
             if text and text not in name.casefold():
                 continue
             choices.append(app_commands.Choice(name=name[:100], value=row.id))
@@ -61,12 +62,12 @@ class Replays(commands.Cog):
         game: str | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            raise UserError("Game history belongs to a server: use this in a server channel.")
+            raise UserError(_("Game history belongs to a server: use this in a server channel."))
         key = None
         if game is not None:
             key = self.bot.games.find_key(game)
             if key is None:
-                raise UserError("There is no such game here: pick one from the list.")
+                raise UserError(_("There is no such game here: pick one from the list."))
         embed, view = await render_history(
             self.bot.shell, interaction.guild_id, interaction.user.id, 1,
             None if member is None else member.id, key,
@@ -80,9 +81,9 @@ class Replays(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         text = current.casefold()
         return [
-            app_commands.Choice(name=label, value=key)
+            app_commands.Choice(name=_(label), value=key)
             for key, label in self.bot.games.labels.items()
-            if text in key or text in label.casefold()
+            if text in key or text in label.casefold() or text in _(label).casefold()
         ][:25]
 
 

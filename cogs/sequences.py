@@ -16,8 +16,9 @@ from bot.games.base import guild_of
 from bot.games.oneroll import settings as oneroll
 from bot.games.options import STAKE, WITH, Option, span
 from bot.games.sequences import settings as push
+from bot.i18n.speaking import _
 from bot.records import NO_GUILD
-from bot.ui.anywhere import SERVER_ONLY, anywhere
+from bot.ui.anywhere import anywhere
 from bot.ui.options import choices, describe, picked
 from cogs.game_group import GameGroup
 
@@ -62,8 +63,10 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
         if rules == oneroll.CLASSIC_CHOICE[1]:
             if variant != VARIANT.default or rounds is not None or soft_last_die:
                 raise UserError(
-                    "Classic one-roll Sequences has no variants, rounds or house "
-                    "rules: it is a race to the target."
+                    _(
+                        "Classic one-roll Sequences has no variants, rounds or house "
+                        "rules: it is a race to the target."
+                    )
                 )
             await self.bot.shell.router.open_lobby(
                 interaction,
@@ -74,9 +77,14 @@ class Sequences(GameGroup, group_name="sequences", group_description="Sequences,
             )
             return
         if rules != RULES.default:
-            raise UserError("Unknown rules.")
+            raise UserError(_("Unknown rules."))
         if guild_of(interaction) == NO_GUILD:  # push-your-luck games are long: servers only
-            raise UserError(SERVER_ONLY.format(what="Push-your-luck Sequences"))
+            raise UserError(
+                _(
+                    "Push-your-luck Sequences plays in servers only; here, pick rules: classic "
+                    "(one roll a turn)."
+                )
+            )
         settings = push.from_options(variant, rounds, target, soft_last_die)
         await self.bot.shell.router.open_lobby(
             interaction, kind="sequences", settings=settings, stake=stake, invite=with_

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import UserError
+from bot.i18n.speaking import _
 from bot.render.chart import rating_chart
 from bot.render.common import NO_PINGS
 from bot.render.standings import stats_embed
@@ -36,10 +37,19 @@ class Stats(commands.Cog):
             return key
         wanted = text.strip().casefold()
         for key in await self.bot.shell.stats.game_keys(guild_id):
-            if wanted in (key.casefold(), games.label(key).casefold()):
+            if wanted in (
+                key.casefold(),
+                games.label(key).casefold(),
+                _(games.label(key)).casefold(),
+            ):
                 return key
-        examples = ", ".join(next(iter(g.labels.values())) for g in games.values() if g.labels)
-        raise UserError(f"There is no such game here: pick one from the list (e.g. {examples}).")
+        examples = ", ".join(_(next(iter(g.labels.values()))) for g in games.values() if g.labels)
+        raise UserError(
+            _(
+                "There is no such game here: pick one from the list (e.g. %(examples)s).",
+                examples=examples,
+            )
+        )
 
     async def _game_choices(
         self, interaction: discord.Interaction[SequencesBot], current: str
@@ -50,9 +60,11 @@ class Stats(commands.Cog):
             keys |= set(await self.bot.shell.stats.game_keys(interaction.guild_id))
         text = current.lower()
         found = [
-            app_commands.Choice(name=games.label(key), value=key)
+            app_commands.Choice(name=_(games.label(key)), value=key)
             for key in sorted(keys)
-            if text in key or text in games.label(key).lower()
+            if text in key
+            or text in games.label(key).lower()
+            or text in _(games.label(key)).lower()
         ]
         return found[:25]
 
@@ -85,9 +97,9 @@ class Stats(commands.Cog):
         season: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            raise UserError("Leaderboards belong to a server: use this in a server channel.")
+            raise UserError(_("Leaderboards belong to a server: use this in a server channel."))
         if scope not in stats.SCOPES or sort not in stats.SORTS:
-            raise UserError("Pick a scope and a sort from the list.")
+            raise UserError(_("Pick a scope and a sort from the list."))
         chosen = await chosen_season(self.bot.shell, interaction.guild_id, season, scope)
         key = (
             await self._game_key(interaction.guild_id, game)
@@ -131,10 +143,10 @@ class Stats(commands.Cog):
         game: str | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            raise UserError("Statistics belong to a server: use this in a server channel.")
+            raise UserError(_("Statistics belong to a server: use this in a server channel."))
         who = member or interaction.user
         if who.bot:
-            raise UserError("Bots don't keep statistics here.")
+            raise UserError(_("Bots don't keep statistics here."))
         key = None if game is None else await self._game_key(interaction.guild_id, game)
         await remember(self.bot.shell, interaction.guild_id, who)
         service = self.bot.shell.stats

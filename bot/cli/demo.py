@@ -2,7 +2,7 @@
 
 No token and no Discord: a temporary database, the real table service and rules, each move
 printed as the thread would show it, then the result table. ``demo board --out FILE.png``
-also writes the final board picture.
+also writes the final board picture; ``--language de`` plays it in another language.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from bot.config import Settings
 from bot.games.base import Demo, Game
 from bot.games.registry import Games
 from bot.games.words import event_lines
-from bot.render.common import embed_as_text
+from bot.i18n import SOURCE, catalogues
+from bot.i18n.speaking import _, number, pgettext, speaking
+from bot.render.common import chips, embed_as_text
 from bot.store.db import Database
 from bot.tables.model import Seat, Table
 from bot.tables.names import unescape_markdown
@@ -54,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument(
+        "--language",
+        default=SOURCE,
+        help=f"the language to play in ({', '.join(catalogues().tags)}; default: {SOURCE})",
+    )
+    parser.add_argument(
         "--stake",
         type=int,
         default=250,
@@ -62,7 +69,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_demo(args))
+    books = catalogues()
+    tag = books.resolve(args.language)
+    if tag == SOURCE and args.language.replace("_", "-").split("-")[0].casefold() != SOURCE:
+        print(
+            f"error: no catalogue for {args.language!r}: pick one of {', '.join(books.tags)}",
+            file=sys.stderr,
+        )
+        return 2
+    with speaking(tag):  # asyncio.run's task reads the language of this context
+        return asyncio.run(_demo(args))
 
 
 class _Clock:
@@ -113,9 +129,10 @@ async def _demo(args: argparse.Namespace) -> int:
                 await service.add_bot(table.id, HOST, level)
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
-            print(f"{game.title(change.table.settings)} #{table.id}: {names}\n")
+            title = _(game.title(change.table.settings))
+            print(f"{title} #{table.id}: {names}\n")
             _print_lines(change.table, args.quiet)
-            for _ in range(20_000):
+            for _tick in range(20_000):
                 if change.table.status != "running":
                     break
                 clock.now = (change.table.row.deadline or clock.now) + 0.01
@@ -130,10 +147,13 @@ async def _demo(args: argparse.Namespace) -> int:
             print(_plain(embed_as_text(shown.embed)))
             if args.out is not None:
                 if shown.file is None:
-                    print(f"error: {args.game} has no picture to write", file=sys.stderr)
+                    print(
+                        _("error: %(game)s has no picture to write", game=args.game),
+                        file=sys.stderr,
+                    )
                     return 2
                 args.out.write_bytes(shown.file.fp.read())
-                print(f"\npicture written to {args.out}")
+                print("\n" + _("picture written to %(path)s", path=args.out))
             if args.stake > 0 and args.game == game.demos[0].name:
                 await _staked_game(service, db, clock, rng, args, game, demo)
             return 0 if final.status == "finished" else 1
@@ -162,9 +182,12 @@ async def _staked_game(
         return
 
     members = {201: "Ana", 202: "Bo"}
-    print(f"\n== A staked game: {args.stake:,} chips each ==")
+    print("\n" + _("== A staked game: %(chips)s each ==", chips=chips(args.stake)))
     for user, name in members.items():
-        print(f"{name:<4} before: {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
+        balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
+        # TRANSLATORS: the demo's wallets before and after a staked game; keep the two
+        # lines' amounts under each other (pad "after:" with spaces as in English).
+        print(_("%(name)s before: %(balance)s", name=f"{name:<4}", balance=balance))
     table = await service.open_lobby(
         guild_id=DEMO_GUILD,
         channel_id=DEMO_CHANNEL,
@@ -187,18 +210,56 @@ async def _staked_game(
         change = await service.act(table.id, seat.user_id, change.table.version, button)
         _print_lines(change.table, args.quiet)
     for user, name in members.items():
-        print(f"{name:<4} after:  {await wallets.balance(db, DEMO_GUILD, user):>6,} chips")
+        balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
+        print(_("%(name)s after:  %(balance)s", name=f"{name:<4}", balance=balance))
     key = game.game_key(demo.settings)
     page = await stats.leaderboard(db, key, "server", DEMO_GUILD, "rating")
-    print(f"\n== Leaderboard · {game.labels.get(key, key)} · this server ==")
-    print(f"{'#':>2} {'player':<8} {'rating':>6} {'won':>4} {'games':>5} {'chips':>7}")
+    label = _(game.labels.get(key, key))
+    print("\n" + _("== Leaderboard · %(game)s · this server ==", game=label))
+    # TRANSLATORS: the demo's leaderboard columns (short words: the columns widen to fit).
+    heads = [
+        "#",
+        pgettext("demo column", "player"),
+        pgettext("demo column", "rating"),
+        pgettext("demo column", "won"),
+        pgettext("demo column", "games"),
+        pgettext("demo column", "chips"),
+    ]
+    widths = [max(w, len(h)) for w, h in zip((2, 8, 6, 4, 5, 7), heads, strict=True)]
+    print(
+        " ".join(
+            h.ljust(w) if i == 1 else h.rjust(w)
+            for i, (h, w) in enumerate(zip(heads, widths, strict=True))
+        )
+    )
     for row in page.rows:
+        cells = [
+            str(row.rank),
+            row.name or "?",
+            number(row.rating),
+            number(row.wins),
+            number(row.games),
+            ("+" if row.chips_net >= 0 else "") + number(row.chips_net),
+        ]
         print(
-            f"{row.rank:>2} {row.name or '?':<8} {row.rating:>6} {row.wins:>4} "
-            f"{row.games:>5} {row.chips_net:>+7,}"
+            " ".join(
+                c.ljust(w) if i == 1 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            )
         )
     report = await wallets.check_invariant(db)
     print(
-        f"ledger check: balances {report.balances:,} + held {report.held:,} = granted "
-        f"{report.minted:,}: {'ok' if report.ok else 'BROKEN'}"
+        _(
+            "ledger check: balances %(balances)s + held %(held)s = granted %(minted)s: %(state)s",
+            balances=number(report.balances),
+            held=number(report.held),
+            minted=number(report.minted),
+            # TRANSLATORS: the demo's ledger check result.
+            state=_("ok") if report.ok else _("BROKEN"),
+        )
     )
+
+
+def _aligned(balance: int) -> str:
+    """A balance in chips, its number right-aligned in six columns."""
+    return " " * max(0, 6 - len(number(balance))) + chips(balance)

@@ -1,6 +1,7 @@
 """A member's rating over their last games, as a small PNG: points in, picture out.
 
-Only Pillow's built-in scalable font is used, so no system font is needed.
+Its words are drawn in the bot's own font (``bot.render.fonts``), which has every letter of
+the bot's languages; no system font is needed.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ import io
 import math
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n.speaking import _, number
+from bot.render.fonts import font
 
 WIDTH, HEIGHT = 480, 200
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 14, 30
@@ -19,8 +23,8 @@ LINE = (88, 101, 242)
 LAST = (87, 242, 135)
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return font(size)
 
 
 def _nice_step(span: float, ticks: int) -> int:
@@ -33,17 +37,23 @@ def _nice_step(span: float, ticks: int) -> int:
     return int(10 * magnitude)
 
 
+def _game(count: int) -> str:
+    # TRANSLATORS: under the rating chart's x axis, the first and last game shown ("game 12").
+    return _("game %(number)s", number=number(count))
+
+
 def rating_chart(points: list[tuple[int, float]]) -> bytes:
-    """PNG of (game number, rating) points, oldest first; an empty list draws a note."""
+    """PNG of (game number, rating) points, oldest first; an empty list draws a note. Its
+    words and numbers are the reader's language (``bot.i18n.speaking``)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small, normal = _font(12), _font(14)
     if not points:
-        draw.text((WIDTH // 2, HEIGHT // 2), "No rated games yet", font=normal, fill=TEXT,
+        draw.text((WIDTH // 2, HEIGHT // 2), _("No rated games yet"), font=normal, fill=TEXT,
                   anchor="mm")  # fmt: skip
         return _png(image)
-    xs = [x for x, _ in points]
-    ys = [y for _, y in points]
+    xs = [x for x, _y in points]
+    ys = [y for _x, y in points]
     # Padding keeps a flat line off the frame and gives it gridlines above and below.
     pad = max((max(ys) - min(ys)) * 0.1, 25.0)
     low, high = min(ys) - pad, max(ys) + pad
@@ -60,12 +70,12 @@ def rating_chart(points: list[tuple[int, float]]) -> bytes:
         )
 
     for value in range(y0, y1 + 1, step):
-        _, py = at(x0, value)
+        _px, py = at(x0, value)
         draw.line([(LEFT, py), (WIDTH - RIGHT, py)], fill=GRID)
-        draw.text((LEFT - 6, py), f"{value:,}", font=small, fill=TEXT, anchor="rm")
+        draw.text((LEFT - 6, py), number(value), font=small, fill=TEXT, anchor="rm")
     for game in (xs[0], xs[-1]):
-        px, _ = at(game, y0)
-        draw.text((px, HEIGHT - BOTTOM + 8), f"game {game:,}", font=small, fill=TEXT,
+        px, _py = at(game, y0)
+        draw.text((px, HEIGHT - BOTTOM + 8), _game(game), font=small, fill=TEXT,
                   anchor="ma" if len(xs) == 1 else ("la" if game == xs[0] else "ra"))  # fmt: skip
     line = [at(x, y) for x, y in points]
     if len(line) > 1:
@@ -73,7 +83,7 @@ def rating_chart(points: list[tuple[int, float]]) -> bytes:
     lx, ly = line[-1]
     draw.ellipse([lx - 4, ly - 4, lx + 4, ly + 4], fill=LAST)
     label_anchor = "rb" if lx > WIDTH / 2 else "lb"
-    draw.text((lx + (-6 if label_anchor == "rb" else 6), ly - 6), f"{round(ys[-1]):,}",
+    draw.text((lx + (-6 if label_anchor == "rb" else 6), ly - 6), number(round(ys[-1])),
               font=normal, fill=LAST, anchor=label_anchor)  # fmt: skip
     return _png(image)
 

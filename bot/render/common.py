@@ -6,6 +6,9 @@ import unicodedata
 
 import discord
 
+from bot.i18n import catalogues
+from bot.i18n.speaking import plural
+
 COLOUR = discord.Colour(0x2B6CB0)
 COLOUR_DONE = discord.Colour(0x2F855A)
 COLOUR_CLOSED = discord.Colour(0x718096)
@@ -15,7 +18,17 @@ KEYCAPS = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣",
 
 
 def chips(amount: int) -> str:
-    return f"{amount:,} chip{'s' if amount != 1 else ''}"
+    # TRANSLATORS: an amount of chips (the bot's currency), e.g. "1,000 chips".
+    return plural("%(count)s chip", "%(count)s chips", amount)
+
+
+def every_language(message: str) -> tuple[str, ...]:
+    """``message`` in each language the bot speaks (English first): what a persistent
+    button checks a message's title against, since the message was drawn in the language
+    of whoever it was for and may be pressed by a member reading another."""
+    books = catalogues()
+    found = [books.language(tag).gettext(message) for tag in books.tags]
+    return tuple(dict.fromkeys(found))
 
 
 def dice_emoji(faces: tuple[int, ...] | list[int]) -> str:

@@ -7,6 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from babel.numbers import format_decimal
+
+from bot.i18n.speaking import _, current, number, plural
+
 # The longest line a player's answer may hold: an embed on a phone shows about 45-50
 # characters a line, and a table whose lines wrap cannot be read as a table.
 PHONE_LINE = 46
@@ -25,20 +29,27 @@ def num(x: Fraction, digits: int = 2) -> str:
     """A figure as a player reads it: 1.26, 5, 17.3 (three significant figures or so)."""
     value = float(x)
     if value == int(value):
-        return str(int(value))
-    return f"{value:.1f}" if value >= 10 else f"{value:.{digits}f}"
+        return number(int(value))
+    return _decimal(value, 1 if value >= 10 else digits)
+
+
+def _decimal(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals, written the reader's way (1.26, 1,26)."""
+    return format_decimal(value, format="#,##0." + "0" * digits, locale=current().babel)
 
 
 def percent(x: Fraction) -> str:
-    return f"{float(x) * 100:.1f} %"
+    # TRANSLATORS: a percentage; %(value)s is the number, e.g. "17.3 %".
+    return _("%(value)s %%", value=_decimal(float(x) * 100, 1))
 
 
 def dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return plural("%(count)s die", "%(count)s dice", count)
 
 
 def chance(p: Fraction) -> str:
     """A probability too small for one decimal of a percentage reads as "1 in N"."""
     if 0 < p < Fraction(1, 1000):
-        return f"1 in {round(1 / p):,}"
+        # TRANSLATORS: a small chance, e.g. "1 in 7,776".
+        return _("1 in %(count)s", count=number(round(1 / p)))
     return percent(p)

@@ -11,11 +11,14 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n.speaking import _, number, plural
+from bot.render.common import every_language
 from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
-from bot.ui.checks import fits_id, on_own_message
+from bot.ui.checks import fits_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.pages import on_own_page
 from bot.ui.replay import HISTORY_TITLE as TITLE
 from bot.ui.replay import ReplayButton
 from bot.ui.shell import Shell, shell_of
@@ -75,14 +78,14 @@ class HistoryButton(
         if not is_button(interaction):
             return False
         if not fits_id(self.owner, self.member_id or 0):
-            await reply_private(interaction, "That button isn't one of mine; nothing changed.")
+            await reply_private(interaction, _("That button isn't one of mine; nothing changed."))
             return False
-        return await on_own_message(interaction, TITLE)
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if interaction.guild_id is None:
-                raise UserError("Game history belongs to a server.")
+                raise UserError(_("Game history belongs to a server."))
             viewer = interaction.user.id
             embed, view = await render_history(
                 shell_of(interaction), interaction.guild_id, viewer, self.page,
@@ -110,31 +113,35 @@ async def render_history(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of the server's history (of one member, of one game) and its buttons."""
     found = await shell.replays.history(guild_id, page, user_id=member_id, game_key=game_key)
-    title = TITLE
-    if game_key is not None:
-        title += f" of {shell.games.label(game_key)}"
-    if member_id is not None:
-        title += f" with {member_name}" if member_name else " of one member"
-    embed = discord.Embed(title=title[:256], colour=COLOUR)
+    embed = discord.Embed(
+        title=_title(shell, game_key, member_id, member_name)[:256], colour=COLOUR
+    )
     if found.games:
         embed.description = "\n".join(_row(shell, g) for g in found.games)
     else:
-        embed.description = "No finished games yet."
+        embed.description = _("No finished games yet.")
     embed.set_footer(
-        text=f"Page {found.page}/{found.pages} · {found.total} games · ▶ opens a game's replay "
-        "(or /replay game:<id>)"
+        text=plural(
+            "Page %(page)s/%(pages)s · %(count)s game · ▶ opens a game's replay "
+            "(or /replay game:<id>)",
+            "Page %(page)s/%(pages)s · %(count)s games · ▶ opens a game's replay "
+            "(or /replay game:<id>)",
+            found.total,
+            page=number(found.page),
+            pages=number(found.pages),
+        )
     )
     view = discord.ui.View(timeout=None)
     view.add_item(
         HistoryButton(
             viewer_id, found.page - 1, member_id, game_key,
-            label="◀ Previous", disabled=found.page <= 1,
+            label=_("◀ Previous"), disabled=found.page <= 1,
         )
     )  # fmt: skip
     view.add_item(
         HistoryButton(
             viewer_id, found.page + 1, member_id, game_key,
-            label="Next ▶", disabled=found.page >= found.pages,
+            label=_("Next ▶"), disabled=found.page >= found.pages,
         )
     )  # fmt: skip
     for index, game in enumerate(found.games):  # at most 10 a page: two rows of five
@@ -142,14 +149,40 @@ async def render_history(
     return embed, view
 
 
+def _title(
+    shell: Shell, game_key: str | None, member_id: int | None, member_name: str | None
+) -> str:
+    """The page's title: every one starts as ``HISTORY_TITLE`` does, in each language."""
+    game = None if game_key is None else _(shell.games.label(game_key))
+    if member_id is None:
+        return _(TITLE) if game is None else _("Finished games of %(game)s", game=game)
+    if game is None:
+        if member_name:
+            return _("Finished games with %(member)s", member=member_name)
+        return _("Finished games of one member")
+    if member_name:
+        return _("Finished games of %(game)s with %(member)s", game=game, member=member_name)
+    return _("Finished games of %(game)s of one member", game=game)
+
+
 def _row(shell: Shell, game: FinishedGame) -> str:
     players = ", ".join(_short(name) for name in game.players) or "?"
-    winners = " & ".join(_short(name) for name in game.winners) or "nobody"
-    pot = f" · pot {game.pot:,}" if game.pot else ""
-    return (
-        f"**#{game.id}** {shell.games.label(game.game_key)} · <t:{int(game.finished_at)}:d>\n"
-        f"  {md_name(players)} · won by {md_name(winners)}{pot} · {game.moves} moves"
-    )
+    # TRANSLATORS: /history, who won a game no seat won.
+    winners = " & ".join(_short(name) for name in game.winners) or _("nobody")
+    head = f"**#{game.id}** {_(shell.games.label(game.game_key))} · <t:{int(game.finished_at)}:d>"
+    moves = plural("%(count)s move", "%(count)s moves", game.moves)
+    if game.pot:
+        # TRANSLATORS: /history's second line of a game: players, winners, pot, moves.
+        line = _(
+            "%(players)s · won by %(winners)s · pot %(pot)s · %(moves)s",
+            players=md_name(players), winners=md_name(winners), pot=number(game.pot), moves=moves,
+        )  # fmt: skip
+    else:
+        line = _(
+            "%(players)s · won by %(winners)s · %(moves)s",
+            players=md_name(players), winners=md_name(winners), moves=moves,
+        )  # fmt: skip
+    return f"{head}\n  {line}"
 
 
 def _short(name: str, limit: int = 32) -> str:

@@ -14,14 +14,19 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n.speaking import N_, _
+from bot.render.common import every_language
 from bot.render.standings import leaderboard_embed
 from bot.tables import stats
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
+from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
-TITLE = "Leaderboard · "  # every page's title starts so (bot.render.standings; see on_own_message)
+# Every page's title starts so (bot.render.standings; see on_own_message), in the language
+# the page was drawn in.
+# TRANSLATORS: the start of a /leaderboard page's title, followed by the game's name.
+TITLE = N_("Leaderboard · ")
 SCOPE_CODES = {"server": "s", "global": "g"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
 _SCOPES = {code: name for name, code in SCOPE_CODES.items()}
@@ -88,7 +93,7 @@ class LeaderboardButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        return await on_own_message(interaction, TITLE)
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -98,14 +103,14 @@ class LeaderboardButton(
 
     async def _show(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None:
-            raise UserError("Leaderboards belong to a server.")
+            raise UserError(_("Leaderboards belong to a server."))
         viewer = interaction.user.id
         shell = shell_of(interaction)
         season = None
         if self.season_id is not None:
             season = await shell.stats.season(interaction.guild_id, self.season_id)
             if season is None:
-                raise UserError("That season is not one of this server's.")
+                raise UserError(_("That season is not one of this server's."))
         embed, view = await render_board(
             shell,
             interaction.guild_id,
@@ -147,16 +152,16 @@ async def render_board(
     view.add_item(
         LeaderboardButton(
             viewer_id, board.page - 1, scope, sort, game_key,
-            label="◀ Previous", disabled=board.page <= 1, season_id=season_id,
+            label=_("◀ Previous"), disabled=board.page <= 1, season_id=season_id,
         )
     )  # fmt: skip
     view.add_item(
         LeaderboardButton(
             viewer_id, board.page + 1, scope, sort, game_key,
-            label="Next ▶", disabled=board.page >= board.pages, season_id=season_id,
+            label=_("Next ▶"), disabled=board.page >= board.pages, season_id=season_id,
         )
     )  # fmt: skip
-    name = shell.games.label(game_key)
+    name = _(shell.games.label(game_key))
     if season is not None:
         played = bool(board.rows) or game_key in await shell.stats.season_game_keys(season.id)
     else:

@@ -11,14 +11,17 @@ import discord
 
 from bot.errors import UserError
 from bot.games.base import OddsPage
-from bot.render.common import COLOUR
+from bot.i18n.speaking import N_, _
+from bot.render.common import COLOUR, every_language
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
+from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
-FOOTER = "Exact figures, not a simulation."
-TITLE = "Odds · "  # every /odds answer's title starts so (see on_own_message)
+FOOTER = N_("Exact figures, not a simulation.")
+# Every /odds answer's title starts so, in the language it was drawn in (on_own_message).
+# TRANSLATORS: the start of an /odds answer's title, followed by the game's name.
+TITLE = N_("Odds · ")
 
 
 class OddsButton(
@@ -28,7 +31,7 @@ class OddsButton(
     def __init__(self, ruleset: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Full table",
+                label=_("Full table"),
                 style=discord.ButtonStyle.secondary,
                 emoji="📋",
                 custom_id=f"od:{ruleset}",
@@ -49,7 +52,7 @@ class OddsButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        return await on_own_message(interaction, TITLE)
+        return await on_own_page(interaction, every_language(TITLE))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -63,12 +66,12 @@ def _page(shell: Shell, ruleset: str) -> OddsPage:
     """The game's own /odds entry (``bot/games/<name>/odds.py``)."""
     page = shell.games.odds_pages.get(ruleset)
     if page is None:
-        raise UserError("There are no odds for that game.")
+        raise UserError(_("There are no odds for that game."))
     return page
 
 
 def _title(shell: Shell, ruleset: str) -> str:
-    return f"{TITLE}{shell.games.label(_page(shell, ruleset).game_key)}"
+    return _(TITLE) + _(shell.games.label(_page(shell, ruleset).game_key))
 
 
 def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:
@@ -77,7 +80,7 @@ def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.V
     embed = discord.Embed(
         title=_title(shell, ruleset), description="\n".join(figures.summary), colour=COLOUR
     )
-    embed.set_footer(text=FOOTER)
+    embed.set_footer(text=_(FOOTER))
     view = discord.ui.View(timeout=None)
     view.add_item(OddsButton(ruleset))
     return embed, view
@@ -86,9 +89,10 @@ def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.V
 def table_embed(shell: Shell, ruleset: str) -> discord.Embed:
     """The full table of a ruleset, in words, one short line each."""
     embed = discord.Embed(
-        title=f"{_title(shell, ruleset)} · full table",
+        # TRANSLATORS: the title of /odds' Full table; %(title)s is "Odds · <game>".
+        title=_("%(title)s · full table", title=_title(shell, ruleset)),
         description="\n".join(_page(shell, ruleset).figures().table),
         colour=COLOUR,
     )
-    embed.set_footer(text=FOOTER)
+    embed.set_footer(text=_(FOOTER))
     return embed

@@ -23,31 +23,38 @@ import discord
 
 from bot.errors import UserError
 from bot.games.base import Game
-from bot.render.common import NO_PINGS
+from bot.i18n import catalogues
+from bot.i18n.speaking import N_, _, number, plural, speaking
+from bot.render.common import NO_PINGS, every_language
 from bot.tables.names import md_name
 from bot.tables.replays import Replay
+from bot.ui import pages
 from bot.ui.buttons import is_button
-from bot.ui.checks import on_own_message
 from bot.ui.errors import handle_error
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
 PICTURE = "replay.png"
 COLOUR = 0x5865F2
-TITLE = "Replay of game #"  # every replay message's title starts so (see on_own_message)
-HISTORY_TITLE = "Finished games"  # and every /history page's, where "▶ #id" buttons live
+# Every replay message's title starts so, in the language it was drawn in (on_own_message).
+# TRANSLATORS: the start of a /replay message's title, followed by the game's name.
+TITLE = N_("Replay of game #%(id)s:")
+# And every /history page's, where "▶ #id" buttons live.
+# TRANSLATORS: /history's title; every longer title of that page must start with it.
+HISTORY_TITLE = N_("Finished games")
 STORY_LINES = 6  # the last moves above the picture: the message stays one phone screen tall
 STORY_CHARS = 600  # and never more text than this (a dice game's lines are longer)
 
 # code -> (label, target step given the replay and the step shown); the target goes into
 # the custom_id, so a button drawn before a restart still goes where it said.
+# TRANSLATORS: the replay's buttons (keep them short: a phone shows three a row).
 _MOVES: dict[str, tuple[str, Any]] = {
-    "f": ("⏮ First", lambda replay, step: 0),
-    "m": ("⏪ Round", lambda replay, step: replay.round_back(step)),
-    "b": ("◀ Back", lambda replay, step: step - 1),
-    "n": ("Next ▶", lambda replay, step: step + 1),
-    "p": ("Round ⏩", lambda replay, step: replay.round_forward(step)),
-    "l": ("Last ⏭", lambda replay, step: replay.last),
+    "f": (N_("⏮ First"), lambda replay, step: 0),
+    "m": (N_("⏪ Round"), lambda replay, step: replay.round_back(step)),
+    "b": (N_("◀ Back"), lambda replay, step: step - 1),
+    "n": (N_("Next ▶"), lambda replay, step: step + 1),
+    "p": (N_("Round ⏩"), lambda replay, step: replay.round_forward(step)),
+    "l": (N_("Last ⏭"), lambda replay, step: replay.last),
 }
 
 
@@ -98,13 +105,16 @@ class ReplayButton(
         if not is_button(interaction):
             return False
         # "Open" lives on a /history page, every other button on this game's replay.
-        home = HISTORY_TITLE if self.code == "o" else f"{TITLE}{self.game_id}:"
-        return await on_own_message(interaction, home)
+        if self.code == "o":
+            home = every_language(HISTORY_TITLE)
+        else:
+            home = tuple(t % {"id": self.game_id} for t in every_language(TITLE))
+        return await pages.on_own_page(interaction, home)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if interaction.guild_id is None:
-                raise UserError("Replays belong to a server.")
+                raise UserError(_("Replays belong to a server."))
             shell = shell_of(interaction)
             replay = await shell.replays.load(self.game_id, interaction.guild_id)
             if self.code == "a":
@@ -146,27 +156,36 @@ def replay_message(
     step = replay.clamp(step)
     shown = replay.moments[: step + 1]
     embed = discord.Embed(
-        title=f"{TITLE}{replay.game_id}: {shell.games.label(replay.game_key)}",
+        title=f"{_(TITLE, id=replay.game_id)} {_(shell.games.label(replay.game_key))}",
         colour=COLOUR,
     )
     text = game.replay_text(shown, replay.seats) or ""
-    story, _, scores = text.rpartition("\n\n")
-    if not _:
+    story, cut, scores = text.rpartition("\n\n")
+    if not cut:
         story, scores = text, ""
     events = [line for line in story.splitlines() if line.strip()]
     tail = _tail(events)
-    where = "the start" if step == 0 else f"step {step} of {replay.last}"
-    parts = [f"**At {where}**"]
     if step == 0:
+        parts = [_("**At the start**")]
         players = ", ".join(md_name(seat.name) for seat in replay.seats)
-        parts.append(f"Nothing played yet. Players: {players}.")
-    elif tail:
+        parts.append(_("Nothing played yet. Players: %(players)s.", players=players))
+    else:
+        # TRANSLATORS: above the last moves of a replay, e.g. "At step 12 of 40".
+        parts = [_("**At step %(step)s of %(last)s**", step=number(step), last=number(replay.last))]
+    if step != 0 and tail:
         parts.append("```\n" + "\n".join(tail) + "\n```")
     if scores.strip():
         parts.append("```\n" + scores.strip()[:1_500] + "\n```")
     embed.description = "\n".join(parts)
-    whose = "your own copy: only you see it" if private else "the buttons open your own copy"
-    embed.set_footer(text=f"Step {step}/{replay.last} · {whose}")
+    # TRANSLATORS: the replay's footer; keep "%(step)s/%(last)s" together (a redraw reads it).
+    footer = (
+        _("Step %(step)s/%(last)s · your own copy: only you see it", step=step, last=replay.last)
+        if private
+        else _(
+            "Step %(step)s/%(last)s · the buttons open your own copy", step=step, last=replay.last
+        )
+    )
+    embed.set_footer(text=footer)
     png = game.replay_picture(shown, replay.seats)
     payload: dict[str, Any] = {"embed": embed, "view": _view(replay, step, png is not None)}
     if png is not None:
@@ -181,15 +200,27 @@ def _redrawn(
     """The shared message drawn again at its step if what it shows is out of date (a
     member forgotten since it was posted: their name goes from it too), else None."""
     embed = message.embeds[0] if message is not None and message.embeds else None
-    found = re.search(r"Step (\d+)/", (embed.footer.text or "") if embed else "")
+    found = re.search(r"(\d+)/\d+", (embed.footer.text or "") if embed else "")
     if embed is None or found is None:
         return None
-    payload = replay_message(shell, replay, int(found[1]))
+    # Drawn again in the language it was drawn in, not the presser's: else every press by
+    # a member reading another language would rewrite the shared message in theirs.
+    with speaking(_language_of(embed.title or "", replay.game_id)):
+        payload = replay_message(shell, replay, int(found[1]))
     if payload["embed"].description == embed.description:
         return None
     if "file" in payload:
         payload["attachments"] = [payload.pop("file")]
     return payload
+
+
+def _language_of(title: str, game_id: int) -> str | None:
+    """The language a replay message's ``title`` is in (None: none of the bot's)."""
+    books = catalogues()
+    for tag in books.tags:
+        if title.startswith(books.language(tag).gettext(TITLE) % {"id": game_id}):
+            return tag
+    return None
 
 
 def _tail(events: list[str]) -> list[str]:
@@ -205,7 +236,8 @@ def _tail(events: list[str]) -> list[str]:
         tail.append(line)
     tail.reverse()
     hidden = len(events) - len(tail)
-    return [f"… {hidden} earlier", *tail] if hidden else tail
+    # TRANSLATORS: the first line of a replay's story when earlier moves are left out.
+    return [plural("… %(count)s earlier", "… %(count)s earlier", hidden), *tail] if hidden else tail
 
 
 def _view(replay: Replay, step: int, pictures: bool) -> discord.ui.View:
@@ -213,10 +245,12 @@ def _view(replay: Replay, step: int, pictures: bool) -> discord.ui.View:
     for index, (code, (label, target)) in enumerate(_MOVES.items()):
         to = replay.clamp(target(replay, step))
         view.add_item(
-            ReplayButton(replay.game_id, to, code, label=label, disabled=to == step, row=index // 3)
+            ReplayButton(
+                replay.game_id, to, code, label=_(label), disabled=to == step, row=index // 3
+            )
         )
     if pictures:
-        view.add_item(ReplayButton(replay.game_id, 0, "a", label="Download animation", row=2))
+        view.add_item(ReplayButton(replay.game_id, 0, "a", label=_("Download animation"), row=2))
     return view
 
 
@@ -230,14 +264,22 @@ async def send_animation(
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await asyncio.to_thread(game.replay_animation, replay.moments, replay.seats, "gif")
     if data is None:
-        raise UserError("This game has no pictures to animate.")
+        raise UserError(_("This game has no pictures to animate."))
     if len(data) > UPLOAD_LIMIT:
         raise UserError(
-            f"The animation of game #{replay.game_id} is too large to upload "
-            f"({len(data) / 1_048_576:.1f} MB)."
+            _(
+                "The animation of game #%(id)s is too large to upload (%(size)s MB).",
+                id=replay.game_id,
+                size=number(round(len(data) / 1_048_576, 1)),
+            )
         )
     await interaction.followup.send(
-        f"Game #{replay.game_id}, {replay.last} steps:",
+        plural(
+            "Game #%(id)s, %(count)s step:",
+            "Game #%(id)s, %(count)s steps:",
+            replay.last,
+            id=replay.game_id,
+        ),
         file=discord.File(io.BytesIO(data), filename=f"game-{replay.game_id}.gif"),
         ephemeral=True,
         allowed_mentions=NO_PINGS,

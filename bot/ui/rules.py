@@ -7,17 +7,38 @@ from typing import Any
 import discord
 
 from bot.games.base import Game, RulesPage
+from bot.i18n.speaking import _
 from bot.render.common import COLOUR
 from bot.tables.model import TableSnapshot
 
 
+def page_text(text: str) -> str:
+    """A rules page's text in the reader's language: its own message (``N_`` where the
+    page is defined), else paragraph by paragraph, else line by line, for a page whose
+    pieces are marked one by one and joined."""
+    whole = _(text)
+    if whole != text or not text:
+        return whole
+    return "\n\n".join(
+        _(paragraph)
+        if _(paragraph) != paragraph
+        else "\n".join(_(line) for line in paragraph.split("\n"))
+        for paragraph in text.split("\n\n")
+    )
+
+
 def rules_embed(page: RulesPage, bot_levels: dict[str, str] | None = None) -> discord.Embed:
     """One page of ``/rules``, with how each bot-player level plays when the game has any."""
-    embed = discord.Embed(title=f"Rules · {page.title}", description=page.text, colour=COLOUR)
+    embed = discord.Embed(
+        # TRANSLATORS: the title of a /rules page; %(title)s is the game's or page's name.
+        title=_("Rules · %(title)s", title=_(page.title)),
+        description=page_text(page.text),
+        colour=COLOUR,
+    )
     if bot_levels:  # the lobby lists them; here is how each plays
         embed.add_field(
-            name="Bot players",
-            value="\n".join(f"**{lv}**: {text}" for lv, text in bot_levels.items()),
+            name=_("Bot players"),
+            value="\n".join(f"**{_(lv)}**: {_(text)}" for lv, text in bot_levels.items()),
             inline=False,
         )
     return embed
@@ -28,12 +49,21 @@ def table_rules_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     set up with, then its variant's page (what differs, read first), then the game's own."""
     pages = game.table_rules(table)
     lead = pages[-1]
-    parts = [f"**{p.title}**\n{p.text}" for p in reversed(pages)] if len(pages) > 1 else [lead.text]
+    parts = (
+        [f"**{_(p.title)}**\n{page_text(p.text)}" for p in reversed(pages)]
+        if len(pages) > 1
+        else [page_text(lead.text)]
+    )
     settings = game.describe_settings(table.settings)
     if settings:
-        parts.insert(0, f"**This table** (game #{table.id}): {settings}")
+        # TRANSLATORS: first line of a table's rules; %(settings)s lists how it was set up.
+        parts.insert(
+            0, _("**This table** (game #%(id)s): %(settings)s", id=table.id, settings=settings)
+        )
     embed = discord.Embed(
-        title=f"Rules · {lead.title}", description="\n\n".join(parts)[:4096], colour=COLOUR
+        title=_("Rules · %(title)s", title=_(lead.title)),
+        description="\n\n".join(parts)[:4096],
+        colour=COLOUR,
     )
-    embed.set_footer(text="Turns, timers, forfeits, ending early: /rules game:tables")
+    embed.set_footer(text=_("Turns, timers, forfeits, ending early: /rules game:tables"))
     return embed

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from babel.dates import format_date
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n.speaking import _, current
 from bot.records import DAY, Season
 from bot.tables.names import clean_name, md_name
 from bot.ui.shell import Shell
@@ -24,54 +26,63 @@ def end_of_day(text: str, now: float) -> float:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(
-            "Give the season's last day as YYYY-MM-DD (UTC), for example 2026-06-30."
+            _("Give the season's last day as YYYY-MM-DD (UTC), for example 2026-06-30.")
         ) from None
     start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp()
     ends = start + DAY
     if ends <= now:
-        raise UserError("That day is over: pick a last day from today on (UTC).")
+        raise UserError(_("That day is over: pick a last day from today on (UTC)."))
     if ends - now > MAX_SEASON_DAYS * DAY:
-        raise UserError("A season may run five years at most: pick an earlier last day.")
+        raise UserError(_("A season may run five years at most: pick an earlier last day."))
     return ends
 
 
 def season_name(text: str) -> str:
     if len(text.strip()) > NAME_MAX:
-        raise UserError(f"A season's name is {NAME_MAX} characters at most.")
+        raise UserError(_("A season's name is %(count)s characters at most.", count=NAME_MAX))
     name = " ".join(clean_name(text).split()) if text.strip() else ""
     if not name:
-        raise UserError("Give the season a name, for example “Spring 2026”.")
+        raise UserError(_("Give the season a name, for example “Spring 2026”."))
     if len(name) > NAME_MAX:
-        raise UserError(f"A season's name is {NAME_MAX} characters at most.")
+        raise UserError(_("A season's name is %(count)s characters at most.", count=NAME_MAX))
     if name.casefold() in (ALL_TIME, "all time", "current"):
-        raise UserError("That name is taken by the leaderboard's own choices: pick another.")
+        raise UserError(_("That name is taken by the leaderboard's own choices: pick another."))
     return name
 
 
 def started_text(season: Season, ended: Season | None) -> str:
-    lines = [f"🏁 Season **{md_name(season.name)}** has started."]
+    lines = [_("🏁 Season **%(name)s** has started.", name=md_name(season.name))]
     if season.ends_at is not None:
-        lines.append(f"It ends <t:{int(season.ends_at)}:f> (<t:{int(season.ends_at)}:R>).")
+        at = int(season.ends_at)
+        # TRANSLATORS: %(date)s and %(when)s are Discord timestamps ("in 3 months").
+        lines.append(_("It ends %(date)s (%(when)s).", date=f"<t:{at}:f>", when=f"<t:{at}:R>"))
     if ended is not None:
-        lines.append(f"Season **{md_name(ended.name)}** is over: its final board stays.")
+        lines.append(
+            _("Season **%(name)s** is over: its final board stays.", name=md_name(ended.name))
+        )
     lines.append(
-        "Ratings start from a soft reset (halfway back to a newcomer's)."
+        _("Ratings start from a soft reset (halfway back to a newcomer's).")
         if season.soft_reset
-        else "Ratings carry on from the all-time ones."
+        else _("Ratings carry on from the all-time ones.")
     )
-    lines.append("`/leaderboard` shows this season; pick `season: all-time` for all time.")
+    # TRANSLATORS: `season: all-time` is the option and its value as typed (keep all-time).
+    lines.append(_("`/leaderboard` shows this season; pick `season: all-time` for all time."))
     return "\n".join(lines)
 
 
 def choice_label(season: Season, now: float) -> str:
     """An autocomplete choice (plain text: no timestamps there)."""
     if season.running(now):
-        state = "running"
+        # TRANSLATORS: a season in /leaderboard's list (at most 100 characters with its name).
+        label = _("%(name)s (running)", name=season.name)
     else:
         assert season.ends_at is not None
         day = dt.datetime.fromtimestamp(season.ends_at, dt.UTC).date()
-        state = f"ended {day:%d %b %Y}"
-    return f"{season.name} ({state})"[:100]
+        # TRANSLATORS: a CLDR date pattern (dd day, MMM month's short name, y year): write
+        # the one your language uses for "30 Jun 2026".
+        ended = format_date(day, format=_("dd MMM y"), locale=current().babel)
+        label = _("%(name)s (ended %(date)s)", name=season.name, date=ended)
+    return label[:100]
 
 
 async def season_choices(
@@ -79,7 +90,8 @@ async def season_choices(
 ) -> list[app_commands.Choice[str]]:
     now = shell.clock()
     text = current.strip().casefold()
-    found = [app_commands.Choice(name="All time", value=ALL_TIME)] if text in ALL_TIME else []
+    all_time = text in ALL_TIME or text in _("All time").casefold()
+    found = [app_commands.Choice(name=_("All time"), value=ALL_TIME)] if all_time else []
     for season in await shell.stats.list_seasons(guild_id):
         if text in season.name.casefold():
             found.append(app_commands.Choice(name=choice_label(season, now), value=str(season.id)))
@@ -92,19 +104,19 @@ async def chosen_season(shell: Shell, guild_id: int, text: str | None, scope: st
     if text is None:
         return await shell.stats.current_season(guild_id) if scope == "server" else None
     wanted = text.strip()
-    if wanted.casefold() in (ALL_TIME, "all time", "alltime"):
+    if wanted.casefold() in (ALL_TIME, "all time", "alltime", _("All time").casefold()):
         return None
     if scope != "server":
-        raise UserError("Seasons belong to one server: pick scope “this server” to see one.")
+        raise UserError(_("Seasons belong to one server: pick scope “this server” to see one."))
     if wanted.casefold() == "current":
         season = await shell.stats.current_season(guild_id)
         if season is None:
-            raise UserError("No season is running here: pick a past one from the list.")
+            raise UserError(_("No season is running here: pick a past one from the list."))
         return season
     season = None
     if wanted.isdigit() and len(wanted) <= 12:
         season = await shell.stats.season(guild_id, int(wanted))
     season = season or await shell.stats.season_named(guild_id, wanted[:NAME_MAX])
     if season is None:
-        raise UserError("There is no season of that name here: pick one from the list.")
+        raise UserError(_("There is no season of that name here: pick one from the list."))
     return season

@@ -99,3 +99,19 @@ def test_demo_prints_every_dice_turn_once_up_to_the_result(
     names = out.split("\n", 1)[0].split(": ", 1)[1].split(", ")
     for name in names:
         assert sum(line.startswith(f"{name} ") for line in played) == 3, name
+
+
+def test_demo_plays_in_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--language de``: the demo's own lines in German, its numbers as German writes them
+    (issue 23); a language the bot does not speak is refused, with the ones it does."""
+    assert main(["demo", "--seed", "3", "--language", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "== Ein Spiel mit Einsatz: je 250 Chips ==" in out
+    assert "Ana  vorher:   1.000 Chips" in out
+    assert ("Ana  nachher:  1.250 Chips" in out) != ("Bo   nachher:  1.250 Chips" in out)
+    assert "== Bestenliste · " in out and " Spieler " in out and "Wertung" in out
+    assert re.search(r"Kassenprüfung: Guthaben [\d.]+ \+ gebunden 0 = ausgegeben [\d.]+: ok", out)
+
+    assert main(["demo", "--language", "xx"]) == 2
+    err = capsys.readouterr().err
+    assert "no catalogue for 'xx'" in err and "de" in err and "pt-BR" in err

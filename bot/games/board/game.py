@@ -8,21 +8,22 @@ from typing import Any
 
 import discord
 
-from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
+from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
 from bot.games.board import animation, picture, story
 from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
-from bot.games.board.texts import LABELS, RULES_PAGES, TITLE
+from bot.games.board.texts import LABELS, TITLE, rules_pages
 from bot.games.board.words import move_line
+from bot.i18n.speaking import N_, _, plural
+from bot.records import TurnAction
 from bot.rules import board as b
 from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 
 
 class BoardGame(BoardKind, Game[b.BoardState]):
-    rules_pages = RULES_PAGES
     labels = LABELS
     demos = (
         Demo(
@@ -32,27 +33,42 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         ),
     )
 
+    # TRANSLATORS: how a bot player of each level plays, after its level's name.
     bot_level_texts = {
-        "random": "plays any legal move",
-        "greedy": "extends its own lines and blocks fours, one move ahead",
-        "strong": "weighs every line and the unseen cards before it moves",
+        "random": N_("plays any legal move"),
+        "greedy": N_("extends its own lines and blocks fours, one move ahead"),
+        "strong": N_("weighs every line and the unseen cards before it moves"),
     }
-    button_texts = {"hand": ("My hand", "🃏")}
+    # TRANSLATORS: the board message's button that opens a player's private cards (at most
+    # 80 characters; keep it short). The rules and messages name it in bold: **My hand**.
+    button_texts = {"hand": (N_("My hand"), "🃏")}
+
+    # Read where the page is drawn (``/rules``, the Rules button), so in its reader's language.
+    @property
+    def rules_pages(self) -> tuple[RulesPage, ...]:  # type: ignore[override]
+        """In the language being drawn: one message per paragraph (``texts.RULES``)."""
+        return rules_pages()
+
+    def button_text(self, state: b.BoardState, action: TurnAction) -> tuple[str, str | None]:
+        label, emoji = super().button_text(state, action)
+        return _(label), emoji
 
     def title(self, settings: Mapping[str, Any]) -> str:
-        return TITLE
+        return _(TITLE)
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         if settings.get("first_sequence_wins"):
-            parts = ["first sequence wins"]
+            parts = [_("first sequence wins")]
         elif settings.get("teams") == 3:
-            parts = ["1 sequence wins (3 sides)"]
+            parts = [_("1 sequence wins (3 sides)")]
         else:
-            parts = ["2 sequences win (1 with 3 sides)"]
+            parts = [_("2 sequences win (1 with 3 sides)")]
         if settings.get("teams"):
-            parts.append(f"{settings['teams']} teams")
+            teams = int(settings["teams"])
+            parts.append(plural("%(count)s team", "%(count)s teams", teams))
         if settings.get("seats"):
-            parts.append(f"up to {settings['seats']} players")
+            seats = int(settings["seats"])
+            parts.append(plural("up to %(count)s player", "up to %(count)s players", seats))
         return " · ".join(parts)
 
     def __init__(self) -> None:

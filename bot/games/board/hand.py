@@ -22,6 +22,7 @@ from bot.games.base import answer_update, defer_update, place_of
 from bot.games.board.kind import move_action
 from bot.games.board.picture import BoardPicture, Frames, render_board
 from bot.games.board.render import card_order, hand_text, picture, side_label, side_names
+from bot.i18n.speaking import N_, _, pgettext
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.render.view import build_view
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STALE = "That move is over: press My hand for your current cards."
+# TRANSLATORS: "My hand" is the board message's button: use its label's translation.
+STALE = N_("That move is over: press My hand for your current cards.")
 MAX_SPACE_BUTTONS = 20  # beyond this, choose the row first (Discord allows 25 per message)
 
 
@@ -58,13 +60,13 @@ class BoardHands:
     ) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError("You're not playing in this game, so you have no hand.")
+            raise UserError(_("You're not playing in this game, so you have no hand."))
         if not table.playing(seat):  # resigned or forfeited: the cards went with the seat
-            raise UserError("You have left this game, so you have no hand.")
+            raise UserError(_("You have left this game, so you have no hand."))
         if table.rules is None:
-            raise StaleAction("This game has not started.")
+            raise StaleAction(_("This game has not started."))
         if action != "hand" and version != table.version:
-            raise StaleAction(STALE)
+            raise StaleAction(_(STALE))
         private = _is_private(interaction)
         snapshot = table.snapshot()
         if action == "hand":
@@ -91,7 +93,7 @@ class BoardHands:
             interaction.user.id,
             version,
             action,
-            stale_text=STALE,
+            stale_text=_(STALE),
             place=place_of(interaction),
         )
         after = change.table.snapshot()
@@ -143,12 +145,16 @@ class BoardHands:
         legal = b.legal_actions(state) if my_turn else []
         drawn = view.last_move.drawn if view.last_move and view.last_move.seat == seat else None
         sides = state.config.sides
-        lines = [f"**Your cards:** {hand_text(view, drawn)}"]
+        # TRANSLATORS: %(cards)s is the hand: "7♥ · J♠ (remove) · Q♦ (dead)".
+        lines = [_("**Your cards:** %(cards)s", cards=hand_text(view, drawn))]
         if state.outcome is not None:
-            lines.append("The game is over.")
+            lines.append(_("The game is over."))
         elif not my_turn:
             lines.append(
-                f"It's {md_name(table.seats[state.turn].name)}'s turn; you can look, not play."
+                _(
+                    "It's %(who)s's turn; you can look, not play.",
+                    who=md_name(table.seats[state.turn].name),
+                )
             )
         buttons: list[Button] = []
         highlight: list[tuple[int, int]] = []
@@ -158,12 +164,18 @@ class BoardHands:
         elif my_turn and stage is not None:
             buttons, highlight, note = self._space_buttons(legal, stage)
             lines.append(note)
-            buttons.append(Button("hand", "Back", "secondary", row=4, emoji="↩️"))
-        buttons.append(
-            Button("hand", "Refresh", "secondary", row=4, emoji="🔄")
-        ) if stage is None else None
+            # TRANSLATORS: a button of the private hand: back to the cards (at most 80).
+            buttons.append(
+                Button("hand", pgettext("button", "Back"), "secondary", row=4, emoji="↩️")
+            )
+        if stage is None:
+            # TRANSLATORS: a button of the private hand: redraw it (at most 80).
+            buttons.append(
+                Button("hand", pgettext("button", "Refresh"), "secondary", row=4, emoji="🔄")
+            )
         embed = discord.Embed(
-            title=f"Your hand · {side_label(seat % sides)}",
+            # TRANSLATORS: the private hand's title; %(side)s is the side's colour and mark.
+            title=_("Your hand · %(side)s", side=side_label(seat % sides)),
             description="\n".join(lines),
             colour=COLOUR,
         )
@@ -177,9 +189,11 @@ class BoardHands:
 
     def _card_buttons(self, legal: list[b.Action], view: b.SeatView) -> tuple[list[Button], str]:
         if legal == [b.Pass()]:
-            return [
-                Button("pass", "Pass (no playable card)", "danger")
-            ], "None of your cards can be played: you must pass."
+            # TRANSLATORS: a button (at most 80 characters).
+            label = pgettext("button", "Pass (no playable card)")
+            return [Button("pass", label, "danger")], _(
+                "None of your cards can be played: you must pass."
+            )
         # A hand holds at most 7 distinct cards: plays fill rows 0-1, trades rows 2-3, five
         # a row, so even seven of either fit beside Refresh on row 4.
         plays: list[Button] = []
@@ -194,25 +208,25 @@ class BoardHands:
                 trades.append(
                     Button(
                         f"t_{card.lower()}",
-                        f"Trade {label} (dead)",
+                        # TRANSLATORS: a button: trade the dead card 7♥ (at most 80).
+                        pgettext("button", "Trade %(card)s (dead)", card=label),
                         "danger",
                         row=2 + len(trades) // 5,
                     )
                 )
             elif any(isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card for a in legal):
-                suffix = (
-                    " · wild"
-                    if card in b.TWO_EYED_JACKS
-                    else (" · remove" if card in b.ONE_EYED_JACKS else "")
-                )
-                plays.append(
-                    Button(f"c_{card.lower()}", label + suffix, "primary", row=len(plays) // 5)
-                )
+                if card in b.TWO_EYED_JACKS:
+                    # TRANSLATORS: a button: a two-eyed jack, played on any space (at most 80).
+                    label = pgettext("button", "%(card)s · wild", card=label)
+                elif card in b.ONE_EYED_JACKS:
+                    # TRANSLATORS: a button: a one-eyed jack, removes a chip (at most 80).
+                    label = pgettext("button", "%(card)s · remove", card=label)
+                plays.append(Button(f"c_{card.lower()}", label, "primary", row=len(plays) // 5))
             else:  # listed all the same, disabled, with the reason it can't be played now
                 plays.append(
                     Button(
                         f"c_{card.lower()}",
-                        f"{label} {_unplayable_reason(card)}",
+                        _unplayable(card, label),
                         "secondary",
                         row=len(plays) // 5,
                         disabled=True,
@@ -220,8 +234,8 @@ class BoardHands:
                 )
         if not any(isinstance(a, b.PlayCard | b.RemoveChip) for a in legal):
             # RULINGS §3: a seat that can't play trades first; it may pass only after that.
-            return plays + trades, "No card can be played: trade a dead card for a new one."
-        return plays + trades, "Your turn: choose a card."
+            return plays + trades, _("No card can be played: trade a dead card for a new one.")
+        return plays + trades, _("Your turn: choose a card.")
 
     def _space_buttons(
         self, legal: list[b.Action], stage: str
@@ -235,18 +249,29 @@ class BoardHands:
         )
         moves = [a for a in legal if isinstance(a, b.PlayCard | b.RemoveChip) and a.card == card]
         if not moves:
-            raise StaleAction("That card can't be played now: press My hand.")
+            # TRANSLATORS: "My hand" is the board message's button: use its label's translation.
+            raise StaleAction(_("That card can't be played now: press My hand."))
         label = b.card_label(card)
         verb = "remove" if card in b.ONE_EYED_JACKS else "play"
         cells = [(a.row, a.col) for a in moves]
         if row_filter is None and len(moves) > MAX_SPACE_BUTTONS:
             rows = sorted({a.row for a in moves})
             buttons = [
-                Button(f"r_{card.lower()}_{r}", f"Row {r + 1}", "primary", row=i // 5)
+                Button(
+                    f"r_{card.lower()}_{r}",
+                    # TRANSLATORS: a button: a row of the board, 1 to 10 (at most 80).
+                    pgettext("button", "Row %(row)s", row=r + 1),
+                    "primary",
+                    row=i // 5,
+                )
                 for i, r in enumerate(rows)
             ]
-            what = "a chip to remove" if verb == "remove" else "an open space"
-            return buttons, cells, f"{label}: choose the row of {what} (highlighted)."
+            text = (
+                _("%(card)s: choose the row of a chip to remove (highlighted).", card=label)
+                if verb == "remove"
+                else _("%(card)s: choose the row of an open space (highlighted).", card=label)
+            )
+            return buttons, cells, text
         if row_filter is not None:
             moves = [a for a in moves if a.row == row_filter]
             cells = [(a.row, a.col) for a in moves]
@@ -260,21 +285,26 @@ class BoardHands:
             for i, a in enumerate(moves[:MAX_SPACE_BUTTONS])
         ]
         text = (
-            f"{label}: choose the chip to remove."
+            _("%(card)s: choose the chip to remove.", card=label)
             if verb == "remove"
-            else f"{label}: choose where to put your chip."
+            else _("%(card)s: choose where to put your chip.", card=label)
         )
         return buttons, cells, text
 
 
-def _unplayable_reason(card: str) -> str:
-    """Why a card in the hand has no move this turn (it is in the hand, so it is not a
-    two-eyed jack, which always has an open space until the board is full)."""
+def _unplayable(card: str, label: str) -> str:
+    """A card's disabled button: the card and why it has no move this turn (it is in the
+    hand, so it is not a two-eyed jack, which always has an open space until the board is
+    full)."""
     if card in b.ONE_EYED_JACKS:
-        return "· remove (no chip can be removed now)"
+        # TRANSLATORS: a disabled button: a one-eyed jack with no chip to remove (at most 80).
+        return pgettext("button", "%(card)s · remove (no chip can be removed now)", card=label)
     if card in b.TWO_EYED_JACKS:
-        return "· wild (no open space)"
-    return "(dead: one trade a turn)"
+        # TRANSLATORS: a disabled button: a two-eyed jack with no open space (at most 80).
+        return pgettext("button", "%(card)s · wild (no open space)", card=label)
+    # TRANSLATORS: a disabled button: a dead card, when a dead card was already traded this
+    # turn (at most 80).
+    return pgettext("button", "%(card)s (dead: one trade a turn)", card=label)
 
 
 def _attach(payload: dict[str, Any], frame: bytes) -> None:

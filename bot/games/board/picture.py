@@ -9,9 +9,14 @@ the PNG stays small.
 Coordinates: ``(row, col)`` with ``(0, 0)`` the top-left corner; the picture labels columns A-J
 left to right and rows 1-10 top to bottom, so ``(0, 0)`` is "A1" and ``(9, 9)`` is "J10".
 
-Fonts: only Pillow's built-in scalable font (``ImageFont.load_default(size=...)``), so the bot
-needs no system font in a slim image. That font has no suit symbols, so suits, the wild star and
-the chip marks are drawn as shapes.
+Fonts: Pillow's built-in scalable font (``ImageFont.load_default(size=...)``), so the bot needs
+no system font in a slim image; it has only ASCII letters, so a text with others (a German
+"Grün", a player named "Zoë") is drawn whole in the Noto Sans shipped in ``bot/data/fonts`` (its
+Latin letters only). Neither has suit symbols, so suits, the wild star and the chip marks are
+drawn as shapes.
+
+Words: the corners' label and a legend's fallback colour name are in the language being drawn
+(``bot.i18n.speaking``), so every cache of drawn pixels is keyed by that language too.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from importlib import resources
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from bot.i18n.catalogue import SOURCE, Language, catalogues
+from bot.i18n.speaking import N_, _, current, speaking
+
 Cell = tuple[int, int]
 RGB = tuple[int, int, int]
 
@@ -47,6 +55,8 @@ SS = 4  # supersampling factor for anti-aliased shapes
 # chip never covers, so the card under a chip stays readable; the chip takes the lower part.
 RANK_SIZE = 36
 TEXT_SIZE = 28  # coordinates and legend names
+WILD_SIZE = 20  # the corners' label; smaller where a language's word is wider than the card
+WILD_MIN = 14
 INDEX_SUIT = 26
 STRIP_H = 36
 CHIP_D = 48
@@ -83,9 +93,12 @@ class _SideStyle:
 # Okabe-Ito colours, told apart with every common colour-vision deficiency; the marks tell the
 # sides apart without colour at all (greyscale screenshots, total colour blindness).
 SIDES: tuple[_SideStyle, ...] = (
-    _SideStyle("Blue", "●", "circle", (0, 114, 178), WHITE),
-    _SideStyle("Orange", "▲", "triangle", (230, 159, 0), DARK),
-    _SideStyle("Green", "■", "square", (0, 158, 115), WHITE),
+    # TRANSLATORS: a side's chip colour, shown with its mark: "Blue ●" (embeds, the legend).
+    _SideStyle(N_("Blue"), "●", "circle", (0, 114, 178), WHITE),
+    # TRANSLATORS: a side's chip colour, shown with its mark: "Orange ▲".
+    _SideStyle(N_("Orange"), "▲", "triangle", (230, 159, 0), DARK),
+    # TRANSLATORS: a side's chip colour, shown with its mark: "Green ■".
+    _SideStyle(N_("Green"), "■", "square", (0, 158, 115), WHITE),
 )
 
 RED_SUITS = frozenset("HD")
@@ -210,6 +223,21 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return font
 
 
+@functools.lru_cache(maxsize=16)
+def _latin_font(size: int) -> ImageFont.FreeTypeFont:
+    """Noto Sans (Latin letters): for the words the built-in font has no letters for."""
+    data = resources.files("bot.data").joinpath("fonts/NotoSans-Latin.ttf").read_bytes()
+    return ImageFont.truetype(io.BytesIO(data), size)
+
+
+def _text_font(text: str, size: int) -> ImageFont.FreeTypeFont:
+    """The built-in font where it has every letter of ``text`` (English, as before), else
+    the Latin one: a text is drawn in one font, never a mix within a word."""
+    if all(_in_font(ch, False) for ch in text):
+        return _font(size)
+    return _latin_font(size)
+
+
 # --- The cached base ----------------------------------------------------------------------------
 
 
@@ -222,7 +250,8 @@ def _draw_card(img: Image.Image, row: int, col: int, code: str, highlighted: boo
         # Star high and WILD low: a sequence line through the corner runs between them.
         star = 40
         _paste_shape(img, _star, star, (x + (CELL - star) // 2, y + 7), WILD_STAR)
-        d.text((x + CELL // 2, y + CELL - 7), "WILD", font=_font(20), fill=WHITE, anchor="ms")
+        word, font = _wild_label()
+        d.text((x + CELL // 2, y + CELL - 7), word, font=font, fill=WHITE, anchor="ms")
         return
     face = HIGHLIGHT_BG if highlighted else CARD
     edge = HIGHLIGHT_EDGE if highlighted else CARD_EDGE
@@ -243,6 +272,19 @@ def _draw_card(img: Image.Image, row: int, col: int, code: str, highlighted: boo
         (x + CHIP_CX - pip // 2, y + CHIP_CY - pip // 2),
         PIP_RED if red else PIP_BLACK,
     )
+
+
+def _wild_label() -> tuple[str, ImageFont.FreeTypeFont]:
+    """The corners' word in the language being drawn, and a font size that fits it on the
+    card (20 px as in English, smaller only for a longer word)."""
+    # TRANSLATORS: printed on the four corner spaces of the board picture, in capitals: the
+    # corner counts for every side. Short: at most about 5 capital letters fit in the space.
+    word = _drawable(_("WILD")) or "WILD"
+    room = CELL - 2 * INSET - 8
+    size = WILD_SIZE
+    while size > WILD_MIN and _text_font(word, size).getlength(word) > room:
+        size -= 1
+    return word, _text_font(word, size)
 
 
 def _draw_tight(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, ink: RGB) -> None:
@@ -442,7 +484,8 @@ def _sprite(rgba: Image.Image, background: RGB, palette: Image.Image) -> _Sprite
 
 
 def _build_assets() -> _Assets:
-    """Draw everything position-independent. Slow (~0.25 s); called once per process."""
+    """Draw everything position-independent, with the words of the language being drawn.
+    Slow (~0.25 s); called once per process and language."""
     base = _draw_base(highlighted=False)
     highlighted = _draw_base(highlighted=True)
     chips = {(side, lk): _chip_rgba(side, lk) for side in range(len(SIDES)) for lk in (False, True)}
@@ -450,7 +493,12 @@ def _build_assets() -> _Assets:
     last_move = _last_move_rgba()
     sequences = {d: _sequence_rgba(d) for d in DIRECTIONS}
     rgba_sprites = [*chips.values(), removed, last_move, *sequences.values()]
-    palette = _make_palette([base, highlighted, *(_over(s, CARD) for s in rgba_sprites)])
+    if current().tag == SOURCE:
+        palette = _make_palette([base, highlighted, *(_over(s, CARD) for s in rgba_sprites)])
+    else:
+        # English's palette (its corner word has the same colours): every pixel but the
+        # corners' word comes out as in English, and frames of two languages share colours.
+        palette = _assets_in(catalogues().language(SOURCE)).palette
     # Chip, mark and line edges blend towards the card face they nearly always sit on; the
     # last-move frame sits mostly on the felt between cards.
     return _Assets(
@@ -483,9 +531,16 @@ def _index_ink(base: Image.Image) -> Image.Image:
     return ink
 
 
-@functools.cache
 def _assets() -> _Assets:
-    return _build_assets()
+    """The base of the language being drawn (its corners' word): drawn once per language."""
+    return _assets_in(current())
+
+
+@functools.lru_cache(maxsize=8)
+def _assets_in(language: Language) -> _Assets:
+    # Keyed by the language's tag (a Language compares by it), drawn in its very words.
+    with speaking(language):
+        return _build_assets()
 
 
 def prepare() -> None:
@@ -495,37 +550,54 @@ def prepare() -> None:
 
 def clear_cache() -> None:
     """Forget every cached drawing, so the next frame pays for the base again (benchmarks)."""
-    for cached in (_assets, _legend, _shape_mask, _font, _has_glyph):
+    for cached in (_assets_in, _legend_in, _shape_mask, _font, _latin_font, _in_font):
         cached.cache_clear()
 
 
 # --- Legend -------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=64)
-def _has_glyph(ch: str) -> bool:
-    # The built-in font draws every missing character as the same box; compare against one.
-    font = _font(TEXT_SIZE)
+@functools.lru_cache(maxsize=512)
+def _in_font(ch: str, latin: bool) -> bool:
+    # A font draws every missing character as the same box; compare against one.
+    font = _latin_font(TEXT_SIZE) if latin else _font(TEXT_SIZE)
     return ch.isspace() or bytes(font.getmask(ch)) != bytes(font.getmask("\ue000"))
 
 
-def _legend_text(side: int, name: str, max_width: int) -> str:
-    """The name as the font can draw it, cut with "…" to fit; the colour name if nothing is left."""
+def _has_glyph(ch: str) -> bool:
+    """The built-in font or the Latin one can draw ``ch``."""
+    return _in_font(ch, False) or _in_font(ch, True)
+
+
+def _drawable(text: str) -> str:
+    """``text`` without the characters neither font can draw (emoji, other scripts)."""
+    return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
+
+
+def _legend_text(side: int, name: str, max_width: int) -> tuple[str, ImageFont.FreeTypeFont]:
+    """The name as the fonts can draw it, cut with "…" to fit, and its font; the colour name
+    (in the language being drawn) if nothing is left."""
     # A name is user input: only its start can ever fit, so look at no more than that.
-    text = " ".join("".join(ch for ch in name[:MAX_NAME] if _has_glyph(ch)).split())
+    text = _drawable(name[:MAX_NAME])
     if not text:
-        text = SIDES[side].colour_name
-    font = _font(TEXT_SIZE)
+        text = _drawable(_(SIDES[side].colour_name)) or SIDES[side].colour_name
+    font = _text_font(text, TEXT_SIZE)
     if font.getlength(text) <= max_width:
-        return text
+        return text, font
     while text and font.getlength(text + "…") > max_width:
         text = text[:-1]
-    return text.rstrip() + "…"
+    return text.rstrip() + "…", font
+
+
+def _legend(names: tuple[str, ...]) -> Image.Image:
+    """A strip under the board: each side's chip and name."""
+    return _legend_in(names, current().tag)
 
 
 @functools.lru_cache(maxsize=64)
-def _legend(names: tuple[str, ...]) -> Image.Image:
-    """A strip under the board: each side's chip and name. Cached: names rarely change."""
+def _legend_in(names: tuple[str, ...], language: str) -> Image.Image:
+    """The legend of ``names`` in ``language`` (its fallback colour names). Cached: names
+    rarely change."""
     assets = _assets()
     strip = Image.new("RGB", (BOARD_PX, LEGEND_H), FELT)
     d = ImageDraw.Draw(strip)
@@ -535,11 +607,11 @@ def _legend(names: tuple[str, ...]) -> Image.Image:
         x = LABEL + side * slot
         chip = _chip_rgba(side, locked=False, diameter=swatch)
         strip.paste(chip, (x, (LEGEND_H - swatch) // 2), chip)
-        text = _legend_text(side, name, slot - swatch - 20)
+        text, font = _legend_text(side, name, slot - swatch - 20)
         d.text(
             (x + swatch + 10, LEGEND_H // 2),
             text,
-            font=_font(TEXT_SIZE),
+            font=font,
             fill=FELT_TEXT,
             anchor="lm",
         )
@@ -641,8 +713,10 @@ FrameKey = tuple[Hashable, ...]
 
 
 def frame_key(picture: BoardPicture) -> FrameKey:
-    """Everything a frame is drawn from, as one hashable value: equal keys, equal PNG bytes."""
+    """Everything a frame is drawn from, as one hashable value: equal keys, equal PNG bytes.
+    The language being drawn is the key's first part: its words are in the picture."""
     return (
+        current().tag,
         tuple(sorted(picture.chips.items())),
         picture.locked,
         picture.sequences,
@@ -659,7 +733,8 @@ class Frames:
 
     The private hand asks for the frames its cards may need next (``draw_ahead``) while the
     player reads it; the card click then takes its frame (``get``) instead of drawing it. A
-    frame is found by everything it is drawn from (:func:`frame_key`), never by a table's
+    frame is found by everything it is drawn from (:func:`frame_key`, the language of its
+    words too: the worker draws in the language of the one who asked), never by a table's
     id or version: a table that moved on asks for other chips or highlights, so it can
     only miss, never be shown an older board. The bytes are exactly ``render_board``'s.
 
@@ -709,7 +784,8 @@ class Frames:
                     break
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(1, thread_name_prefix="board-frames")
-                self._ahead[key] = self._executor.submit(self._draw, key, picture)
+                # The worker thread has no context of its own: it draws in the asker's language.
+                self._ahead[key] = self._executor.submit(self._draw, key, picture, current())
                 keys.append(key)
             if keys:
                 self._owners[owner] = keys
@@ -750,9 +826,10 @@ class Frames:
             self._kept.clear()
             self._kept_bytes = 0
 
-    def _draw(self, key: FrameKey, picture: BoardPicture) -> bytes:
+    def _draw(self, key: FrameKey, picture: BoardPicture, language: Language) -> bytes:
         try:
-            data = render_board(picture)
+            with speaking(language):
+                data = render_board(picture)
             with self._lock:
                 self._keep(key, data)
             return data

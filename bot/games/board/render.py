@@ -12,6 +12,7 @@ import discord
 from bot.games.board.picture import SIDES, BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
 from bot.games.words import event_lines
+from bot.i18n.speaking import _, number, plural
 from bot.render.common import COLOUR_DONE, relative_time
 from bot.rules import board as b
 from bot.tables.model import TableSnapshot
@@ -23,14 +24,14 @@ Cell = tuple[int, int]
 
 def side_label(side: int) -> str:
     colour, symbol = side_style(side)
-    return f"{colour} {symbol}"
+    return f"{_(colour)} {symbol}"
 
 
 def draw_reason(outcome: b.BoardOutcome) -> str:
     """Why a drawn game ended (RULINGS §3 "Blocked game"), as a sentence."""
     if outcome.reason == "stalled":
-        return "The cards went round twice with no chip placed or removed."
-    return "No card left in the game can be played."
+        return _("The cards went round twice with no chip placed or removed.")
+    return _("No card left in the game can be played.")
 
 
 def side_names(table: TableSnapshot, state: b.BoardState) -> list[str]:
@@ -82,41 +83,84 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
     names = [md_name(n) for n in plain_names]
     sides = state.config.sides
     lines = []
+    game = _(TITLE)
     if state.outcome is None:
         seat = table.seats[state.turn]
-        lines.append(f"**{md_name(seat.name)}** ({side_label(state.turn % sides)}) to play.")
+        # TRANSLATORS: %(side)s is the side's colour and mark: "Blue ●".
+        lines.append(
+            _(
+                "**%(who)s** (%(side)s) to play.",
+                who=md_name(seat.name),
+                side=side_label(state.turn % sides),
+            )
+        )
         if table.turn_deadline is not None and not seat.is_bot:
-            lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
-        lines.append("Press **My hand** to see your cards and play.")
+            # TRANSLATORS: %(when)s is Discord's relative time, shown as "in 5 minutes".
+            lines.append(_("Turn timer: ends %(when)s", when=relative_time(table.turn_deadline)))
+        # TRANSLATORS: **My hand** is the button's label: use its translation.
+        lines.append(_("Press **My hand** to see your cards and play."))
         # The accent of the side to move (the table message's container, or the embed's bar).
         colour = discord.Colour.from_rgb(*SIDES[state.turn % sides].colour)
-        title = f"{TITLE} · table #{table.id}"
+        title = _("%(game)s · table #%(table)s", game=game, table=table.id)
     else:
         if state.outcome.side is None:
-            title = f"🤝 {TITLE} · the game is drawn"
-            lines.append(f"{draw_reason(state.outcome)} Nobody wins.")
+            title = _("🤝 %(game)s · the game is drawn", game=game)
+            # TRANSLATORS: %(reason)s is why the game was drawn, a whole sentence.
+            lines.append(_("%(reason)s Nobody wins.", reason=draw_reason(state.outcome)))
         else:
-            title = f"🏆 {names[state.outcome.side]} won {TITLE}!"
+            # TRANSLATORS: %(who)s is the winning side's players, "Ana & Cy".
+            title = _("🏆 %(who)s won %(game)s!", who=names[state.outcome.side], game=game)
         colour = COLOUR_DONE
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
-    score = " · ".join(f"{side_label(s)} {names[s]}: **{counts[s]}**/{need}" for s in range(sides))
-    lines.append(f"Sequences: {score}")
-    lines.append(f"Draw pile: {len(state.draw_pile)} cards · discards: {len(state.discards)}")
+    # TRANSLATORS: one side's sequences made of those needed: "Blue ● Ana & Cy: **1**/2".
+    score = " · ".join(
+        _(
+            "%(side)s %(names)s: **%(made)s**/%(need)s",
+            side=side_label(s),
+            names=names[s],
+            made=number(counts[s]),
+            need=number(need),
+        )
+        for s in range(sides)
+    )
+    # TRANSLATORS: %(score)s is each side's sequences made of those needed: "Blue ● Ana: **1**/2".
+    lines.append(_("Sequences: %(score)s", score=score))
+    lines.append(
+        plural(
+            "Draw pile: %(count)s card · discards: %(discards)s",
+            "Draw pile: %(count)s cards · discards: %(discards)s",
+            len(state.draw_pile),
+            discards=number(len(state.discards)),
+        )
+    )
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if table.events:
         recent = "\n".join(event_lines(table, table.events[-4:]))
-        embed.add_field(name="Recent", value=recent[:1024], inline=False)
+        # TRANSLATORS: the heading of the board message's last few moves.
+        embed.add_field(name=_("Recent"), value=recent[:1024], inline=False)
     if len(table.seats) >= 4:
         teams = []
         for side in range(sides):
-            teams.append(f"Team {TEAM_NAMES[side]} {side_label(side)}: {names[side]}")
-        embed.add_field(name="Teams", value="\n".join(teams)[:1024], inline=False)
+            # TRANSLATORS: "Team A Blue ●: Ana & Cy" (A, B, C name the teams).
+            teams.append(
+                _(
+                    "Team %(team)s %(side)s: %(names)s",
+                    team=TEAM_NAMES[side],
+                    side=side_label(side),
+                    names=names[side],
+                )
+            )
+        embed.add_field(name=_("Teams"), value="\n".join(teams)[:1024], inline=False)
     filename = f"board-{table.id}-{table.version}.png"
     embed.set_image(url=f"attachment://{filename}")
+    # TRANSLATORS: under the board picture; ★ is the star on the corners, "yellow frame" the
+    # frame around the last move's space. At most 2048 characters, but keep it one line.
     embed.set_footer(
-        text="Columns A–J, rows 1–10 · ★ corners are wild for every side · "
-        "yellow frame: the last move"
+        text=_(
+            "Columns A–J, rows 1–10 · ★ corners are wild for every side · "
+            "yellow frame: the last move"
+        )
     )
     return embed, board_file(state, plain_names, name=filename)
 
@@ -126,15 +170,18 @@ def hand_text(view: b.SeatView, drawn: str | None = None) -> str:
     for card in sorted(view.hand, key=card_order):
         label = b.card_label(card)
         if card in b.TWO_EYED_JACKS:
-            label += " (wild)"
+            # TRANSLATORS: a two-eyed jack in the hand: it goes on any open space.
+            label = _("%(card)s (wild)", card=label)
         elif card in b.ONE_EYED_JACKS:
-            label += " (remove)"
+            # TRANSLATORS: a one-eyed jack in the hand: it removes a chip.
+            label = _("%(card)s (remove)", card=label)
         elif b.is_dead(card, view.chips):
-            label += " (dead)"
+            # TRANSLATORS: a dead card in the hand (both its spaces are taken).
+            label = _("%(card)s (dead)", card=label)
         if card == drawn:
             label += " 🆕"
         parts.append(label)
-    return " · ".join(parts) or "no cards"
+    return " · ".join(parts) or _("no cards")
 
 
 def card_order(card: str) -> tuple[int, int]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from bot.games.board.picture import SIZE, BoardPicture, Cell, load_layout
+from bot.games.board.picture import SIDES, SIZE, BoardPicture, Cell, load_layout
+from bot.i18n.speaking import _
 
 
 def _open_cells() -> list[Cell]:
@@ -62,7 +63,9 @@ def sequences() -> BoardPicture:
         sequences=((0, blue), (1, orange)),
         last_move=orange[2],
         n_sides=2,
-        side_names=("Blue ● Ana", "Orange ▲ Ben"),
+        side_names=tuple(
+            f"{_(SIDES[i].colour_name)} {SIDES[i].symbol} {n}" for i, n in enumerate(("Ana", "Ben"))
+        ),
     )
 
 
@@ -100,7 +103,7 @@ def three_teams_full() -> BoardPicture:
         sequences=((2, green),),
         last_move=(2, 5),
         n_sides=3,
-        side_names=("Blue team", "Orange team", "Green team"),
+        side_names=(_("Blue team"), _("Orange team"), _("Green team")),
     )
 
 

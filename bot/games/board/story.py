@@ -11,6 +11,7 @@ from bot.games.board.render import draw_reason, side_label
 from bot.games.board.words import move_line
 from bot.games.story import plain
 from bot.games.terms import seat_name
+from bot.i18n.speaking import _, number
 from bot.rules import board as b
 from bot.tables.model import Seat
 
@@ -20,7 +21,8 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     for index, (step, after) in enumerate(moments[1:], start=1):
         assert step is not None
         if "forfeit" in step.detail:
-            lines.append(f"{index}. {seat_name(seats, int(step.detail['forfeit']))} forfeited")
+            who = seat_name(seats, int(step.detail["forfeit"]))
+            lines.append(f"{index}. " + _("%(who)s forfeited", who=who))
         elif after.last_move is not None:
             lines.append(f"{index}. {plain(move_line(Moved(after.last_move), seats))}")
     state: b.BoardState = moments[-1][1]
@@ -28,12 +30,22 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
     lines.append("")
-    lines.append("Sequences:")
+    # TRANSLATORS: the heading of each side's sequences in a replayed game's text.
+    lines.append(_("Sequences:"))
     for side, name in enumerate(names):
-        lines.append(f"  {side_label(side)} {name}: {counts[side]}/{need}")
+        score = _(
+            "%(side)s %(names)s: **%(made)s**/%(need)s",
+            side=side_label(side),
+            names=name,
+            made=number(counts[side]),
+            need=number(need),
+        )
+        lines.append("  " + score.replace("**", ""))  # plain text: no Discord bold
     if state.outcome is not None:
         won = state.outcome.side
         lines.append(
-            f"Drawn: {draw_reason(state.outcome)}" if won is None else f"Winner: {names[won]}"
+            _("Drawn: %(reason)s", reason=draw_reason(state.outcome))
+            if won is None
+            else _("Winner: %(name)s", name=names[won])
         )
     return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games.board.events import Moved
 from bot.games.terms import seat_name
+from bot.i18n.speaking import _, plural
 from bot.rules import board as b
 from bot.tables.model import Seat
 from bot.tables.names import md_name
@@ -16,17 +17,35 @@ def move_line(event: Moved, seats: list[Seat]) -> str:
     action = move.action
     if isinstance(action, b.PlayCard):
         where = b.coord_label(action.row, action.col)
-        text = f"{who} played {b.card_label(action.card)} on {where}"
+        # TRANSLATORS: a move in the board's recent events: "Ana played 7♥ on E5".
+        text = _(
+            "%(who)s played %(card)s on %(space)s",
+            who=who,
+            card=b.card_label(action.card),
+            space=where,
+        )
     elif isinstance(action, b.RemoveChip):
         where = b.coord_label(action.row, action.col)
-        text = f"{who} removed the chip on {where} with {b.card_label(action.card)}"
+        # TRANSLATORS: a one-eyed jack's move: "Bo removed the chip on C3 with J♠".
+        text = _(
+            "%(who)s removed the chip on %(space)s with %(card)s",
+            who=who,
+            space=where,
+            card=b.card_label(action.card),
+        )
     elif isinstance(action, b.TradeDeadCard):
-        text = f"{who} traded the dead {b.card_label(action.card)}"
+        text = _("%(who)s traded the dead %(card)s", who=who, card=b.card_label(action.card))
     else:
-        text = f"{who} had no playable card and passed"
+        text = _("%(who)s had no playable card and passed", who=who)
     if move.new_sequences:
-        n = len(move.new_sequences)
-        text += f" — **{'a sequence' if n == 1 else f'{n} sequences'}!**"
+        # TRANSLATORS: %(move)s is one of the moves above ("Ana played 7♥ on E5").
+        text = plural(
+            "%(move)s — **a sequence!**",
+            "%(move)s — **%(count)s sequences!**",
+            len(move.new_sequences),
+            move=text,
+        )
     if move.reshuffled:
-        text += " (the discards were shuffled into a new draw pile)"
+        # TRANSLATORS: %(move)s is one of the moves above ("Ana played 7♥ on E5").
+        text = _("%(move)s (the discards were shuffled into a new draw pile)", move=text)
     return text
