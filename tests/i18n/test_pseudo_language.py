@@ -17,4 +17,4 @@ def test_the_pseudo_locale_counts_and_groups_numbers_as_english() -> None:
     marked = words.gettext(HERE)
     assert marked.startswith(OPEN) and marked.endswith(CLOSE) and "%(language)s" in marked
     assert words.number(12_345) == "12,345" and words.number(0.5) == "0.5"
-    assert words.plural("%(count)s chip", "%(count)s chips", 1500).startswith("1,500")
+    assert "1,500" in words.plural("%(count)s chip", "%(count)s chips", 1500)
