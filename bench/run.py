@@ -20,6 +20,7 @@ from bench.frame import frame_section
 from bench.processes import process_section
 from bench.report import LATENCY, QUICK, Report, Sizes, render_table
 from bench.scale import memory_section, open_section, timer_section
+from bench.thinking import thinking_section
 from bench.workfloor import work_floor_section
 from bot.cli.bench import SECTIONS
 from bot.cli.bench_db import BenchDatabaseError, Targets
@@ -48,6 +49,7 @@ async def bench_all(
             ),
             ("timers", "timers", lambda: timer_section(H, dbs, sizes, report, seed)),
             ("open", "open", lambda: open_section(H, dbs, sizes, report, seed)),
+            ("thinking", "thinking", lambda: thinking_section(H, dbs, sizes, report, seed)),
         ]
         try:
             for name, label, part in parts:
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         "slow_click",
         "board",
         "burst",
+        "thinking",
         "procs",
         "db",
         "restart",

@@ -21,7 +21,6 @@ from __future__ import annotations
 import copy
 import functools
 import io
-import json
 import re
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, ms_since, quantile
 from bot.cli.bench_db import Targets
+from bot.store import jsontext
 
 # The board picture's PNG settings (bot/games/board/picture.py: render_board).
 COMPRESS_LEVEL = 3
@@ -52,8 +52,8 @@ class Shape:
         chars = len(self.content) + embed_chars(self.embed)
         return (
             f"work floor: the turn message's shape is {fields} fields, {chars} characters, "
-            f"{len(self.buttons)} buttons; rows of {len(json.dumps(self.dice_row.state))} "
-            f"(dice) and {len(json.dumps(self.board_row.state))} (board) characters of state; "
+            f"{len(self.buttons)} buttons; rows of {len(jsontext.dumps(self.dice_row.state))} "
+            f"(dice) and {len(jsontext.dumps(self.board_row.state))} (board) characters of state; "
             f"a {len(self.frame) / 1024:.0f} KB board frame"
         )
 

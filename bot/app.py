@@ -30,6 +30,7 @@ from bot.tables.replays import Replays
 from bot.tables.service import Clock, TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
+from bot.tables.thinking import BotPool
 from bot.tables.tournaments import Tournaments
 from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
@@ -160,6 +161,7 @@ class SequencesBot(commands.Bot):
             rng or random.SystemRandom(),
             hooks or WalletHooks(clock),
             shards=shards,
+            bots=BotPool(settings.bot_workers),
         )
         wallets = Wallets(db, clock)
         guild_settings = GuildSettings(db, clock)
@@ -255,6 +257,7 @@ class SequencesBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
             log.info("commands synced to dev guild %s", self.settings.dev_guild_id)
+        self.tables.bots.start()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
 
@@ -360,6 +363,7 @@ class SequencesBot(commands.Bot):
     async def close(self) -> None:
         if self._timer_task is not None:
             self._timer_task.cancel()
+        await self.tables.bots.close()
         try:
             await self.shell.publisher.flush_shown()
         except Exception:  # a closed database at shutdown: the next start redraws a little more

@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     max_lobbies_per_guild: int = Field(default=10, ge=1)
     max_games_per_guild: int = Field(default=25, ge=1)  # lobbies and running games together
     max_bot_players: int = Field(default=11, ge=0)
+    # Worker processes in which the board game's hard and expert bots think (a search of
+    # up to a second a move), so that clicks on other tables never wait; 0 thinks in the
+    # bot's own process, holding up its event loop meanwhile.
+    bot_workers: int = Field(default=2, ge=0, le=32)
     # Sharding over several processes: every process gets the same SHARD_COUNT and its own
     # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.
     shard_count: int | None = None

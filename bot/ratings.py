@@ -68,6 +68,7 @@ class Seat:
     place: int
     won: bool
     best_turn: int
+    coached: bool = False  # asked for a suggested move (the board game): the game is unrated
 
 
 @dataclass(slots=True)
@@ -138,7 +139,7 @@ def _teams(seats: list[Seat]) -> list[list[Seat]]:
 
 
 def is_rated(seats: list[Seat]) -> bool:
-    return all(s.user_id is not None for s in seats) and len(_teams(seats)) >= 2
+    return all(s.user_id is not None and not s.coached for s in seats) and len(_teams(seats)) >= 2
 
 
 def apply_game(

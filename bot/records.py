@@ -53,6 +53,7 @@ class SeatResult:
     place: int
     won: bool
     best_turn: int
+    coached: bool = False  # asked for a suggested move (the board game): the game is unrated
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from bot.render.common import chips
 from bot.tables.stats import SeasonNameTaken
 from bot.ui.checks import require_admin
 from bot.ui.i18n import locale_for, verbatim
+from bot.ui.review_texts import suggestions_set
 from bot.ui.seasons import end_of_day, season_name, started_text
 
 # /settings language: the server's Discord locale (the default), or one of the catalogues,
@@ -121,6 +122,48 @@ class Admin(
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @app_commands.command(
+        name="organiser-role", description="A role whose members may run tournaments here"
+    )
+    @app_commands.describe(role="Besides Manage Server (leave empty: Manage Server only)")
+    async def organiser_role(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        role: discord.Role | None = None,
+    ) -> None:
+        require_admin(interaction, _("You need Manage Server to change game settings."))
+        assert interaction.guild is not None
+        if role is not None and role.is_default():
+            raise UserError(_("Choose a role: not everyone can run tournaments."))
+        await self.bot.shell.guild_settings.set_organiser_role(
+            interaction.guild.id, None if role is None else role.id, interaction.user.id
+        )
+        text = (
+            _("Only members with Manage Server can run tournaments here now.")
+            if role is None
+            else _(
+                "Members with %(role)s can run tournaments here now (create, start, cancel, "
+                "remove a player, set a result), as Manage Server can.",
+                role=role.mention,
+            )
+        )
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="suggestions", description="Whether players may ask for a move")
+    @app_commands.describe(allowed="Suggest in the board game's hand (games with one aren't rated)")
+    async def suggestions(
+        self, interaction: discord.Interaction[SequencesBot], allowed: bool
+    ) -> None:
+        require_admin(interaction, _("You need Manage Server to change game settings."))
+        assert interaction.guild_id is not None
+        await self.bot.shell.guild_settings.set_suggestions(
+            interaction.guild_id, allowed, interaction.user.id
+        )
+        text = suggestions_set(allowed)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="language", description="The language of public game messages here")
     @app_commands.describe(language="Private answers stay in each member's own Discord language")

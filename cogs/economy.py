@@ -72,6 +72,7 @@ class Economy(commands.Cog):
         guild_id = _guild(interaction)
         await remember(self.bot.shell, guild_id, interaction.user)
         balance, next_due = await self.bot.shell.wallets.claim_daily(guild_id, interaction.user.id)
+        next_time = f"<t:{next_due}:R>"
         await interaction.response.send_message(
             # TRANSLATORS: %(when)s is a Discord timestamp ("in 5 hours").
             _(
@@ -79,7 +80,7 @@ class Economy(commands.Cog):
                 who=interaction.user.mention,
                 chips=chips(wallets.DAILY_CHIPS),
                 balance=chips(balance),
-                when=f"<t:{next_due}:R>",
+                when=next_time,
             ),
             allowed_mentions=NO_PINGS,
         )

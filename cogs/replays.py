@@ -14,6 +14,7 @@ from bot.render.common import NO_PINGS
 from bot.tables.names import clean_name
 from bot.ui.history import HistoryButton, render_history
 from bot.ui.replay import ReplayButton, replay_message
+from bot.ui.review import ReviewButton
 
 
 class Replays(commands.Cog):
@@ -88,5 +89,5 @@ class Replays(commands.Cog):
 
 
 async def setup(bot: SequencesBot) -> None:
-    bot.add_dynamic_items(ReplayButton, HistoryButton)
+    bot.add_dynamic_items(ReplayButton, HistoryButton, ReviewButton)
     await bot.add_cog(Replays(bot))

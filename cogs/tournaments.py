@@ -8,19 +8,30 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
+from bot.i18n.speaking import N_, _, number
 from bot.render.common import NO_PINGS
 from bot.tables.tournaments import TournamentError
-from bot.ui.checks import is_admin, require_admin
 from bot.ui.tournaments import (
     FORMAT_LABELS,
     PRIZE_LABELS,
     TournamentButton,
+    may_organise,
     picture_embed,
     post_due,
     refusal,
+    require_organiser,
+    shown,
     signup_message,
     tournament_games,
 )
+
+MAX_SIGNUP_MINUTES = 10_080  # a week
+STATES = {
+    "signup": N_("sign-up"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
 
 
 @app_commands.guild_only()
@@ -52,8 +63,14 @@ class TournamentCog(
         prize="How the pool is split (default: all to the winner)",
         best_of="Games a match is won in: best of 1 or 3 (default 1)",
         final_best_of="Single elimination: the final's length (default: as every match)",
+        signup="Minutes until it starts by itself (default: the organiser starts it)",
+        checkin="Minutes before the start when check-in opens; the rest are dropped",
+        seats="Players a table, for games of three or more (Swiss only; default 2)",
     )
-    @app_commands.rename(best_of="best-of", final_best_of="final-best-of")
+    @app_commands.rename(
+        best_of="best-of", final_best_of="final-best-of", signup="signup-minutes",
+        checkin="checkin-minutes",
+    )  # fmt: skip
     @app_commands.choices(
         format=[app_commands.Choice(name=label, value=key) for key, label in FORMAT_LABELS.items()],
         prize=[app_commands.Choice(name=label, value=key) for key, label in PRIZE_LABELS.items()],
@@ -68,29 +85,42 @@ class TournamentCog(
         prize: str = "winner",
         best_of: app_commands.Range[int, 1, 3] = 1,
         final_best_of: app_commands.Range[int, 1, 3] | None = None,
+        signup: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
+        checkin: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
+        seats: app_commands.Range[int, 2, 8] = 2,
     ) -> None:
-        require_admin(interaction, "You need Manage Server to run a tournament.")
+        await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         games = tournament_games(self.bot.games)
         key = self.bot.games.find_key(game) or game
         if key not in games:
-            raise UserError("Pick a game from the list.")
+            raise UserError(_("Pick a game from the list."))
         if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
-            raise UserError("Pick a format and a prize split from the list.")
+            raise UserError(_("Pick a format and a prize split from the list."))
         final = best_of if final_best_of is None else final_best_of
         if best_of not in (1, 3) or final not in (1, 3):
-            raise UserError("A match is a best of 1 or a best of 3.")
+            raise UserError(_("A match is a best of 1 or a best of 3."))
         cap = self.bot.settings.max_stake
         if not 0 <= fee <= cap:
-            raise UserError(f"The entry fee must be between 0 and {cap:,} chips.")
+            raise UserError(
+                _("The entry fee must be between 0 and %(cap)s chips.", cap=number(cap))
+            )
+        if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
+            raise UserError(
+                _("Check-in needs a sign-up window at least as long: set signup-minutes too.")
+            )
         kind, settings = games[key]
         shell = self.bot.shell
-        t = await shell.tournaments.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
-            settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
-            fee=fee, prize=prize, best_of=best_of, final_best_of=final,
-            actor_id=interaction.user.id,
-        )  # fmt: skip
+        try:
+            t = await shell.tournaments.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
+                settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
+                fee=fee, prize=prize, best_of=best_of, final_best_of=final,
+                actor_id=interaction.user.id, signup_minutes=signup or 0,
+                checkin_minutes=checkin or 0, seats=seats,
+            )  # fmt: skip
+        except TournamentError as exc:
+            raise refusal(exc) from None
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
         )
@@ -118,21 +148,33 @@ class TournamentCog(
     ) -> None:
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
-        await interaction.response.send_message(
-            embed=picture_embed(picture, self.bot.games), allowed_mentions=NO_PINGS
-        )
+        if picture.tournament.status in ("signup", "cancelled"):
+            await interaction.response.send_message(
+                embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        # Drawing a bracket can take longer than Discord's 3 seconds on a busy host.
+        await interaction.response.defer(thinking=True)
+        embed, file = await shown(picture, self.bot.games)
+        files = [file] if file else []
+        await interaction.followup.send(embed=embed, allowed_mentions=NO_PINGS, files=files)
 
     @app_commands.command(name="list", description="This server's tournaments, newest first")
     async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:
         assert interaction.guild_id is not None
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
-        states = {"signup": "sign-up", "running": "running", "finished": "finished"}
         lines = [
-            f"**#{t.id}** · {FORMAT_LABELS[t.format]} · {self.bot.games.label(t.game_key)}"
-            f" · {states.get(t.status, 'cancelled')}"
+            _(
+                "**#%(id)s** · %(format)s · %(game)s · %(state)s",
+                id=t.id,
+                format=_(FORMAT_LABELS[t.format]),
+                game=self.bot.games.label(t.game_key),
+                state=_(STATES.get(t.status, STATES["cancelled"])),
+            )
             for t in listed
         ]
-        text = "\n".join(lines) or "No tournament has been held here yet."
+        text = "\n".join(lines) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: no result")
@@ -145,8 +187,8 @@ class TournamentCog(
         t_id = await self._find(interaction, tournament)
         service = self.bot.shell.tournaments
         t = await service.get(t_id)
-        if not is_admin(interaction) and interaction.user.id != t.created_by:
-            raise Forbidden("Only the organiser or a member with Manage Server can cancel it.")
+        if not await may_organise(interaction, self.bot.shell, t):
+            raise Forbidden(_("Only the organiser or a member with Manage Server can cancel it."))
         try:
             changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
         except TournamentError as exc:
@@ -154,10 +196,12 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        refunded = " Every entry fee is refunded." if t.fee else ""
-        await interaction.followup.send(
-            f"Tournament #{t_id} is cancelled: no result.{refunded}", allowed_mentions=NO_PINGS
+        text = (
+            _("Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.", id=t_id)
+            if t.fee
+            else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
         )
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
     @app_commands.describe(tournament="Its number", member="Who to take out")
@@ -179,7 +223,11 @@ class TournamentCog(
         for change in changes:
             await self.bot.shell.publisher.publish(change)
         await interaction.followup.send(
-            f"{member.mention} is out of tournament #{t_id}: their matches are forfeited.",
+            _(
+                "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
+                member=member.mention,
+                id=t_id,
+            ),
             allowed_mentions=NO_PINGS,
         )
         await post_due(self.bot, self.bot.shell)
@@ -195,7 +243,7 @@ class TournamentCog(
         service = self.bot.shell.tournaments
         match = await service.match_for_table(table)
         if match is None:
-            raise UserError("That table is not a tournament match.")
+            raise UserError(_("That table is not a tournament match."))
         t_id = await self._find(interaction, match.tournament_id)
         await self._require_organiser(interaction, t_id)
         try:
@@ -208,20 +256,29 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        who = "a draw" if winner is None else f"won by {winner.mention}"
-        await interaction.followup.send(
-            f"Table #{table} of tournament #{t_id} is now {who} (set by"
-            f" {interaction.user.mention}).",
-            allowed_mentions=NO_PINGS,
-        )
+        if winner is None:
+            text = _(
+                "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
+                table=table,
+                id=t_id,
+                by=interaction.user.mention,
+            )
+        else:
+            text = _(
+                "Table #%(table)s of tournament #%(id)s is now won by %(winner)s (set by %(by)s).",
+                table=table,
+                id=t_id,
+                winner=winner.mention,
+                by=interaction.user.mention,
+            )
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         await post_due(self.bot, self.bot.shell)
 
     async def _require_organiser(
         self, interaction: discord.Interaction[SequencesBot], tournament_id: int
     ) -> None:
         t = await self.bot.shell.tournaments.get(tournament_id)
-        if not is_admin(interaction) and interaction.user.id != t.created_by:
-            raise Forbidden("Only the organiser or a member with Manage Server can do that.")
+        await require_organiser(interaction, self.bot.shell, t)
 
     async def _find(
         self, interaction: discord.Interaction[SequencesBot], tournament: int | None
@@ -230,14 +287,14 @@ class TournamentCog(
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
         if tournament is None:
             if not listed:
-                raise UserError("No tournament has been held here yet.")
+                raise UserError(_("No tournament has been held here yet."))
             return listed[0].id
         try:
             t = await self.bot.shell.tournaments.get(tournament)
         except TournamentError:
             t = None
         if t is None or t.guild_id != interaction.guild_id:
-            raise UserError("There is no such tournament here.")
+            raise UserError(_("There is no such tournament here."))
         return t.id
 
 

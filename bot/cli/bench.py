@@ -21,7 +21,8 @@ CHECKOUT_ONLY = "error: bench needs a checkout of the repository (tests/harness)
 # Missing when the checkout is missing: the bench package, or the tests beside it.
 CHECKOUT = ("bench", "tests", "tests.harness")
 SECTIONS = (
-    "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame"
+    "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame",
+    "thinking",
 )  # fmt: skip
 
 

@@ -6,9 +6,14 @@ Seat ``i`` of the table plays the ``i``-th level of ``--seats``; game ``g`` star
 side with 95% Wilson intervals, drawn games (and why), average game length in turns, move
 times (p50/p99) per level and games per second.
 
-``--duplicate`` (two seats) plays every deal twice, the levels swapping seats, to tell skill
-from luck: it counts the deals each level wins from both seats and the deals the same seat
-wins whoever plays it (the cards decided those).
+``--duplicate`` (two sides: 2 seats, or 4/6 with the two levels alternating) plays every
+deal twice, the levels swapping sides, to tell skill from luck: it counts the deals each
+level wins from both sides (Wilson 95% interval) and the deals the same side wins whoever
+plays it (the cards decided those), the games each level won (bootstrap 95% interval over
+the deals) and every level's move times in processor time (one core's worth).
+
+Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick) and the engines
+``random``, ``greedy``, ``strong``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--first-sequence-wins", action="store_true", help="play the one-sequence variant"
     )
     parser.add_argument(
-        "--duplicate", action="store_true", help="play each deal twice, seats swapped (2 seats)"
+        "--duplicate",
+        action="store_true",
+        help="play each deal twice, sides swapped (2 seats, or 4/6 with two levels alternating)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -49,14 +56,23 @@ def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{args.games} deals, each played twice with seats swapped, seed {args.seed}")
+    print(
+        f"{args.games} deals at {report['seats']} seats, each played twice with sides swapped,"
+        f" seed {args.seed}"
+    )
     for row in report["levels"]:
+        low, high = row["score_ci95"]
         print(
-            f"  {row['level']:>7} wins from both seats: {row['wins_both']:6.1%}"
-            f"  (win rate {row['win_rate']:.1%})"
+            f"  {row['level']:>7} wins from both sides: {row['wins_both']:6.1%}"
+            f"  (win rate {row['win_rate']:.1%}; games won {row['score']:.1%},"
+            f" 95% CI {low:.1%}-{high:.1%})"
         )
-    print(f"  the same seat wins both (the cards decide): {report['same_seat_wins_both']:.1%}")
+    print(f"  the same side wins both (the cards decide): {report['same_seat_wins_both']:.1%}")
     print(f"  a drawn game in the pair: {report['with_a_drawn_game']:.1%}")
+    for level, row in report["move_cpu_ms"].items():
+        print(
+            f"  {level:>7} move (processor time): p50 {row['p50']:.2f} ms, p99 {row['p99']:.2f} ms"
+        )
     return 0
 
 

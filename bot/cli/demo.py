@@ -187,7 +187,7 @@ async def _staked_game(
         balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
         # TRANSLATORS: the demo's wallets before and after a staked game; keep the two
         # lines' amounts under each other (pad "after:" with spaces as in English).
-        print(_("%(name)s before: %(balance)s", name=f"{name:<4}", balance=balance))
+        print(_("%(name)s before: %(balance)s", name=name.ljust(4), balance=balance))
     table = await service.open_lobby(
         guild_id=DEMO_GUILD,
         channel_id=DEMO_CHANNEL,
@@ -211,7 +211,7 @@ async def _staked_game(
         _print_lines(change.table, args.quiet)
     for user, name in members.items():
         balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
-        print(_("%(name)s after:  %(balance)s", name=f"{name:<4}", balance=balance))
+        print(_("%(name)s after:  %(balance)s", name=name.ljust(4), balance=balance))
     key = game.game_key(demo.settings)
     page = await stats.leaderboard(db, key, "server", DEMO_GUILD, "rating")
     label = _(game.labels.get(key, key))

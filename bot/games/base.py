@@ -161,6 +161,8 @@ class Game(GameKind[S]):
     labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
     demos: tuple[Demo, ...] = ()  # offline demos, the first is the game's own
     odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
+    # Whether a finished game has a Review for its players (``review_payload``; bot.ui.review).
+    reviewable: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -169,6 +171,14 @@ class Game(GameKind[S]):
             cls.labels = {cls.name: title}
         if cls.rules_text and not cls.rules_pages:
             cls.rules_pages = (RulesPage(cls.name, title, cls.rules_text),)
+
+    async def review_payload(
+        self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
+    ) -> dict[str, Any]:
+        """A ``reviewable`` game's private review of ``seat``'s moves in a finished game:
+        the message's keyword arguments (``embeds``, ``files``), from that seat's own cards
+        and what was public only."""
+        raise NotImplementedError
 
     def title(self, settings: Mapping[str, Any]) -> str:
         """The game's name for a table of these settings (lobby, thread, turns, results)."""

@@ -46,7 +46,7 @@ COMMANDS = Domain(
 DOMAINS: tuple[Domain, ...] = (
     Domain(
         "tournaments",
-        ("bot/ui/tournaments.py", "cogs/tournaments.py", "bot/render/standings.py"),
+        ("bot/ui/tournaments.py", "cogs/tournaments.py", "bot/render/bracket.py"),
         "tournaments: sign-up, rounds, standings, brackets and their rules page",
     ),
     Domain(
@@ -58,6 +58,17 @@ DOMAINS: tuple[Domain, ...] = (
         "oneroll",
         ("bot/games/oneroll/**.py",),
         "one-roll Sequences and Hearts Due: throws, scores, rules",
+    ),
+    Domain(
+        "coach",
+        (
+            "bot/games/board/coach.py",
+            "bot/games/board/coach_texts.py",
+            "bot/ui/review.py",
+            "bot/ui/review_texts.py",
+        ),
+        "the board game's coach: Suggest a move, each player's Review of a finished game, "
+        "how each bot level plays",
     ),
     Domain(
         "board",

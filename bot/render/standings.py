@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import discord
 
+from bot.i18n.speaking import N_, _, number, plural
 from bot.ratings import StatLine
 from bot.records import (
     WIN_RATE_MIN_GAMES,
@@ -18,17 +19,30 @@ from bot.records import (
 from bot.render.common import COLOUR, chips
 
 SORT_LABELS = {
-    "rating": "rating",
-    "wins": "wins",
-    "win_rate": f"win rate ({WIN_RATE_MIN_GAMES}+ games)",
-    "chips": "chips won, net of stakes",
+    "rating": N_("rating"),
+    "wins": N_("wins"),
+    "win_rate": N_("win rate (%(games)s+ games)"),
+    "chips": N_("chips won, net of stakes"),
 }
-SCOPE_LABELS = {"server": "this server", "global": "all servers"}
+SCOPE_LABELS = {"server": N_("This server"), "global": N_("All servers")}  # a heading's start
+
+
+def sort_label(sort: str) -> str:
+    label = SORT_LABELS.get(sort)
+    return (
+        sort
+        if label is None
+        else _(label, games=WIN_RATE_MIN_GAMES)
+        if sort == "win_rate"
+        else _(label)
+    )
+
+
 MINUS = "\u2212"
 
 
 def signed(amount: int) -> str:
-    return f"+{amount:,}" if amount >= 0 else f"{MINUS}{-amount:,}"
+    return f"+{number(amount)}" if amount >= 0 else f"{MINUS}{number(-amount)}"
 
 
 FIELD_MAX = 1024  # Discord's limits on an embed field's value and on a description
@@ -77,40 +91,68 @@ def _entry_text(
     reason_room: int = FIELD_MAX,
 ) -> str:
     if game_id is None and reason and reason.startswith("tournament:"):
-        number = reason.removeprefix("tournament:")
+        tid = reason.removeprefix("tournament:")
         tournament = {
-            "escrow": "Entry fee of tournament #",
-            "refund": "Entry fee back from tournament #",
-            "payout": "Prize of tournament #",
+            "escrow": N_("Entry fee of tournament #%(id)s"),
+            "refund": N_("Entry fee back from tournament #%(id)s"),
+            "payout": N_("Prize of tournament #%(id)s"),
         }.get(kind)
-        if tournament is not None and number.isdigit():
-            return tournament + number
-    who = f"<@{actor_id}>" if actor_id is not None else "someone"
+        if tournament is not None and tid.isdigit():
+            return _(tournament, id=tid)
+    who = f"<@{actor_id}>" if actor_id is not None else _("someone")
     clipped = clip_markdown(reason, reason_room) if reason else ""
-    why = f": {clipped}" if clipped else ""
-    table = f"table #{game_id}" if game_id is not None else "a table"
-    return {
-        "start": "Welcome chips",
-        "daily": "Daily chips",
-        "grant": f"Granted by {who}{why}",
-        "take": f"Removed by {who}{why}",
-        "pay_in": f"From {who}{why}",
-        "pay_out": f"To {who}{why}",
-        "escrow": f"Stake at {table}",
-        "refund": f"Stake back from {table}",
-        "payout": f"Pot won at {table}",
-    }.get(kind, kind)
+    if kind in ("grant", "take", "pay_in", "pay_out"):
+        with_reason = {
+            "grant": N_("Granted by %(who)s: %(why)s"),
+            "take": N_("Removed by %(who)s: %(why)s"),
+            "pay_in": N_("From %(who)s: %(why)s"),
+            "pay_out": N_("To %(who)s: %(why)s"),
+        }
+        without = {
+            "grant": N_("Granted by %(who)s"),
+            "take": N_("Removed by %(who)s"),
+            "pay_in": N_("From %(who)s"),
+            "pay_out": N_("To %(who)s"),
+        }
+        if clipped:
+            return _(with_reason[kind], who=who, why=clipped)
+        return _(without[kind], who=who)
+    if kind in ("escrow", "refund", "payout"):
+        if game_id is None:
+            somewhere = {
+                "escrow": N_("Stake at a table"),
+                "refund": N_("Stake back from a table"),
+                "payout": N_("Pot won at a table"),
+            }[kind]
+            return _(somewhere)
+        at_table = {
+            "escrow": N_("Stake at table #%(table)s"),
+            "refund": N_("Stake back from table #%(table)s"),
+            "payout": N_("Pot won at table #%(table)s"),
+        }[kind]
+        return _(at_table, table=game_id)
+    if kind == "start":
+        return _("Welcome chips")
+    if kind == "daily":
+        return _("Daily chips")
+    return kind
 
 
 def wallet_embed(view: WalletView, name: str, now: float) -> discord.Embed:
     lines = [f"**{chips(view.balance)}**"]
     if view.held:
-        lines.append(f"{chips(view.held)} staked at open tables")
+        lines.append(_("%(chips)s staked at open tables", chips=chips(view.held)))
     due = view.next_daily(now)
-    lines.append("`/daily` is ready" if due is None else f"Next `/daily` <t:{int(due)}:R>")
-    embed = discord.Embed(title=f"Wallet · {name}", description="\n".join(lines), colour=COLOUR)
+    lines.append(
+        _("`/daily` is ready")
+        if due is None
+        else _("Next `/daily` %(when)s", when=f"<t:{int(due)}:R>")
+    )
+    embed = discord.Embed(
+        title=_("Wallet · %(name)s", name=name), description="\n".join(lines), colour=COLOUR
+    )
     if view.entries:
-        embed.add_field(name="Latest", value=_latest(view.entries), inline=False)
+        embed.add_field(name=_("Latest"), value=_latest(view.entries), inline=False)
     return embed
 
 
@@ -143,20 +185,26 @@ def _who(row: LeaderboardRow) -> str:
 
 
 def _board_line(row: LeaderboardRow, sort: str, me: bool) -> str:
-    rate = f"{100 * row.win_rate:.0f} %"
+    rate = _("%(percent)s %%", percent=number(round(100 * row.win_rate)))
     key = {
-        "rating": f"**{row.rating:,}**",
-        "wins": f"**{row.wins:,}** won",
+        "rating": f"**{number(row.rating)}**",
+        "wins": _("**%(wins)s** won", wins=number(row.wins)),
         "win_rate": f"**{rate}**",
-        "chips": f"**{signed(row.chips_net)}** chips",
+        "chips": _("**%(chips)s** chips", chips=signed(row.chips_net)),
     }[sort]
     # Games with bot players rate nobody: a member who only had those has no rating yet.
-    rating = f"rating {row.rating:,}" if row.rated_games else "unrated"
-    rest = [f"{row.wins:,}/{row.games:,} won ({rate})", rating]
+    rating = _("rating %(rating)s", rating=number(row.rating)) if row.rated_games else _("unrated")
+    won = _(
+        "%(wins)s/%(games)s won (%(rate)s)",
+        wins=number(row.wins),
+        games=number(row.games),
+        rate=rate,
+    )
+    rest = [won, rating]
     if sort in ("wins", "win_rate"):
-        rest = [f"{row.games:,} played", rating]
+        rest = [_("%(games)s played", games=number(row.games)), rating]
     if sort == "rating":
-        rest = [f"{row.wins:,}/{row.games:,} won ({rate})"]
+        rest = [won]
     name = f"__{_who(row)}__" if me else _who(row)
     return f"`{row.rank:>3}.` {name} · {key} · " + " · ".join(rest)
 
@@ -176,28 +224,45 @@ def leaderboard_embed(
     """``played``: whether any game of this leaderboard finished in the scope (an empty
     board says so, rather than blame bot players for the missing ratings). ``season``: the
     season's board; ``all_time``: the all-time board of a server that has seasons."""
-    title = f"Leaderboard · {game_name}"
-    period = f", {season_label(season, now)}" if season else ", all time" if all_time else ""
-    head = (
-        f"{SCOPE_LABELS.get(scope, scope).capitalize()}{period}, by {SORT_LABELS.get(sort, sort)}"
-    )
+    title = _("Leaderboard · %(game)s", game=game_name)
+    where_label = _(SCOPE_LABELS[scope]) if scope in SCOPE_LABELS else scope
+    if season:
+        head = _(
+            "%(scope)s, %(season)s, by %(sort)s",
+            scope=where_label,
+            season=season_label(season, now),
+            sort=sort_label(sort),
+        )
+    elif all_time:
+        head = _("%(scope)s, all time, by %(sort)s", scope=where_label, sort=sort_label(sort))
+    else:
+        head = _("%(scope)s, by %(sort)s", scope=where_label, sort=sort_label(sort))
     if not board.rows:
-        where = (
-            f"in season {clip_markdown(season.name, 60)}"
-            if season
-            else "on this server"
-            if scope == "server"
-            else "anywhere"
-        )
-        empty = (
-            {
-                "rating": "Nobody is rated yet: ratings move in games without bot players.",
-                "win_rate": f"Nobody has played {WIN_RATE_MIN_GAMES} games yet.",
-            }.get(sort, "No finished games yet.")
-            if played
-            else f"No game of {game_name} has finished {where} yet. "
-            "Pick another game with the `game` option."
-        )
+        if not played and season:
+            empty = _(
+                "No game of %(game)s has finished in season %(season)s yet. Pick another "
+                "game with the `game` option.",
+                game=game_name,
+                season=clip_markdown(season.name, 60),
+            )
+        elif not played and scope == "server":
+            empty = _(
+                "No game of %(game)s has finished on this server yet. Pick another game "
+                "with the `game` option.",
+                game=game_name,
+            )
+        elif not played:
+            empty = _(
+                "No game of %(game)s has finished anywhere yet. Pick another game with the "
+                "`game` option.",
+                game=game_name,
+            )
+        elif sort == "rating":
+            empty = _("Nobody is rated yet: ratings move in games without bot players.")
+        elif sort == "win_rate":
+            empty = _("Nobody has played %(games)s games yet.", games=number(WIN_RATE_MIN_GAMES))
+        else:
+            empty = _("No finished games yet.")
         return discord.Embed(title=title, description=f"{head}\n\n{empty}", colour=COLOUR)
     lines = [_board_line(row, sort, row.user_id == viewer_id) for row in board.rows]
     mine = board.viewer_row
@@ -213,8 +278,13 @@ def leaderboard_embed(
     description = "\n".join([head + "\n\n" + rows, *own])
     embed = discord.Embed(title=title, description=description, colour=COLOUR)
     embed.set_footer(
-        text=f"Page {board.page:,} of {board.pages:,} · {board.total:,} "
-        f"player{'s' if board.total != 1 else ''}"
+        text=plural(
+            "Page %(page)s of %(pages)s · %(count)s player",
+            "Page %(page)s of %(pages)s · %(count)s players",
+            board.total,
+            page=number(board.page),
+            pages=number(board.pages),
+        )
     )
     return embed
 
@@ -222,18 +292,22 @@ def leaderboard_embed(
 def season_label(season: Season, now: float) -> str:
     """ "season **Spring** (ends in 3 days)": its end as a Discord timestamp, which each
     reader sees in their own time zone."""
-    name = f"season **{clip_markdown(season.name, 60)}**"
+    name = clip_markdown(season.name, 60)
     if season.ends_at is None:
-        return name + (" (running)" if season.running(now) else "")
+        if season.running(now):
+            return _("season **%(name)s** (running)", name=name)
+        return _("season **%(name)s**", name=name)
     at = int(season.ends_at)
-    return name + (f" (ends <t:{at}:R>)" if season.running(now) else f" (ended <t:{at}:d>)")
+    if season.running(now):
+        return _("season **%(name)s** (ends %(when)s)", name=name, when=f"<t:{at}:R>")
+    return _("season **%(name)s** (ended %(when)s)", name=name, when=f"<t:{at}:d>")
 
 
 def _streak(streak: int) -> str:
     if streak > 0:
-        return f"{streak} win{'s' if streak != 1 else ''} in a row"
+        return plural("%(count)s win in a row", "%(count)s wins in a row", streak)
     if streak < 0:
-        return f"{-streak} without a win"
+        return _("%(count)s without a win", count=number(-streak))
     return "—"
 
 
@@ -244,28 +318,47 @@ def stats_embed(
     chart_game: str | None,
     game_label: Callable[[str], str],
 ) -> discord.Embed:
-    embed = discord.Embed(title=f"Statistics · {name}", colour=COLOUR)
+    embed = discord.Embed(title=_("Statistics · %(name)s", name=name), colour=COLOUR)
     if not lines:
-        embed.description = "No finished games on this server yet."
+        embed.description = _("No finished games on this server yet.")
         return embed
     for line in lines[:10]:
-        rated = f"rating **{line.display:,}**" if line.rated_games else "not rated yet"
         glob = global_lines.get(line.game_key)
-        everywhere = (
-            f" (all servers {glob.display:,})" if glob is not None and glob.rated_games else ""
+        everywhere = glob is not None and glob.rated_games
+        if line.rated_games and everywhere:
+            rated = _(
+                "rating **%(rating)s** (all servers %(everywhere)s)",
+                rating=number(line.display),
+                everywhere=number(glob.display),  # type: ignore[union-attr]
+            )
+        elif line.rated_games:
+            rated = _("rating **%(rating)s**", rating=number(line.display))
+        elif everywhere:
+            rated = _(
+                "not rated yet (all servers %(everywhere)s)",
+                everywhere=number(glob.display),  # type: ignore[union-attr]
+            )
+        else:
+            rated = _("not rated yet")
+        record = _(
+            "%(wins)s won of %(games)s (%(percent)s %%) · best turn %(best)s",
+            wins=number(line.wins),
+            games=number(line.games),
+            percent=number(round(100 * line.win_rate)),
+            best=number(line.best_turn),
+        )
+        money = _(
+            "chips won %(won)s · lost %(lost)s · streak %(streak)s",
+            won=number(line.chips_won),
+            lost=number(line.chips_lost),
+            streak=_streak(line.streak),
         )
         embed.add_field(
-            name=game_label(line.game_key),
-            value=(
-                f"{rated}{everywhere}\n"
-                f"{line.wins:,} won of {line.games:,} ({100 * line.win_rate:.0f} %) · "
-                f"best turn {line.best_turn:,}\n"
-                f"chips won {line.chips_won:,} · lost {line.chips_lost:,} · "
-                f"streak {_streak(line.streak)}"
-            ),
-            inline=False,
+            name=game_label(line.game_key), value=f"{rated}\n{record}\n{money}", inline=False
         )
     if chart_game is not None:
         embed.set_image(url="attachment://rating.png")
-        embed.set_footer(text=f"Rating after each of the last games: {game_label(chart_game)}")
+        embed.set_footer(
+            text=_("Rating after each of the last games: %(game)s", game=game_label(chart_game))
+        )
     return embed

@@ -53,6 +53,9 @@ class Result:
     a: int
     b: int | None
     winner: int | None
+    # What the pair's game is worth: 1 for a match of two; at a table of n players each
+    # pair of them is a 1/(n - 1) result (so a table win is 1 point, last place 0).
+    weight: Fraction = Fraction(1)
 
     @property
     def is_bye(self) -> bool:
@@ -90,10 +93,10 @@ def points(results: Iterable[Result]) -> dict[int, Fraction]:
         if r.is_bye:
             out[r.a] += 1
         elif r.winner is None:
-            out[r.a] += Fraction(1, 2)
-            out[r.b] += Fraction(1, 2)  # type: ignore[index]
+            out[r.a] += r.weight / 2
+            out[r.b] += r.weight / 2  # type: ignore[index]
         else:
-            out[r.winner] += 1
+            out[r.winner] += r.weight
     return out
 
 
@@ -160,6 +163,56 @@ def _pair(
 
     found = solve(ranked)
     return None if found is None else list(found)
+
+
+def table_sizes(players: int, seats: int) -> list[int]:
+    """Tables of at most ``seats`` for ``players``, as even as possible, larger first:
+    8 at 3 a table -> 3, 3, 2; 5 at 4 -> 3, 2 (nobody sits out: no byes)."""
+    tables = -(-players // seats)
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def swiss_tables(
+    entrants: Sequence[Entrant], results: Sequence[Result], seats: int
+) -> list[tuple[int, ...]]:
+    """The next Swiss round at tables of ``seats`` (3 or more): players ranked by points,
+    then seed; each table takes the best-ranked player left, then, in rank order, those
+    who have met nobody at it yet, then (when nobody is left who has not) the next ranked."""
+    seeds = seed_order(entrants)
+    if len(seeds) < 2:
+        raise ValueError("a round needs two players")
+    score = points(results)
+    seed_rank = {pid: i for i, pid in enumerate(seeds)}
+    left = sorted(seeds, key=lambda p: (-score.get(p, Fraction(0)), seed_rank[p]))
+    met = _met(results)
+    tables: list[tuple[int, ...]] = []
+    for size in table_sizes(len(left), seats):
+        table = [left.pop(0)]
+        while len(table) < size:
+            fresh = next(
+                (p for p in left if all(frozenset((p, q)) not in met for q in table)), left[0]
+            )
+            left.remove(fresh)
+            table.append(fresh)
+        tables.append(tuple(table))
+    return tables
+
+
+def table_results(round_number: int, places: Sequence[tuple[int, int]]) -> list[Result]:
+    """A finished table of ``places`` ((player, place), 1 the best; a shared place is a
+    tie) as results between each pair of its players, each worth 1/(n - 1): a player's
+    points from the table are (players below + half those level) / (n - 1)."""
+    n = len(places)
+    if n < 2:
+        return []
+    weight = Fraction(1, n - 1)
+    out = []
+    for i, (a, place_a) in enumerate(places):
+        for b, place_b in places[i + 1 :]:
+            winner = None if place_a == place_b else a if place_a < place_b else b
+            out.append(Result(round_number, a, b, winner, weight))
+    return out
 
 
 def bracket_order(size: int) -> list[int]:
@@ -240,8 +293,12 @@ def standings(
             record[r.a][3] += 1
             continue
         assert r.b is not None
-        opponents[r.a].append(r.b)
-        opponents[r.b].append(r.a)
+        opponents.setdefault(r.a, []).append(r.b)
+        opponents.setdefault(r.b, []).append(r.a)
+        record.setdefault(r.a, [0, 0, 0, 0])
+        record.setdefault(r.b, [0, 0, 0, 0])
+        if r.weight != 1:
+            continue  # a table of three or more: its record is its places (table_wins)
         if r.winner is None:
             record[r.a][1] += 1
             record[r.b][1] += 1
@@ -250,7 +307,9 @@ def standings(
             record[r.winner][0] += 1
             record[loser][2] += 1
     bh = {
-        pid: sum((score[o] for o in opponents[pid]), Fraction(0)) if buchholz else Fraction(0)
+        pid: sum((score.get(o, Fraction(0)) for o in opponents[pid]), Fraction(0))
+        if buchholz
+        else Fraction(0)
         for pid in seeds
     }
     # Group by (points, Buchholz); inside a group, head-to-head points among its members.

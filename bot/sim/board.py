@@ -108,47 +108,84 @@ def simulate(
         "draw_reasons": {reason: draws[reason] for reason in ("blocked", "stalled")},
         "unfinished": unfinished,
         "avg_turns": sum(turns) / games,
-        "move_ms": {
-            level: {
-                "p50": 1000 * _percentile(times, 0.50),
-                "p99": 1000 * _percentile(times, 0.99),
-                "max": 1000 * max(times),
-                "moves": len(times),
-            }
-            for level, times in move_times.items()
-        },
+        "move_ms": _move_ms(move_times),
         "game_ms": 1000 * elapsed / games,
         "games_per_second": games / elapsed if elapsed else 0.0,
     }
 
 
-def _play_deal(levels: list[str], deal_seed: int, first_sequence_wins: bool) -> int | None:
-    """Play one 2-seat deal; the winning seat, or ``None`` for a drawn or endless game.
+def _play_deal(
+    levels: list[str],
+    deal_seed: int,
+    first_sequence_wins: bool,
+    move_times: dict[str, list[float]] | None = None,
+    move_cpu: dict[str, list[float]] | None = None,
+) -> int | None:
+    """Play one deal, seat ``i`` at ``levels[i]``; the winning side, or ``None`` for a drawn
+    or endless game.
 
     The deal (shuffle, draws, reshuffles) has its own generator and the bots another, so
     both games of a duplicate pair get the same cards in the same order."""
     cards = random.Random(deal_seed)
     bots = random.Random(deal_seed ^ 0x5EED)
-    state = new_game(BoardConfig(2, first_sequence_wins=first_sequence_wins), cards)
+    state = new_game(BoardConfig(len(levels), first_sequence_wins=first_sequence_wins), cards)
     while state.outcome is None and state.turn_count < MAX_TURNS:
-        action = choose_action(view_for(state, state.turn), levels[state.turn], bots)
+        level = levels[state.turn]
+        tick, cpu = time.perf_counter(), time.process_time()
+        action = choose_action(view_for(state, state.turn), level, bots)
+        if move_times is not None and move_cpu is not None:
+            move_times[level].append(time.perf_counter() - tick)
+            move_cpu[level].append(time.process_time() - cpu)
         state = apply(state, action, cards)
     return None if state.outcome is None else state.outcome.side
+
+
+def bootstrap(scores: list[float], seed: int, rounds: int = 2000) -> tuple[float, float]:
+    """95% percentile-bootstrap interval of the mean of ``scores`` (resampled with a
+    generator seeded by ``seed``, so a report is reproducible)."""
+    if not scores:
+        return 0.0, 0.0
+    rng = random.Random(seed)
+    n = len(scores)
+    means = sorted(sum(rng.choices(scores, k=n)) / n for _ in range(rounds))
+    return means[int(0.025 * rounds)], means[min(rounds - 1, int(0.975 * rounds))]
 
 
 def duplicate(
     levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
 ) -> dict[str, Any]:
-    """Play each of ``deals`` deals twice, the two levels swapping seats, and count whose
-    skill or whose cards decided it."""
-    if len(levels) != 2:
-        raise ValueError("--duplicate compares two levels: give exactly two seats")
+    """Play each of ``deals`` deals twice, the two levels swapping sides, and count whose
+    skill or whose cards decided it.
+
+    ``levels`` gives a level per seat: two seats, or 4/6 seats in two teams (seat ``i`` plays
+    for side ``i % 2``, so the levels alternate: ``expert,strong,expert,strong``). The second
+    game of a pair shifts every level by one seat, so each level plays the other side's
+    cards. A level's ``win_rate`` (games won, a drawn game half) has a bootstrap interval
+    over the deals (the two games of a deal are not independent); ``wins_both`` (deals it
+    wins from both sides) a Wilson interval."""
+    sides = BoardConfig(len(levels)).sides if len(levels) >= 2 else 0
+    pair = levels[:2]
+    if sides != 2 or any(level != pair[i % 2] for i, level in enumerate(levels)):
+        raise ValueError(
+            "--duplicate compares two levels on two sides: give 2 seats, or 4 or 6 with the "
+            "two levels alternating"
+        )
     master = random.Random(seed)
     first_both = second_both = same_seat = other = 0
+    scores: list[float] = []  # the first level's share of each deal's two games
+    move_times: dict[str, list[float]] = defaultdict(list)
+    move_cpu: dict[str, list[float]] = defaultdict(list)
+    started = time.perf_counter()
     for _ in range(deals):
         deal_seed = master.getrandbits(64)
-        straight = _play_deal(levels, deal_seed, first_sequence_wins)
-        swapped = _play_deal(levels[::-1], deal_seed, first_sequence_wins)
+        straight = _play_deal(levels, deal_seed, first_sequence_wins, move_times, move_cpu)
+        swapped = _play_deal(
+            levels[1:] + levels[:1], deal_seed, first_sequence_wins, move_times, move_cpu
+        )
+        first = (0.5 if straight is None else float(straight == 0)) + (
+            0.5 if swapped is None else float(swapped == 1)
+        )
+        scores.append(first / 2)
         if straight is None or swapped is None:
             other += 1
         elif straight == swapped:
@@ -157,17 +194,41 @@ def duplicate(
             first_both += 1
         else:
             second_both += 1
+    elapsed = time.perf_counter() - started
+    low, high = bootstrap(scores, seed)
+    rates = [(sum(scores) / deals, (low, high)), (1 - sum(scores) / deals, (1 - high, 1 - low))]
     return {
         "deals": deals,
         "seed": seed,
+        "seats": len(levels),
         "levels": [
             {
                 "level": level,
                 "wins_both": both / deals,
+                "wins_both_ci95": list(wilson(both, deals)),
                 "win_rate": (2 * both + same_seat) / (2 * deals),
+                "score": rate,
+                "score_ci95": list(ci),
             }
-            for level, both in zip(levels, (first_both, second_both), strict=True)
+            for level, both, (rate, ci) in zip(pair, (first_both, second_both), rates, strict=True)
         ],
         "same_seat_wins_both": same_seat / deals,
         "with_a_drawn_game": other / deals,
+        "move_ms": _move_ms(move_times),
+        # The processor time of each move: what it takes on one core of an idle machine
+        # (wall-clock times grow with whatever else the machine runs).
+        "move_cpu_ms": _move_ms(move_cpu),
+        "seconds": elapsed,
+    }
+
+
+def _move_ms(move_times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        level: {
+            "p50": 1000 * _percentile(times, 0.50),
+            "p99": 1000 * _percentile(times, 0.99),
+            "max": 1000 * max(times),
+            "moves": len(times),
+        }
+        for level, times in move_times.items()
     }

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from bot.records import SeatResult
+from bot.store import jsontext
 from bot.store.db import Connection, Database, Row, Statements, WriteConnection
 
 LIVE = ("lobby", "running")
@@ -54,7 +54,7 @@ def _row(row: Row) -> GameRow:
         status=row["status"],
         host_id=row["host_id"],
         stake=row["stake"],
-        state=json.loads(row["state_json"]),
+        state=jsontext.loads(row["state_json"]),
         version=row["version"],
         deadline=row["deadline"],
         created_at=row["created_at"],
@@ -80,7 +80,7 @@ async def insert(conn: Connection, row: GameRow) -> int:
             row.status,
             row.host_id,
             row.stake,
-            json.dumps(row.state),
+            jsontext.dumps(row.state),
             row.version,
             row.deadline,
             row.created_at,
@@ -106,7 +106,7 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
         row.host_id,  # a lobby's host who leaves hands the table to the next member seated
         row.status,
         row.stake,
-        json.dumps(row.state),
+        jsontext.dumps(row.state),
         row.version,
         row.deadline,
         row.updated_at,
@@ -162,7 +162,7 @@ def save_job(
     def conflict() -> VersionConflict:
         return VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
 
-    log_params = (row.id, row.id, at, actor_id, kind, json.dumps(detail))
+    log_params = (row.id, row.id, at, actor_id, kind, jsontext.dumps(detail))
     update_params = _update_params(row, expected_version)
     single = (_SAVE_ONE, (*update_params, at, actor_id, kind, log_params[-1]))
     return Statements(
@@ -177,7 +177,7 @@ def set_state_sync(conn: WriteConnection, row: GameRow) -> None:
     """Write the state of a change that leaves the version as it is (a spectator came or
     went: the turn buttons, drawn at the version, must stay live); still only over the
     version the change was made on."""
-    cursor = conn.execute(_SET_STATE, (json.dumps(row.state), row.id, row.version))
+    cursor = conn.execute(_SET_STATE, (jsontext.dumps(row.state), row.id, row.version))
     _check_updated(cursor.rowcount, row, row.version)
 
 
@@ -394,7 +394,7 @@ async def append_log(
     kind: str,
     detail: dict[str, Any],
 ) -> None:
-    await conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, json.dumps(detail)))
+    await conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, jsontext.dumps(detail)))
 
 
 def append_log_sync(
@@ -406,7 +406,7 @@ def append_log_sync(
     detail: dict[str, Any],
 ) -> None:
     """``append_log`` inside a ``Database.write`` job."""
-    conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, json.dumps(detail)))
+    conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, jsontext.dumps(detail)))
 
 
 async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:
@@ -420,7 +420,7 @@ async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:
             "at": r["at"],
             "actor_id": r["actor_id"],
             "kind": r["kind"],
-            "detail": json.loads(r["detail_json"]),
+            "detail": jsontext.loads(r["detail_json"]),
         }
         for r in rows
     ]
@@ -464,7 +464,8 @@ async def insert_results(
 ) -> None:
     await conn.executemany(
         "INSERT INTO game_results (game_id, seat, guild_id, game_key, user_id, name, team, "
-        "score, place, won, best_turn, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "score, place, won, best_turn, finished_at, coached)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -479,6 +480,7 @@ async def insert_results(
                 int(r.won),
                 r.best_turn,
                 at,
+                int(r.coached),
             )
             for r in results
         ],
@@ -535,6 +537,27 @@ async def set_guild_lobby_role(
         )
 
 
+async def set_guild_organiser_role(
+    db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, organiser_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "organiser_role_id = excluded.organiser_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
+
+
+async def guild_organiser_role(db: Database, guild_id: int) -> int | None:
+    """The role whose members may run tournaments on this server, if the server named one."""
+    row = await db.fetchone(
+        "SELECT organiser_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])
+
+
 async def set_guild_language(
     db: Database, guild_id: int, language: str | None, actor_id: int, at: float
 ) -> None:
@@ -546,6 +569,27 @@ async def set_guild_language(
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (guild_id, language, actor_id, at),
         )
+
+
+async def set_guild_suggestions(
+    db: Database, guild_id: int, allowed: bool, actor_id: int, at: float
+) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, suggestions, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "suggestions = excluded.suggestions, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, int(allowed), actor_id, at),
+        )
+
+
+async def guild_suggestions(db: Database, guild_id: int) -> bool:
+    """Whether members may ask for suggested moves on this server (the default: yes)."""
+    row = await db.fetchone(
+        "SELECT suggestions FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return row is None or bool(row[0])
 
 
 async def guild_language(db: Database, guild_id: int) -> str | None:

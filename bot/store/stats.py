@@ -93,6 +93,7 @@ def _seat(row: Any) -> Seat:
         place=row["place"],
         won=bool(row["won"]),
         best_turn=row["best_turn"],
+        coached=bool(row["coached"]),
     )
 
 
@@ -109,8 +110,8 @@ async def record_finished_game(conn: Connection, game_id: int) -> bool:
     if await cursor.fetchone() is not None:
         return False
     cursor = await conn.execute(
-        "SELECT seat, guild_id, game_key, user_id, team, place, won, best_turn, finished_at"
-        " FROM game_results WHERE game_id = ? ORDER BY seat",
+        "SELECT seat, guild_id, game_key, user_id, team, place, won, best_turn, finished_at,"
+        " coached FROM game_results WHERE game_id = ? ORDER BY seat",
         (game_id,),
     )
     rows = list(await cursor.fetchall())
@@ -190,7 +191,7 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
         # (e.g. results written before stats existed) follow in finish order.
         cursor = await conn.execute(
             "SELECT r.game_id, r.seat, r.guild_id, r.game_key, r.user_id, r.team, r.place,"
-            " r.won, r.best_turn, r.finished_at FROM game_results r"
+            " r.won, r.best_turn, r.finished_at, r.coached FROM game_results r"
             " LEFT JOIN recorded_games d ON d.game_id = r.game_id"
             " WHERE r.guild_id <> ?"  # games outside servers count on no leaderboard
             " ORDER BY d.seq IS NULL, d.seq, r.finished_at, r.game_id, r.seat",

@@ -33,6 +33,13 @@ class Tournament:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    message_id: int | None = None
+    starts_at: float | None = None  # it starts by itself then (None: the organiser starts it)
+    checkin_at: float | None = None  # check-in opens then (None: no check-in)
+    seats: int = 2  # players a table
+
+    def checkin_open(self, now: float) -> bool:
+        return self.status == "signup" and self.checkin_at is not None and now >= self.checkin_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,7 @@ class Entry:
     rating: float | None
     seed: int | None
     removed: bool = False
+    checked_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +66,22 @@ class Match:
     a_wins: int = 0
     b_wins: int = 0
     games: int = 0
+    players: tuple[int, ...] = ()  # everyone at the table, in seat order (a bye: just a)
+    places: tuple[tuple[int, int], ...] | None = None  # a table of 3+ once done
+
+    @property
+    def seated(self) -> tuple[int, ...]:
+        return self.players or ((self.a_id,) if self.b_id is None else (self.a_id, self.b_id))
 
 
 _T_COLUMNS = (
     "id, guild_id, channel_id, kind, settings_json, game_key, format, rounds, round, status,"
-    " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at"
+    " fee, prize, best_of, final_best_of, created_by, created_at, started_at, finished_at,"
+    " message_id, starts_at, checkin_at, seats"
 )
 _M_COLUMNS = (
-    "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins, games"
+    "id, tournament_id, round, slot, a_id, b_id, status, game_id, winner_id, a_wins, b_wins,"
+    " games, players_json, places_json"
 )
 _M_COLUMNS_OF_M = ", ".join("m." + column for column in _M_COLUMNS.split(", "))
 
@@ -90,6 +106,10 @@ def _tournament(row: Any) -> Tournament:
         created_at=float(row["created_at"]),
         started_at=row["started_at"],
         finished_at=row["finished_at"],
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
+        starts_at=row["starts_at"],
+        checkin_at=row["checkin_at"],
+        seats=int(row["seats"]),
     )
 
 
@@ -107,6 +127,12 @@ def _match(row: Any) -> Match:
         a_wins=int(row["a_wins"]),
         b_wins=int(row["b_wins"]),
         games=int(row["games"]),
+        players=tuple(json.loads(row["players_json"])) if row["players_json"] else (),
+        places=(
+            tuple((int(u), int(p)) for u, p in json.loads(row["places_json"]))
+            if row["places_json"]
+            else None
+        ),
     )
 
 
@@ -126,16 +152,20 @@ async def create(
     final_best_of: int = 1,
     actor_id: int,
     now: float,
+    starts_at: float | None = None,
+    checkin_at: float | None = None,
+    seats: int = 2,
 ) -> Tournament:
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, kind, settings_json, game_key,"
             " format, rounds, round, status, fee, prize, best_of, final_best_of, created_by,"
-            " created_at)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup', ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
+            " created_at, starts_at, checkin_at, seats) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'signup',"
+            f" ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_T_COLUMNS}",
             (
                 guild_id, channel_id, kind, json.dumps(settings, sort_keys=True), game_key,
                 format, rounds, fee, prize, best_of, final_best_of, actor_id, now,
+                starts_at, checkin_at, seats,
             ),
         )  # fmt: skip
         row = await cursor.fetchone()
@@ -159,12 +189,19 @@ async def listed(db: Database, guild_id: int, limit: int = 25) -> list[Tournamen
 
 async def entries(db: Database | Connection, tournament_id: int) -> list[Entry]:
     rows = await db.fetchall(
-        "SELECT user_id, name, rating, seed, removed_at FROM tournament_entries"
+        "SELECT user_id, name, rating, seed, removed_at, checked_in_at FROM tournament_entries"
         " WHERE tournament_id = ? ORDER BY seed IS NULL, seed, joined_at, user_id",
         (tournament_id,),
     )
     return [
-        Entry(int(r["user_id"]), r["name"], r["rating"], r["seed"], r["removed_at"] is not None)
+        Entry(
+            int(r["user_id"]),
+            r["name"],
+            r["rating"],
+            r["seed"],
+            r["removed_at"] is not None,
+            r["checked_in_at"] is not None,
+        )
         for r in rows
     ]
 
@@ -182,12 +219,58 @@ async def add_entry(
     )
     if count is not None and int(count[0]) >= cap:
         return False
+    # Joining once check-in is open checks in too: whoever presses Join then is here.
+    checked_in = now if t.checkin_open(now) else None
     cursor = await conn.execute(
-        "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at)"
-        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
-        (tournament_id, user_id, name[:100], now),
+        "INSERT INTO tournament_entries (tournament_id, user_id, name, joined_at, checked_in_at)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO NOTHING",
+        (tournament_id, user_id, name[:100], now, checked_in),
     )
     return cursor.rowcount == 1
+
+
+async def check_in(conn: Connection, tournament_id: int, user_id: int, now: float) -> bool:
+    """A signed-up member checks in (under ``lock``, while check-in is open); False if they
+    are not signed up or had checked in already."""
+    cursor = await conn.execute(
+        "UPDATE tournament_entries SET checked_in_at = ?"
+        " WHERE tournament_id = ? AND user_id = ? AND checked_in_at IS NULL",
+        (now, tournament_id, user_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def drop_unchecked(conn: Connection, tournament_id: int) -> list[int]:
+    """At the start of a tournament with check-in: the entries of those who did not check
+    in are taken off (their fees are refunded by the caller); their ids."""
+    cursor = await conn.execute(
+        "DELETE FROM tournament_entries WHERE tournament_id = ? AND checked_in_at IS NULL"
+        " RETURNING user_id",
+        (tournament_id,),
+    )
+    return sorted(int(row[0]) for row in await cursor.fetchall())
+
+
+async def due_starts(db: Database, now: float) -> list[Tournament]:
+    """Tournaments in sign-up whose start time has come."""
+    rows = await db.fetchall(
+        f"SELECT {_T_COLUMNS} FROM tournaments WHERE status = 'signup' AND starts_at <= ?"
+        " ORDER BY id",
+        (now,),
+    )
+    return [_tournament(row) for row in rows]
+
+
+async def claim_checkin_shown(db: Database, now: float) -> list[Tournament]:
+    """Tournaments in sign-up whose check-in has just opened, claimed (compare-and-set) so
+    one process redraws each sign-up message with its Check in button, once."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET checkin_shown = 1 WHERE status = 'signup'"
+            f" AND checkin_at <= ? AND checkin_shown = 0 RETURNING {_T_COLUMNS}",
+            (now,),
+        )
+        return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)
 
 
 async def remove_entry(conn: Connection, tournament_id: int, user_id: int) -> bool:
@@ -315,6 +398,46 @@ async def insert_matches(
                 winner if done else None, now if done else None,
             ),
         )  # fmt: skip
+
+
+async def insert_tables(
+    conn: Connection,
+    tournament_id: int,
+    round_number: int,
+    tables: list[tuple[int, ...]],
+    removed: frozenset[int] = frozenset(),
+    now: float = 0.0,
+) -> None:
+    """A round at tables of three or more: each a pending match of its players (a_id and
+    b_id its first two). A table whose players were all removed but one is not paired
+    (Swiss pairs only those still in)."""
+    for slot, players in enumerate(tables):
+        await conn.execute(
+            "INSERT INTO tournament_matches (tournament_id, round, slot, a_id, b_id, status,"
+            " players_json) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
+            (tournament_id, round_number, slot, players[0], players[1], json.dumps(players)),
+        )
+
+
+async def finish_table(
+    conn: Connection,
+    match_id: int,
+    places: list[tuple[int, int]],
+    now: float,
+    *,
+    only_playing: bool = True,
+) -> bool:
+    """Compare-and-set: a table of three or more is done once, with its places (the
+    winner, if one place 1 is alone, as winner_id)."""
+    firsts = [u for u, p in places if p == 1]
+    winner = firsts[0] if len(firsts) == 1 else None
+    cursor = await conn.execute(
+        "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?,"
+        " places_json = ?, games = games + 1 WHERE id = ?"
+        + (" AND status = 'playing'" if only_playing else " AND status <> 'done'"),
+        (winner, now, json.dumps([list(p) for p in places]), match_id),
+    )
+    return cursor.rowcount == 1
 
 
 async def matches(db: Database | Connection, tournament_id: int) -> list[Match]:
@@ -451,6 +574,25 @@ async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
         return cursor.rowcount == 1
 
 
+async def claim_redraws(db: Database) -> list[Tournament]:
+    """Started tournaments with a sign-up message showing fewer done matches than there
+    are: claimed (compare-and-set on the count), so one process redraws each, once per
+    change."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE tournaments SET shown_done = (SELECT COUNT(*) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            # Finished ones only until their final standings are posted (``post_due``
+            # redraws first): the scan stays on the few tournaments still going.
+            " WHERE message_id IS NOT NULL AND (status = 'running'"
+            " OR (status = 'finished' AND posted_round <= round))"
+            " AND shown_done < (SELECT COUNT(*) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            f" RETURNING {_T_COLUMNS}"
+        )
+        return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)
+
+
 async def set_message(db: Database, tournament_id: int, message_id: int) -> None:
     async with db.transaction() as conn:
         await conn.execute(
@@ -473,12 +615,14 @@ async def forfeit_open_matches(
     """The member's matches not yet over are done, won by the other side; returns them as
     they were (their tables, if any, are to be ended by the caller)."""
     cursor = await conn.execute(
-        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ?"
-        " AND status <> 'done' AND (a_id = ? OR b_id = ?)",
-        (tournament_id, user_id, user_id),
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE tournament_id = ? AND status <> 'done'",
+        (tournament_id,),
     )
-    found = [_match(row) for row in await cursor.fetchall()]
+    # A table of three or more seats them anywhere in players_json, not only as a or b.
+    found = [m for m in map(_match, await cursor.fetchall()) if user_id in m.seated]
     for match in found:
+        if len(match.players) > 2:
+            continue  # a table of three or more: its places are set by the caller
         other = match.b_id if match.a_id == user_id else match.a_id
         await conn.execute(
             "UPDATE tournament_matches SET status = 'done', winner_id = ?, finished_at = ?"

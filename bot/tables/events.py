@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, get_type_hints
+from typing import Any, ClassVar
 
 from bot.tables import values
 
@@ -35,17 +35,24 @@ class Event:
     def dump(self) -> dict[str, Any]:
         """The value as JSON: ``{"type": tag, field: value, ...}``."""
         assert dataclasses.is_dataclass(self)
-        fields = {f.name: values.to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        fields = {n: values.to_json(getattr(self, n)) for n in values.field_names(type(self))}
         return {"type": self.tag, **fields}
+
+    def stored(self) -> Any:
+        """``dump``, made once per value: a value is frozen, so its JSON never changes (a
+        value loaded from the store keeps the JSON it was loaded from)."""
+        data = self.__dict__.get("_stored")
+        if data is None:
+            data = self.dump()
+            object.__setattr__(self, "_stored", data)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
         """The value from its JSON (``dump`` without the tag); subclasses holding a rules
         record override this and ``dump``."""
         assert dataclasses.is_dataclass(cls)
-        hints = get_type_hints(cls)
-        known = {f.name for f in dataclasses.fields(cls) if f.init}
-        return cls(**{k: values.from_json(hints[k], v) for k, v in data.items() if k in known})
+        return values.decoder(cls)(data)
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,9 @@ def load_event(data: Any) -> Event:
         kind = _TYPES[tag]
     except KeyError:
         raise ValueError(f"unknown event type {tag!r}") from None
-    return kind.from_json(fields)
+    event = kind.from_json(fields)
+    object.__setattr__(event, "_stored", data)  # what it was loaded from is its JSON
+    return event
 
 
 def event_types() -> dict[str, type[Event]]:

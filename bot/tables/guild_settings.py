@@ -1,5 +1,5 @@
 """Per-server game settings (Manage Server): the turn timer, the stake cap, the role a
-new lobby calls and the language of public messages."""
+new lobby calls, the role that may run tournaments and the language of public messages."""
 
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ class GuildSettings:
     async def lobby_role(self, guild_id: int) -> int | None:
         return await games.guild_lobby_role(self.db, guild_id)
 
+    async def set_organiser_role(self, guild_id: int, role_id: int | None, actor_id: int) -> None:
+        await games.set_guild_organiser_role(self.db, guild_id, role_id, actor_id, self.clock())
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        return await games.guild_organiser_role(self.db, guild_id)
+
     async def set_language(self, guild_id: int, language: str | None, actor_id: int) -> None:
         """``language``: a catalogue's tag, or None for the server's Discord locale."""
         await games.set_guild_language(self.db, guild_id, language, actor_id, self.clock())
@@ -37,3 +43,9 @@ class GuildSettings:
         if guild_id not in self._languages:
             self._languages[guild_id] = await games.guild_language(self.db, guild_id)
         return self._languages[guild_id]
+
+    async def set_suggestions(self, guild_id: int, allowed: bool, actor_id: int) -> None:
+        await games.set_guild_suggestions(self.db, guild_id, allowed, actor_id, self.clock())
+
+    async def suggestions(self, guild_id: int) -> bool:
+        return await games.guild_suggestions(self.db, guild_id)

@@ -24,6 +24,7 @@ from bot.errors import IllegalAction, UserError
 from bot.records import SeatResult, TurnAction
 from bot.tables.events import Event
 from bot.tables.model import Seat
+from bot.tables.thinking import BotJob
 from bot.tables.turns import Turns
 from bot.tables.values import from_json, to_json
 
@@ -36,6 +37,8 @@ class GameKind(Generic[S]):
 
     name: str = ""  # stored in each table's state; unique among the registered games
     bot_levels: tuple[str, ...] = ()  # the bot players' levels; empty: no bot players
+    old_bot_levels: dict[str, str] = {}  # a renamed level -> the level it is now added as
+    default_bot_level: str | None = None  # added when none is named (None: the last level)
     players: tuple[int, int] = (2, 2)  # the default seat limits
     # The options of its start command (``bot.games.options.Option``s) that a lobby's host
     # may change while the lobby is open.
@@ -163,6 +166,12 @@ class GameKind(Generic[S]):
         """A bot player's move (only games with ``bot_levels`` have bots). Default: what a
         timed-out turn plays."""
         return self.timeout_step(state, rng)
+
+    def bot_job(self, state: S, level: str, rng: random.Random) -> BotJob | None:
+        """A bot move slow enough to think off the event loop (``thinking.BotPool``): a
+        picklable call returning its steps, seeded from ``rng``; None (the default) plays
+        ``bot_step`` at once."""
+        return None
 
     def timeout_step(self, state: S, rng: random.Random) -> list[Any]:
         """What is played for a seat whose timer ran out (RULINGS §4). Default: the first

@@ -72,6 +72,8 @@ class Table:
     rematch: dict[str, Any] | None = None
     # Members watching the game from its thread (spectators: never seated).
     watchers: list[int] = field(default_factory=list)
+    # Members who asked for a suggested move (the board game's coach): the game is unrated.
+    coached: list[int] = field(default_factory=list)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The events this read of the table has added, every one (``events`` keeps the last few).
@@ -158,6 +160,7 @@ class Table:
             notice=self.notice,
             held=tuple(self.held),
             watchers=tuple(self.watchers),
+            coached=tuple(self.coached),
             rematch=None if self.rematch is None else MappingProxyType(dict(self.rematch)),
             forfeited=frozenset() if self.rules is None else self.game.forfeited(self.rules),
             game=self.game,
@@ -174,13 +177,14 @@ class Table:
             "seats": [s.dump() for s in self.seats],
             "rules": None if self.rules is None else self.game.dump(self.rules),
             # Lines saved as text by an older version are shown, never saved again.
-            "events": [e.dump() for e in self.events if not isinstance(e, Legacy)],
+            "events": [e.stored() for e in self.events if not isinstance(e, Legacy)],
             "expiries": self.expiries,
             "turn_started_at": self.turn_started_at,
             "end_request": self.end_request,
             **({"held": [s.dump() for s in self.held]} if self.held else {}),
             **({"rematch": self.rematch} if self.rematch else {}),
             **({"watchers": self.watchers} if self.watchers else {}),
+            **({"coached": self.coached} if self.coached else {}),
         }
 
     @classmethod
@@ -200,6 +204,7 @@ class Table:
             held=[Seat.load(x) for x in s.get("held", [])],
             rematch=s.get("rematch"),
             watchers=list(s.get("watchers", [])),
+            coached=list(s.get("coached", [])),
         )
 
 
@@ -229,6 +234,7 @@ class TableSnapshot:
     notice: Notice | None
     held: tuple[Seat, ...] = ()  # seats kept in a lobby for members who have not taken them
     watchers: tuple[int, ...] = ()  # members watching from the thread
+    coached: tuple[int, ...] = ()  # members who asked for a suggested move: unrated
     rematch: Mapping[str, Any] | None = None  # a rematch lobby: the game it follows
     forfeited: frozenset[int] = frozenset()
     # The table's game (its kind: code, no state), for the words of its own events.

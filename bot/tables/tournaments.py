@@ -66,10 +66,48 @@ def _entrants(entries: list[Entry]) -> list[rules.Entrant]:
     ]
 
 
+def table_places(match: Match) -> list[tuple[int, int]]:
+    """A done table of three or more by place: as it finished; a result set by the
+    organiser (its winner first, the rest level); no result: everyone level."""
+    if match.places is not None:
+        return list(match.places)
+    if match.winner_id is not None:
+        return [(u, 1 if u == match.winner_id else 2) for u in match.players]
+    return [(u, 1) for u in match.players]
+
+
 def _results(matches: list[Match]) -> list[rules.Result]:
-    return [
-        rules.Result(m.round, m.a_id, m.b_id, m.winner_id) for m in matches if m.status == "done"
-    ]
+    out: list[rules.Result] = []
+    for m in matches:
+        if m.status != "done":
+            continue
+        if len(m.players) > 2:
+            out += rules.table_results(m.round, table_places(m))
+        else:
+            out.append(rules.Result(m.round, m.a_id, m.b_id, m.winner_id))
+    return out
+
+
+async def _pair(
+    conn: Connection,
+    t: Tournament,
+    round_number: int,
+    field: list[rules.Entrant],
+    pairs: list[rules.Pairing] | None,
+    results: list[rules.Result],
+    now: float,
+    removed: frozenset[int] = frozenset(),
+) -> None:
+    """Insert round ``round_number``: at tables of three or more by ``swiss_tables``, else
+    the ``pairs``."""
+    if t.seats > 2:
+        tables = rules.swiss_tables(field, results, t.seats)
+        await store.insert_tables(conn, t.id, round_number, tables, removed, now)
+    else:
+        assert pairs is not None
+        await store.insert_matches(
+            conn, t.id, round_number, [(p.a, p.b) for p in pairs], now, removed
+        )
 
 
 async def _advance(conn: Connection, tournament_id: int, now: float) -> None:
@@ -96,9 +134,7 @@ async def _advance(conn: Connection, tournament_id: int, now: float) -> None:
         return
     if not await store.move_to_round(conn, tournament_id, t.round, status="running", now=now):
         return  # another transaction moved it first
-    await store.insert_matches(
-        conn, tournament_id, t.round + 1, [(p.a, p.b) for p in pairs], now, removed
-    )
+    await _pair(conn, t, t.round + 1, field, pairs, _results(played), now, removed)
     # A round whose every match is decided already (byes, forfeits): on to the next.
     await _advance(conn, tournament_id, now)
 
@@ -140,15 +176,28 @@ async def _refund(conn: Connection, t: Tournament, now: float, user_id: int | No
 
 
 async def on_game_over(
-    conn: Connection, game_id: int, winners: list[int] | None, now: float
+    conn: Connection,
+    game_id: int,
+    winners: list[int] | None,
+    now: float,
+    places: dict[int, int] | None = None,
 ) -> None:
-    """A table ended (``winners``: its winning members; None or empty: no winner). If it
-    was a tournament match, record it and advance the tournament. Runs inside the table's
-    finishing transaction."""
+    """A table ended (``winners``: its winning members; None or empty: no winner;
+    ``places``: each member's place, 1 the best). If it was a tournament match, record it
+    and advance the tournament. Runs inside the table's finishing transaction."""
     match = await store.match_of_game(conn, game_id)
     if match is None:
         return
     await store.lock(conn, match.tournament_id)
+    if len(match.players) > 2:
+        # A table of three or more plays one game: done with its places (a table that
+        # ended with no result: everyone level).
+        found = places or {}
+        worst = max(found.values(), default=0) + 1
+        standing = [(u, found.get(u, worst) if found else 1) for u in match.players]
+        if await store.finish_table(conn, match.id, standing, now):
+            await _advance(conn, match.tournament_id, now)
+        return
     winner = next(
         (w for w in winners or [] if w in (match.a_id, match.b_id)), None
     ) if winners and len(winners) == 1 else None  # fmt: skip
@@ -190,20 +239,39 @@ class Tournaments:
         best_of: int = 1,
         final_best_of: int = 1,
         actor_id: int,
+        signup_minutes: int = 0,
+        checkin_minutes: int = 0,
+        seats: int = 2,
     ) -> Tournament:
+        """``signup_minutes``: it starts by itself that long from now (0: when the organiser
+        presses Start); ``checkin_minutes``: check-in opens that long before the start."""
         if format not in FORMATS:
             raise TournamentError("format")
         if prize not in rules.PRIZE_SPLITS or fee < 0:
             raise TournamentError("prize")
         if best_of not in (1, 3) or final_best_of not in (1, 3):
             raise TournamentError("best_of")
+        if checkin_minutes and not 0 < checkin_minutes <= signup_minutes:
+            raise TournamentError("checkin")
         game = self.tables.kind(kind)
         game.check_settings(settings)
+        low, high = game.seat_limits(settings)
+        if not low <= seats <= high or (not low <= 2 <= high and seats == 2):
+            raise TournamentError("seats")
+        if seats > 2 and format != "swiss":
+            raise TournamentError("seats_format")
+        if seats > 2 and (best_of != 1 or final_best_of != 1):
+            raise TournamentError("seats_best_of")
+        now = self.clock()
+        starts_at = now + 60 * signup_minutes if signup_minutes > 0 else None
+        checkin_at = (
+            None if starts_at is None or not checkin_minutes else starts_at - 60 * checkin_minutes
+        )
         return await store.create(
             self.db, guild_id=guild_id, channel_id=channel_id, kind=kind, settings=settings,
             game_key=game.game_key(settings), format=format, rounds=max(0, rounds),
             fee=fee, prize=prize, best_of=best_of, final_best_of=final_best_of,
-            actor_id=actor_id, now=self.clock(),
+            actor_id=actor_id, now=now, starts_at=starts_at, checkin_at=checkin_at, seats=seats,
         )  # fmt: skip
 
     async def get(self, tournament_id: int) -> Tournament:
@@ -242,14 +310,31 @@ class Tournaments:
                 raise TournamentError("leave")
             await _refund(conn, t, now, user_id)
 
+    async def check_in(self, tournament_id: int, user_id: int) -> None:
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await store.get(conn, tournament_id)
+            if t is None or not t.checkin_open(now):
+                raise TournamentError("checkin_closed")
+            if not await store.check_in(conn, tournament_id, user_id, now):
+                raise TournamentError("checkin_again")
+
     async def start(self, tournament_id: int) -> Tournament:
-        """Seed by the game's rating and pair round one; ``open_pending`` opens its tables."""
+        """Seed by the game's rating and pair round one; ``open_pending`` opens its tables.
+        With check-in, those who did not check in are dropped first, their fees refunded
+        (in the same transaction: a start that fails drops nobody)."""
         now = self.clock()
         async with self.db.transaction() as conn:
             await store.lock(conn, tournament_id)
             t = await store.get(conn, tournament_id)
             if t is None or t.status != "signup":
                 raise TournamentError("start")
+            if t.checkin_at is not None:
+                if now < t.checkin_at:
+                    raise TournamentError("checkin_not_open")
+                for user_id in await store.drop_unchecked(conn, tournament_id):
+                    await _refund(conn, t, now, user_id)
             entries = await store.entries(conn, tournament_id)
             if len(entries) < MIN_PLAYERS:
                 raise TournamentError("players")
@@ -260,15 +345,41 @@ class Tournaments:
             order = rules.seed_order(field)
             await store.set_seeds(conn, tournament_id, [(u, ratings.get(u, 0.0)) for u in order])
             seeded = _entrants(await store.entries(conn, tournament_id))
-            pairs = rules.first_round(t.format, seeded)
+            pairs = None if t.seats > 2 else rules.first_round(t.format, seeded)
             rounds = rules.planned_rounds(t.format, len(entries), t.rounds)
             assert await store.move_to_round(
                 conn, tournament_id, 0, status="running", rounds=rounds, now=now
             )
-            await store.insert_matches(conn, tournament_id, 1, [(p.a, p.b) for p in pairs], now)
-            if all(p.b is None for p in pairs):
+            await _pair(conn, t, 1, seeded, pairs, [], now)
+            if pairs is not None and all(p.b is None for p in pairs):
                 await _advance(conn, tournament_id, now)
         return await self.get(tournament_id)
+
+    async def start_due(self) -> tuple[list[int], list[int]]:
+        """Start every tournament whose start time has come (once: the start is a
+        compare-and-set on its status); one left with fewer than two players is cancelled,
+        every fee refunded. Returns (started, cancelled) ids."""
+        started: list[int] = []
+        cancelled: list[int] = []
+        for t in await store.due_starts(self.db, self.clock()):
+            try:
+                await self.start(t.id)
+                started.append(t.id)
+            except TournamentError as exc:
+                if exc.code != "players":
+                    continue  # another process started it meanwhile
+                now = self.clock()
+                async with self.db.transaction() as conn:
+                    await store.lock(conn, t.id)
+                    if await store.move_to_round(conn, t.id, 0, status="cancelled", now=now):
+                        await _refund(conn, t, now)
+                        cancelled.append(t.id)
+        return started, cancelled
+
+    async def checkin_opened(self) -> list[Tournament]:
+        """Tournaments whose check-in has just opened (each returned once, across
+        processes): their sign-up messages are to be redrawn with Check in."""
+        return await store.claim_checkin_shown(self.db, self.clock())
 
     async def open_pending(self, tournament_id: int | None = None) -> list[int]:
         """Open a table for every match that needs one (claimed first, so each opens once),
@@ -287,7 +398,8 @@ class Tournaments:
                 guild_id=t.guild_id, channel_id=t.channel_id, host_id=match.a_id,
                 host_name=name[match.a_id], kind=t.kind, settings=dict(t.settings),
             )  # fmt: skip
-            await self.tables.join(table.id, match.b_id, name[match.b_id])
+            for user in match.seated[1:]:
+                await self.tables.join(table.id, user, name[user])
             # Linked before the start: a crash after this leaves a lobby the next call
             # starts (below); a crash before it leaves a lobby that expires by itself.
             await store.set_match_game(self.db, match.id, table.id)
@@ -349,6 +461,11 @@ class Tournaments:
                 out.append((t, value))
         return out
 
+    async def redraws(self) -> list[Tournament]:
+        """Started tournaments whose live message is behind their matches (each returned
+        once per change, across processes)."""
+        return await store.claim_redraws(self.db)
+
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         await store.set_message(self.db, tournament_id, message_id)
 
@@ -375,6 +492,13 @@ class Tournaments:
             ):
                 raise TournamentError("remove")
             forfeited = await store.forfeit_open_matches(conn, tournament_id, user_id, now)
+            for match in forfeited:
+                if len(match.players) > 2:  # the others level above the removed one
+                    others = [(u, 1) for u in match.players if u != user_id]
+                    await store.finish_table(
+                        conn, match.id, [*others, (user_id, len(others) + 1)], now,
+                        only_playing=False,
+                    )  # fmt: skip
             await store.log(conn, t.id, actor_id, "remove", {"user_id": user_id}, now)
             await _advance(conn, tournament_id, now)
         return await self._end_tables([m.game_id for m in forfeited], actor_id, actor_name)
@@ -395,7 +519,7 @@ class Tournaments:
             t = await store.get(conn, match.tournament_id) if match else None
             if match is None or t is None or t.status != "running" or match.round != t.round:
                 raise TournamentError("override")
-            if match.b_id is None or winner_id not in (match.a_id, match.b_id, None):
+            if match.b_id is None or winner_id not in (*match.seated, None):
                 raise TournamentError("override")
             await store.log(
                 conn, t.id, actor_id, "override",
@@ -403,7 +527,11 @@ class Tournaments:
                  "now": winner_id},
                 now,
             )  # fmt: skip
-            await store.set_result(conn, match.id, winner_id, now)
+            if len(match.players) > 2:  # the winner first, the rest level (None: all level)
+                standing = [(u, 1 if winner_id in (None, u) else 2) for u in match.players]
+                await store.finish_table(conn, match.id, standing, now, only_playing=False)
+            else:
+                await store.set_result(conn, match.id, winner_id, now)
             await _advance(conn, t.id, now)
         running = [match.game_id] if match.status != "done" else []
         return await self._end_tables(running, actor_id, actor_name)

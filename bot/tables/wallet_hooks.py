@@ -45,7 +45,8 @@ class WalletHooks(TableHooks):
             await wallets.refund_all(conn, table.id, now=self.clock())
         # After the payout: the stats read it for chips won and lost.
         await stats.record_finished_game(conn, table.id)
-        await tournaments.on_game_over(conn, table.id, humans, self.clock())
+        places = {r.user_id: r.place for r in results if r.user_id is not None}
+        await tournaments.on_game_over(conn, table.id, humans, self.clock(), places)
 
 
 def winners_in_turn_order(table: Table, results: list[SeatResult]) -> list[SeatResult]:

@@ -25,6 +25,7 @@ from bot.ui.anywhere import outside_servers
 from bot.ui.checks import missing_permissions
 from bot.ui.lobby import WATCH_BUTTONS, lobby_buttons, lobby_embed, watching_text
 from bot.ui.rematch_texts import rematch_view
+from bot.ui.review_texts import review_button
 
 RESIGN_BUTTON = Button("resign", "Resign", "secondary", row=4, emoji="🏳️")
 # Anyone may press it (players and onlookers): the game's rules, privately.
@@ -79,6 +80,8 @@ def turn_message(table: Table) -> dict[str, Any]:
         )
     elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
         view = rematch_view(table.id)  # the result message (bot.ui.rematch)
+        if game.reviewable:  # and each player's own review (bot.ui.review)
+            view.add_item(review_button(table.id))
     watching = watching_text(table)
     if watching and embed is not None and table.status == "running":
         footer = embed.footer.text

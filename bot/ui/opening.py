@@ -73,38 +73,8 @@ class Opening:
         "Follow it in" names where the game is, which is known only once the thread exists."""
         acknowledged = await self.delivery.acknowledge(interaction, table)
         channel: Any = interaction.channel
-        thread = None
-        notice = None
-        if isinstance(interaction.message, discord.Message) and isinstance(
-            channel, discord.TextChannel
-        ):
-            try:
-                thread = await interaction.message.create_thread(
-                    name=thread_name(table),
-                    auto_archive_duration=1440,
-                )
-            except discord.Forbidden:
-                notice = ev.Notice("no_thread_permission")
-            except discord.HTTPException as exc:
-                notice = ev.Notice("thread_failed", status=exc.status)
-        # Post in the thread; if that is refused, in the channel; if that is refused too, the
-        # game cannot be shown at all: end it (refunds) and tell whoever pressed Start.
-        targets = [t for t in (thread, channel) if t is not None]
-        for target in targets:
-            table.notice = notice
-            table.row.thread_id = thread.id if thread is not None and target is thread else None
-            try:
-                message = await target.send(**turn_message(table))
-            except discord.HTTPException as exc:
-                log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
-                notice = ev.Notice(
-                    "cannot_post", refusal=refusal(target, exc), then="runs_in_channel"
-                )
-                continue
-            await self.delivery.set_game_message(
-                table, thread_id=table.row.thread_id, message_id=message.id
-            )
-            self.shown.mark(table)
+        message = interaction.message if isinstance(interaction.message, discord.Message) else None
+        if await self.open_on(table, message, channel):
             await self._show_started_lobby(table, interaction, acknowledged)
             return
         refused = refusal(channel, None)
@@ -115,6 +85,43 @@ class Opening:
         await reply_private(interaction, line)
         if change is not None:
             await self.delivery.edit_lobby(change.table)
+
+    async def open_on(self, table: Table, message: discord.Message | None, channel: Any) -> bool:
+        """Open the game's thread on ``message`` (the lobby; a tournament's match notice) in
+        ``channel`` and post the first turn there; if the thread is refused, in the channel.
+        False if neither takes it (the caller ends the game: nobody can see it)."""
+        thread = None
+        notice = None
+        if message is not None and isinstance(channel, discord.TextChannel):
+            try:
+                thread = await message.create_thread(
+                    name=thread_name(table),
+                    auto_archive_duration=1440,
+                )
+            except discord.Forbidden:
+                notice = ev.Notice("no_thread_permission")
+            except discord.HTTPException as exc:
+                notice = ev.Notice("thread_failed", status=exc.status)
+        # Post in the thread; if that is refused, in the channel; if that is refused too, the
+        # game cannot be shown at all.
+        targets = [t for t in (thread, channel) if t is not None]
+        for target in targets:
+            table.notice = notice
+            table.row.thread_id = thread.id if thread is not None and target is thread else None
+            try:
+                posted = await target.send(**turn_message(table))
+            except discord.HTTPException as exc:
+                log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
+                notice = ev.Notice(
+                    "cannot_post", refusal=refusal(target, exc), then="runs_in_channel"
+                )
+                continue
+            await self.delivery.set_game_message(
+                table, thread_id=table.row.thread_id, message_id=posted.id
+            )
+            self.shown.mark(table)
+            return True
+        return False
 
     async def _show_started_lobby(
         self, table: Table, interaction: discord.Interaction[Any], acknowledged: bool

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 # A ping or a reminder, as ``ping_message`` and the reminders word them.
 PING = re.compile(r"^(⏰ )?<@\d+>, your turn")
 SWEPT = 20  # how many of a thread's last messages a restarted process reads for its pings
+DELETED_KEPT = 10_000  # ids of pings this process deleted, until Discord's delete event comes
 
 
 class Pings:
@@ -37,6 +39,21 @@ class Pings:
         self._live: dict[int, tuple[int, int]] = {}  # table id -> (channel id, message id)
         self._known: set[int] = set()  # tables whose pings this process knows (posted, swept)
         self._locks = KeyedLocks()
+        # Pings this process deleted itself: their delete event is no news (no game's
+        # message, nothing to repost), so it asks the database nothing (``deleted_here``).
+        self._deleted: OrderedDict[int, None] = OrderedDict()
+
+    def deleted_here(self, message_id: int) -> bool:
+        """Whether this process deleted the message as a ping (once: the event is had)."""
+        if message_id not in self._deleted:
+            return False
+        del self._deleted[message_id]
+        return True
+
+    def _deleting(self, message_id: int) -> None:
+        self._deleted[message_id] = None
+        while len(self._deleted) > DELETED_KEPT:
+            self._deleted.popitem(last=False)
 
     def live(self, table_id: int) -> int | None:
         """The id of the table's ping message now, if this process posted one."""
@@ -93,6 +110,7 @@ class Pings:
         if where is None:
             return
         channel_id, message_id = where
+        self._deleting(message_id)
         try:
             await (
                 self.client.get_partial_messageable(channel_id)
@@ -114,6 +132,7 @@ class Pings:
                 # their content, beside the game's embed and buttons.
                 bare = not message.components and not message.embeds
                 if mine and bare and message.id != keep and PING.match(message.content):
+                    self._deleting(message.id)
                     await message.delete()
         except discord.HTTPException as exc:  # no Read Message History, or a hiccup
             log.info("game %s: earlier pings not read (%s)", table.id, exc.status)

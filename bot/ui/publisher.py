@@ -105,6 +105,8 @@ class Publisher:
         return await self.restorer.redraw_guild(guild_id)
 
     async def message_deleted(self, message_id: int) -> None:
+        if self.pings.deleted_here(message_id):
+            return  # a ping this process deleted as the turn passed: no game's message
         await self.restorer.message_deleted(message_id)
 
     # --- lobby and start (bot/ui/opening.py) -------------------------------------------
@@ -145,6 +147,19 @@ class Publisher:
             await self.opening.started(interaction, table)
             if table.row.message_id is not None:  # the game is shown: call its first player
                 await self.pings.turn_passed(table, new=True)
+
+    @in_public_language
+    async def started_on(self, table: Table, message: discord.Message | None, channel: Any) -> bool:
+        """A table started with no click (a tournament's match): opened as a started lobby
+        is, its thread on ``message``, falling back to the channel, its first player
+        called. False if nothing could be posted (the table is closed unseen: refunds)."""
+        async with self._publishing.hold(table.id):
+            if await self.opening.open_on(table, message, channel):
+                await self.pings.turn_passed(table, new=True)
+                return True
+        refused = refusal(channel, None)
+        await self.tables.close_unseen(table.id, ev.Closed(ev.CANNOT_POST, refusal=refused))
+        return False
 
     # --- turns -----------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from bot.tables.replays import Replay
 from bot.ui import pages
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
+from bot.ui.review_texts import review_button
 from bot.ui.shell import Shell, shell_of
 
 UPLOAD_LIMIT = 8 * 1024 * 1024  # Discord's upload limit for bots
@@ -187,7 +188,10 @@ def replay_message(
     )
     embed.set_footer(text=footer)
     png = game.replay_picture(shown, replay.seats)
-    payload: dict[str, Any] = {"embed": embed, "view": _view(replay, step, png is not None)}
+    view = _view(replay, step, png is not None)
+    if game.reviewable:  # each player's own review, privately (bot.ui.review)
+        view.add_item(review_button(replay.game_id, row=2))
+    payload: dict[str, Any] = {"embed": embed, "view": view}
     if png is not None:
         embed.set_image(url=f"attachment://{PICTURE}")
         payload["file"] = discord.File(io.BytesIO(png), filename=PICTURE)

@@ -55,7 +55,8 @@ def started_text(season: Season, ended: Season | None) -> str:
     if season.ends_at is not None:
         at = int(season.ends_at)
         # TRANSLATORS: %(date)s and %(when)s are Discord timestamps ("in 3 months").
-        lines.append(_("It ends %(date)s (%(when)s).", date=f"<t:{at}:f>", when=f"<t:{at}:R>"))
+        date, when = f"<t:{at}:f>", f"<t:{at}:R>"
+        lines.append(_("It ends %(date)s (%(when)s).", date=date, when=when))
     if ended is not None:
         lines.append(
             _("Season **%(name)s** is over: its final board stays.", name=md_name(ended.name))

@@ -3,19 +3,31 @@ the posting of each round's tables and standings (issue 25)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
+from fractions import Fraction
 from typing import Any
 
 import discord
 
 from bot.errors import Forbidden, UserError
-from bot.games.base import RulesPage, presentation
+from bot.games.base import RulesPage
 from bot.games.registry import Games
-from bot.render.common import COLOUR
+from bot.i18n.speaking import N_, _, number, plural
+from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
+from bot.render.common import COLOUR, NO_PINGS
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import Picture, Tournament, TournamentError, TournamentFeeShort
+from bot.tables.tournaments import (
+    Match,
+    Picture,
+    Tournament,
+    TournamentError,
+    TournamentFeeShort,
+    table_places,
+)
 from bot.ui.buttons import is_button
 from bot.ui.checks import is_admin
 from bot.ui.errors import handle_error
@@ -24,64 +36,123 @@ from bot.ui.shell import Shell, shell_of
 log = logging.getLogger(__name__)
 
 FORMAT_LABELS = {
-    "swiss": "Swiss",
-    "elimination": "Single elimination",
-    "round_robin": "Round robin",
+    "swiss": N_("Swiss"),
+    "elimination": N_("Single elimination"),
+    "round_robin": N_("Round robin"),
 }
 REFUSALS = {
-    "unknown": "There is no such tournament here.",
-    "format": "Pick a format from the list.",
-    "join": "Sign-up is closed, the field is full, or you are in already.",
-    "leave": "You are not signed up, or the tournament has started.",
-    "start": "This tournament has started already or is over.",
-    "players": "A tournament needs two players at least.",
-    "cancel": "This tournament is over already.",
-    "remove": "They are not in this tournament, or it is over.",
-    "override": "Only a match of the round being played can be changed.",
+    "unknown": N_("There is no such tournament here."),
+    "format": N_("Pick a format from the list."),
+    "join": N_("Sign-up is closed, the field is full, or you are in already."),
+    "leave": N_("You are not signed up, or the tournament has started."),
+    "start": N_("This tournament has started already or is over."),
+    "players": N_("A tournament needs two players at least."),
+    "cancel": N_("This tournament is over already."),
+    "remove": N_("They are not in this tournament, or it is over."),
+    "override": N_("Only a match of the round being played can be changed."),
+    "checkin": N_("Check-in needs a sign-up window at least as long: set signup-minutes too."),
+    "checkin_closed": N_("Check-in is not open."),
+    "checkin_again": N_("You are checked in already, or not signed up: press Join."),
+    "checkin_not_open": N_("Check-in has not opened yet: start once it has, or wait."),
+    "seats": N_("This game cannot seat that many at a table."),
+    "seats_format": N_("Tables of three or more are for Swiss: pick Swiss, or 2 seats."),
+    "seats_best_of": N_("Tables of three or more play one game a round: leave best-of at 1."),
 }
-TITLE = "Tournament #"
 
 # /rules game:tournaments (bot.rules.tournament is the code of it).
 TOURNAMENT_RULES = RulesPage(
     "tournaments",
-    "Tournaments: pairing, byes and tie-breaks",
-    "• **Seeds** follow your rating of the game on this server (ties and newcomers by "
-    "Discord id).\n"
-    "• **Swiss**: ⌈log2 players⌉ rounds unless the organiser picks (at most players − 1). "
-    "Each round ranks players by points, then seed; the best unpaired player meets the next "
-    "one they have not met. Nobody meets twice while a round without repeats exists.\n"
-    "• **Byes**: with an odd number, the lowest-ranked player who has had none sits out: a "
-    "bye counts as a win, once per player.\n"
-    "• **Single elimination**: a bracket of 2, 4, 8… places where seeds 1 and 2 can meet "
-    "only in the final; empty places are byes for the top seeds. A match with no result "
-    "sends the better seed through.\n"
-    "• **Round robin**: everyone meets everyone once (the circle method); with an odd "
-    "number each player sits out one round (a bye).\n"
-    "• **Points**: win or bye 1, draw ½ (a match that ends with no result counts as a "
-    "draw), loss 0. **Tie-breaks**: Swiss by Buchholz (your opponents' points added up; a "
-    "bye adds none), then head-to-head (points in games among the tied), then seed; round "
-    "robin by head-to-head, then seed; elimination by the round you went out in.\n"
-    "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
-    "a player who does not show loses by those rules. The next round starts when the last "
-    "match of a round ends.\n"
-    "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
-    "pool goes to the best places by the organiser's split when the last match ends.",
+    N_("Tournaments: pairing, byes and tie-breaks"),
+    N_(
+        "• **Seeds** follow your rating of the game on this server (ties and newcomers by "
+        "Discord id).\n"
+        "• **Swiss**: ⌈log2 players⌉ rounds unless the organiser picks (at most players − 1). "
+        "Each round ranks players by points, then seed; the best unpaired player meets the next "
+        "one they have not met. Nobody meets twice while a round without repeats exists.\n"
+        "• **Byes**: with an odd number, the lowest-ranked player who has had none sits out: a "
+        "bye counts as a win, once per player.\n"
+        "• **Single elimination**: a bracket of 2, 4, 8… places where seeds 1 and 2 can meet "
+        "only in the final; empty places are byes for the top seeds. A match with no result "
+        "sends the better seed through.\n"
+        "• **Round robin**: everyone meets everyone once (the circle method); with an odd "
+        "number each player sits out one round (a bye).\n"
+        "• **Points**: win or bye 1, draw ½ (a match that ends with no result counts as a "
+        "draw), loss 0. **Tie-breaks**: Swiss by Buchholz (your opponents' points added up; a "
+        "bye adds none), then head-to-head (points in games among the tied), then seed; round "
+        "robin by head-to-head, then seed; elimination by the round you went out in.\n"
+        "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
+        "a player who does not show loses by those rules. The next round starts when the last "
+        "match of a round ends.\n"
+        "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
+        "pool goes to the best places by the organiser's split when the last match ends.\n"
+        "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
+        "(joining then checks you in). At the start whoever has not checked in is dropped, "
+        "their fee refunded; with fewer than two left the tournament is cancelled.\n"
+        "• **Tables of three or more** (Swiss, one game a round): tables as even as possible, "
+        "nobody sits out. A table gives (players below you + half those level with you) ÷ "
+        "(players − 1) points: a win 1, last place 0. Each table takes the best-ranked player "
+        "left, then those who have met nobody at it; Buchholz adds up your tablemates' points.",
+    ),
 )
 
 
 PRIZE_LABELS = {
-    "winner": "all to the winner",
-    "top2": "70 % / 30 %",
-    "top3": "50 % / 30 % / 20 %",
+    "winner": N_("all to the winner"),
+    "top2": N_("70 % / 30 %"),
+    "top3": N_("50 % / 30 % / 20 %"),
 }
+
+
+async def may_organise(
+    interaction: discord.Interaction[Any], shell: Shell, t: Tournament | None = None
+) -> bool:
+    """Manage Server, the server's organiser role (``/settings organiser-role``), or, for
+    a tournament of theirs, its organiser."""
+    if is_admin(interaction) or (t is not None and interaction.user.id == t.created_by):
+        return True
+    if interaction.guild_id is None:
+        return False
+    role_id = await shell.guild_settings.organiser_role(interaction.guild_id)
+    roles = getattr(interaction.user, "roles", None) or []
+    return role_id is not None and any(role.id == role_id for role in roles)
+
+
+async def require_organiser(
+    interaction: discord.Interaction[Any], shell: Shell, t: Tournament | None = None
+) -> None:
+    if await may_organise(interaction, shell, t):
+        return
+    if t is None:
+        role_id = None
+        if interaction.guild_id is not None:
+            role_id = await shell.guild_settings.organiser_role(interaction.guild_id)
+        if role_id is None:
+            raise Forbidden(_("You need Manage Server to run a tournament."))
+        role = interaction.guild.get_role(role_id) if interaction.guild else None
+        if role is None:  # deleted since: Manage Server is all that is left
+            raise Forbidden(_("You need Manage Server to run a tournament."))
+        raise Forbidden(
+            _(
+                "You need Manage Server or the %(role)s role to run a tournament.",
+                role=md_name(role.name),
+            )
+        )
+    raise Forbidden(_("Only the organiser or a member with Manage Server can do that."))
 
 
 def refusal(error: TournamentError) -> UserError:
     if isinstance(error, TournamentFeeShort):
         return UserError(
-            f"You have {error.balance:,} chips; this tournament's entry fee is {error.fee:,}."
+            plural(
+                "You have %(count)s chip; this tournament's entry fee is %(fee)s.",
+                "You have %(count)s chips; this tournament's entry fee is %(fee)s.",
+                error.balance,
+                count=number(error.balance),
+                fee=number(error.fee),
+            )
         )
-    return UserError(REFUSALS.get(error.code, "That cannot be done now."))
+    code = REFUSALS.get(error.code)
+    return UserError(_(code) if code else _("That cannot be done now."))
 
 
 def tournament_games(games: Games) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -97,86 +168,315 @@ def tournament_games(games: Games) -> dict[str, tuple[str, dict[str, Any]]]:
 
 def _name(picture: Picture, user_id: int | None) -> str:
     if user_id is None:
-        return "bye"
+        return _("bye")
     entry = next((e for e in picture.entries if e.user_id == user_id), None)
-    return md_name(entry.name if entry else "Player")
+    return md_name(entry.name) if entry else _("Player")
+
+
+def points_value(points: Fraction) -> str:
+    """Points as the language writes them: 3, 2.5 (2,5 in German); a table's thirds to two
+    places (0.67)."""
+    return number(int(points) if points.denominator == 1 else round(float(points), 2))
+
+
+def _table_line(picture: Picture, s: Standing) -> str:
+    """A player of a tournament at tables of three or more: points and each round's place."""
+    places = []
+    for m in picture.matches:
+        if m.status == "done" and s.id in m.players:
+            places.append(next(p for u, p in table_places(m) if u == s.id))
+    n = int(s.points) if s.points.denominator == 1 else 2
+    shown = plural(
+        "`%(place)s.` %(name)s · **%(points)s** pt",
+        "`%(place)s.` %(name)s · **%(points)s** pts",
+        n,
+        place=f"{s.place:>2}",
+        name=_name(picture, s.id),
+        points=points_value(s.points),
+    )
+    if places:
+        shown += " · " + _("places %(places)s", places=", ".join(map(str, places)))
+    return shown + " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
 
 
 def _standing_line(picture: Picture, s: Standing) -> str:
-    points = f"{float(s.points):g}"
-    line = f"`{s.place:>2}.` {_name(picture, s.id)} · **{points}** pt{'s' if s.points != 1 else ''}"
-    line += f" · {s.wins}-{s.draws}-{s.losses}"  # won, drawn, lost
+    # A half point reads as a plural in English ("1.5 pts"): the form of 2.
+    n = int(s.points) if s.points.denominator == 1 else 2
+    shown = plural(
+        "`%(place)s.` %(name)s · **%(points)s** pt · %(won)s-%(drawn)s-%(lost)s",
+        "`%(place)s.` %(name)s · **%(points)s** pts · %(won)s-%(drawn)s-%(lost)s",
+        n,
+        place=f"{s.place:>2}",
+        name=_name(picture, s.id),
+        points=points_value(s.points),
+        won=s.wins,
+        drawn=s.draws,
+        lost=s.losses,
+    )
     if s.byes:
-        line += f" · {s.byes} bye{'s' if s.byes != 1 else ''}"
+        shown += " · " + plural("%(count)s bye", "%(count)s byes", s.byes)
     if picture.tournament.format == "swiss":
-        line += f" · Buchholz {float(s.buchholz):g}"
-    return line
+        shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    return shown
 
 
 def standings_text(picture: Picture) -> str:
     t = picture.tournament
     if t.format == "elimination":
         lines = []
-        for number in range(1, t.round + 1):
-            matches = [m for m in picture.matches if m.round == number]
+        for round_number in range(1, t.round + 1):
+            matches = [m for m in picture.matches if m.round == round_number]
             parts = []
             for m in matches:
                 if m.b_id is None:
-                    parts.append(f"{_name(picture, m.a_id)} (bye)")
+                    parts.append(_("%(name)s (bye)", name=_name(picture, m.a_id)))
                 elif m.status == "done":
                     loser = m.b_id if m.winner_id == m.a_id else m.a_id
                     win = m.winner_id if m.winner_id is not None else m.a_id
-                    parts.append(f"**{_name(picture, win)}** beat {_name(picture, loser)}")
+                    parts.append(
+                        _(
+                            "**%(winner)s** beat %(loser)s",
+                            winner=_name(picture, win),
+                            loser=_name(picture, loser),
+                        )
+                    )
                 else:
-                    parts.append(f"{_name(picture, m.a_id)} vs {_name(picture, m.b_id)}")
-            lines.append(f"**Round {number}**: " + " · ".join(parts))
+                    parts.append(
+                        _(
+                            "%(a)s vs %(b)s",
+                            a=_name(picture, m.a_id),
+                            b=_name(picture, m.b_id),
+                        )
+                    )
+            lines.append(
+                _(
+                    "**Round %(number)s**: %(matches)s",
+                    number=round_number,
+                    matches=" · ".join(parts),
+                )
+            )
         return "\n".join(lines)
-    return "\n".join(_standing_line(picture, s) for s in picture.standings)
+    line = _table_line if t.seats > 2 else _standing_line
+    return "\n".join(line(picture, s) for s in picture.standings)
 
 
-def picture_embed(picture: Picture, games: Games) -> discord.Embed:
+def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
+    """``now``: the clock, for whether check-in is open."""
     t = picture.tournament
-    head = f"{FORMAT_LABELS[t.format]} · {games.label(t.game_key)}"
-    length = f"Matches: best of {t.best_of}" if t.best_of > 1 else ""
-    if t.format == "elimination" and t.final_best_of != t.best_of:
-        length = (length + ", " if length else "") + f"the final best of {t.final_best_of}"
-    fee = f"{length}\n" if length else ""
+    head = _(
+        "Tournament #%(id)s · %(format)s · %(game)s",
+        id=t.id,
+        format=_(FORMAT_LABELS[t.format]),
+        game=games.label(t.game_key),
+    )
+    lines = []
+    if t.seats > 2:
+        lines.append(_("Tables of up to %(seats)s", seats=t.seats))
+    final_differs = t.format == "elimination" and t.final_best_of != t.best_of
+    if t.best_of > 1 and final_differs:
+        lines.append(
+            _(
+                "Matches: best of %(games)s, the final best of %(final)s",
+                games=t.best_of,
+                final=t.final_best_of,
+            )
+        )
+    elif t.best_of > 1:
+        lines.append(_("Matches: best of %(games)s", games=t.best_of))
+    elif final_differs:
+        lines.append(_("The final: best of %(final)s", final=t.final_best_of))
     if t.fee:
         pool = t.fee * len(picture.entries)
-        fee += (
-            f"Entry fee {t.fee:,} chips · prize pool {pool:,} chips,"
-            f" {PRIZE_LABELS.get(t.prize, t.prize)}\n"
+        lines.append(
+            _(
+                "Entry fee %(fee)s chips · prize pool %(pool)s chips, %(split)s",
+                fee=number(t.fee),
+                pool=number(pool),
+                split=_(PRIZE_LABELS.get(t.prize, t.prize)),
+            )
         )
     if t.status == "signup":
-        names = [f"`{i}.` {md_name(e.name)}" for i, e in enumerate(picture.entries, 1)]
-        body = (
-            "Sign-up is open: press **Join**. The organiser presses **Start**.\n\n"
-            f"**Players ({len(names)})**\n" + ("\n".join(names) or "Nobody yet.")
-        )
+        checkin = t.checkin_open(now)
+        names = [
+            f"`{i}.` {md_name(e.name)}" + (" ✅" if checkin and e.checked_in else "")
+            for i, e in enumerate(picture.entries, 1)
+        ]
+        if checkin and t.fee:
+            body = _(
+                "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
+                "checked in by then is dropped, their fee refunded.",
+                when=f"<t:{int(t.starts_at or 0)}:R>",
+            )
+        elif checkin:
+            body = _(
+                "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
+                "checked in by then is dropped.",
+                when=f"<t:{int(t.starts_at or 0)}:R>",
+            )
+        elif t.starts_at is not None and t.checkin_at is not None:
+            body = _(
+                "Sign-up is open: press **Join**. It starts %(when)s. Check in from "
+                "%(checkin)s, or you are dropped.",
+                when=f"<t:{int(t.starts_at)}:R>",
+                checkin=f"<t:{int(t.checkin_at)}:t>",
+            )
+        elif t.starts_at is not None:
+            body = _(
+                "Sign-up is open: press **Join**. It starts %(when)s.",
+                when=f"<t:{int(t.starts_at)}:R>",
+            )
+        else:
+            body = _("Sign-up is open: press **Join**. The organiser presses **Start**.")
+        if checkin:
+            head_line = _(
+                "**Players (%(count)s, %(ready)s checked in)**",
+                count=number(len(names)),
+                ready=number(sum(e.checked_in for e in picture.entries)),
+            )
+        else:
+            head_line = _("**Players (%(count)s)**", count=number(len(names)))
+        body += "\n\n" + head_line + "\n" + ("\n".join(names) or _("Nobody yet."))
     elif t.status == "running":
-        body = f"Round {t.round} of {t.rounds}\n\n" + standings_text(picture)
+        body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
+        body += "\n\n" + standings_text(picture)
     elif t.status == "finished":
         winner = picture.places[0] if picture.places else picture.standings[0].id
-        body = f"🏆 **{_name(picture, winner)}** won.\n\n" + standings_text(picture)
+        body = _("🏆 **%(name)s** won.", name=_name(picture, winner))
+        body += "\n\n" + standings_text(picture)
+    elif t.fee:
+        body = _("Cancelled: no result. Every entry fee was refunded.")
     else:
-        body = "Cancelled: no result."
+        body = _("Cancelled: no result.")
     if t.status == "cancelled":
-        body += " Every entry fee was refunded." if t.fee else ""
-        fee = ""
-    return discord.Embed(title=f"{TITLE}{t.id} · {head}", description=fee + body, colour=COLOUR)
+        lines = []
+    description = "\n".join(lines) + ("\n" if lines else "") + body
+    return discord.Embed(title=head, description=description, colour=COLOUR)
+
+
+PICTURE = "tournament.png"
+BRACKET_COLUMNS = 3
+
+
+def _round_name(number: int, rounds: int) -> str:
+    left = rounds - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return _("Round %(number)s", number=number)
+
+
+def picture_png(picture: Picture, games: Games) -> bytes | None:
+    """The tournament as a picture once it has started: its bracket (single elimination)
+    or its standings table; None in sign-up or once cancelled."""
+    t = picture.tournament
+    if t.status in ("signup", "cancelled") or not picture.entries:
+        return None
+    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
+    if t.format == "elimination":
+        return _bracket_png(picture, title)
+    if t.status == "finished":
+        head = _("%(title)s · final standings", title=title)
+    else:
+        head = _(
+            "%(title)s · round %(round)s of %(rounds)s", title=title, round=t.round,
+            rounds=t.rounds,
+        )  # fmt: skip
+    multi = t.seats > 2
+    header = ["", _("Player"), _("Pts"), _("Places") if multi else _("W-D-L")]
+    if t.format == "swiss":
+        header.append(_("Buchholz"))
+    rows = []
+    for s in picture.standings:
+        if multi:
+            places = [
+                next(p for u, p in table_places(m) if u == s.id)
+                for m in picture.matches
+                if m.status == "done" and s.id in m.players
+            ]
+            record = " ".join(map(str, places)) or "—"
+        else:
+            record = f"{s.wins}-{s.draws}-{s.losses}"
+        row = [str(s.place), _name_plain(picture, s.id), points_value(s.points), record]
+        if t.format == "swiss":
+            row.append(points_value(s.buchholz))
+        rows.append(row)
+    return table_png(head, header, rows, leader=t.status == "finished")
+
+
+def _name_plain(picture: Picture, user_id: int) -> str:
+    entry = next((e for e in picture.entries if e.user_id == user_id), None)
+    return entry.name if entry else _("Player")
+
+
+def _bracket_png(picture: Picture, title: str) -> bytes:
+    t = picture.tournament
+    seed = {e.user_id: e.seed for e in picture.entries}
+    size = 1 << max(len(picture.entries) - 1, 1).bit_length()
+    rounds = max(t.rounds, 1)
+
+    def side(user_id: int | None, m: Match, is_a: bool) -> Side:
+        if user_id is None:
+            return Side(None, bye=True)
+        through = m.winner_id
+        if m.status == "done" and through is None and m.b_id is not None:
+            # No result: the better seed goes through (as the pairing does).
+            through = min((m.a_id, m.b_id), key=lambda u: seed.get(u) or 10**6)
+        elif m.status == "done" and m.b_id is None:
+            through = m.a_id
+        score = ""
+        if m.b_id is not None and (t.best_of > 1 or t.final_best_of > 1) and m.games:
+            score = str(m.a_wins if is_a else m.b_wins)
+        return Side(
+            _name_plain(picture, user_id), seed.get(user_id),
+            won=m.status == "done" and through == user_id, score=score,
+        )  # fmt: skip
+
+    columns: list[list[BracketMatch]] = []
+    for round_number in range(1, rounds + 1):
+        played = sorted(
+            (m for m in picture.matches if m.round == round_number), key=lambda m: m.slot
+        )
+        count = max(size >> round_number, 1)
+        column = [BracketMatch(side(m.a_id, m, True), side(m.b_id, m, False)) for m in played]
+        column += [BracketMatch(Side(None), Side(None))] * (count - len(column))
+        columns.append(column)
+    names = [_round_name(n, rounds) for n in range(1, rounds + 1)]
+    # A phone shows the picture at its screen's width: at most three rounds across, from
+    # the round being played (the last three once they are reached).
+    start = max(0, min(t.round - 1, rounds - BRACKET_COLUMNS))
+    columns, names = (
+        columns[start : start + BRACKET_COLUMNS],
+        names[start : start + BRACKET_COLUMNS],
+    )
+    champion = None
+    if t.status == "finished" and picture.places:
+        champion = _("Champion: %(name)s", name=_name_plain(picture, picture.places[0]))
+    return bracket_png(title, names, columns, bye=_("bye"), champion=champion)
 
 
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|start)",
+    template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|checkin|start)",
 ):
-    LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
+    LABELS = {
+        "join": N_("Join"),
+        "leave": N_("Leave"),
+        "checkin": N_("Check in"),
+        "start": N_("Start"),
+    }
 
     def __init__(self, tournament_id: int, action: str) -> None:
-        style = discord.ButtonStyle.success if action == "start" else discord.ButtonStyle.secondary
+        style = (
+            discord.ButtonStyle.success
+            if action in ("start", "checkin")
+            else discord.ButtonStyle.secondary
+        )
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[action], style=style, custom_id=f"tn:{tournament_id}:{action}"
+                label=_(self.LABELS[action]), style=style, custom_id=f"tn:{tournament_id}:{action}"
             )
         )
         self.tournament_id = tournament_id
@@ -212,13 +512,17 @@ class TournamentButton(
         user = interaction.user
         if self.action == "join":
             if user.bot:
-                raise UserError("Bots don't enter tournaments.")
+                raise UserError(_("Bots don't enter tournaments."))
             await service.join(t.id, user.id, clean_name(user.display_name))
         elif self.action == "leave":
             await service.leave(t.id, user.id)
+        elif self.action == "checkin":
+            await service.check_in(t.id, user.id)
         else:
-            if not is_admin(interaction) and user.id != t.created_by:
-                raise Forbidden("Only the organiser or a member with Manage Server can start it.")
+            if not await may_organise(interaction, shell, t):
+                raise Forbidden(
+                    _("Only the organiser or a member with Manage Server can start it.")
+                )
             await interaction.response.defer()
             await service.start(t.id)
             await interaction.edit_original_response(**await signup_message(shell, t.id))
@@ -228,17 +532,63 @@ class TournamentButton(
 
 
 async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
+    """The sign-up message: once the tournament starts, its live standings (or bracket)
+    with the picture attached (``attachments``: for an edit)."""
     picture = await shell.tournaments.picture(tournament_id)
+    now = shell.tournaments.clock()
     view = discord.ui.View(timeout=None)
-    if picture.tournament.status == "signup":
-        for action in ("join", "leave", "start"):
+    t = picture.tournament
+    if t.status == "signup":
+        actions = (
+            ("join", "leave", "checkin", "start")
+            if t.checkin_open(now)
+            else ("join", "leave", "start")
+        )
+        for action in actions:
             view.add_item(TournamentButton(tournament_id, action))
-    return {"embed": picture_embed(picture, shell.games), "view": view}
+        return {"embed": picture_embed(picture, shell.games, now), "view": view}
+    embed, file = await shown(picture, shell.games, now)
+    return {"embed": embed, "view": view, "attachments": [file] if file else []}
+
+
+async def shown(
+    picture: Picture, games: Games, now: float = 0.0
+) -> tuple[discord.Embed, discord.File | None]:
+    """The tournament's embed and, once it has started, its picture (drawn off the event
+    loop: a 64-player bracket takes a moment), shown in the embed."""
+    embed = picture_embed(picture, games, now)
+    png = await asyncio.to_thread(picture_png, picture, games)
+    if png is None:
+        return embed, None
+    embed.set_image(url=f"attachment://{PICTURE}")
+    return embed, discord.File(io.BytesIO(png), filename=PICTURE)
+
+
+async def _redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
+    """Edit the sign-up message (its check-in opened, or it started by the clock)."""
+    if t.message_id is None:
+        return
+    try:
+        channel = await _channel(client, t.channel_id)
+        message = channel.get_partial_message(t.message_id)
+        await message.edit(**await signup_message(shell, t.id), allowed_mentions=NO_PINGS)
+    except discord.HTTPException as exc:
+        log.warning("tournament %s: sign-up message not redrawn (%s)", t.id, exc.status)
 
 
 async def post_due(client: Any, shell: Shell) -> None:
     """Open the tables of every paired match and post them, each in a thread of its own;
-    then post the standings of each round just started or tournament just finished."""
+    then post the standings of each round just started or tournament just finished.
+    Before that: redraw the sign-up messages whose check-in opened, and start the
+    tournaments whose start time came."""
+    for t in await shell.tournaments.checkin_opened():
+        await _redraw_signup(client, shell, t)
+    started, cancelled = await shell.tournaments.start_due()
+    for tournament_id in started + cancelled:
+        await _redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
+    # A match ended (or a round was paired with byes): the live standings follow.
+    for t in await shell.tournaments.redraws():
+        await _redraw_signup(client, shell, t)
     for table_id in await shell.tournaments.open_pending():
         try:
             # A public message: in the server's words, as every table's (bot.ui.i18n).
@@ -259,23 +609,26 @@ async def _channel(client: Any, channel_id: int) -> Any:
 
 
 async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
+    """A match's table opens as any started table does (bot/ui/opening.py): its thread on
+    a notice naming the players, the channel if the thread is refused, its first player
+    called by the turn ping."""
     table = await shell.tables.get(table_id)
     channel = await _channel(client, table.row.channel_id)
-    names = " vs ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
-    head = await channel.send(
-        f"⚔️ Tournament match: {names} · table #{table.id}",
-        allowed_mentions=discord.AllowedMentions(users=True),
-    )
-    title = f"{presentation(table.game).title(table.settings)} #{table.id}"[:100]
-    thread = await head.create_thread(name=title, auto_archive_duration=1440)
-    message = await thread.send(**shell.publisher.turn_message(table))
-    await shell.publisher.set_game_message(table, thread_id=thread.id, message_id=message.id)
-    shell.publisher.mark_shown(table)
+    names = ", ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
+    head = None
+    try:
+        head = await channel.send(
+            _("⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table.id),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+    except discord.HTTPException as exc:  # the game is tried in the channel on its own
+        log.warning("tournament table %s: no match notice (%s)", table.id, exc.status)
+    await shell.publisher.started_on(table, head, channel)
 
 
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:
     picture = await shell.tournaments.picture(t.id)
     channel = await _channel(client, t.channel_id)
-    await channel.send(
-        embed=picture_embed(picture, shell.games), allowed_mentions=discord.AllowedMentions.none()
-    )
+    embed, file = await shown(picture, shell.games)
+    files = [file] if file else []
+    await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none(), files=files)

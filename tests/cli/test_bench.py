@@ -48,6 +48,8 @@ ROWS = {
     "frame.midgame.size",
     "ai.p50",
     "ai.p99",
+    "thinking.none.p99",
+    "thinking.busy.p99",
 }
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
 PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
@@ -57,6 +59,7 @@ WITH_FLOOR = {
     "db.store_burst",
     "frame.empty",
     "frame.midgame",
+    "thinking.busy.p99",  # beside the same click with no bot thinking
 }
 
 
@@ -152,6 +155,7 @@ async def test_a_work_floor_click_commits_its_row_before_it_answers_like_the_tur
     from bench.env import import_harness
     from bench.workfloor import WorkFloor, measure_shape
     from bot.cli.bench_db import Targets
+    from bot.store import jsontext
 
     server = None if engine == "sqlite" else request.getfixturevalue("postgres_url")
     dbs = Targets(server, tmp_path)
@@ -162,7 +166,7 @@ async def test_a_work_floor_click_commits_its_row_before_it_answers_like_the_tur
         try:
             row_id = floor.dice_ids[1]
             version, state = _read_back(floor.target, row_id)
-            assert len(state) == len(json.dumps(shape.dice_row.state))
+            assert len(state) == len(jsontext.dumps(shape.dice_row.state))  # the store's text
             _, shown = await floor.click(floor.message(row_id))
             assert _read_back(floor.target, row_id) == (version + 1, state)
             _, shown = await floor.click(shown)

@@ -107,6 +107,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
     ) -> Env:
         target = database(len(opened))
         values: dict[str, Any] = {"start_cooldown_seconds": 0, "bot_turn_delay_seconds": 1.0}
+        values["bot_workers"] = 0  # searching bots think inline: the same moves, in order
         values.update(overrides)
         settings = Settings(_env_file=None, **values)
         db = await Database.open(target)

@@ -40,7 +40,7 @@ def first(
     labels: list[str | None],
     *,
     starting: tuple[str, ...] = (),
-    exclude: tuple[str, ...] = ("Refresh", "Back"),
+    exclude: tuple[str, ...] = ("Refresh", "Back", "Suggest"),
 ) -> str | None:
     for label in labels:
         if label and label not in exclude and (not starting or label.startswith(starting)):
@@ -84,7 +84,8 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
     env = await make_env(seed=21)
     ana, bo, cy = (await env.h.member("Ana"), await env.h.member("Bo"), await env.h.member("Cy"))
     lobby = await open_board(env, ana, [bo])
-    assert "Add bot: strong" in lobby.labels
+    levels = [label for label in lobby.labels if label and label.startswith("Add bot: ")]
+    assert levels == [f"Add bot: {level}" for level in ("easy", "medium", "hard", "expert")]
     await ana.click(lobby, "Start")
     board = env.turn_message()
     ping = env.ping()
@@ -125,7 +126,7 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
 async def test_two_teams_of_two_with_bot_players(make_env: MakeEnv) -> None:
     env = await make_env(seed=5)
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
-    lobby = await open_board(env, ana, [bo], ["greedy", "random"], first_sequence_wins=True)
+    lobby = await open_board(env, ana, [bo], ["easy", "medium"], first_sequence_wins=True)
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(1)
     assert [s.team for s in table.seats] == [0, 1, 0, 1]
@@ -140,7 +141,7 @@ async def test_two_teams_of_two_with_bot_players(make_env: MakeEnv) -> None:
 async def test_three_teams(make_env: MakeEnv) -> None:
     env = await make_env(seed=9)
     ana = await env.h.member("Ana")
-    lobby = await open_board(env, ana, [], ["greedy"] * 5, teams=3)
+    lobby = await open_board(env, ana, [], ["easy"] * 5, teams=3)
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(1)
     assert [s.team for s in table.seats] == [0, 1, 2, 0, 1, 2]

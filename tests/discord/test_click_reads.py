@@ -36,3 +36,35 @@ async def test_a_turn_click_reads_the_games_row_once(
         reply = await player.click(message, label)
         assert not reply.ephemeral, reply.text
         assert reads == [1]
+
+
+async def test_a_ping_deleted_as_the_turn_passes_asks_the_database_nothing(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 26.4: the bot deletes the last ping when the turn passes, and Discord tells it
+    so (a message delete event); that is no game's message, so nothing is looked up (it was
+    a round trip to PostgreSQL on every turn change). A game message a moderator deletes is
+    still reposted (tests/reliability/test_discord_failures.py)."""
+    env = await make_env()
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start", rounds=2)).message
+    lobby = (await bo.click(lobby, "Join")).message
+    await ana.click(lobby, "Start")
+    seen: list[str] = []
+    env.bot.db.on_statement = seen.append
+    pings = set()
+    for _ in range(12):
+        table = await env.bot.tables.get(1)
+        if table.status != "running":
+            break
+        ping = env.ping()
+        assert ping is not None
+        pings.add(ping.id)
+        player = ana if table.game.current_seat(table.rules) == 0 else bo
+        message = env.turn_message()
+        label = next(lb for lb in message.labels if lb and lb.startswith(("Bank", "Throw")))
+        await player.click(message, label)
+        await env.h.settle()
+    env.bot.db.on_statement = None
+    assert len(pings) >= 3  # the turn passed, each ping deleted
+    assert [s for s in seen if "WHERE message_id" in s] == []

@@ -36,7 +36,7 @@ GAMES: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sequences start", {"rules": "classic", "target": 20}, []),
     ("heartsdue start", {"target": 20}, []),
     ("board start", {"first_sequence_wins": True}, []),
-    ("board start", {"first_sequence_wins": True}, ["greedy", "random"]),
+    ("board start", {"first_sequence_wins": True}, ["easy", "medium"]),
 ]
 
 

@@ -211,7 +211,9 @@ async def test_the_lobby_lists_bot_levels_in_one_line_and_rules_explain_them(
     rules = await ana.slash("rules", game="sequences")
     assert rules.ephemeral and "**cautious**: banks as soon as it has a run" in rules.text
     board_rules = await ana.slash("rules", game="board")
-    assert "**strong**: weighs every line" in board_rules.text
+    assert "**strong**" not in board_rules.text  # the levels players pick, weakest first
+    for level, words in (("easy", "blocks any four"), ("expert", "like hard")):
+        assert f"**{level}**: " in board_rules.text and words in board_rules.text
 
 
 async def synced_commands(env: Env) -> dict[str, dict[str, object]]:

@@ -74,7 +74,7 @@ async def test_three_teams_are_kept_and_start_waits_for_seats_that_fit(make_env:
         "3 teams need 3, 6, 9 or 12 players; this table has 2."
     )
     assert (await env.bot.tables.get(1)).status == "lobby"
-    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    lobby = (await ana.click(lobby, "Add bot: easy")).message
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(1)
     assert table.status == "running" and table.rules.config.sides == 3
@@ -83,10 +83,10 @@ async def test_three_teams_are_kept_and_start_waits_for_seats_that_fit(make_env:
     lobby = (await ana.slash("board start", teams=2)).message
     assert "Players: 1 (needs 4, 6, 8, 10 or 12)" in lobby.text
     lobby = (await bo.click(lobby, "Join")).message
-    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    lobby = (await ana.click(lobby, "Add bot: easy")).message
     refused = await ana.click(lobby, "Start")
     assert refused.ephemeral and "2 teams need 4, 6, 8, 10 or 12 players" in refused.text
-    lobby = (await ana.click(lobby, "Add bot: greedy")).message
+    lobby = (await ana.click(lobby, "Add bot: easy")).message
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(2)
     assert table.status == "running" and [s.team for s in table.seats] == [0, 1, 0, 1]

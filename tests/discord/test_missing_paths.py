@@ -193,8 +193,8 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
         f"🏆 **Ana** won Sequence (board game) #1 (Ana 0, Bo 0). <#{thread(env).id}>\n"
         "💰 Ana won the pot of 200 chips."
     ]
-    # No game button is left: the result carries Rematch only.
-    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch"]]
+    # No game button is left: the result carries Rematch, and each player's Review.
+    assert [m.labels for m in env.thread_messages() if m.buttons] == [["Rematch", "Review"]]
 
     again = await bo.slash("board resign", _channel=thread(env))
     assert again.ephemeral and again.text == "There is no /board game in this channel."
@@ -455,7 +455,7 @@ async def test_staked_board_game_played_to_the_end_pays_the_winner(money_env: Ma
     env = await money_env(seed=21)
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     lobby = await open_board(env, ana, [bo], stake=150, first_sequence_wins=True)
-    assert "Add bot: strong" not in lobby.labels  # a staked table seats members only
+    assert "Add bot: expert" not in lobby.labels  # a staked table seats members only
     await ana.click(lobby, "Start")
     await assert_escrowed(env, 150, ana, bo)
     await play_out(env, {ana.id: ana, bo.id: bo})

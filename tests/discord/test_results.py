@@ -86,7 +86,7 @@ async def test_one_name_per_game_and_variant_everywhere(make_env: MakeEnv) -> No
     assert "Leaderboard · Sequence (board game)" in board.text
     lobby = (await ana.slash("board start")).message
     assert lobby.embeds[0]["title"] == "Sequence (board game) · table #2"
-    await ana.click(lobby, "Add bot: greedy")
+    await ana.click(lobby, "Add bot: easy")
     await ana.click(lobby, "Start")
     board_thread = env.h.thread("Sequence (board game) #2")
     [turn] = [m for m in env.h.messages(board_thread) if m.components]

@@ -90,8 +90,8 @@ async def test_bot_players_cap_per_table(make_env: MakeEnv) -> None:
     ana = await env.h.member("Ana")
     lobby = (await ana.slash("board start")).message
     for _ in range(2):
-        assert not (await ana.click(lobby, "Add bot: greedy")).ephemeral
+        assert not (await ana.click(lobby, "Add bot: easy")).ephemeral
     before = await snapshot(env.bot.db)
-    third = await ana.click(lobby, "Add bot: greedy")
+    third = await ana.click(lobby, "Add bot: easy")
     assert third.ephemeral and third.text == "A table can have at most 2 bot players."
     assert await snapshot(env.bot.db) == before

@@ -387,3 +387,93 @@ async def test_a_no_show_loses_by_the_table_timers(db: Database) -> None:
     picture = await t.picture(tid)
     assert picture.tournament.status == "finished"
     assert picture.matches[0].winner_id == match.a_id
+
+
+async def test_a_swiss_at_tables_of_four_scores_by_place(db: Database) -> None:
+    """Item 3: 8 players at tables of 4, two rounds; at each table the lowest number wins
+    and the other three resign (so they share second place). A table's points are
+    (players below + half those level) / (n - 1): a win 1, a shared second 1/3."""
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="swiss", rounds=2, actor_id=999, seats=4,
+    )  # fmt: skip
+    for user in range(1, 9):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    seen = []
+    for _ in range(2):
+        picture = await t.picture(made.id)
+        playing = [m for m in picture.matches if m.status == "playing"]
+        seen.append([m.players for m in playing])
+        for match in playing:
+            assert match.game_id is not None
+            table = await t.tables.get(match.game_id)
+            assert [s.user_id for s in table.seats] == list(match.players)
+            for user in sorted(match.players)[1:]:
+                await t.tables.resign(match.game_id, user)
+        await t.open_pending(made.id)
+    # Round one by seed (all unrated: by id); round two by points: 1 and 5 (who won) take
+    # the first table with the best of the rest, meeting nobody twice where they can.
+    assert seen == [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 5, 2, 3), (4, 6, 7, 8)]]
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    # By hand: 1 won twice (2); 4 and 5 won once and shared second once (4/3), level on
+    # Buchholz 16/3 and never met: by seed, 4 first; 2 and 3 (2/3, Buchholz 8) before
+    # 6, 7, 8 (2/3, Buchholz 16/3).
+    third = Fraction(1, 3)
+    expected = [
+        (1, 2, 16 * third), (4, 4 * third, 16 * third), (5, 4 * third, 16 * third),
+        (2, 2 * third, 8), (3, 2 * third, 8), (6, 2 * third, 16 * third),
+        (7, 2 * third, 16 * third), (8, 2 * third, 16 * third),
+    ]  # fmt: skip
+    assert [(s.id, s.points, s.buchholz) for s in picture.standings] == expected
+
+
+async def test_tables_of_three_or_more_are_for_swiss_and_the_game_must_seat_them(
+    db: Database,
+) -> None:
+    t = services(db, FakeClock())
+    for fmt, seats, best_of, code in (
+        ("elimination", 3, 1, "seats_format"),
+        ("round_robin", 4, 1, "seats_format"),
+        ("swiss", 3, 3, "seats_best_of"),
+        ("swiss", 99, 1, "seats"),
+    ):
+        with pytest.raises(TournamentError) as refused:
+            await t.create(
+                guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+                format=fmt, actor_id=1, seats=seats, best_of=best_of,  # type: ignore[arg-type]
+            )  # fmt: skip
+        assert refused.value.code == code
+
+
+async def test_at_tables_of_three_a_removal_and_an_override_set_places(db: Database) -> None:
+    """A removed player's table ends with the others level above them; an override names
+    the winner and puts the rest level. Points by hand at tables of three (each pair 1/2):
+    a winner 1, two level below them 1/4 each; two level above a removed one 3/4 each."""
+    t = services(db, FakeClock())
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
+        format="swiss", rounds=1, actor_id=999, seats=3,
+    )  # fmt: skip
+    for user in range(1, 7):
+        await t.join(made.id, user, f"P{user}")
+    await t.start(made.id)
+    await t.open_pending(made.id)
+    first, second = (await t.picture(made.id)).matches
+    assert first.players == (1, 2, 3) and second.players == (4, 5, 6)
+    await t.remove(made.id, 3, 999, "Org")
+    assert (await t.tables.get(first.game_id or 0)).status == "ended"
+    await t.override(second.id, 5, 999, "Org")
+    picture = await t.picture(made.id)
+    assert picture.tournament.status == "finished"
+    done = {m.id: m.places for m in picture.matches}
+    assert done[first.id] == ((1, 1), (2, 1), (3, 3))
+    assert done[second.id] == ((4, 2), (5, 1), (6, 2))
+    quarter = Fraction(1, 4)
+    assert {s.id: s.points for s in picture.standings} == {
+        5: 1, 1: 3 * quarter, 2: 3 * quarter, 4: quarter, 6: quarter, 3: 0
+    }  # fmt: skip
+    assert [a for _, a, _ in await t.log(made.id)] == ["remove", "override"]

@@ -4,12 +4,13 @@ and the private hand (every button of the game is answered there)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
-from bot.games.board import animation, picture, story
+from bot.games.board import animation, coach, picture, story
+from bot.games.board.coach_texts import BOT_LEVEL_TEXTS
 from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
@@ -22,6 +23,9 @@ from bot.rules import board as b
 from bot.tables.events import Event
 from bot.tables.model import Seat, Table, TableSnapshot
 
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
 
 class BoardGame(BoardKind, Game[b.BoardState]):
     labels = LABELS
@@ -33,12 +37,8 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         ),
     )
 
-    # TRANSLATORS: how a bot player of each level plays, after its level's name.
-    bot_level_texts = {
-        "random": N_("plays any legal move"),
-        "greedy": N_("extends its own lines and blocks fours, one move ahead"),
-        "strong": N_("weighs every line and the unseen cards before it moves"),
-    }
+    # How a bot player of each level plays, after its level's name (the coach's catalogue).
+    bot_level_texts = BOT_LEVEL_TEXTS
     # TRANSLATORS: the board message's button that opens a player's private cards (at most
     # 80 characters; keep it short). The rules and messages name it in bold: **My hand**.
     button_texts = {"hand": (N_("My hand"), "🃏")}
@@ -53,8 +53,15 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         label, emoji = super().button_text(state, action)
         return _(label), emoji
 
+    reviewable = True
+
     def title(self, settings: Mapping[str, Any]) -> str:
         return _(TITLE)
+
+    async def review_payload(
+        self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
+    ) -> dict[str, Any]:
+        return await coach.review_payload(tables, game_id, moments, seats, seat)
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         if settings.get("first_sequence_wins"):
@@ -97,7 +104,9 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         # Cards are chosen in the private hand, and moves are made from there: every button
         # of the game is one of these (exact, so the router knows a dice game's buttons are
         # not private before it reads their table).
-        return action in ("hand", "pass") or action.startswith(("c_", "r_", "p_", "m_", "t_"))
+        return action in ("hand", "pass", "suggest") or action.startswith(
+            ("c_", "r_", "p_", "m_", "t_")
+        )
 
     async def private_click(
         self,

@@ -19,6 +19,7 @@ import discord
 
 from bot.errors import StaleAction, UserError
 from bot.games.base import answer_update, defer_update, place_of
+from bot.games.board import coach
 from bot.games.board.kind import move_action
 from bot.games.board.picture import BoardPicture, Frames, render_board
 from bot.games.board.render import card_order, hand_text, picture, side_label, side_names
@@ -69,6 +70,9 @@ class BoardHands:
             raise StaleAction(_(STALE))
         private = _is_private(interaction)
         snapshot = table.snapshot()
+        if action == "suggest":  # the coach (bot.games.board.coach)
+            await coach.answer_suggest(ctx, interaction, table, version, seat)
+            return
         if action == "hand":
             payload = self.hand_payload(snapshot, seat)
             if private:
@@ -173,6 +177,8 @@ class BoardHands:
             buttons.append(
                 Button("hand", pgettext("button", "Refresh"), "secondary", row=4, emoji="🔄")
             )
+        if my_turn and stage is None and table.stake == 0:
+            buttons.append(coach.suggest_button())
         embed = discord.Embed(
             # TRANSLATORS: the private hand's title; %(side)s is the side's colour and mark.
             title=_("Your hand · %(side)s", side=side_label(seat % sides)),

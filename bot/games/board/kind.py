@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from bot.errors import IllegalAction, UserError
@@ -27,6 +28,7 @@ from bot.tables.kind import (
 )
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
+from bot.tables.thinking import BotJob
 
 _MOVE = re.compile(r"^(?P<kind>[pm])_(?P<card>[0-9atjqk][shdc])_(?P<row>\d)_(?P<col>\d)$")
 _TRADE = re.compile(r"^t_(?P<card>[0-9atjqk][shdc])$")
@@ -48,7 +50,11 @@ class BoardKind(GameKind[b.BoardState]):
     """Sequence, the board-and-card game."""
 
     name = "board"
-    bot_levels = ("random", "greedy", "strong")
+    bot_levels = b.PLAYER_LEVELS
+    # A stored table or an Add bot button from before the levels were renamed.
+    old_bot_levels = {"random": "easy", "greedy": "easy", "strong": "medium"}
+    # A bot added without a level plays as before the rename (strong), not the slow search.
+    default_bot_level = "medium"
 
     def config(self, settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
         return options.config(settings, n_seats)
@@ -153,6 +159,11 @@ class BoardKind(GameKind[b.BoardState]):
 
     def bot_step(self, state: b.BoardState, level: str, rng: random.Random) -> list[Any]:
         return [b.choose_action(b.view_for(state, state.turn), level, rng)]
+
+    def bot_job(self, state: b.BoardState, level: str, rng: random.Random) -> BotJob | None:
+        if level not in b.SEARCHING:
+            return None
+        return partial(b.bot_steps, b.view_for(state, state.turn), level, rng.getrandbits(64))
 
     def timeout_step(self, state: b.BoardState, rng: random.Random) -> list[Any]:
         # RULINGS §4: the absent seat's move is the bot player's move.

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 import discord
 
+from bot.games.board.coach_texts import unrated_note
 from bot.games.board.picture import SIDES, BoardPicture, render_board, side_style
 from bot.games.board.texts import TITLE
 from bot.games.words import event_lines
@@ -111,6 +112,8 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
             # TRANSLATORS: %(who)s is the winning side's players, "Ana & Cy".
             title = _("🏆 %(who)s won %(game)s!", who=names[state.outcome.side], game=game)
         colour = COLOUR_DONE
+        if table.coached:  # the coach's rule (bot.games.board.coach)
+            lines.append(unrated_note())
     counts = state.sequence_counts()
     need = state.config.sequences_to_win
     # TRANSLATORS: one side's sequences made of those needed: "Blue ● Ana & Cy: **1**/2".

@@ -12,16 +12,21 @@ from bot.games.oneroll import settings as options
 from bot.games.oneroll.events import Thrown
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
 from bot.games.oneroll.odds import ODDS_PAGES
-from bot.games.oneroll.texts import LABELS, RULES_PAGES, RULESETS
+from bot.games.oneroll.texts import LABELS, rules_pages, ruleset_title
 from bot.games.oneroll.words import throw_line
+from bot.i18n.drawn import Drawn
+from bot.i18n.speaking import N_, _, number
+from bot.records import TurnAction
 from bot.tables.events import Event
 from bot.tables.model import Seat, TableSnapshot
 
+# What the one bot level does, one line in /rules.
+THROWER = N_("throws the dice (a one-roll game has no decisions to make)")
+
 
 class OneRollGame(OneRollKind, Game[OneRollTable]):
-    bot_level_texts = {"thrower": "throws the dice (a one-roll game has no decisions to make)"}
-    button_texts = {"throw": ("Throw 6 dice", "🎲")}
-    rules_pages = RULES_PAGES
+    bot_level_texts = Drawn(lambda: {"thrower": _(THROWER)})
+    rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
     labels = LABELS
     demos = tuple(
@@ -30,10 +35,18 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
     )
 
     def title(self, settings: Mapping[str, Any]) -> str:
-        return RULESETS[self.ruleset(settings)]
+        return ruleset_title(self.ruleset(settings))
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
-        return f"race to {options.target(settings)} · six dice, one throw a turn"
+        # TRANSLATORS: the lobby's settings line of a one-roll game.
+        return _(
+            "race to %(target)s · six dice, one throw a turn",
+            target=number(options.target(settings)),
+        )
+
+    def button_text(self, table: OneRollTable, action: TurnAction) -> tuple[str, str | None]:
+        # TRANSLATORS: the turn's one button (at most 80 characters, as short as the English).
+        return (_("Throw 6 dice"), "🎲") if action.action == "throw" else (action.action, None)
 
     def turn_view(self, table: TableSnapshot) -> TurnView:
         return TurnView(render.turn_embed(table))
@@ -43,7 +56,8 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
 
     def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
         ruleset = self.ruleset(table.settings)
-        return tuple(p for p in self.rules_pages if p.key == ruleset) or self.rules_pages[:1]
+        pages = self.rules_pages
+        return tuple(p for p in pages if p.key == ruleset) or pages[:1]
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)

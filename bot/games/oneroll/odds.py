@@ -6,41 +6,57 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.games.base import OddsPage
+from bot.i18n.speaking import _, number
 from bot.render.odds_text import PlayerOdds, chance, num, percent
 from bot.rules import odds, oneroll
 
 WITHIN = (9, 10, 20)
+
+# TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
+# most; a message with a line break is one sentence over two lines: break it where your
+# language reads well, each line within 46 characters.
 
 
 def _oneroll_player(ruleset: oneroll.Ruleset) -> PlayerOdds:
     o = odds.oneroll_odds(ruleset)
     turns = odds.expected_turns_to_target(ruleset)
     summary = (
-        "**No choices**: each turn is one throw",
-        "of six dice; only luck decides.",
-        "**The chances**",
-        f"{percent(o.p_no_score)} of throws score nothing",
-        f"({percent(o.p_penalty)} wipe your total: four 1s).",
-        f"An average throw scores {num(o.mean_points)}.",
-        f"Reaching 100 takes {num(turns)} turns on average.",
+        *_("**No choices**: each turn is one throw\nof six dice; only luck decides.").split("\n"),
+        _("**The chances**"),
+        *_(
+            "%(nothing)s of throws score nothing\n(%(wipe)s wipe your total: four 1s).",
+            nothing=percent(o.p_no_score),
+            wipe=percent(o.p_penalty),
+        ).split("\n"),
+        _("An average throw scores %(points)s.", points=num(o.mean_points)),
+        _("Reaching 100 takes %(turns)s turns on average.", turns=num(turns)),
     )
-    table = ["**Points from one throw**"]
+    table = [_("**Points from one throw**")]
     for points, p in o.points.items():
         if points:
-            table.append(f"{points} points: {chance(p)}")
-    table.append(f"Nothing: {percent(o.points.get(0, Fraction(0)))}")
-    table.append(f"Four 1s (total wiped): {percent(o.p_penalty)}")
+            table.append(
+                _("%(points)s points: %(chance)s", points=number(points), chance=chance(p))
+            )
+    table.append(_("Nothing: %(chance)s", chance=percent(o.points.get(0, Fraction(0)))))
+    table.append(_("Four 1s (total wiped): %(chance)s", chance=percent(o.p_penalty)))
     clean = odds.expected_turns_to_target(ruleset, penalty=False)
     table += [
-        "**Reaching 100**",
-        f"{num(turns)} turns on average",
-        f"({num(clean)} if four 1s did not wipe)",
+        _("**Reaching 100**"),
+        _("%(turns)s turns on average", turns=num(turns)),
+        _("(%(turns)s if four 1s did not wipe)", turns=num(clean)),
     ]
     for n in WITHIN:
-        table.append(f"Within {n} turns: {percent(odds.p_reach_within(ruleset, n))}")
+        table.append(
+            _(
+                "Within %(count)s turns: %(chance)s",
+                count=number(n),
+                chance=percent(odds.p_reach_within(ruleset, n)),
+            )
+        )
     return PlayerOdds(summary, tuple(table))
 
 
+# The choices are the command tree's (the ``commands`` catalogue translates them).
 ODDS_PAGES = (
     OddsPage(
         "classic", "Sequences: classic one-roll", "classic", lambda: _oneroll_player("classic")

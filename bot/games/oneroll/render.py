@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.oneroll.texts import RULESETS
+from bot.games.oneroll.texts import ruleset_title
 from bot.games.oneroll.words import breakdown, describe
 from bot.games.words import event_lines
+from bot.i18n.speaking import _, number
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
 from bot.tables.model import TableSnapshot
@@ -17,7 +18,7 @@ PENALTY_COLOUR = discord.Colour(0xC53030)
 
 def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: one.OneRollState = table.rules.state
-    title = RULESETS[state.config.ruleset]
+    title = ruleset_title(state.config.ruleset)
     lines = []
     colour = COLOUR
     last = state.last
@@ -25,48 +26,66 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
         lines.append(f"## {dice_emoji(list(last.dice))}")
         who = md_name(table.seats[last.seat].name)
         if last.phase == "opening":
-            lines.append(f"{who}'s opening throw: sum **{last.value}**")
+            lines.append(
+                _("%(who)s's opening throw: sum **%(sum)s**", who=who, sum=number(last.value))
+            )
         elif last.score.wiped:
             said = describe(last.score, state.config.ruleset)
-            lines.append(f"💥 **{who} threw {said}** ({last.total_before} → 0)")
+            # TRANSLATORS: four 1s: %(said)s says so ("four 1s: total wiped!"), %(total)s
+            # is the total the throw wiped.
+            lines.append(
+                _(
+                    "💥 **%(who)s threw %(said)s** (%(total)s → 0)",
+                    who=who,
+                    said=said,
+                    total=number(last.total_before),
+                )
+            )
             colour = PENALTY_COLOUR
         else:
             lines.append(_score_line(who, last.score, state.config.ruleset))
     if state.outcome is not None:
         winner = md_name(table.seats[state.outcome.winner].name)
-        title = f"🏆 {winner} won {title}!"
+        # TRANSLATORS: %(game)s is the game's name, "Hearts Due".
+        title = _("🏆 %(winner)s won %(game)s!", winner=winner, game=title)
         colour = COLOUR_DONE
     else:
         seat = table.seats[state.current]
         phase = {
-            "opening": "Opening throws: the highest sum starts",
-            "play": f"Race to {state.config.target}",
-            "tiebreak": "Tie-break: the highest throw wins",
+            "opening": _("Opening throws: the highest sum starts"),
+            "play": _("Race to %(target)s", target=number(state.config.target)),
+            "tiebreak": _("Tie-break: the highest throw wins"),
         }[state.phase]
         title = f"🎲 {title} · {phase}"
-        lines.append(f"**{md_name(seat.name)}** to throw.")
+        lines.append(_("**%(who)s** to throw.", who=md_name(seat.name)))
         if table.turn_deadline is not None and not seat.is_bot:
-            lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
+            # TRANSLATORS: %(when)s is Discord's relative time ("in 3 minutes").
+            lines.append(_("Turn timer: ends %(when)s", when=relative_time(table.turn_deadline)))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     names = [s.name for s in table.seats]
     marks = ["▶" if state.outcome is None and i == state.current else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i == state.outcome.winner else "" for i in range(len(names))]
     embed.add_field(
-        name="Scores", value=score_table(names, list(state.totals), marks), inline=False
+        name=_("Scores"), value=score_table(names, list(state.totals), marks), inline=False
     )
     if table.events:
         recent = "\n".join(event_lines(table, table.events[-5:]))
-        embed.add_field(name="Recent", value=recent[:1024], inline=False)
-    embed.set_footer(text=f"Game #{table.id} · four 1s in a throw wipe your total")
+        # TRANSLATORS: the field of the last few throws' lines.
+        embed.add_field(name=_("Recent"), value=recent[:1024], inline=False)
+    embed.set_footer(text=_("Game #%(id)s · four 1s in a throw wipe your total", id=table.id))
     return embed
 
 
 def _score_line(who: str, score: one.ThrowScore, ruleset: one.Ruleset) -> str:
     """What a throw scored, as a sentence: ``Ana scores **20**: 1 (5) + 1-2-3 (15).``"""
     if not score.runs:
-        return f"{who}'s throw scores nothing."
+        return _("%(who)s's throw scores nothing.", who=who)
     parts = breakdown(score, ruleset)
+    points = number(score.points)
     if len(score.runs) == 1:
-        return f"{who} scores **{score.points}** with {parts}."
-    return f"{who} scores **{score.points}**: {parts}."
+        # TRANSLATORS: %(parts)s is the one scoring run: "1-2-3", "a lone 1", "five 6s".
+        return _("%(who)s scores **%(points)s** with %(parts)s.", who=who, points=points,
+                 parts=parts)  # fmt: skip
+    # TRANSLATORS: %(parts)s adds up the runs: "1-2 (5) + 1-2-3 (10)".
+    return _("%(who)s scores **%(points)s**: %(parts)s.", who=who, points=points, parts=parts)

@@ -9,6 +9,7 @@ from bot.games.oneroll.kind import OneRollTable
 from bot.games.oneroll.words import throw_line
 from bot.games.story import plain, score_table
 from bot.games.terms import seat_name
+from bot.i18n.speaking import _
 from bot.tables.model import Seat
 
 
@@ -17,7 +18,8 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     for step, after in moments[1:]:
         assert step is not None
         if "forfeit" in step.detail:
-            lines.append(f"{seat_name(seats, int(step.detail['forfeit']))} forfeited")
+            who = seat_name(seats, int(step.detail["forfeit"]))
+            lines.append(_("%(who)s forfeited", who=who))
         elif after.state.last is not None:
             thrown = Thrown(after.state.config.ruleset, after.state.last)
             lines.append(plain(throw_line(thrown, seats)))
@@ -25,8 +27,10 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     state = table.state
     lines.append("")
     lines.extend(
-        score_table([(seat_name(seats, s), state.totals[s]) for s in range(state.n_seats)])
+        score_table(
+            [(seat_name(seats, s), state.totals[s]) for s in range(state.n_seats)], _("Scores")
+        )
     )
     if state.outcome is not None:
-        lines.append(f"Winner: {seat_name(seats, state.outcome.winner)}")
+        lines.append(_("Winner: %(winner)s", winner=seat_name(seats, state.outcome.winner)))
     return "\n".join(lines)

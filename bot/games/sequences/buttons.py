@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from bot.games.sequences.kind import sudden_finish
 from bot.games.terms import dice_text
+from bot.i18n.speaking import _, number, pgettext, plural
 from bot.records import TurnAction
 from bot.rules import pushluck as pl
+
+# TRANSLATORS (every label here): a button, at most 80 characters; keep it as short as
+# the English, a phone shows about 25 characters of it on one line.
 
 
 def button_text(state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:
@@ -14,46 +18,58 @@ def button_text(state: pl.PushState, action: TurnAction) -> tuple[str, str | Non
     name = action.action
     run = len(state.run) + (len(state.extending) if state.phase == "lock" else 0)
     if name == "throw":
-        return f"Throw {state.config.n_dice} dice", "🎲"
+        return plural("Throw %(count)s die", "Throw %(count)s dice", state.config.n_dice), "🎲"
     if name == "bank":
         return _bank_label(state, run), None
     if name == "push":
         left = state.config.n_dice - run if state.phase == "lock" else state.dice_left
-        return f"Push ({left} {'die' if left == 1 else 'dice'})", None
+        # TRANSLATORS: a button: throw the dice not locked again ("push your luck").
+        return plural("Push (%(count)s die)", "Push (%(count)s dice)", left), None
     if name == "bonus":
         return _bonus_label(state), "🎯"
     if name == "odds":
-        return "Odds", "📊"
+        return pgettext("button", "Odds"), "📊"
     count = int(name[4:])
-    locked = state.run + state.extending[:count]
+    locked = dice_text(state.run + state.extending[:count])
     if name.startswith("bank"):
-        return f"Bank only {dice_text(locked)} → {pl.SUDDEN_TARGET}: wins!", None
-    return f"Lock only {dice_text(locked)}", None
-
-
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
+        # TRANSLATORS: Sudden: lock only these dice (1-2-3) and bank, reaching 21: a win.
+        return _(
+            "Bank only %(dice)s → %(target)s: wins!",
+            dice=locked,
+            target=number(pl.SUDDEN_TARGET),
+        ), None
+    # TRANSLATORS: lock only these dice of the throw (1-2), not every extending one.
+    return _("Lock only %(dice)s", dice=locked), None
 
 
 def _bank_label(state: pl.PushState, run_length: int) -> str:
     """Bank, labelled for what it does; in Sudden with the total it leads to."""
     points = pl.bank_value(state.config, run_length)
     finish = sudden_finish(state, run_length)
-    after = state.totals[state.current] + points
+    after = number(state.totals[state.current] + points)
     if finish == "exact":
-        return f"Bank {points} → {after}: wins!"
+        # TRANSLATORS: Sudden: bank these points, the total becomes exactly 21: a win.
+        return _("Bank %(points)s → %(total)s: wins!", points=number(points), total=after)
     if finish == "over":
-        return f"Bank {points} → {after}: scores 0"
+        # TRANSLATORS: Sudden: banking would pass 21, so the turn scores nothing.
+        return _("Bank %(points)s → %(total)s: scores 0", points=number(points), total=after)
     if finish == "under":
-        return f"Bank {_points(points)} → {after}"
-    return f"Bank {_points(points)}"
+        # TRANSLATORS: Sudden: bank these points, the total becomes %(total)s.
+        return plural("Bank %(count)s point → %(total)s", "Bank %(count)s points → %(total)s",
+                      points, total=after)  # fmt: skip
+    return plural("Bank %(count)s point", "Bank %(count)s points", points)
 
 
 def _bonus_label(state: pl.PushState) -> str:
     """The bonus throw; in Sudden with the total a hit leads to."""
     finish = sudden_finish(state, 0, pl.BONUS_POINTS)
     if finish is None:
-        return "Bonus throw"
-    after = state.totals[state.current] + pl.BONUS_POINTS
-    hit = f"Bonus throw: a {state.config.bonus_face} → {after}"
-    return {"exact": f"{hit} wins", "over": f"{hit} scores 0", "under": hit}[finish]
+        return _("Bonus throw")
+    face = state.config.bonus_face
+    after = number(state.totals[state.current] + pl.BONUS_POINTS)
+    if finish == "exact":
+        # TRANSLATORS: Sudden: the bonus throw; a %(face)s makes the total %(total)s: a win.
+        return _("Bonus throw: a %(face)s → %(total)s wins", face=face, total=after)
+    if finish == "over":
+        return _("Bonus throw: a %(face)s → %(total)s scores 0", face=face, total=after)
+    return _("Bonus throw: a %(face)s → %(total)s", face=face, total=after)

@@ -16,13 +16,15 @@ from bot.games.sequences.events import TurnEnded
 from bot.games.sequences.kind import SequencesKind, sudden_finish
 from bot.games.sequences.odds import ODDS_PAGES, advice_text
 from bot.games.sequences.texts import (
-    BOT_LEVEL_TEXTS,
     LABELS,
-    RULES_PAGES,
+    bot_level_texts,
     length_text,
+    rules_pages,
     variant_title,
 )
 from bot.games.sequences.words import turn_line
+from bot.i18n.drawn import Drawn
+from bot.i18n.speaking import _, plural
 from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
@@ -35,8 +37,8 @@ from bot.tables.names import md_name
 
 
 class SequencesGame(SequencesKind, Game[pl.PushState]):
-    bot_level_texts = BOT_LEVEL_TEXTS
-    rules_pages = RULES_PAGES
+    bot_level_texts = Drawn(bot_level_texts)
+    rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
     labels = LABELS
     demos = (
@@ -67,9 +69,10 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         config = self.config(settings)
-        parts = [length_text(config), f"{config.n_dice} dice"]
+        parts = [length_text(config), plural("%(count)s die", "%(count)s dice", config.n_dice)]
         if config.soft_last_die:
-            parts.append("soft last die")
+            # TRANSLATORS: the house rule, as the lobby's settings line names it.
+            parts.append(_("soft last die"))
         return " · ".join(parts)
 
     def button_text(self, state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:
@@ -109,7 +112,8 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
 
     def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
         variant = table.settings.get("variant", "standard")
-        return self.rules_pages[:1] + tuple(p for p in self.rules_pages if p.key == variant)
+        pages = self.rules_pages
+        return pages[:1] + tuple(p for p in pages if p.key == variant)
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)
@@ -126,10 +130,10 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         action: str,
     ) -> None:
         if table.status != "running" or version != table.version:
-            raise StaleAction("That throw is over.")
+            raise StaleAction(_("That throw is over."))
         state: pl.PushState = table.rules
         if state.phase not in ("lock", "decide"):
-            raise StaleAction("Throw first: the odds are about what to do with a throw.")
+            raise StaleAction(_("Throw first: the odds are about what to do with a throw."))
         await interaction.response.send_message(
             advice_text(odds.advice(state)), ephemeral=True, allowed_mentions=NO_PINGS
         )

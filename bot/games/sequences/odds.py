@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from babel.numbers import format_decimal
+
 from bot.games.base import OddsPage
+from bot.i18n.speaking import _, current, number, pgettext
 from bot.render.odds_text import PlayerOdds, dice, num, percent
 from bot.rules import odds
 from bot.rules import pushluck as pl
+
+# TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
+# most; a message with a line break is one sentence over two lines: break it where your
+# language reads well, each line within 46 characters.
+
+
+def _lines(text: str) -> list[str]:
+    """A translated message of one or more lines, as the lines of an answer."""
+    return text.split("\n")
 
 
 def _run_name(config: pl.PushConfig, run: int) -> str:
@@ -18,8 +30,26 @@ def _run_name(config: pl.PushConfig, run: int) -> str:
 def _runs_phrase(config: pl.PushConfig, runs: list[int], upto: int) -> str:
     """``[2, 3, 4, 5]`` as "1-2 or more" when they reach ``upto``, else each by name."""
     if len(runs) > 1 and runs == list(range(runs[0], upto + 1)):
-        return f"{_run_name(config, runs[0])} or more"
-    return " or ".join(_run_name(config, r) for r in runs)
+        # TRANSLATORS: a run held and every longer one: "1-2 or more".
+        return _("%(run)s or more", run=_run_name(config, runs[0]))
+    names = [_run_name(config, r) for r in runs]
+    if len(names) == 1:
+        return names[0]
+    # TRANSLATORS: runs to choose from: "1 or 1-2"; %(runs)s may list several, "1, 1-2".
+    return _("%(runs)s or %(run)s", runs=", ".join(names[:-1]), run=names[-1])
+
+
+def _best_word(best: str) -> str:
+    """The best move of a table's row, as the row names it (``Best`` of bot.rules.odds)."""
+    # TRANSLATORS: the best move, as in "best: bank" (push = throw the rest again).
+    words = {
+        "bank": pgettext("move", "bank"),
+        "push": pgettext("move", "push"),
+        "bonus": pgettext("move", "bonus"),
+        "end": pgettext("move", "end"),
+        "throw": pgettext("move", "throw"),
+    }
+    return words.get(best, best)
 
 
 def _push_player(v: pl.Variant) -> PlayerOdds:
@@ -31,45 +61,79 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
     full = table[n]
     advice = []
     if pushes:
-        advice.append(f"• Push on {_runs_phrase(config, pushes, n - 1)}.")
+        advice.append(_("• Push on %(runs)s.", runs=_runs_phrase(config, pushes, n - 1)))
     if banks:
-        advice.append(f"• Bank as soon as you hold {_runs_phrase(config, banks, n - 1)}.")
+        advice.append(
+            _("• Bank as soon as you hold %(runs)s.", runs=_runs_phrase(config, banks, n - 1))
+        )
     if full.best == "end":
-        advice.append(f"• {_run_name(config, n)} ends the turn: {num(full.value)} points.")
+        advice.append(
+            _(
+                "• %(run)s ends the turn: %(points)s points.",
+                run=_run_name(config, n),
+                points=num(full.value),
+            )
+        )
     elif full.best == "bank":
         assert full.ev_push is not None
-        advice += [
-            f"• With all {n} locked, bank {num(full.value)}: the bonus",
-            f"throw is worth only {num(full.ev_push)} on average.",
-        ]
+        advice += _lines(
+            _(
+                "• With all %(count)s locked, bank %(value)s: the bonus\n"
+                "throw is worth only %(bonus)s on average.",
+                count=number(n),
+                value=num(full.value),
+                bonus=num(full.ev_push),
+            )
+        )
     else:
-        advice.append(f"• With all {n} locked, take the bonus throw.")
+        advice.append(_("• With all %(count)s locked, take the bonus throw.", count=number(n)))
     # The chance that matters: the push you make, and the one you should not.
     chance = []
     last_push = table[pushes[-1]] if pushes else None
     first_bank = table[banks[0]] if banks else None
     opening = table[0]
-    chance.append(f"First throw ({n} dice): {percent(opening.p_bust)} bust.")
+    chance.append(
+        _(
+            "First throw (%(dice)s): %(bust)s bust.",
+            dice=dice(n),
+            bust=percent(opening.p_bust),
+        )
+    )
     for entry, verdict in ((last_push, "push"), (first_bank, "bank")):
         if entry is None:
             continue
         assert entry.ev_push is not None and entry.ev_bank is not None
-        chance.append(
-            f"Holding {_run_name(config, entry.run)}, a push of {dice(entry.dice)} "
-            f"busts {percent(entry.p_bust)}"
-        )
-        chance.append(
-            f"{'but' if verdict == 'push' else 'and'} is worth {num(entry.ev_push)} against "
-            f"{num(entry.ev_bank)} banked: {verdict}."
-        )
+        values = {
+            "run": _run_name(config, entry.run),
+            "dice": dice(entry.dice),
+            "bust": percent(entry.p_bust),
+            "push": num(entry.ev_push),
+            "bank": num(entry.ev_bank),
+        }
+        if verdict == "push":
+            chance += _lines(
+                _(
+                    "Holding %(run)s, a push of %(dice)s busts %(bust)s\n"
+                    "but is worth %(push)s against %(bank)s banked: push.",
+                    **values,
+                )
+            )
+        else:
+            chance += _lines(
+                _(
+                    "Holding %(run)s, a push of %(dice)s busts %(bust)s\n"
+                    "and is worth %(push)s against %(bank)s banked: bank.",
+                    **values,
+                )
+            )
     ev = odds.optimal_turn_ev(v)
     summary = (
-        "**Best play**",
+        _("**Best play**"),
         *advice,
-        "**The chances**",
+        _("**The chances**"),
         *chance,
-        f"Played so, a turn scores {num(ev)} on average.",
-        *(["Team games play the same, turn by turn."] if v == "standard" else []),
+        _("Played so, a turn scores %(points)s on average.", points=num(ev)),
+        *([_("Team games play the same, turn by turn.")] if v == "standard" else []),
     )
     return PlayerOdds(summary, _push_table_words(v))
 
@@ -77,40 +141,65 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
 def _push_table_words(v: pl.Variant) -> tuple[str, ...]:
     config = pl.PushConfig(variant=v)
     n = config.n_dice
-    lines = ["Worth: what the turn scores from there on", "average, played well after."]
+    lines = _lines(_("Worth: what the turn scores from there on\naverage, played well after."))
     for entry in odds.push_table(v):
         if entry.run == 0:
-            lines.append(f"**Start**: throw all {n} dice")
-            lines.append(f"{percent(entry.p_extend)} start a run, {percent(entry.p_bust)} bust.")
+            lines.append(_("**Start**: throw all %(count)s dice", count=number(n)))
+            lines.append(
+                _(
+                    "%(start)s start a run, %(bust)s bust.",
+                    start=percent(entry.p_extend),
+                    bust=percent(entry.p_bust),
+                )
+            )
             continue
         name = _run_name(config, entry.run)
         if entry.best == "end":
-            lines.append(f"**{name}**: the turn ends, {num(entry.value)} points")
+            lines.append(
+                _(
+                    "**%(run)s**: the turn ends, %(points)s points",
+                    run=name,
+                    points=num(entry.value),
+                )
+            )
             continue
         assert entry.ev_push is not None and entry.ev_bank is not None
-        lines.append(f"**{name}** · best: {entry.best}")
+        lines.append(_("**%(run)s** · best: %(move)s", run=name, move=_best_word(entry.best)))
         if entry.run == n:
             lines.append(
-                f"Bonus throw: {percent(entry.p_extend)} for {pl.BONUS_POINTS}, "
-                f"worth {num(entry.ev_push)}"
+                _(
+                    "Bonus throw: %(chance)s for %(points)s, worth %(worth)s",
+                    chance=percent(entry.p_extend),
+                    points=number(pl.BONUS_POINTS),
+                    worth=num(entry.ev_push),
+                )
             )
         else:
             lines.append(
-                f"Push {dice(entry.dice)}: {percent(entry.p_bust)} bust, worth {num(entry.ev_push)}"
+                _(
+                    "Push %(dice)s: %(bust)s bust, worth %(worth)s",
+                    dice=dice(entry.dice),
+                    bust=percent(entry.p_bust),
+                    worth=num(entry.ev_push),
+                )
             )
-        lines.append(f"Bank: {num(entry.ev_bank)}")
-    lines.append("**Soft last die** (house rule)")
+        lines.append(_("Bank: %(worth)s", worth=num(entry.ev_bank)))
+    lines.append(_("**Soft last die** (house rule)"))
     hard, soft = odds.push_table(v), odds.push_table(v, True)
     for h, entry in zip(hard, soft, strict=True):
         if h.ev_push != entry.ev_push:
             assert entry.ev_push is not None
-            what = "bonus" if entry.run == n else "push"
-            lines.append(
-                f"{_run_name(config, entry.run)}: {what} worth {num(entry.ev_push)}, "
-                f"best {entry.best}"
-            )
+            values = {
+                "run": _run_name(config, entry.run),
+                "worth": num(entry.ev_push),
+                "move": _best_word(entry.best),
+            }
+            if entry.run == n:
+                lines.append(_("%(run)s: bonus worth %(worth)s, best %(move)s", **values))
+            else:
+                lines.append(_("%(run)s: push worth %(worth)s, best %(move)s", **values))
     same = all(h.best == e.best for h, e in zip(hard, soft, strict=True))
-    lines.append("The best play stays the same." if same else "The best play changes.")
+    lines.append(_("The best play stays the same.") if same else _("The best play changes."))
     return tuple(lines)
 
 
@@ -135,7 +224,7 @@ def _sudden_plan(total: int, soft: bool) -> tuple[int | None, list[int], list[in
                 reached.add(run + k)
                 todo.append(run + k)
     cap: int | None = None
-    if any(k != extend for _, extend, k in locks):
+    if any(k != extend for _run, extend, k in locks):
         fits = [
             c
             for c in range(1, n)
@@ -152,23 +241,33 @@ def _sudden_plan(total: int, soft: bool) -> tuple[int | None, list[int], list[in
     )
 
 
-def _sudden_advice(total: int, soft: bool) -> list[str]:
+def _sudden_plays(total: int, soft: bool) -> tuple[str | None, str]:
+    """The best Sudden play from ``total``: the lock rule's line (if any), and what to push
+    and bank on as a phrase to end a line ("push on 1; bank 1-2 or more")."""
     config = pl.PushConfig(variant="sudden")
     cap, pushes, banks = _sudden_plan(total, soft)
     top = cap or config.n_dice
-    lines = []
+    lock = None
     if cap == 1:
-        lines.append("• Lock only the 1.")
+        lock = _("• Lock only the 1.")
     elif cap is not None:
-        lines.append(f"• Never lock past {_run_name(config, cap)}.")
-    words = []
-    if pushes:
-        words.append(f"push on {_runs_phrase(config, pushes, top)}")
-    if banks:
-        words.append(f"bank {_runs_phrase(config, banks, top)}")
-    text = "; ".join(words)
-    lines.append(f"• {text[0].upper()}{text[1:]}.")
-    return lines
+        lock = _("• Never lock past %(run)s.", run=_run_name(config, cap))
+    push_on = _runs_phrase(config, pushes, top) if pushes else ""
+    bank_on = _runs_phrase(config, banks, top) if banks else ""
+    # TRANSLATORS: %(push)s and %(bank)s are runs ("1", "1-2 or more"); the phrase ends a
+    # line after "• " or "• From 0 to 15: " (lowercase there, as the English).
+    if push_on and bank_on:
+        play = _("push on %(push)s; bank %(bank)s", push=push_on, bank=bank_on)
+    elif push_on:
+        play = _("push on %(push)s", push=push_on)
+    else:
+        play = _("bank %(bank)s", bank=bank_on)
+    return lock, play
+
+
+def _sudden_advice(total: int, soft: bool) -> list[str]:
+    lock, play = _sudden_plays(total, soft)
+    return [*([lock] if lock else []), f"• {play[:1].upper()}{play[1:]}."]
 
 
 def _sudden_groups(soft: bool) -> list[tuple[int, int, list[str]]]:
@@ -189,34 +288,73 @@ def _turns(total: int) -> str:
 
 def _sudden_player() -> PlayerOdds:
     groups = _sudden_groups(False)
-    first, last, usual = groups[0]
+    first, last, _advice = groups[0]
+    _lock, usual = _sudden_plays(first, False)
+    values = {
+        "first": number(first),
+        "last": number(last),
+        "next": number(last + 1),
+        "target": number(pl.SUDDEN_TARGET),
+    }
     summary = [
-        "**Best play** (exactly 21 wins)",
-        f"• From {first} to {last}: " + usual[-1][2:].lower(),
-        f"• From {last + 1}: never lock past the total",
-        "you need: a bank past 21 scores 0.",
-        "**The chances**",
-        f"From 0, best play needs {_turns(0)} turns",
-        f"on average; from {last + 1}, {_turns(last + 1)}.",
-        f"First throw: {percent(odds.extension_distribution(5)[0])} bust.",
+        _("**Best play** (exactly %(target)s wins)", **values),
+        _("• From %(first)s to %(last)s: %(play)s.", play=usual, **values),
+        *_lines(
+            _(
+                "• From %(next)s: never lock past the total\n"
+                "you need: a bank past %(target)s scores 0.",
+                **values,
+            )
+        ),
+        _("**The chances**"),
+        *_lines(
+            _(
+                "From 0, best play needs %(turns)s turns\non average; from %(next)s, %(more)s.",
+                turns=_turns(0),
+                more=_turns(last + 1),
+                **values,
+            )
+        ),
+        _(
+            "First throw: %(bust)s bust.",
+            bust=percent(odds.extension_distribution(5)[0]),
+        ),
     ]
-    table = ["Best play by your total, and the turns", "it needs on average to reach 21."]
+    table = _lines(
+        _(
+            "Best play by your total, and the turns\nit needs on average to reach %(target)s.",
+            **values,
+        )
+    )
     for first, last, advice in groups:
-        span = f"{first}–{last}" if last > first else f"{first}"
-        turns = _turns(first) if last == first else f"{_turns(first)} to {_turns(last)}"
-        lines = [f"**At {span}** · {turns} turns"]
-        if first == last:
-            lines[0] = f"**At {span}** (needs {pl.SUDDEN_TARGET - first}) · {turns} turns"
-        table += lines + advice
+        if last == first:
+            head = _(
+                "**At %(total)s** (needs %(needed)s) · %(turns)s turns",
+                total=number(first),
+                needed=number(pl.SUDDEN_TARGET - first),
+                turns=_turns(first),
+            )
+        else:
+            head = _(
+                "**At %(first)s–%(last)s** · %(turns)s to %(most)s turns",
+                first=number(first),
+                last=number(last),
+                turns=_turns(first),
+                most=_turns(last),
+            )
+        table += [head, *advice]
     soft_same = _sudden_groups(True) == groups
-    table.append("**Soft last die** (house rule)")
+    table.append(_("**Soft last die** (house rule)"))
     table.append(
-        "It changes no play you will meet." if soft_same else "It changes the best play near 21."
+        _("It changes no play you will meet.")
+        if soft_same
+        else _("It changes the best play near %(target)s.", **values)
     )
     return PlayerOdds(tuple(summary), tuple(table))
 
 
-# /odds' entries for these games: Team plays turn by turn as Standard does.
+# /odds' entries for these games: Team plays turn by turn as Standard does. The choices
+# are the command tree's (the ``commands`` catalogue translates them).
 ODDS_PAGES = (
     OddsPage(
         "standard",
@@ -239,63 +377,162 @@ ODDS_PAGES = (
 
 
 def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f} %"
+    return percent(p)
 
 
 def _num(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+    """A figure of the advice: two decimals always (14.58 turns), the reader's way."""
+    if x.denominator == 1:
+        return number(x.numerator)
+    return format_decimal(float(x), format="#,##0.00", locale=current().babel)
 
 
 def advice_text(advice: odds.Advice) -> str:
     """What the Odds button says: the chances of the throw faced and the advised move."""
-    goal = odds.SUDDEN_GOAL
+    goal = number(odds.SUDDEN_GOAL)
     if advice.phase == "throw":
-        start = f"Throw: {_pct(advice.p_extend)} to start a run, {_pct(advice.p_bust)} to bust"
+        start = {"start": _pct(advice.p_extend), "bust": _pct(advice.p_bust)}
         if advice.sudden:
             assert advice.turns is not None
-            return (
-                f"{start}; from {advice.total}, best play needs {_num(advice.turns)} turns "
-                f"on average to reach exactly {goal}."
+            return _(
+                "Throw: %(start)s to start a run, %(bust)s to bust; from %(total)s, best play "
+                "needs %(turns)s turns on average to reach exactly %(goal)s.",
+                total=number(advice.total),
+                turns=_num(advice.turns),
+                goal=goal,
+                **start,
             )
         assert advice.ev_push is not None
-        return f"{start}; best play makes this turn worth {_num(advice.ev_push)} points on average."
+        return _(
+            "Throw: %(start)s to start a run, %(bust)s to bust; best play makes this turn "
+            "worth %(worth)s points on average.",
+            worth=_num(advice.ev_push),
+            **start,
+        )
     if advice.phase == "lock":
         k, extend = advice.lock, advice.extend
-        if k == extend:
-            what = "Lock the extending die" if k == 1 else f"Lock all {k} extending dice"
-        else:
-            what = f"Lock {k} of the {extend} extending dice"
+        assert k is not None and extend is not None
         if advice.full_run is not None:
-            return f"{what}: the full run ends the turn with {advice.full_run} points."
-        return f"{what}, then {advice.then}. {_decide_text(advice)}"
+            return _lock_words(k, extend, advice.full_run)
+        then = _best_word(advice.then or "")
+        return f"{_lock_then(k, extend, then)} {_decide_text(advice)}"
     return _decide_text(advice)
 
 
+def _lock_words(k: int, extend: int, full_run: int) -> str:
+    """Lock these dice: the full run (Extended) ends the turn with its points."""
+    points = number(full_run)
+    if k == extend == 1:
+        return _("Lock the extending die: the full run ends the turn with %(points)s points.",
+                 points=points)  # fmt: skip
+    if k == extend:
+        return _(
+            "Lock all %(count)s extending dice: the full run ends the turn with %(points)s points.",
+            count=number(k),
+            points=points,
+        )
+    return _(
+        "Lock %(count)s of the %(extend)s extending dice: the full run ends the turn with "
+        "%(points)s points.",
+        count=number(k),
+        extend=number(extend),
+        points=points,
+    )
+
+
+def _lock_then(k: int, extend: int, then: str) -> str:
+    """Lock these dice, then the move (bank, push, bonus)."""
+    # TRANSLATORS: %(move)s is the best move's word: bank, push or bonus.
+    if k == extend == 1:
+        return _("Lock the extending die, then %(move)s.", move=then)
+    if k == extend:
+        return _("Lock all %(count)s extending dice, then %(move)s.", count=number(k), move=then)
+    return _(
+        "Lock %(count)s of the %(extend)s extending dice, then %(move)s.",
+        count=number(k),
+        extend=number(extend),
+        move=then,
+    )
+
+
 def _decide_text(advice: odds.Advice) -> str:
-    goal = odds.SUDDEN_GOAL
-    move = advice.then or advice.best
+    goal = number(odds.SUDDEN_GOAL)
+    move = _best_word(advice.then or advice.best)
     bonus = advice.bonus
+    values: dict[str, object] = {
+        "bust": _pct(advice.p_bust),
+        "move": move,
+        "goal": goal,
+    }
     if bonus:
-        chance = _pct(Fraction(1, 6))
-        throw = f"Bonus throw: {chance} to throw the {advice.bonus_face} for "
-        chances = f"{throw}{advice.bonus_points} points, {_pct(advice.p_bust)} to bust"
+        chances = _(
+            "Bonus throw: %(chance)s to throw the %(face)s for %(points)s points, %(bust)s to bust",
+            chance=_pct(Fraction(1, 6)),
+            face=advice.bonus_face,
+            points=number(advice.bonus_points or 0),
+            **values,
+        )
     else:
-        chances = f"Push: {_pct(advice.p_extend)} to extend, {_pct(advice.p_bust)} to bust"
+        chances = _(
+            "Push: %(extend)s to extend, %(bust)s to bust", extend=_pct(advice.p_extend), **values
+        )
     if advice.sudden:
         assert advice.turns_push is not None and advice.turns_bank is not None
-        after = "after the bonus throw" if bonus else "after pushing"
-        bank_words = f"after banking {_num(advice.turns_bank)}"
-        if advice.bank_total > goal:
-            bank_words = f"banking would pass {goal} and score nothing ({_num(advice.turns_bank)})"
-        elif advice.bank_total == goal:
-            bank_words = f"banking reaches {goal} and wins"
-        return (
-            f"{chances}; {after} you need {_num(advice.turns_push)} more turns on average "
-            f"to reach exactly {goal}, {bank_words}: {move}."
+        values |= {
+            "chances": chances,
+            "turns": _num(advice.turns_push),
+            "bank": _num(advice.turns_bank),
+        }
+        # TRANSLATORS: %(chances)s is the line before ("Push: 42.1 % to extend, 57.9 % to
+        # bust"), %(turns)s and %(bank)s turns on average, %(move)s the best move.
+        if advice.bank_total > odds.SUDDEN_GOAL:
+            if bonus:
+                return _(
+                    "%(chances)s; after the bonus throw you need %(turns)s more turns on "
+                    "average to reach exactly %(goal)s, banking would pass %(goal)s and score "
+                    "nothing (%(bank)s): %(move)s.",
+                    **values,
+                )
+            return _(
+                "%(chances)s; after pushing you need %(turns)s more turns on average to reach "
+                "exactly %(goal)s, banking would pass %(goal)s and score nothing (%(bank)s): "
+                "%(move)s.",
+                **values,
+            )
+        if advice.bank_total == odds.SUDDEN_GOAL:
+            if bonus:
+                return _(
+                    "%(chances)s; after the bonus throw you need %(turns)s more turns on "
+                    "average to reach exactly %(goal)s, banking reaches %(goal)s and wins: "
+                    "%(move)s.",
+                    **values,
+                )
+            return _(
+                "%(chances)s; after pushing you need %(turns)s more turns on average to reach "
+                "exactly %(goal)s, banking reaches %(goal)s and wins: %(move)s.",
+                **values,
+            )
+        if bonus:
+            return _(
+                "%(chances)s; after the bonus throw you need %(turns)s more turns on average "
+                "to reach exactly %(goal)s, after banking %(bank)s: %(move)s.",
+                **values,
+            )
+        return _(
+            "%(chances)s; after pushing you need %(turns)s more turns on average to reach "
+            "exactly %(goal)s, after banking %(bank)s: %(move)s.",
+            **values,
         )
     assert advice.ev_push is not None and advice.ev_bank is not None
-    doing = "the bonus throw is" if bonus else "pushing is"
-    return (
-        f"{chances}; {doing} worth {_num(advice.ev_push)} points on average, banking is "
-        f"worth {_num(advice.ev_bank)}: {move}."
+    values |= {"chances": chances, "push": _num(advice.ev_push), "bank": _num(advice.ev_bank)}
+    if bonus:
+        return _(
+            "%(chances)s; the bonus throw is worth %(push)s points on average, banking is "
+            "worth %(bank)s: %(move)s.",
+            **values,
+        )
+    return _(
+        "%(chances)s; pushing is worth %(push)s points on average, banking is worth "
+        "%(bank)s: %(move)s.",
+        **values,
     )

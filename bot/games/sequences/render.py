@@ -5,26 +5,35 @@ from __future__ import annotations
 import discord
 
 from bot.games.sequences.kind import sudden_finish
-from bot.games.sequences.texts import variant_title
+from bot.games.sequences.texts import variant_name, variant_title
 from bot.games.terms import dice_text
 from bot.games.words import event_lines
+from bot.i18n.speaking import _, number, plural
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
 from bot.tables.model import TableSnapshot
 from bot.tables.names import md_name
 from bot.tables.teams import TEAM_NAMES
 
+TARGET = pl.SUDDEN_TARGET
+
 
 def _header(state: pl.PushState) -> str:
     config = state.config
     if state.tiebreak:
-        return "Tie-break"
+        return _("Tie-break")
     if config.variant == "sudden":
-        return "Sudden death · first to exactly 21"
+        return _("Sudden death · first to exactly %(target)s", target=number(TARGET))
     if config.rounds is not None:
         round_no = min(min(state.turns_taken) + 1, config.rounds)
-        return f"Round {round_no} of {config.rounds}"
-    return f"Race to {config.target} · round {min(state.turns_taken) + 1}"
+        return _(
+            "Round %(round)s of %(rounds)s", round=number(round_no), rounds=number(config.rounds)
+        )
+    return _(
+        "Race to %(target)s · round %(round)s",
+        target=number(config.target or 0),
+        round=number(min(state.turns_taken) + 1),
+    )
 
 
 def turn_embed(table: TableSnapshot) -> discord.Embed:
@@ -33,32 +42,51 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
     if state.outcome is not None:
         return final_embed(table)
     seat = table.seats[state.current]
-    lines = [f"**{md_name(seat.name)}** to play."]
+    lines = [_("**%(who)s** to play.", who=md_name(seat.name))]
     if state.phase == "throw":
-        if state.last is not None and state.last.turn_over and table.events:
-            pass
-        lines.append(f"Throw all {state.config.n_dice} dice to start the turn.")
+        n = state.config.n_dice
+        lines.append(
+            plural(
+                "Throw the %(count)s die to start the turn.",
+                "Throw all %(count)s dice to start the turn.",
+                n,
+            )
+        )
     else:
         if state.phase == "lock":
             lines.append(f"## {dice_emoji(state.throw)}")
             ext = state.extending
-            lines.append(f"Extends the run: **{'-'.join(map(str, ext))}**")
+            # TRANSLATORS: the dice of this throw that extend the run, as "3-4".
+            lines.append(_("Extends the run: **%(dice)s**", dice=dice_text(ext)))
             run_after = len(state.run) + len(ext)
         else:
             run_after = len(state.run)
-        locked = "-".join(map(str, state.run)) or "nothing yet"
-        lines.append(f"Locked run: **{locked}** · dice left: {state.dice_left}")
+        left = number(state.dice_left)
+        if state.run:
+            lines.append(
+                _(
+                    "Locked run: **%(run)s** · dice left: %(left)s",
+                    run=dice_text(state.run),
+                    left=left,
+                )
+            )
+        else:
+            lines.append(_("Locked run: **nothing yet** · dice left: %(left)s", left=left))
         if state.config.variant == "sudden":
             lines.extend(_sudden_lines(state, run_after))
         else:
-            points = pl.bank_value(state.config, run_after)
-            lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
+            lines.append(_bank_now(pl.bank_value(state.config, run_after)))
     lines.extend(house_rule_lines(state.config))
     if table.turn_deadline is not None and not seat.is_bot:
-        lines.append(f"Turn timer: ends {relative_time(table.turn_deadline)}")
+        # TRANSLATORS: %(when)s is Discord's relative time ("in 3 minutes").
+        lines.append(_("Turn timer: ends %(when)s", when=relative_time(table.turn_deadline)))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
     _add_scores(embed, table, state)
     return embed
+
+
+def _bank_now(points: int) -> str:
+    return plural("Bank now for **%(count)s** point.", "Bank now for **%(count)s** points.", points)
 
 
 def _sudden_lines(state: pl.PushState, run_after: int) -> list[str]:
@@ -66,22 +94,47 @@ def _sudden_lines(state: pl.PushState, run_after: int) -> list[str]:
     lands exactly on 21 when banking everything would not."""
     total = state.totals[state.current]
     points = pl.bank_value(state.config, run_after)
-    lines = [f"Total {total}: needs exactly {pl.SUDDEN_TARGET - total} to win."]
+    values = {
+        "total": number(total),
+        "points": number(points),
+        "sum": number(total + points),
+        "target": number(TARGET),
+    }
+    lines = [
+        _(
+            "Total %(total)s: needs exactly %(needed)s to win.",
+            total=number(total),
+            needed=number(TARGET - total),
+        )
+    ]
     finish = sudden_finish(state, run_after)
     if finish == "exact":
-        lines.append(f"Bank now: {total} + {points} = **exactly 21, you win!**")
+        lines.append(
+            _("Bank now: %(total)s + %(points)s = **exactly %(target)s, you win!**", **values)
+        )
     elif finish == "over":
         lines.append(
-            f"Banking {points} would make {total + points}: past 21 it **scores nothing**."
+            _(
+                "Banking %(points)s would make %(sum)s: past %(target)s it **scores nothing**.",
+                **values,
+            )
         )
     else:
-        lines.append(f"Bank now for **{points}** point{'s' if points != 1 else ''}.")
+        lines.append(_bank_now(points))
     if state.phase == "lock" and finish != "exact":
         for count in range(1, len(state.extending)):
             locked = state.run + state.extending[:count]
             if sudden_finish(state, len(locked)) == "exact":
                 lines.append(
-                    f"Win now with **Bank only {dice_text(locked)}**: {total} + {len(locked)} = 21."
+                    # TRANSLATORS: "Bank only 1-2" is the button's label ("Bank only
+                    # %(dice)s → %(target)s: wins!"): use the same words.
+                    _(
+                        "Win now with **Bank only %(dice)s**: %(total)s + %(count)s = %(target)s.",
+                        dice=dice_text(locked),
+                        total=number(total),
+                        count=number(len(locked)),
+                        target=number(TARGET),
+                    )
                 )
     return lines
 
@@ -90,40 +143,77 @@ def house_rule_lines(config: pl.PushConfig) -> list[str]:
     """The house rules this table plays by, for every turn message."""
     if not config.soft_last_die:
         return []
-    return ["House rule: **soft last die** (a bust on one die keeps half the run)."]
+    return [_("House rule: **soft last die** (a bust on one die keeps half the run).")]
 
 
 def _footer(table: TableSnapshot) -> str:
     """Game number and rules: the variant, and any house rule (never "standard" then)."""
     variant = table.settings.get("variant", "standard")
-    parts = [f"Game #{table.id}"]
+    parts = [_("Game #%(id)s", id=table.id)]
     soft = bool(table.settings.get("soft_last_die", False))
     if variant != "standard" or not soft:
-        parts.append(variant)
+        parts.append(variant_name(variant))
     if soft:
-        parts.append("house rule: soft last die")
+        parts.append(_("house rule: soft last die"))
     return " · ".join(parts)
 
 
 def final_embed(table: TableSnapshot) -> discord.Embed:
     state: pl.PushState = table.rules
     assert state.outcome is not None
-    winners = " & ".join(md_name(table.seats[s].name) for s in state.outcome.winners)
-    reason = {
-        "exact21": "reached exactly 21",
-        "tiebreak": "won the tie-break",
-        "rounds": "had the highest total after the last round",
-        "target": "had the highest total when the target was reached",
-        "forfeit": "kept playing after every other side forfeited",
-    }[state.outcome.reason]
+    won = state.outcome.winners
+    winners = " & ".join(md_name(table.seats[s].name) for s in won)
+    reason = _reason(state.outcome.reason, winners, len(won))
     note = tiebreak_note(state, [md_name(s.name) for s in table.seats])
     embed = discord.Embed(
-        title=f"🏆 {winners} won {_title(table)}!",
-        description=f"{winners} {reason}." + (f"\n**{note}**" if note else ""),
+        # TRANSLATORS: %(game)s is the game's name, "Sequences (Reverse)"; %(winners)s one
+        # name or a team's two ("Ana & Cy"): the plural form is for two.
+        title=plural(
+            "🏆 %(winners)s won %(game)s!",
+            "🏆 %(winners)s won %(game)s!",
+            len(won),
+            winners=winners,
+            game=_title(table),
+        ),
+        description=reason + (f"\n**{note}**" if note else ""),
         colour=COLOUR_DONE,
     )
     _add_scores(embed, table, state)
     return embed
+
+
+def _reason(reason: str, winners: str, n: int) -> str:
+    """Why the winners won, a sentence; ``n`` winners (a team's two in Team)."""
+    # TRANSLATORS (the result's line): %(winners)s is one name or a team's two ("Ana & Cy"):
+    # the plural form is for two.
+    if reason == "exact21":
+        return plural(
+            "%(winners)s reached exactly 21.", "%(winners)s reached exactly 21.", n, winners=winners
+        )
+    if reason == "tiebreak":
+        return plural(
+            "%(winners)s won the tie-break.", "%(winners)s won the tie-break.", n, winners=winners
+        )
+    if reason == "rounds":
+        return plural(
+            "%(winners)s had the highest total after the last round.",
+            "%(winners)s had the highest total after the last round.",
+            n,
+            winners=winners,
+        )
+    if reason == "target":
+        return plural(
+            "%(winners)s had the highest total when the target was reached.",
+            "%(winners)s had the highest total when the target was reached.",
+            n,
+            winners=winners,
+        )
+    return plural(
+        "%(winners)s kept playing after every other side forfeited.",
+        "%(winners)s kept playing after every other side forfeited.",
+        n,
+        winners=winners,
+    )
 
 
 def tiebreak_note(state: pl.PushState, names: list[str]) -> str | None:
@@ -133,18 +223,27 @@ def tiebreak_note(state: pl.PushState, names: list[str]) -> str | None:
     turns = state.deciding_tiebreak
     if not turns:
         return None
-    played = " · ".join(f"{names[seat]} {points}" for seat, points in turns)
+    played = " · ".join(f"{names[seat]} {number(points)}" for seat, points in turns)
     # Every turn outside the tie-break counted in turns_taken; more tie-break turns than
     # those of the deciding round mean earlier rounds of it were tied too.
     tiebreak_turns = len(state.history) - sum(state.turns_taken)
-    head = "Last tie-break round" if tiebreak_turns > len(turns) else "Tie-break"
+    last = tiebreak_turns > len(turns)
+    # TRANSLATORS: %(turns)s lists each player's tie-break turn, "Ana 3 · Bo 0".
     if state.config.variant != "team":
-        return f"{head}: {played}"
-    sums = {side: 0 for side in sorted({state.side_of(seat) for seat, _ in turns})}
+        if last:
+            return _("Last tie-break round: %(turns)s", turns=played)
+        return _("Tie-break: %(turns)s", turns=played)
+    sums = {side: 0 for side in sorted({state.side_of(seat) for seat, _points in turns})}
     for seat, points in turns:
         sums[state.side_of(seat)] += points
-    teams = ", ".join(f"Team {TEAM_NAMES[side]} {total}" for side, total in sums.items())
-    return f"{head}: {played} ({teams})"
+    teams = ", ".join(
+        _("Team %(team)s %(total)s", team=TEAM_NAMES[side], total=number(total))
+        for side, total in sums.items()
+    )
+    # TRANSLATORS: %(teams)s lists each team's sum, "Team A 3, Team B 0".
+    if last:
+        return _("Last tie-break round: %(turns)s (%(teams)s)", turns=played, teams=teams)
+    return _("Tie-break: %(turns)s (%(teams)s)", turns=played, teams=teams)
 
 
 def team_names(table: TableSnapshot, state: pl.PushState) -> list[str]:
@@ -171,19 +270,25 @@ def _add_scores(embed: discord.Embed, table: TableSnapshot, state: pl.PushState)
     if state.outcome is not None:
         marks = ["🏆" if i in state.outcome.winners else "" for i in range(len(names))]
     embed.add_field(
-        name="Scores", value=score_table(names, list(state.totals), marks), inline=False
+        name=_("Scores"), value=score_table(names, list(state.totals), marks), inline=False
     )
     if team_game:
         members = team_names(table, state)
         embed.add_field(
-            name="Teams",
+            name=_("Teams"),
             value="\n".join(
-                f"Team {TEAM_NAMES[t]} ({members[t]}): **{total}**"
+                _(
+                    "Team %(team)s (%(members)s): **%(total)s**",
+                    team=TEAM_NAMES[t],
+                    members=members[t],
+                    total=number(total),
+                )
                 for t, total in enumerate(state.side_totals())
             )[:1024],
             inline=False,
         )
     if table.events:
         recent = "\n".join(event_lines(table, table.events[-5:]))
-        embed.add_field(name="Recent", value=recent[:1024], inline=False)
+        # TRANSLATORS: the field of the last few turns' lines.
+        embed.add_field(name=_("Recent"), value=recent[:1024], inline=False)
     embed.set_footer(text=_footer(table))

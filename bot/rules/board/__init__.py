@@ -11,7 +11,6 @@ Typical use::
         log(dump_move(state.last_move)); save(dump(state))
 """
 
-from bot.rules.board.bots import LEVELS, choose_action
 from bot.rules.board.cards import (
     FULL_DECK,
     ONE_EYED_JACKS,
@@ -49,6 +48,7 @@ from bot.rules.board.game import (
     view_for,
 )
 from bot.rules.board.layout import BOARD, CORNER_CELLS, cell_label, coord_label, parse_coord
+from bot.rules.board.levels import LEVELS, PLAYER_LEVELS, SEARCHING, bot_steps, choose_action
 
 __all__ = [
     "BOARD",
@@ -57,6 +57,8 @@ __all__ = [
     "FULL_DECK",
     "LEVELS",
     "ONE_EYED_JACKS",
+    "PLAYER_LEVELS",
+    "SEARCHING",
     "TWO_EYED_JACKS",
     "Action",
     "BoardConfig",
@@ -70,6 +72,7 @@ __all__ = [
     "Sequence",
     "TradeDeadCard",
     "apply",
+    "bot_steps",
     "card_label",
     "cell_label",
     "choose_action",

@@ -66,7 +66,7 @@ def test_bots_only_move_on_their_turn() -> None:
         choose_action(view_for(state, 1), "greedy", random.Random(0))
     with pytest.raises(ValueError, match="unknown bot level"):
         choose_action(view_for(state, 0), "genius", random.Random(0))
-    assert set(LEVELS) == {"random", "greedy", "strong"}
+    assert set(LEVELS) == {"random", "greedy", "strong", "easy", "medium", "hard", "expert"}
 
 
 def test_bots_complete_the_winning_sequence() -> None:
@@ -75,7 +75,7 @@ def test_bots_complete_the_winning_sequence() -> None:
     state = position(
         hands=[["6C", "AS", "KD"], ["3S"]], chips=chips, sequences=[(0, [(0, c) for c in range(5)])]
     )
-    for level in ("greedy", "strong"):
+    for level in ("greedy", "strong", "hard", "expert"):
         assert choose_action(view_for(state, 0), level, random.Random(1)) == PlayCard("6C", 1, 0)
 
 
@@ -83,6 +83,11 @@ def test_bots_block_a_four() -> None:
     # The opponent holds J2..J4 under the J1 corner; its hole J5 shows A♠, which we hold.
     state = position(hands=[["AS", "7H", "8H"], ["3S"]], chips={(1, 9): 1, (2, 9): 1, (3, 9): 1})
     for level in ("greedy", "strong"):
+        assert choose_action(view_for(state, 0), level, random.Random(1)) == PlayCard("AS", 4, 9)
+    # With full hands (the searching bots weigh how likely the foe is to finish it).
+    hands = [["AS", "7H", "8H", "2C", "3C", "4C", "5C"], ["3S", "4S", "5S", "6S", "7S", "8S", "9S"]]
+    state = position(hands=hands, chips={(1, 9): 1, (2, 9): 1, (3, 9): 1})
+    for level in ("greedy", "strong", "hard", "expert"):
         assert choose_action(view_for(state, 0), level, random.Random(1)) == PlayCard("AS", 4, 9)
 
 

@@ -62,14 +62,32 @@ def test_duplicate_counts_add_up_and_skill_shows() -> None:
     assert total + report["same_seat_wins_both"] + report["with_a_drawn_game"] == 1.0
     assert strong["wins_both"] >= 0.75 and random_level["wins_both"] == 0.0
     assert strong["win_rate"] + random_level["win_rate"] <= 1.0
-    assert duplicate(["strong", "random"], deals=8, seed=5) == report
+    again = duplicate(["strong", "random"], deals=8, seed=5)
+    timings = ("move_ms", "move_cpu_ms", "seconds")  # the only fields a replay may change
+    assert {k: v for k, v in again.items() if k not in timings} == {
+        k: v for k, v in report.items() if k not in timings
+    }
 
 
 def test_cli_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board-sim", "--games", "3", "--seats", "strong,greedy", "--duplicate"]) == 0
     out = capsys.readouterr().out
-    assert "wins from both seats" in out and "the cards decide" in out
+    assert "wins from both sides" in out and "the cards decide" in out and "95% CI" in out
     assert (
         main(["board-sim", "--games", "2", "--seats", "greedy,greedy,greedy", "--duplicate"]) == 2
     )
-    assert "exactly two seats" in capsys.readouterr().err
+    assert "two levels on two sides" in capsys.readouterr().err
+
+
+def test_duplicate_with_teams_swaps_the_sides_and_gives_intervals() -> None:
+    report = duplicate(["greedy", "random", "greedy", "random"], deals=3, seed=1)
+    greedy, random_level = report["levels"]
+    assert report["seats"] == 4 and greedy["level"] == "greedy"
+    assert greedy["score"] + random_level["score"] == pytest.approx(1.0)
+    low, high = greedy["score_ci95"]
+    assert low <= greedy["score"] <= high
+    assert greedy["wins_both_ci95"][0] <= greedy["wins_both"] <= greedy["wins_both_ci95"][1]
+    assert set(report["move_ms"]) == set(report["move_cpu_ms"]) == {"greedy", "random"}
+    for levels in (["greedy", "greedy", "random", "random"], ["greedy", "random", "greedy"]):
+        with pytest.raises(ValueError, match="two levels on two sides"):
+            duplicate(levels, deals=1, seed=1)

@@ -1,0 +1,41 @@
+"""A member asks the board game's coach for a suggested move (``bot.rules.board.coach``):
+allowed on their own turn, in a game without a stake, where the server has not turned
+suggestions off; the table remembers that they asked, so its result is not rated
+(docs/board-rules.md, "Suggest and Review")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.errors import StaleAction, UserError
+from bot.records import NO_GUILD
+from bot.store import games
+from bot.tables.model import Place, Table
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+
+async def ask_suggestion(
+    tables: TableService, table_id: int, user_id: int, version: int, place: Place | None
+) -> Table:
+    """Note that ``user_id`` asked for a suggestion on this turn of the table and return
+    the table; ``UserError`` (``coach.*``) if they may not."""
+    async with tables._locked(table_id, place) as table:
+        if table.status != "running" or table.rules is None:
+            raise StaleAction(code="table.changed")
+        if version != table.version:
+            raise StaleAction(code="table.changed")
+        seat = table.seat_of(user_id)
+        current = table.game.current_seat(table.rules)
+        if seat is None or current != seat:
+            raise UserError(code="coach.turn")
+        if table.row.stake > 0:
+            raise UserError(code="coach.staked")
+        guild = table.row.guild_id
+        if guild != NO_GUILD and not await games.guild_suggestions(tables.db, guild):
+            raise UserError(code="coach.off")
+        if user_id not in table.coached:
+            table.coached.append(user_id)
+            await tables._save_aside(table)
+        return table
