@@ -37,7 +37,7 @@ from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
-from bot.ui.i18n import CommandTranslator, tree_refusals
+from bot.ui.i18n import CommandTranslator, ServerLanguages, tree_refusals
 from bot.ui.manage import ManageSelect
 from bot.ui.pacing import Pacer
 from bot.ui.publisher import Publisher
@@ -165,10 +165,11 @@ class SequencesBot(commands.Bot):
             bots=BotPool(settings.bot_workers),
         )
         wallets = Wallets(db, clock)
-        publisher = Publisher(self, self.tables, wallets)
-        reminders = TurnReminders(self.tables)
-        self.reminders = ReminderPoster(self, reminders, publisher.pings)
         guild_settings = GuildSettings(db, clock)
+        self.languages = ServerLanguages(guild_settings, self)
+        publisher = Publisher(self, self.tables, wallets, self.languages)
+        reminders = TurnReminders(self.tables)
+        self.reminders = ReminderPoster(self, reminders, publisher.pings, self.languages)
         self.shell = Shell(
             games=self.games,
             tables=self.tables,
@@ -216,7 +217,31 @@ class SequencesBot(commands.Bot):
         if not is_known_custom_id(custom_id, self._templates, data.get("component_type")):
             await reply_private(interaction, _("That button isn't one of mine; nothing changed."))
 
+    def _dispatch_in_members_language(self) -> None:
+        """Every interaction handled in the words of the member who acted (their Discord
+        client's ``locale``): its private answers and refusals (``bot.ui.errors``) in theirs,
+        while ``in_public_language`` draws public messages in the server's. discord.py
+        creates every task of an interaction (the command tree's invoker, a view's or a
+        DynamicItem's callback, a modal's submit, the ``on_interaction`` event) inside its
+        INTERACTION_CREATE parser, and a task starts with a copy of the context it was
+        created in: so the language is set once, around that parser, and each of those
+        tasks keeps it whatever it awaits. The payload's ``guild_locale`` is remembered
+        for the messages a timer draws, which have no interaction."""
+        parsers = self._connection.parsers  # private: discord.py's gateway dispatch table
+        parse = parsers["INTERACTION_CREATE"]
+        if getattr(parse, "in_members_language", False):
+            return
+        languages = self.languages
+
+        def parse_interaction_create(data: Any) -> None:
+            with languages.acting(data):
+                parse(data)
+
+        parse_interaction_create.in_members_language = True  # type: ignore[attr-defined]
+        parsers["INTERACTION_CREATE"] = parse_interaction_create
+
     async def setup_hook(self) -> None:
+        self._dispatch_in_members_language()
         self.add_dynamic_items(GameButton, RematchButton, ManageSelect)
         for game in self.games.values():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)

@@ -194,6 +194,8 @@ class Admin(
                 "follow each member's Discord language."
             )
         await interaction.response.send_message(text, ephemeral=True)
+        # The server's live tables in the new language, once the member has the answer.
+        await self.bot.shell.publisher.redraw_guild(interaction.guild_id)
 
     @app_commands.command(name="season", description="Start a season of the leaderboards")
     @app_commands.describe(

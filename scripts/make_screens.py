@@ -38,6 +38,7 @@ from bot.app import SequencesBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 from tests.discord.conftest import Env  # noqa: E402
+from tests.discord.play import board_turn, needed, open_table  # noqa: E402
 from tests.fakes import FakeClock, ScriptedRandom  # noqa: E402
 from tests.harness import Harness, Message, Player  # noqa: E402
 
@@ -68,6 +69,7 @@ class Screen:
     names: dict[int, str]  # user id -> display name, for <@id>
     channels: dict[int, str]  # channel id -> name, for <#id>
     now: float  # the fake clock, for <t:unix:R>
+    client: str = "en"  # the Discord client's own language ("Today at", relative times)
 
 
 def snap(message: Message, **extra: Any) -> Shot:
@@ -93,10 +95,14 @@ class Session(Env):
     def screen(self, name: str, shots: list[Shot]) -> Screen:
         channels = {c.id: c.name for c in self.h.guild.text_channels}
         channels.update({t.id: t.name for t in self.h.threads})
-        return Screen(name, shots, {p.id: p.name for p in self.players}, channels, self.clock())
+        client = "de" if name.endswith("-de") else "en"
+        names = {p.id: p.name for p in self.players}
+        return Screen(name, shots, names, channels, self.clock(), client)
 
 
-async def open_session(tmp: Path, rng: random.Random) -> tuple[Session, Database]:
+async def open_session(
+    tmp: Path, rng: random.Random, locale: str = "en-US"
+) -> tuple[Session, Database]:
     db_path = tmp / f"screens-{len(list(tmp.iterdir()))}.sqlite3"
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
@@ -107,7 +113,8 @@ async def open_session(tmp: Path, rng: random.Random) -> tuple[Session, Database
     db = await Database.open(db_path)
     clock = FakeClock()
     bot = SequencesBot(settings, db, clock=clock, rng=rng, run_timers=False)
-    h = await Harness.start(bot)
+    # The members' clients and the server in ``locale``: private and public words in it.
+    h = await Harness.start(bot, locale=locale, guild_locale=locale)
     return Session(h, bot, clock, db_path, settings, seed=0), db
 
 
@@ -379,10 +386,13 @@ class Markup:
     channels: dict[int, str]
     now: float
     viewer: int | None = None
+    client: str = "en"
 
     def relative(self, unix: int) -> str:
         delta = unix - self.now
         seconds = abs(delta)
+        if self.client == "de":
+            return german_relative(delta)
         if seconds < 45:
             words = "a few seconds"
         elif seconds < 90:
@@ -561,10 +571,39 @@ CHECK = (
 )
 
 
+def german_relative(delta: float) -> str:
+    """A Discord timestamp ``<t:…:R>`` as the German client shows it."""
+    seconds = abs(delta)
+    if seconds < 45:
+        words = "wenigen Sekunden"
+    elif seconds < 90:
+        words = "einer Minute"
+    elif seconds < 45 * 60:
+        words = f"{round(seconds / 60)} Minuten"
+    elif seconds < 90 * 60:
+        words = "einer Stunde"
+    elif seconds < 22 * 3600:
+        words = f"{round(seconds / 3600)} Stunden"
+    else:
+        words = f"{round(seconds / 86400)} Tagen"
+    return f"in {words}" if delta >= 0 else f"vor {words}"
+
+
+# The Discord client's own words around a message, per client language.
+CLIENT = {
+    "en": {"today": "Today at", "only": "Only you can see this •", "dismiss": "Dismiss message"},
+    "de": {
+        "today": "Heute um",
+        "only": "Nur du kannst das sehen •",
+        "dismiss": "Nachricht verwerfen",
+    },
+}
+
+
 def render_screen(screen: Screen, out_dir: Path) -> str:
     parts = []
     for index, shot in enumerate(screen.shots):
-        markup = Markup(screen.names, screen.channels, screen.now, shot.viewer)
+        markup = Markup(screen.names, screen.channels, screen.now, shot.viewer, screen.client)
         if shot.caption:
             parts.append(f'<div class="caption">{emoji(html.escape(shot.caption))}</div>')
         parts.append(render_message(shot, markup, out_dir, f"{screen.name}-{index}"))
@@ -609,17 +648,18 @@ def render_message(shot: Shot, markup: Markup, out_dir: Path, stem: str) -> str:
             f' used <span class="cmd">{html.escape(command)}</span></div>'
         )
     ephemeral = ""
+    client = CLIENT[markup.client]
     if shot.ephemeral:
         ephemeral = (
-            f'<div class="eph">{EYE}<span>Only you can see this •</span>'
-            "<a>Dismiss message</a></div>"
+            f'<div class="eph">{EYE}<span>{client["only"]}</span><a>{client["dismiss"]}</a></div>'
         )
     classes = "msg" + (" me" if mentioned else "") + (" with-used" if shot.used else "")
     return (
         f'<div class="{classes}">{used_header}'
         '<div class="avatar"><span class="emoji">🎲</span></div>'
         '<div class="head"><span class="name">Sequences</span>'
-        f'<span class="tag">{CHECK}BOT</span><span class="time">Today at {when}</span></div>'
+        f'<span class="tag">{CHECK}BOT</span>'
+        f'<span class="time">{client["today"]} {when}</span></div>'
         + (f'<div class="content">{markup.block(content)}</div>' if content else "")
         + "".join(embeds)
         + "".join(loose)
@@ -793,13 +833,52 @@ def encode(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+async def german_session(tmp: Path) -> list[Screen]:
+    """In German (issue 23): the board a few moves in, and a push-your-luck turn mid-throw.
+    Buttons are pressed by their custom_id, the same in every language."""
+    s, db = await open_session(tmp, random.Random(21), locale="de")
+    try:
+        ana, bo = await s.member("Ana"), await s.member("Bo")
+        await open_table(s, "board start", ana, [bo])
+        by_id = {ana.id: ana, bo.id: bo}
+        for _ in range(10):  # five moves each, as the English board
+            table = await s.bot.tables.get(1)
+            await board_turn(s, by_id[table.seats[table.rules.turn].user_id or 0], 1)
+        # The ping of the member to move: the thread's last line of text with a mention.
+        texts = [m for m in s.thread_messages() if not m.components and not m.embeds]
+        ping = next((m for m in reversed(texts) if "<@" in m.content), None)
+        board = [snap(s.turn_message(), viewer=ana.id), *([snap(ping)] if ping else [])]
+        screens = [s.screen("board-de", board)]
+    finally:
+        await s.h.stop()
+        await db.close()
+    rng = ScriptedRandom([1, 2, 5, 5, 6, 3, 4, 4], seed=7)  # a run of 1-2, pushed to 1-2-3-4
+    s, db = await open_session(tmp, rng, locale="de")
+    try:
+        ana, bo = await s.member("Ana"), await s.member("Bo")
+        await open_table(s, "sequences start", ana, [bo], rounds=2)
+        table = await s.bot.tables.get(1)
+        first = by_id_of(s)[table.seats[table.rules.current].user_id or 0]
+        await first.click(s.turn_message(), **needed(s.turn_message(), "throw"))
+        await first.click(s.turn_message(), **needed(s.turn_message(), "push"))
+        screens.append(s.screen("turn-de", [snap(s.turn_message(), viewer=first.id)]))
+        return screens
+    finally:
+        await s.h.stop()
+        await db.close()
+
+
+def by_id_of(s: Session) -> dict[int, Player]:
+    return {p.id: p for p in s.players}
+
+
 # --------------------------------------------------------------------------- main
 
 
 async def capture(tmp: Path) -> list[Screen]:
     screens: list[Screen] = []
     sessions = (sequences_session, hearts_due_session, board_session, replay_session)
-    for session in (*sessions, table_session):
+    for session in (*sessions, table_session, german_session):
         screens += await session(tmp)
     return screens
 
@@ -808,7 +887,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="directory for the PNGs (e.g. docs/screens)")
     parser.add_argument("--keep-html", action="store_true", help="keep the HTML pages in OUT")
+    parser.add_argument(
+        "--only", default="", help="draw only these screens, by name (e.g. board-de,turn-de)"
+    )
     args = parser.parse_args(argv)
+    only = {name for name in args.only.split(",") if name}
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         tmp = Path(work)
@@ -817,6 +900,8 @@ def main(argv: list[str] | None = None) -> int:
         pages = args.out / "html" if args.keep_html else tmp / "html"
         pages.mkdir(exist_ok=True)
         for screen in screens:
+            if only and screen.name not in only:
+                continue
             page = pages / f"{screen.name}.html"
             page.write_text(render_screen(screen, pages), encoding="utf-8")
             raw = tmp / f"{screen.name}-raw.png"

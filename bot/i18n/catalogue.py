@@ -11,6 +11,7 @@ from io import BytesIO
 from pathlib import Path
 
 from babel import Locale as BabelLocale
+from babel import UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -69,7 +70,12 @@ class Language:
 
     @functools.cached_property
     def babel(self) -> BabelLocale:
-        return BabelLocale.parse(self.tag, sep="-")
+        """CLDR's locale of the language; for one CLDR has not (the pseudo-locale en-XA),
+        its base language's, so its numbers and plurals are still a language's."""
+        try:
+            return BabelLocale.parse(self.tag, sep="-")
+        except UnknownLocaleError:
+            return BabelLocale.parse(self.tag.split("-", 1)[0])
 
     @property
     def name(self) -> str:

@@ -344,6 +344,16 @@ async def behind_on_discord(db: Database, shards: ShardFilter = None) -> list[in
     return [r["id"] for r in rows]
 
 
+async def live_in_guild(db: Database, guild_id: int) -> list[int]:
+    """The ids of a server's live tables (lobbies and games), soonest deadline first."""
+    rows = await db.fetchall(
+        "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+        " ORDER BY deadline IS NULL, deadline, id",
+        (guild_id,),
+    )
+    return [r["id"] for r in rows]
+
+
 async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
     rows = await db.fetchall(
         "SELECT * FROM games WHERE status IN ('lobby', 'running') "

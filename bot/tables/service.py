@@ -889,6 +889,10 @@ class TableService:
         soonest deadline first."""
         return await games.behind_on_discord(self.db, self._shard_filter)
 
+    async def live_in_guild(self, guild_id: int) -> list[int]:
+        """The ids of a server's live tables, soonest deadline first."""
+        return await games.live_in_guild(self.db, guild_id)
+
     async def live_in_channel(self, channel_id: int) -> list[Table]:
         rows = await games.live_in_channel(self.db, channel_id)
         return [self._table(row) for row in rows]

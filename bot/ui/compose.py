@@ -42,6 +42,11 @@ def game_of(table: Table) -> Game[Any]:
     return presentation(table.game)
 
 
+def thread_name(table: Table) -> str:
+    """The game's thread: the game's name and the table's number (Discord's 100 at most)."""
+    return f"{game_of(table).title(table.settings)} #{table.id}"[:100]
+
+
 def lobby_message(table: Table) -> dict[str, Any]:
     game, shown = game_of(table), table.snapshot()
     view = (

@@ -9,15 +9,21 @@ member's, a public one in the server's (``/settings language``)."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.i18n import SOURCE, Catalogues, Language, catalogues
+from bot.i18n.speaking import current, speaking
+from bot.records import NO_GUILD
+from bot.tables.guild_settings import GuildSettings
+from bot.tables.model import Change, Table
 
 # The catalogue's msgctxt of each kind of string the tree asks for: names (Discord's name
 # rules) apart from the texts, as a name is one lowercase word and a text is a phrase.
@@ -171,3 +177,122 @@ async def locale_for(
     chosen = await shell_of(interaction).guild_settings.language(interaction.guild_id)
     guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
     return books.language(public_tag(books, chosen, guild_locale))
+
+
+class ServerLanguages:
+    """The language of each server's public messages, known without a database round trip
+    per message: the one ``/settings language`` chose (``GuildSettings`` reads it once per
+    server), else the server's Discord locale, as the last interaction from there said
+    (``heard``; a timer has none) or the gateway's guild does, else English. Members' own
+    locales are remembered too: a DM the bot sends by itself (a reminder) is in theirs."""
+
+    MEMBERS_REMEMBERED = 100_000
+
+    def __init__(
+        self,
+        settings: GuildSettings | None = None,
+        client: discord.Client | None = None,
+        books: Catalogues | None = None,
+    ) -> None:
+        self.settings = settings
+        self.client = client
+        self._books = books
+        self.guild_locales: dict[int, str] = {}
+        self.member_locales: dict[int, str] = {}
+
+    @property
+    def books(self) -> Catalogues:
+        return self._books or catalogues()  # read when drawn: a test may add a language
+
+    def heard(self, data: Mapping[str, Any]) -> None:
+        """What an interaction's payload says of its server's and its member's locale."""
+        guild_id, guild_locale = data.get("guild_id"), data.get("guild_locale")
+        if guild_id and guild_locale:
+            self.guild_locales[int(guild_id)] = str(guild_locale)
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        if user.get("id") and data.get("locale"):
+            if len(self.member_locales) >= self.MEMBERS_REMEMBERED:
+                self.member_locales.pop(next(iter(self.member_locales)))
+            self.member_locales[int(user["id"])] = str(data["locale"])
+
+    def guild_locale(self, guild_id: int) -> str | None:
+        heard = self.guild_locales.get(guild_id)
+        if heard:
+            return heard
+        guild = self.client.get_guild(guild_id) if self.client is not None else None
+        locale = getattr(guild, "preferred_locale", None)
+        return None if locale is None else str(locale.value)
+
+    async def of_guild(self, guild_id: int) -> Language:
+        chosen = None if self.settings is None else await self.settings.language(guild_id)
+        return self.books.language(public_tag(self.books, chosen, self.guild_locale(guild_id)))
+
+    def of_member(self, user_id: int) -> Language:
+        return self.books.language(self.member_locales.get(user_id))
+
+    @contextmanager
+    def acting(self, data: Mapping[str, Any]) -> Iterator[Language]:
+        """Handle an interaction (its INTERACTION_CREATE payload) in its member's words,
+        remembering what it says of its server's and member's locale (``heard``)."""
+        self.heard(data)
+        with speaking(data.get("locale")) as words:
+            yield words
+
+    @contextmanager
+    def to_member(self, user_id: int) -> Iterator[Language]:
+        """Draw a message the bot sends a member by itself (a DM) in their own words."""
+        with speaking(self.of_member(user_id)) as words:
+            yield words
+
+    async def of(self, table: Table) -> Language:
+        """A table's public language; outside servers, the words of whoever is acting
+        there now (the interaction's member: such a table is shown through interactions)."""
+        if table.row.guild_id == NO_GUILD:
+            return current()
+        return await self.of_guild(table.row.guild_id)
+
+    @asynccontextmanager
+    async def public(self, table: Table) -> AsyncIterator[Language]:
+        """Draw the block's words in the table's public language."""
+        with speaking(await self.of(table)) as words:
+            yield words
+
+    @asynccontextmanager
+    async def in_guild(self, guild_id: int) -> AsyncIterator[Language]:
+        """Draw the block's words in a server's public language."""
+        with speaking(await self.of_guild(guild_id)) as words:
+            yield words
+
+
+class _Speaks(Protocol):
+    languages: ServerLanguages
+
+
+S = TypeVar("S", bound=_Speaks)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _table_in(values: Iterable[object]) -> Table:
+    for value in values:
+        if isinstance(value, Table):
+            return value
+        if isinstance(value, Change):
+            return value.table
+    raise TypeError("a public message is drawn for a table: none given")
+
+
+def in_public_language(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
+    """A method that draws a table's public messages (the lobby, the table message, results,
+    thread names, pings): run it in that table's public language (``ServerLanguages``),
+    whoever's interaction it answers. The table is its first ``Table`` or ``Change``
+    argument; its object has ``languages``."""
+
+    @functools.wraps(method)
+    async def drawn(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self.languages.public(_table_in([*args, *kwargs.values()])):
+            return await method(self, *args, **kwargs)
+
+    return cast(Callable[Concatenate[S, P], Coroutine[Any, Any, R]], drawn)

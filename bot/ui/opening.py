@@ -15,7 +15,7 @@ from bot.render.common import NO_PINGS
 from bot.tables import events as ev
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.ui.compose import game_of, lobby_message, refusal, turn_message
+from bot.ui.compose import lobby_message, refusal, thread_name, turn_message
 from bot.ui.delivery import Delivery
 from bot.ui.errors import reply_private
 
@@ -95,7 +95,7 @@ class Opening:
         if message is not None and isinstance(channel, discord.TextChannel):
             try:
                 thread = await message.create_thread(
-                    name=f"{game_of(table).title(table.settings)} #{table.id}"[:100],
+                    name=thread_name(table),
                     auto_archive_duration=1440,
                 )
             except discord.Forbidden:

@@ -37,6 +37,7 @@ from bot.ui.compose import (
 )
 from bot.ui.delivery import Delivery
 from bot.ui.endings import Endings
+from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.opening import Opening
 from bot.ui.pings import Pings
 from bot.ui.restore import Restorer, ShownVersions
@@ -50,8 +51,11 @@ class Publisher:
         client: discord.Client,
         tables: TableService,
         wallets: Wallets,
+        languages: ServerLanguages | None = None,
     ) -> None:
         self.client = client
+        # Every public message is drawn in its server's language (``in_public_language``).
+        self.languages = languages or ServerLanguages(client=client)
         self.tables = tables
         self.wallets = wallets
         # Per table: its redraw lock while a redraw is under way (it does not grow with
@@ -61,7 +65,9 @@ class Publisher:
         self.delivery = Delivery(client, tables, self.shown)
         self.opening = Opening(tables, self.delivery)
         self.endings = Endings(client, tables, wallets, self.delivery)
-        self.restorer = Restorer(tables, self.delivery, self.endings, self._publishing)
+        self.restorer = Restorer(
+            tables, self.delivery, self.endings, self._publishing, self.languages
+        )
         self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
         self.pings = Pings(client)  # the mention of the member to move (bot.ui.pings)
 
@@ -95,6 +101,10 @@ class Publisher:
     async def restore(self) -> int:
         return await self.restorer.restore()
 
+    async def redraw_guild(self, guild_id: int) -> int:
+        """Redraw a server's live tables (its language changed), paced as ``restore``."""
+        return await self.restorer.redraw_guild(guild_id)
+
     async def message_deleted(self, message_id: int) -> None:
         if self.pings.deleted_here(message_id):
             return  # a ping this process deleted as the turn passed: no game's message
@@ -102,6 +112,7 @@ class Publisher:
 
     # --- lobby and start (bot/ui/opening.py) -------------------------------------------
 
+    @in_public_language
     async def post_lobby(
         self,
         interaction: discord.Interaction[Any],
@@ -113,17 +124,20 @@ class Publisher:
         if posted and outside_servers(table):
             await self.anywhere.posted(table, interaction)
 
+    @in_public_language
     async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         if outside_servers(table):
             await self.anywhere.show(table, interaction)
             return
         await self.opening.show_lobby(table, interaction)
 
+    @in_public_language
     async def redraw_lobby(self, table: Table) -> None:
         """Redraw the lobby by REST (a change made from elsewhere: the host's panel)."""
         if await self.delivery.edit_lobby(table) and table.status == "lobby":
             self.shown.mark(table)
 
+    @in_public_language
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
         if outside_servers(table):
             await self.anywhere.started(interaction, table)
@@ -135,6 +149,7 @@ class Publisher:
             if table.row.message_id is not None:  # the game is shown: call its first player
                 await self.pings.turn_passed(table, new=True)
 
+    @in_public_language
     async def started_on(self, table: Table, message: discord.Message | None, channel: Any) -> bool:
         """A table started with no click (a tournament's match): opened as a started lobby
         is, its thread on ``message``, falling back to the channel, its first player
@@ -149,6 +164,7 @@ class Publisher:
 
     # --- turns -----------------------------------------------------------------------
 
+    @in_public_language
     async def publish(
         self, change: Change, interaction: discord.Interaction[Any] | None = None
     ) -> None:
@@ -199,6 +215,7 @@ class Publisher:
 
     # --- closing ---------------------------------------------------------------------
 
+    @in_public_language
     async def closed(
         self, table: Table, interaction: discord.Interaction[Any] | None = None
     ) -> None:
@@ -240,11 +257,13 @@ class Publisher:
     async def ask_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
         await self.endings.ask_resign(interaction, table)
 
+    @in_public_language
     async def post_end_request(self, interaction: discord.Interaction[Any], change: Change) -> None:
         change = await self.endings.post_end_request(interaction, change)
         # The request is a saved change: the turn's buttons are redrawn at its version.
         await self.publish(change)
 
+    @in_public_language
     async def show_end_request(self, change: Change, interaction: discord.Interaction[Any]) -> None:
         """An agreement was given: redraw the request, and the game if it ended."""
         await self.endings.show_agreement(change, interaction)

@@ -105,12 +105,14 @@ async def post_lobby(shell: Shell, game: Table, lobby: Table) -> str | None:
     client = publisher.client
     channel_id = lobby.row.channel_id
     channel: Any = client.get_channel(channel_id)
+    async with publisher.languages.public(lobby):  # the lobby is public: the server's words
+        call, shown = texts.call(game, lobby), publisher.lobby_message(lobby)
     try:
         if channel is None:
             channel = await client.fetch_channel(channel_id)
         message = await channel.send(
-            content=texts.call(game, lobby),
-            **publisher.lobby_message(lobby),
+            content=call,
+            **shown,
             allowed_mentions=discord.AllowedMentions(
                 everyone=False,
                 roles=False,

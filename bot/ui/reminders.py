@@ -16,6 +16,7 @@ from bot.games.base import presentation
 from bot.i18n.speaking import _, number, plural
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
+from bot.ui.i18n import ServerLanguages
 from bot.ui.pings import Pings
 
 log = logging.getLogger(__name__)
@@ -105,9 +106,15 @@ class _Budget:
 
 class ReminderPoster:
     def __init__(
-        self, client: discord.Client, reminders: TurnReminders, pings: Pings | None = None
+        self,
+        client: discord.Client,
+        reminders: TurnReminders,
+        pings: Pings | None = None,
+        languages: ServerLanguages | None = None,
     ) -> None:
         self.client = client
+        # In the thread, the server's words; in a DM, the member's own (from their clicks).
+        self.languages = languages or ServerLanguages(client=client)
         self.reminders = reminders
         self.pings = pings  # in the thread, a reminder takes the place of the turn's ping
         self._budget = _Budget(REMINDER_BURST, REMINDERS_PER_SECOND)
@@ -144,7 +151,9 @@ class ReminderPoster:
         and the reminder goes to the thread instead, with no word to anyone."""
         try:
             channel = await self.client.create_dm(discord.Object(reminder.user_id))
-            await channel.send(dm_text(reminder), allowed_mentions=NO_PINGS)
+            with self.languages.to_member(reminder.user_id):
+                text = dm_text(reminder)
+            await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             log.info(
                 "game %s: reminder DM refused (%s %s); reminding in the thread",
@@ -160,14 +169,16 @@ class ReminderPoster:
         mention = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
         )
+        async with self.languages.public(table):
+            text = thread_text(reminder)
         try:
             if self.pings is not None:
-                await self.pings.remind(table, reminder.user_id, thread_text(reminder))
+                await self.pings.remind(table, reminder.user_id, text)
                 return True
             channel: Any = self.client.get_channel(
                 table.game_channel_id
             ) or await self.client.fetch_channel(table.game_channel_id)
-            await channel.send(thread_text(reminder), allowed_mentions=mention)
+            await channel.send(text, allowed_mentions=mention)
         except discord.HTTPException as exc:  # a reminder is a courtesy: the turn goes on
             log.info("game %s: reminder not posted (%s)", table.id, exc.status)
             return False

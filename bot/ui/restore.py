@@ -14,7 +14,8 @@ from bot.tables.locks import KeyedLocks
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.anywhere import outside_servers
-from bot.ui.compose import turn_edit
+from bot.ui.compose import thread_name, turn_edit
+from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.pacing import Pacer
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 RESTORE_BURST = 20
 RESTORE_PER_SECOND = 25
 RESTORE_CONCURRENCY = 8
+RENAME_SECONDS = 600  # Discord's window for a thread's two renames
 
 
 class ShownVersions:
@@ -65,12 +67,15 @@ class Restorer:
         delivery: Delivery,
         endings: Endings,
         publishing: KeyedLocks,
+        languages: ServerLanguages | None = None,
     ) -> None:
         self.tables = tables
         self.delivery = delivery
         self.endings = endings
         self.shown = delivery.shown
         self._publishing = publishing  # the publisher's redraw locks, one per table
+        self.languages = languages or ServerLanguages()  # redraws are public messages
+        self._renamed: dict[int, float] = {}  # thread id -> when this process renamed it
 
     async def restore(self) -> int:
         """After a start: redraw only the tables whose message may be behind the database
@@ -79,17 +84,29 @@ class Restorer:
         Every other message is right as it is; a click on it is answered from the database,
         and no board picture is drawn until a turn needs one. Returns how many it redrew."""
         behind = await self.tables.behind_on_discord()
-        pace = Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
-        running: set[asyncio.Task[None]] = set()
-        for table_id in behind:
-            await pace.wait()
-            while len(running) >= RESTORE_CONCURRENCY:
-                _, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            running.add(asyncio.create_task(self.restore_locked(table_id)))
-        if running:
-            await asyncio.wait(running)
+        await self.redraw_paced(behind)
         await self.shown.flush()
         return len(behind)
+
+    async def redraw_paced(self, table_ids: list[int], lobby_too: bool = False) -> None:
+        """Redraw these tables, paced under Discord's rate limits, a few at a time."""
+        pace = Pacer(RESTORE_BURST, RESTORE_PER_SECOND)
+        running: set[asyncio.Task[None]] = set()
+        for table_id in table_ids:
+            await pace.wait(3 if lobby_too else 1)  # a running game's lobby and thread too
+            while len(running) >= RESTORE_CONCURRENCY:
+                _, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            running.add(asyncio.create_task(self.restore_locked(table_id, lobby_too)))
+        if running:
+            await asyncio.wait(running)
+
+    async def redraw_guild(self, guild_id: int) -> int:
+        """Redraw every live table of a server as it is now (its public language changed:
+        the stored state holds no words, so the recent events read in the new one too),
+        paced as the restore is; returns how many."""
+        live = await self.tables.live_in_guild(guild_id)
+        await self.redraw_paced(live, lobby_too=True)
+        return len(live)
 
     async def message_deleted(self, message_id: int) -> None:
         """A running game's message was deleted (a moderator): post the game again, so its
@@ -101,28 +118,54 @@ class Restorer:
             fresh = await self.tables.get(table.id)
             if fresh.status != "running" or fresh.row.message_id != message_id:
                 return  # already moved on
-            try:
-                await self.delivery.repost(fresh)
-                self.shown.mark(fresh)
-            except discord.HTTPException as exc:
-                log.warning(
-                    "game %s: could not repost a deleted message (%s)", table.id, exc.status
-                )
+            await self._repost(fresh)
 
-    async def restore_locked(self, table_id: int) -> None:
+    @in_public_language
+    async def _repost(self, table: Table) -> None:
+        try:
+            await self.delivery.repost(table)
+            self.shown.mark(table)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not repost a deleted message (%s)", table.id, exc.status)
+
+    async def _rename_thread(self, table: Table) -> None:
+        """The game's thread in the new language. Discord allows two renames of a thread
+        per ten minutes and would hold the rename (and this table's redraws) until then:
+        a thread renamed in the last ten minutes keeps its name."""
+        channel = await self.delivery.game_channel(table)
+        name = thread_name(table)
+        if not isinstance(channel, discord.Thread) or channel.name == name:
+            return
+        now = asyncio.get_running_loop().time()
+        self._renamed = {t: at for t, at in self._renamed.items() if now - at < RENAME_SECONDS}
+        if channel.id in self._renamed:
+            return
+        self._renamed[channel.id] = now
+        await channel.edit(name=name)
+
+    async def restore_locked(self, table_id: int, lobby_too: bool = False) -> None:
         # Clicks are answered while this runs: redraw each table as it is now, under its
         # redraw lock, or a slow start could put an older version back on screen.
         async with self._publishing.hold(table_id):
             try:
-                await self._restore_one(table_id)
+                await self._restore_one(table_id, lobby_too)
             except Exception:
                 log.exception("game %s: redrawing after a restart failed", table_id)
 
-    async def _restore_one(self, table_id: int) -> None:
+    async def _restore_one(self, table_id: int, lobby_too: bool = False) -> None:
         table = await self.tables.get(table_id)
         if table.status not in ("lobby", "running") or outside_servers(table):
             return  # outside servers there is no token after a restart: the next click
+        await self.redraw(table, lobby_too)
+
+    @in_public_language
+    async def redraw(self, table: Table, lobby_too: bool = False) -> None:
+        """Draw the table's lobby or game message again as it is (after a restart), and
+        a running game's lobby too (``lobby_too``: the server's language changed)."""
         try:
+            if lobby_too and table.status == "running":
+                await self.delivery.edit_lobby(table)
+                await self._rename_thread(table)
             if table.status == "lobby":
                 if await self.delivery.edit_lobby(table):
                     self.shown.mark(table)

@@ -591,12 +591,15 @@ async def post_due(client: Any, shell: Shell) -> None:
         await _redraw_signup(client, shell, t)
     for table_id in await shell.tournaments.open_pending():
         try:
-            await _post_table(client, shell, table_id)
+            # A public message: in the server's words, as every table's (bot.ui.i18n).
+            async with shell.publisher.languages.public(await shell.tables.get(table_id)):
+                await _post_table(client, shell, table_id)
         except discord.HTTPException as exc:
             log.warning("tournament table %s: not posted (%s)", table_id, exc.status)
     for t, _value in await shell.tournaments.due_posts():
         try:
-            await _post_standings(client, shell, t)
+            async with shell.publisher.languages.in_guild(t.guild_id):
+                await _post_standings(client, shell, t)
         except discord.HTTPException as exc:
             log.warning("tournament %s: standings not posted (%s)", t.id, exc.status)
 

@@ -1103,6 +1103,9 @@ class FakeDiscord:
         for key in ("name", "rate_limit_per_user", "flags"):
             if key in body:
                 data[key] = body[key]
+        starter = self.messages.get(int(cid))  # a thread from a message has its id
+        if starter is not None and "thread" in starter.payload:  # as Discord serves it now
+            starter.payload["thread"] = copy.deepcopy(data)
         self._event("thread", int(cid))
         self._echo("parse_thread_update", data)
         return copy.deepcopy(data)

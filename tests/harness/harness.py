@@ -339,7 +339,7 @@ class Player:
         self.h = harness
         self.id = user_id
         self.name = name
-        self.locale = "en-US"  # the language of this member's Discord client
+        self.locale = harness.locale  # the language of this member's Discord client
 
     def __repr__(self) -> str:
         return f"<Player {self.name} {self.id}>"
@@ -593,6 +593,7 @@ class Harness:
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
         self.guild_id = 0
         self.guild_locale = "en-US"  # the server's Discord language (guild_locale)
+        self.locale = "en-US"  # the Discord client language of members added from now on
         self.channel_id = 0
         self.players: dict[str, Player] = {}
         self._modals: dict[int, tuple[JsonDict, int, int | None]] = {}
@@ -622,6 +623,8 @@ class Harness:
         gateway_echo: bool = True,
         guild_id: int | None = None,
         answer_deadline: float | None = ANSWER_DEADLINE,
+        locale: str = "en-US",
+        guild_locale: str = "en-US",
     ) -> Harness:
         """Configure dpytest around ``bot`` (one guild with ``channels``), wire the fakes, run
         ``setup_hook`` and mark the bot ready. ``bot`` may be an ``AutoShardedBot``: it must
@@ -637,10 +640,13 @@ class Harness:
         the bot's time (:class:`BotClock`), or the test fails (:class:`Unanswered`) and the
         late callback gets 10062; None only where answer times are measured, not held to
         Discord's deadline (``python -m bot bench``'s bursts).
+        ``locale``, ``guild_locale``: the members' Discord language and the server's, as
+        every interaction carries them (``speak`` changes both later).
         """
         h = cls(
             bot, settle_timeout=settle_timeout, long_sleep=long_sleep, error_loggers=error_loggers
         )
+        h.locale, h.guild_locale = locale, guild_locale
         h.tracker.install()
         h.errors.install()
         try:
@@ -955,10 +961,12 @@ class Harness:
         *,
         roles: Sequence[discord.Role] = (),
         nick: str | None = None,
+        locale: str | None = None,
         **permissions: bool,
     ) -> Player:
         """Add a member. Keyword permissions (``manage_guild=True``) give them a role with
-        those permissions; ``False`` values are accepted and ignored (the default)."""
+        those permissions; ``False`` values are accepted and ignored (the default).
+        ``locale``: their Discord client's language (default ``h.locale``)."""
         if name in self.players:
             raise HarnessError(f"member {name!r} exists already")
         guild = self.guild
@@ -981,9 +989,19 @@ class Harness:
         event: Any = data | {"guild_id": str(guild.id)}
         self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
         player = Player(self, uid, name)
+        if locale is not None:
+            player.locale = locale
         self.players[name] = player
         await self.settle()
         return player
+
+    def speak(self, locale: str, guild_locale: str | None = None) -> None:
+        """From now on every member's client is in ``locale`` (those to come too) and the
+        server's Discord language is ``guild_locale`` (default: the same)."""
+        self.locale = locale
+        self.guild_locale = guild_locale or locale
+        for player in self.players.values():
+            player.locale = locale
 
     async def role(self, name: str, **permissions: bool) -> discord.Role:
         """Create a role with these permissions (pass it to ``member(roles=[...])``)."""
