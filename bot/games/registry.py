@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.games import board, oneroll, sequences
 from bot.games.base import Game, OddsPage, RulesPage
+from bot.i18n.speaking import _
 
 GAMES: tuple[Game[Any], ...] = (sequences.GAME, oneroll.GAME, board.GAME)
 
@@ -46,11 +47,11 @@ class Games(Mapping[str, Game[Any]]):
         return {key: label for game in self.values() for key, label in game.labels.items()}
 
     def label(self, game_key: str) -> str:
-        """A leaderboard key's name; a key no game declares (an old or removed game) is
-        shown from its parts."""
+        """A leaderboard key's name in the reader's language; a key no game declares (an
+        old or removed game) is shown from its parts."""
         known = self.labels.get(game_key)
         if known is not None:
-            return known
+            return _(known)  # in the reader's language (the games mark their labels N_)
         return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
 
     def find_key(self, text: str) -> str | None:

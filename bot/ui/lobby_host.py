@@ -159,11 +159,17 @@ def _yes_no() -> dict[str, bool]:
     return words
 
 
+def _choice_word(name: str) -> str:
+    """A choice as the form shows it: its name in the reader's language (the command
+    catalogue's), without the explanation in brackets: "rückwärts", "à rebours"."""
+    return pgettext("choice", name).split(" (", 1)[0].strip()
+
+
 def _hint(option: Option[Any]) -> str:
     if isinstance(option.default, bool):
         return _("yes or no")
     if option.choices:
-        values = ", ".join(str(value) for __, value in option.choices)
+        values = ", ".join(_choice_word(name) for name, __ in option.choices)
         if option.default is None:
             return _("One of: %(values)s, or empty for the default", values=values)
         return _("One of: %(values)s", values=values)
@@ -178,6 +184,9 @@ def _hint(option: Option[Any]) -> str:
 def _shown(option: Option[Any], value: Any) -> str:
     if isinstance(option.default, bool):
         return _("yes") if value else _("no")
+    for name, choice in option.choices:
+        if choice == value:
+            return _choice_word(name)
     return "" if value is None else str(value)
 
 
@@ -196,8 +205,10 @@ def parse_option(option: Option[Any], text: str) -> Any:
     if option.choices:
         if not text:
             return option.default
+        wanted = text.casefold()
         for name, value in option.choices:
-            if text.lower() in (str(value).lower(), name.lower()):
+            said = (str(value), name, name.split(" (", 1)[0], pgettext("choice", name))
+            if wanted in {word.casefold() for word in said} | {_choice_word(name).casefold()}:
                 return value
         raise UserError(_("%(field)s: %(hint)s.", field=label, hint=_hint(option)))
     if not text:

@@ -19,9 +19,9 @@ from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
 FOOTER = N_("Exact figures, not a simulation.")
-# Every /odds answer's title starts so, in the language it was drawn in (on_own_message).
-# TRANSLATORS: the start of an /odds answer's title, followed by the game's name.
-TITLE = N_("Odds · ")
+# Every /odds answer's title, in the language it was drawn in (on_own_page checks its start).
+# TRANSLATORS: an /odds answer's title; %(game)s is the game's name.
+TITLE = N_("Odds · %(game)s")
 
 
 class OddsButton(
@@ -52,7 +52,8 @@ class OddsButton(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not is_button(interaction):
             return False
-        return await on_own_page(interaction, every_language(TITLE))
+        starts = tuple(title.split("%(game)s", 1)[0] for title in every_language(TITLE))
+        return await on_own_page(interaction, starts)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -71,7 +72,7 @@ def _page(shell: Shell, ruleset: str) -> OddsPage:
 
 
 def _title(shell: Shell, ruleset: str) -> str:
-    return _(TITLE) + _(shell.games.label(_page(shell, ruleset).game_key))
+    return _(TITLE, game=_(shell.games.label(_page(shell, ruleset).game_key)))
 
 
 def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:

@@ -99,25 +99,28 @@ class Router:
         if role is not None:
             calls.insert(0, role.mention)
         content = None
-        if calls:
-            title = self.games[table.kind].title(table.settings)
-            values = {"calls": " ".join(calls), "host": interaction.user.mention, "game": title}
-            # TRANSLATORS: %(calls)s are the mentions of those asked, %(host)s the host's;
-            # "Join" is the lobby's button of that name.
-            if len(table.held) > 1:
-                content = _(
-                    "%(calls)s %(host)s opened a table for %(game)s: your seats are held, "
-                    "press Join.",
-                    **values,
-                )
-            elif table.held:
-                content = _(
-                    "%(calls)s %(host)s opened a table for %(game)s: your seat is held, "
-                    "press Join.",
-                    **values,
-                )
-            else:
-                content = _("%(calls)s %(host)s opened a table for %(game)s: press Join.", **values)
+        async with self.publisher.languages.public(table):  # public: in the server's words
+            if calls:
+                title = self.games[table.kind].title(table.settings)
+                values = {"calls": " ".join(calls), "host": interaction.user.mention, "game": title}
+                # TRANSLATORS: %(calls)s are the mentions of those asked, %(host)s the host's;
+                # "Join" is the lobby's button of that name.
+                if len(table.held) > 1:
+                    content = _(
+                        "%(calls)s %(host)s opened a table for %(game)s: your seats are held, "
+                        "press Join.",
+                        **values,
+                    )
+                elif table.held:
+                    content = _(
+                        "%(calls)s %(host)s opened a table for %(game)s: your seat is held, "
+                        "press Join.",
+                        **values,
+                    )
+                else:
+                    content = _(
+                        "%(calls)s %(host)s opened a table for %(game)s: press Join.", **values
+                    )
         # Only those it names are pinged: the invited members and that one role.
         mentions = discord.AllowedMentions(
             everyone=False,
@@ -316,7 +319,9 @@ class Router:
         if change.end_requested:
             await self.publisher.post_end_request(interaction, change)
             return
-        await self.publisher.answer_ended(interaction, change.table, _(ENDED, id=table.id))
+        async with self.publisher.languages.public(change.table):  # a public answer
+            ended = _(ENDED, id=table.id)
+        await self.publisher.answer_ended(interaction, change.table, ended)
 
     async def find_table(
         self,

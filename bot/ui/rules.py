@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.games.base import Game, RulesPage
+from bot.games.terms import bot_level
 from bot.i18n.speaking import _
 from bot.render.common import COLOUR
 from bot.tables.model import TableSnapshot
@@ -38,7 +39,7 @@ def rules_embed(page: RulesPage, bot_levels: dict[str, str] | None = None) -> di
     if bot_levels:  # the lobby lists them; here is how each plays
         embed.add_field(
             name=_("Bot players"),
-            value="\n".join(f"**{_(lv)}**: {_(text)}" for lv, text in bot_levels.items()),
+            value="\n".join(f"**{bot_level(lv)}**: {_(text)}" for lv, text in bot_levels.items()),
             inline=False,
         )
     return embed

@@ -8,11 +8,12 @@ from bot.games.base import RulesPage
 from bot.i18n.speaking import N_, _, number
 
 # The one name of each ruleset, wherever a game of it is named (lobby, thread, turns, results):
-# translated where shown (``ruleset_title``). Hearts Due keeps its name in every language.
+# translated where shown (``ruleset_title``).
 RULESETS = {
     # TRANSLATORS: the dice game of one throw a turn (no decisions), beside push-your-luck.
     "classic": N_("Sequences (One-roll)"),
-    "heartsdue": "Hearts Due",
+    # TRANSLATORS: the game's name: Hearts Due keeps it in every language.
+    "heartsdue": N_("Hearts Due"),
 }
 
 
