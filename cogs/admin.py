@@ -188,11 +188,10 @@ class Admin(
         else:
             text = words.gettext("Language of public game messages here: %(language)s.")
         text %= {"language": public.name}
-        if public.tag != "en":  # say plainly what changes today (bot.i18n: commands so far)
-            text += " " + words.gettext(
-                "Game messages are still in English; command names and descriptions already "
-                "follow each member's Discord language."
-            )
+        text += " " + words.gettext(
+            "Live tables here are redrawn in it now; private answers stay in each member's "
+            "own Discord language."
+        )
         await interaction.response.send_message(text, ephemeral=True)
         # The server's live tables in the new language, once the member has the answer.
         await self.bot.shell.publisher.redraw_guild(interaction.guild_id)

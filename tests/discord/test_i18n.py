@@ -204,26 +204,25 @@ async def test_settings_language_chooses_the_public_language(make_env: MakeEnv) 
     done = await mod.slash("settings language", language="fr")
     # Private: in the admin's own language; it names the language chosen in its own words.
     assert done.ephemeral
-    # Until the game messages are translated, it says so (commands already are).
     assert done.text == (
-        "Sprache der öffentlichen Spielnachrichten hier: Français. Die Spielnachrichten sind "
-        "noch auf Englisch; Befehlsnamen und -beschreibungen folgen schon der Discord-Sprache "
-        "jedes Mitglieds."
+        "Sprache der öffentlichen Spielnachrichten hier: Français. Laufende Tische hier werden "
+        "jetzt darin neu gezeichnet; private Antworten bleiben in der Discord-Sprache jedes "
+        "Mitglieds."
     )
     settings = env.bot.shell.guild_settings
     assert await settings.language(env.h.guild.id) == "fr"
     back = await mod.slash("settings language", language="discord")
     assert back.text.startswith(
         "Sprache der öffentlichen Spielnachrichten hier: die Discord-Sprache des Servers "
-        "(Português (Brasil)). Die Spielnachrichten sind noch auf Englisch"
+        "(Português (Brasil)). Laufende Tische"
     )
     assert await settings.language(env.h.guild.id) is None
     # An English admin reads English; the stored choice survives a restart.
     mod.locale = "en-GB"
     again = await mod.slash("settings language", language="es")
     assert again.text == (
-        "Language of public game messages here: Español. Game messages are still in English; "
-        "command names and descriptions already follow each member's Discord language."
+        "Language of public game messages here: Español. Live tables here are redrawn in it "
+        "now; private answers stay in each member's own Discord language."
     )
     await env.restart()
     assert await env.bot.shell.guild_settings.language(env.h.guild.id) == "es"
