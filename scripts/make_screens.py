@@ -875,10 +875,42 @@ def by_id_of(s: Session) -> dict[int, Player]:
 # --------------------------------------------------------------------------- main
 
 
+async def tournament_session(tmp: Path) -> list[Screen]:
+    """A six-player knockout of push-your-luck (issue 25): the sign-up message once round
+    one is played, which is the live standings with its bracket picture (two byes)."""
+    s, db = await open_session(tmp, random.Random(25))
+    try:
+        org = await s.h.member("Org", manage_guild=True)
+        s.players.append(org)
+        names = ("Ana", "Bo", "Cy", "Dmitri", "Eve", "Zoë")
+        players = [await s.member(name) for name in names]
+        created = await org.slash(
+            "tournament create", game="sequences:standard", format="elimination"
+        )
+        signup = created.message
+        for player in players:
+            await player.click(signup, "Join")
+        await org.click(signup, "Start")
+        by_id = {p.id: p for p in players}
+        picture = await s.bot.shell.tournaments.picture(1)
+        for match in [m for m in picture.matches if m.status == "playing"]:
+            table = await s.bot.tables.get(match.game_id)
+            loser = by_id[max(match.a_id, match.b_id)]  # the later to join resigns
+            turn = s.h.message(table.row.message_id)
+            ask = await loser.click(turn, "Resign")
+            await loser.click(ask.message, "Resign")
+        await s.tick(5)
+        shot = snap(s.h.message(signup.id), used=("Org", "/tournament create"))
+        return [s.screen("bracket", [shot])]
+    finally:
+        await s.h.stop()
+        await db.close()
+
+
 async def capture(tmp: Path) -> list[Screen]:
     screens: list[Screen] = []
     sessions = (sequences_session, hearts_due_session, board_session, replay_session)
-    for session in (*sessions, table_session, german_session):
+    for session in (*sessions, table_session, german_session, tournament_session):
         screens += await session(tmp)
     return screens
 

@@ -51,6 +51,8 @@ def test_odds_figures_are_written_the_readers_way() -> None:
 
 
 def test_a_persistent_buttons_title_is_known_in_every_language() -> None:
-    found = every_language("Odds · ")
-    assert found[0] == "Odds · " and len(found) == len(set(found))
-    assert {"Chancen · ", "Probabilidades · ", "Probabilités · "} <= set(found)
+    found = every_language("Odds · %(game)s")
+    assert found[0] == "Odds · %(game)s" and len(found) == len(set(found))
+    assert {"Chancen · %(game)s", "Probabilidades · %(game)s", "Probabilités · %(game)s"} <= set(
+        found
+    )
