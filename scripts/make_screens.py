@@ -318,7 +318,7 @@ async def replay_session(tmp: Path) -> list[Screen]:
     try:
         ana = await s.member("Ana")
         lobby = (await ana.slash("board start")).message
-        lobby = (await ana.click(lobby, "Add bot: greedy")).message
+        lobby = (await ana.click(lobby, "Add bot: easy")).message
         await ana.click(lobby, "Start")
         for _ in range(400):
             table = await s.bot.tables.get(1)
