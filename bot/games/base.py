@@ -172,6 +172,9 @@ class Game(GameKind[S]):
     rules_pages: tuple[RulesPage, ...] = ()  # /rules entries, the first is the game's own
     rules_text: str = ""  # the default rules page's text
     labels: dict[str, str] = {}  # game_key -> leaderboard label ("Sequences · Reverse")
+    # start option -> its name in the host's settings form, a catalogue message (N_): the
+    # option's own name is one lowercase word (Discord's rule), which a form need not keep.
+    option_labels: dict[str, str] = {}
     demos: tuple[Demo, ...] = ()  # offline demos, the first is the game's own
     odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
     # Whether a finished game has a Review for its players (``review_payload``; bot.ui.review).

@@ -9,6 +9,7 @@ the table service."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -227,7 +228,14 @@ class SettingsModal(discord.ui.Modal):
         super().__init__(title=_("Settings of table #%(id)s", id=table.id)[:45], timeout=900)
         self.router = router
         self.table_id = table.id
-        self.options: list[Option[Any]] = [*table.game.setting_options, STAKE][:5]
+        named = presentation(table.game).option_labels  # the game's own words for its fields
+        self.options: list[Option[Any]] = [
+            *(
+                replace(o, label=named[o.name]) if o.name in named and not o.label else o
+                for o in table.game.setting_options
+            ),
+            STAKE,
+        ][:5]
         self.fields: list[discord.ui.TextInput[Any]] = []
         for option in self.options:
             value = table.row.stake if option is STAKE else table.settings.get(option.name)

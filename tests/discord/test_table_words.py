@@ -157,8 +157,15 @@ async def test_the_settings_form_asks_and_answers_in_german(make_env: MakeEnv) -
         form = await ana.click(panel, "Einstellungen ändern")
         assert form.modal is not None and form.modal.raw["title"] == "Einstellungen von Tisch #1"
         shown = [row["components"][0] for row in form.modal.raw["components"]]
-        # Each field is named as the start command's option reads in German.
-        assert [f["label"] for f in shown][:3] == ["Variante", "Runden", "Ziel"]
+        # Each field is named in German as a form names it (nouns capitalised), and the
+        # variant is shown in the choice's German word.
+        assert [f["label"] for f in shown][:4] == [
+            "Variante",
+            "Runden",
+            "Zielpunktzahl",
+            "Milder letzter Würfel",
+        ]
+        assert shown[0]["value"] == "Standard"
         assert shown[-1]["label"] == "Einsatz (Chips pro Person)"
         assert shown[-1]["placeholder"] == "0 bis 1.000.000.000"
         assert shown[2]["placeholder"] == "5 bis 500, oder leer für den Standard"

@@ -15,7 +15,7 @@ from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
-from bot.games.board.texts import LABELS, TITLE, rules_pages
+from bot.games.board.texts import LABELS, OPTION_LABELS, TITLE, rules_pages
 from bot.games.board.words import move_line
 from bot.i18n.speaking import N_, _, plural
 from bot.records import TurnAction
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 class BoardGame(BoardKind, Game[b.BoardState]):
     labels = LABELS
+    option_labels = OPTION_LABELS
     demos = (
         Demo(
             "board",

@@ -199,3 +199,13 @@ add_texts(
         ),
     }
 )
+
+# The start options' names in the host's settings form (``Game.option_labels``).
+OPTION_LABELS = {
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "seats": N_("Players"),
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "teams": N_("Teams"),
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "first_sequence_wins": N_("First sequence wins"),
+}

@@ -12,7 +12,7 @@ from bot.games.oneroll import settings as options
 from bot.games.oneroll.events import Thrown
 from bot.games.oneroll.kind import OneRollKind, OneRollTable
 from bot.games.oneroll.odds import ODDS_PAGES
-from bot.games.oneroll.texts import LABELS, rules_pages, ruleset_title
+from bot.games.oneroll.texts import LABELS, OPTION_LABELS, rules_pages, ruleset_title
 from bot.games.oneroll.words import throw_line
 from bot.i18n.drawn import Drawn
 from bot.i18n.speaking import N_, _, number
@@ -29,6 +29,7 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
     rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
     labels = LABELS
+    option_labels = OPTION_LABELS
     demos = tuple(
         Demo(ruleset, {"ruleset": ruleset, "target": 100}, ("thrower",) * 3)
         for ruleset in ("classic", "heartsdue")

@@ -110,3 +110,9 @@ add_texts(
         ),
     }
 )
+
+# The start options' names in the host's settings form (``Game.option_labels``).
+OPTION_LABELS = {
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "target": N_("Target score"),
+}

@@ -17,6 +17,7 @@ from bot.games.sequences.kind import SequencesKind, sudden_finish
 from bot.games.sequences.odds import ODDS_PAGES, advice_text
 from bot.games.sequences.texts import (
     LABELS,
+    OPTION_LABELS,
     bot_level_texts,
     length_text,
     rules_pages,
@@ -41,6 +42,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
     rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
     labels = LABELS
+    option_labels = OPTION_LABELS
     demos = (
         Demo(
             "sequences",

@@ -194,3 +194,16 @@ def length_text(config: pl.PushConfig) -> str:
     if config.rounds is not None:
         return plural("%(count)s round", "%(count)s rounds", config.rounds)
     return _("first to %(target)s", target=number(config.target or 0))
+
+
+# The start options' names in the host's settings form (``Game.option_labels``).
+OPTION_LABELS = {
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "variant": N_("Variant"),
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "rounds": N_("Rounds"),
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "target": N_("Target score"),
+    # TRANSLATORS: a field of the host's settings form (at most 45 characters).
+    "soft_last_die": N_("Soft last die"),
+}
