@@ -6,7 +6,9 @@ frame. English is drawn as before."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
+import random
 
 import pytest
 from PIL import Image
@@ -22,8 +24,10 @@ from bot.games.board.picture import (
     frame_key,
     render_board,
 )
+from bot.games.board.render import hand_text
 from bot.games.board.samples import SAMPLES
 from bot.i18n.speaking import speaking
+from bot.rules import board as b
 
 LANGUAGES = ("de", "fr", "es", "pt-BR")
 CORNER = BoardPicture(chips={})
@@ -105,3 +109,11 @@ def test_a_frame_is_kept_and_drawn_ahead_in_its_own_language() -> None:
         assert frames.served == {"kept": 1, "waited": 0, "drawn": 1}
 
     asyncio.run(run())
+
+
+def test_a_drawn_card_is_marked_new_once_when_both_copies_are_in_the_hand() -> None:
+    state = b.new_game(b.BoardConfig(seats=2), random.Random(3))
+    view = b.view_for(state, 0)
+    hand = ("2D", "2D", *view.hand[2:])
+    text = hand_text(dataclasses.replace(view, hand=hand), drawn="2D")
+    assert text.count("🆕") == 1 and text.count("2♦") == 2

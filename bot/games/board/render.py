@@ -183,6 +183,7 @@ def hand_text(view: b.SeatView, drawn: str | None = None) -> str:
             label = _("%(card)s (dead)", card=label)
         if card == drawn:
             label += " 🆕"
+            drawn = None  # one card was drawn: with both copies in hand, only one is new
         parts.append(label)
     return " · ".join(parts) or _("no cards")
 
