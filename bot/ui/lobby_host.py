@@ -293,28 +293,33 @@ async def on_settings(
         answer = _("Table #%(id)s now plays **%(settings)s**.", id=table.id, settings=described)
     await reply_private(interaction, answer)
     await shell.publisher.redraw_lobby(table)
-    # Everyone seated, and those whose seat is held, hears of it once, in the channel.
-    seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
-    if stake:
-        line = _(
-            "⚙️ The host changed table #%(id)s: **%(settings)s** · stake %(chips)s.",
-            id=table.id,
-            settings=described,
-            chips=chips(stake),
-        )
-    else:
-        line = _(
-            "⚙️ The host changed table #%(id)s: **%(settings)s**.", id=table.id, settings=described
-        )
-    if asked and old_stake:
-        line += " " + _("Stakes of %(chips)s went back.", chips=chips(old_stake))
-    if table.held:
-        # TRANSLATORS: "Join" is the lobby's button of that name.
-        line += " " + (
-            _("Seats held: press Join to play for %(chips)s.", chips=chips(stake))
-            if stake
-            else _("Seats held: press Join to play.")
-        )
+    # Everyone seated, and those whose seat is held, hears of it once, in the channel:
+    # a public line, in the server's words (the answer above was the host's own).
+    async with shell.publisher.languages.public(table):
+        described = presentation(table.game).describe_settings(table.settings)
+        seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
+        if stake:
+            line = _(
+                "⚙️ The host changed table #%(id)s: **%(settings)s** · stake %(chips)s.",
+                id=table.id,
+                settings=described,
+                chips=chips(stake),
+            )
+        else:
+            line = _(
+                "⚙️ The host changed table #%(id)s: **%(settings)s**.",
+                id=table.id,
+                settings=described,
+            )
+        if asked and old_stake:
+            line += " " + _("Stakes of %(chips)s went back.", chips=chips(old_stake))
+        if table.held:
+            # TRANSLATORS: "Join" is the lobby's button of that name.
+            line += " " + (
+                _("Seats held: press Join to play for %(chips)s.", chips=chips(stake))
+                if stake
+                else _("Seats held: press Join to play.")
+            )
     pinged = list(dict.fromkeys([*seated, *(s.user_id for s in table.held if s.user_id)]))
     if pinged:
         mentions = " ".join(f"<@{u}>" for u in pinged)

@@ -533,8 +533,15 @@ class TournamentButton(
 
 async def signup_message(shell: Shell, tournament_id: int) -> dict[str, Any]:
     """The sign-up message: once the tournament starts, its live standings (or bracket)
-    with the picture attached (``attachments``: for an edit)."""
+    with the picture attached (``attachments``: for an edit). A public message, drawn in
+    the server's language whoever's click (or the bot's tick) redraws it."""
     picture = await shell.tournaments.picture(tournament_id)
+    async with shell.publisher.languages.in_guild(picture.tournament.guild_id):
+        return await _signup_message(shell, picture)
+
+
+async def _signup_message(shell: Shell, picture: Picture) -> dict[str, Any]:
+    tournament_id = picture.tournament.id
     now = shell.tournaments.clock()
     view = discord.ui.View(timeout=None)
     t = picture.tournament

@@ -247,3 +247,40 @@ async def test_the_redraw_in_a_new_language_is_paced_as_the_restore(make_env: Ma
         if r.at - edits[0].at < (k + 1 - RESTORE_BURST) / RESTORE_PER_SECOND * 0.9
     ]
     assert early == [], early
+
+
+async def test_a_sign_up_message_is_drawn_in_the_servers_language_whoever_clicks(
+    make_env: MakeEnv, drawn: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.ui import tournaments
+
+    real = tournaments.picture_embed
+
+    def signup(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(("tournament", current().tag))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournaments, "picture_embed", signup)
+    env = await make_env()
+    env.h.guild_locale = "fr"
+    org = await env.h.member("Org", manage_guild=True, locale="de")
+    ana = await env.h.member("Ana", locale="pt-BR")
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    await ana.click(created.message, **press(created.message, "join"))
+    shown = [tag for what, tag in drawn if what == "tournament"]
+    assert len(shown) >= 2 and set(shown) == {"fr"}  # posted by Org, redrawn by Ana's Join
+    assert "Rejoindre" in env.h.message(created.message.id).labels
+
+
+async def test_the_hosts_settings_notice_is_in_the_servers_language(make_env: MakeEnv) -> None:
+    env = await make_env()
+    env.h.guild_locale = "fr"
+    ana, bo = await env.h.member("Ana", locale="en-US"), await env.h.member("Bo")
+    lobby = (await ana.slash("sequences start")).message
+    lobby = (await bo.click(lobby, **press(lobby, "join"))).message
+    panel = (await ana.click(lobby, **press(lobby, "manage"))).message  # private: English
+    await ana.click(panel, "Change settings")
+    done = await ana.submit_modal({"Rounds": "3"})
+    assert done.ephemeral and done.text.startswith("Table #1 now plays")  # Ana's own words
+    [notice] = [m for m in env.h.messages(env.h.channel) if "⚙️" in m.content]
+    assert notice.content.startswith(f"{bo.mention} ⚙️ L’hôte a modifié la table #1\u00a0:")
