@@ -23,6 +23,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import LOCALES_DIR, po_of, template_of
+from bot.i18n.checks import key, translated
 from bot.i18n.domains import ALL, DOMAINS, KEYWORDS, Domain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,22 +104,15 @@ def _new_catalogue(template: Catalog, folder: str, domain: str) -> Catalog:
 def update(directory: Path = LOCALES_DIR) -> list[Path]:
     written = []
     for folder in languages(directory):
-        books = {
-            d.name: _read(po_of(folder, d.name, directory), folder)
-            for d in ALL
-            if po_of(folder, d.name, directory).exists()
-        }
-        # The language's translation memory: every translated message of every .po there
-        # (a domain's, or one left by a renamed domain).
-        everything = [_read(po, folder) for po in sorted((directory / folder).glob("*/*.po"))]
+        # Every .po of the language, each read once: the domains' own, and any left by a
+        # renamed domain, which only lends its translations.
+        books = {po.stem: _read(po, folder) for po in sorted((directory / folder).glob("*/*.po"))}
+        # The language's translation memory: every translated message of every .po there.
         memory = {
-            (m.context, m.id if isinstance(m.id, str) else tuple(m.id)): m.string
-            for book in everything
+            key(m): m.string
+            for book in books.values()
             for m in book
-            if m.id
-            and m.string
-            and (all(m.string) if not isinstance(m.string, str) else True)
-            and not m.fuzzy
+            if m.id and translated(m) and not m.fuzzy
         }
         for domain in ALL:
             template = _read(template_of(domain.name, directory))
@@ -128,13 +122,9 @@ def update(directory: Path = LOCALES_DIR) -> list[Path]:
             else:
                 catalog.update(template, update_creation_date=False)
             for message in catalog:
-                msgid = message.id if isinstance(message.id, str) else tuple(message.id)
-                key = (message.context, msgid)
-                empty = not message.string or (
-                    not isinstance(message.string, str) and not all(message.string)
-                )
-                if message.id and (empty or message.fuzzy) and key in memory:
-                    message.string = memory[key]
+                wanted = (not translated(message) or message.fuzzy) and key(message) in memory
+                if message.id and wanted:
+                    message.string = memory[key(message)]
                     message.flags.discard("fuzzy")
             path = po_of(folder, domain.name, directory)
             _write(path, catalog, ignore_obsolete=True)

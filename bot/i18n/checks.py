@@ -35,6 +35,12 @@ def _forms(value: str | tuple[str, ...] | list[str] | None) -> list[str]:
     return list(value) if isinstance(value, tuple | list) else [value]
 
 
+def translated(message: Message) -> bool:
+    """Every form of ``message`` has its translation (a plural's each form)."""
+    forms = _forms(message.string)
+    return bool(forms) and all(forms)
+
+
 def messages(catalog: Catalog) -> dict[tuple[str | None, str], Message]:
     return {key(m): m for m in catalog if m.id}
 
@@ -46,7 +52,7 @@ def missing(source: Catalog, target: Catalog) -> list[str]:
     lacking = []
     for k, message in messages(source).items():
         found = have.get(k)
-        if found is None or not all(_forms(found.string)) or not _forms(found.string):
+        if found is None or not translated(found):
             lacking.append(label(message))
     return lacking
 
