@@ -47,7 +47,7 @@ class Replays(commands.Cog):
         text = current.strip().lstrip("#").casefold()
         choices = []
         for row in await self.bot.shell.replays.recent(interaction.guild_id, limit=100):
-            name = f"#{row.id} {_(games.label(row.game_key))}: {', '.join(row.players)}"
+            name = f"#{row.id} {games.label(row.game_key)}: {', '.join(row.players)}"
             if text and text not in name.casefold():
                 continue
             choices.append(app_commands.Choice(name=name[:100], value=row.id))

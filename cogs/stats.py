@@ -39,8 +39,8 @@ class Stats(commands.Cog):
         for key in await self.bot.shell.stats.game_keys(guild_id):
             if wanted in (
                 key.casefold(),
+                games.source_label(key).casefold(),
                 games.label(key).casefold(),
-                _(games.label(key)).casefold(),
             ):
                 return key
         examples = ", ".join(_(next(iter(g.labels.values()))) for g in games.values() if g.labels)
@@ -60,11 +60,11 @@ class Stats(commands.Cog):
             keys |= set(await self.bot.shell.stats.game_keys(interaction.guild_id))
         text = current.lower()
         found = [
-            app_commands.Choice(name=_(games.label(key)), value=key)
+            app_commands.Choice(name=games.label(key), value=key)
             for key in sorted(keys)
             if text in key
+            or text in games.source_label(key).lower()
             or text in games.label(key).lower()
-            or text in _(games.label(key)).lower()
         ]
         return found[:25]
 

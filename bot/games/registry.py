@@ -47,11 +47,16 @@ class Games(Mapping[str, Game[Any]]):
         return {key: label for game in self.values() for key, label in game.labels.items()}
 
     def label(self, game_key: str) -> str:
-        """A leaderboard key's name in the reader's language; a key no game declares (an
-        old or removed game) is shown from its parts."""
+        """A leaderboard key's name in the reader's language (the games mark their labels
+        N_)."""
+        return _(self.source_label(game_key))
+
+    def source_label(self, game_key: str) -> str:
+        """A leaderboard key's name in English, as the game declares it; a key no game
+        declares (an old or removed game) is shown from its parts."""
         known = self.labels.get(game_key)
         if known is not None:
-            return _(known)  # in the reader's language (the games mark their labels N_)
+            return known
         return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
 
     def find_key(self, text: str) -> str | None:

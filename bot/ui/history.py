@@ -153,7 +153,7 @@ def _title(
     shell: Shell, game_key: str | None, member_id: int | None, member_name: str | None
 ) -> str:
     """The page's title: every one starts as ``HISTORY_TITLE`` does, in each language."""
-    game = None if game_key is None else _(shell.games.label(game_key))
+    game = None if game_key is None else shell.games.label(game_key)
     if member_id is None:
         return _(TITLE) if game is None else _("Finished games of %(game)s", game=game)
     if game is None:
@@ -169,7 +169,7 @@ def _row(shell: Shell, game: FinishedGame) -> str:
     players = ", ".join(_short(name) for name in game.players) or "?"
     # TRANSLATORS: /history, who won a game no seat won.
     winners = " & ".join(_short(name) for name in game.winners) or _("nobody")
-    head = f"**#{game.id}** {_(shell.games.label(game.game_key))} · <t:{int(game.finished_at)}:d>"
+    head = f"**#{game.id}** {shell.games.label(game.game_key)} · <t:{int(game.finished_at)}:d>"
     moves = plural("%(count)s move", "%(count)s moves", game.moves)
     if game.pot:
         # TRANSLATORS: /history's second line of a game: players, winners, pot, moves.

@@ -161,7 +161,7 @@ async def render_board(
             label=_("Next ▶"), disabled=board.page >= board.pages, season_id=season_id,
         )
     )  # fmt: skip
-    name = _(shell.games.label(game_key))
+    name = shell.games.label(game_key)
     if season is not None:
         played = bool(board.rows) or game_key in await shell.stats.season_game_keys(season.id)
     else:

@@ -72,7 +72,7 @@ def _page(shell: Shell, ruleset: str) -> OddsPage:
 
 
 def _title(shell: Shell, ruleset: str) -> str:
-    return _(TITLE, game=_(shell.games.label(_page(shell, ruleset).game_key)))
+    return _(TITLE, game=shell.games.label(_page(shell, ruleset).game_key))
 
 
 def odds_answer(shell: Shell, ruleset: str) -> tuple[discord.Embed, discord.ui.View]:

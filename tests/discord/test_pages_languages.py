@@ -137,3 +137,11 @@ async def test_help_fits_discord_in_every_language_with_clickable_mentions(
     named = {m for line in lines for m in re.findall(r"</([^:]+):", line)}
     assert named == {c.qualified_name for c in commands} - {"help"}
     assert len(embed) <= 6000 and len(shown["fields"]) >= 4
+
+
+async def test_a_game_is_found_by_its_english_name_or_the_members_own(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana", locale="de")
+    for typed in ("one-roll", "ein wurf"):  # the English label, and the German one
+        offered = await ana.autocomplete("stats", "game", typed)
+        assert [(c["name"], c["value"]) for c in offered] == [("Sequences (Ein Wurf)", "classic")]
