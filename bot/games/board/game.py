@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import ClickContext, Demo, Game, Moments, RulesPage, TurnView
+from bot.games.base import ClickContext, Demo, Game, Moments, TurnView
 from bot.games.board import animation, coach, picture, story
 from bot.games.board.coach_texts import BOT_LEVEL_TEXTS
 from bot.games.board.events import Moved
@@ -17,6 +17,7 @@ from bot.games.board.kind import BoardKind
 from bot.games.board.render import board_embed
 from bot.games.board.texts import LABELS, OPTION_LABELS, TITLE, rules_pages
 from bot.games.board.words import move_line
+from bot.i18n.drawn import Drawn
 from bot.i18n.speaking import N_, _, plural
 from bot.records import TurnAction
 from bot.rules import board as b
@@ -43,12 +44,8 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     # TRANSLATORS: the board message's button that opens a player's private cards (at most
     # 80 characters; keep it short). The rules and messages name it in bold: **My hand**.
     button_texts = {"hand": (N_("My hand"), "🃏")}
-
-    # Read where the page is drawn (``/rules``, the Rules button), so in its reader's language.
-    @property
-    def rules_pages(self) -> tuple[RulesPage, ...]:  # type: ignore[override]
-        """In the language being drawn: one message per paragraph (``texts.RULES``)."""
-        return rules_pages()
+    # Made where the page is drawn (``/rules``, the Rules button): in its reader's language.
+    rules_pages = Drawn(rules_pages)
 
     def button_text(self, state: b.BoardState, action: TurnAction) -> tuple[str, str | None]:
         label, emoji = super().button_text(state, action)
