@@ -498,102 +498,109 @@ async def upsert_member(
     )
 
 
-# The columns of guild_settings a server's admin sets, one at a time (/settings).
-_GUILD_SETTINGS = frozenset(
-    {
-        "turn_timeout_seconds",
-        "max_stake",
-        "lobby_role_id",
-        "organiser_role_id",
-        "language",
-        "suggestions",
-    }
-)
-
-
-def _setting(column: str) -> str:
-    if column not in _GUILD_SETTINGS:  # a column name is SQL: only the known ones
-        raise ValueError(f"not a guild setting: {column!r}")
-    return column
-
-
-async def _set_guild_setting(
-    db: Database, guild_id: int, column: str, value: object, actor_id: int, at: float
-) -> None:
-    """One setting of a server, and who set it when (the row is made on first use)."""
-    column = _setting(column)
-    async with db.transaction() as conn:
-        await conn.execute(
-            f"INSERT INTO guild_settings (guild_id, {column}, updated_by, updated_at) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-            f"{column} = excluded.{column}, "
-            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
-            (guild_id, value, actor_id, at),
-        )
-
-
-async def _guild_setting(db: Database, guild_id: int, column: str) -> Any:
-    """One setting of a server; None where the server has no row or left it unset."""
-    column = _setting(column)
-    row = await db.fetchone(f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
-    return None if row is None else row[0]
-
-
 async def set_guild_turn_timeout(
     db: Database, guild_id: int, seconds: int, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "turn_timeout_seconds", seconds, actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, turn_timeout_seconds, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "turn_timeout_seconds = excluded.turn_timeout_seconds, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, seconds, actor_id, at),
+        )
 
 
 async def set_guild_max_stake(
     db: Database, guild_id: int, amount: int, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "max_stake", amount, actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, max_stake, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "max_stake = excluded.max_stake, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, amount, actor_id, at),
+        )
 
 
 async def set_guild_lobby_role(
     db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "lobby_role_id", role_id, actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, lobby_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "lobby_role_id = excluded.lobby_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
 
 
 async def set_guild_organiser_role(
     db: Database, guild_id: int, role_id: int | None, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "organiser_role_id", role_id, actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, organiser_role_id, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "organiser_role_id = excluded.organiser_role_id, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, role_id, actor_id, at),
+        )
 
 
 async def guild_organiser_role(db: Database, guild_id: int) -> int | None:
     """The role whose members may run tournaments on this server, if the server named one."""
-    found = await _guild_setting(db, guild_id, "organiser_role_id")
-    return None if found is None else int(found)
+    row = await db.fetchone(
+        "SELECT organiser_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])
 
 
 async def set_guild_language(
     db: Database, guild_id: int, language: str | None, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "language", language, actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, language, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "language = excluded.language, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, language, actor_id, at),
+        )
 
 
 async def set_guild_suggestions(
     db: Database, guild_id: int, allowed: bool, actor_id: int, at: float
 ) -> None:
-    await _set_guild_setting(db, guild_id, "suggestions", int(allowed), actor_id, at)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, suggestions, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "suggestions = excluded.suggestions, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (guild_id, int(allowed), actor_id, at),
+        )
 
 
 async def guild_suggestions(db: Database, guild_id: int) -> bool:
     """Whether members may ask for suggested moves on this server (the default: yes)."""
-    found = await _guild_setting(db, guild_id, "suggestions")
-    return found is None or bool(found)
+    row = await db.fetchone(
+        "SELECT suggestions FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return row is None or bool(row[0])
 
 
 async def guild_language(db: Database, guild_id: int) -> str | None:
     """The language of the server's public messages, if the server chose one."""
-    found = await _guild_setting(db, guild_id, "language")
-    return None if found is None else str(found)
+    row = await db.fetchone("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else str(row[0])
 
 
 async def guild_lobby_role(db: Database, guild_id: int) -> int | None:
     """The role a new lobby on this server calls, if the server chose one."""
-    found = await _guild_setting(db, guild_id, "lobby_role_id")
-    return None if found is None else int(found)
+    row = await db.fetchone(
+        "SELECT lobby_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return None if row is None or row[0] is None else int(row[0])
