@@ -19,6 +19,7 @@ from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui.compose import lobby_message, turn_message
 from bot.ui.errors import reply_private
+from bot.ui.i18n import privately
 from bot.ui.restore import ShownVersions
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,8 @@ class Delivery:
             return
         log.warning("game %s: channel %s is gone; game ended", table.id, table.game_channel_id)
         if interaction is not None:
-            await reply_private(interaction, line)
+            with privately(interaction):
+                await reply_private(interaction, closed_line(closed, table))
         await self.edit_lobby(change.table)
         parent = self.client.get_channel(table.row.channel_id)
         if parent is not None and table.row.thread_id is not None:

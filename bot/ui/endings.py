@@ -21,6 +21,7 @@ from bot.tables.wallets import Wallets
 from bot.ui.compose import game_of
 from bot.ui.delivery import Delivery
 from bot.ui.errors import reply_private
+from bot.ui.i18n import privately
 
 log = logging.getLogger(__name__)
 
@@ -224,20 +225,17 @@ class Endings:
                 )
         except discord.HTTPException as exc:
             log.warning("game %s: end request not posted (%s)", table.id, exc.status)
-        if message is None:
-            await reply_private(
-                interaction,
-                _("I couldn't post the request in the game's channel; try again later."),
-            )
-        else:
-            await reply_private(
-                interaction,
-                _(
+        with privately(interaction):
+            if message is None:
+                line = _("I couldn't post the request in the game's channel; try again later.")
+            else:
+                line = _(
                     "The others in game #%(id)s have 2 minutes to agree; until then the game "
                     "goes on (you can still resign).",
                     id=table.id,
-                ),
-            )
+                )
+        await reply_private(interaction, line)
+        if message is not None:
             # Recorded, so that the message can say when the request is over (a restart
             # included); None: it is over already (a moment's race), its change shows it.
             assert table.end_request is not None

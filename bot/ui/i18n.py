@@ -282,6 +282,14 @@ def _table_in(values: Iterable[object]) -> Table:
     raise TypeError("a public message is drawn for a table: none given")
 
 
+@contextmanager
+def privately(interaction: discord.Interaction[Any]) -> Iterator[Language]:
+    """Draw a private answer in the words of the member who acted, where it is sent from a
+    block that draws public messages in the server's (``in_public_language``)."""
+    with speaking(interaction.locale.value) as words:
+        yield words
+
+
 def in_public_language(
     method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
 ) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:

@@ -18,6 +18,7 @@ from bot.tables.service import TableService
 from bot.ui.compose import lobby_message, refusal, thread_name, turn_message
 from bot.ui.delivery import Delivery
 from bot.ui.errors import reply_private
+from bot.ui.i18n import privately
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,8 @@ class Opening:
             await self._show_started_lobby(table, interaction, acknowledged)
             return
         refused = refusal(channel, None)
-        line = refusal_line(refused, THEN["ended"])
+        with privately(interaction):
+            line = refusal_line(refused, THEN["ended"])
         change = await self.tables.close_unseen(
             table.id, ev.Closed(ev.CANNOT_POST, refusal=refused)
         )

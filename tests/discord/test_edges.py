@@ -284,3 +284,21 @@ async def test_the_hosts_settings_notice_is_in_the_servers_language(make_env: Ma
     assert done.ephemeral and done.text.startswith("Table #1 now plays")  # Ana's own words
     [notice] = [m for m in env.h.messages(env.h.channel) if "⚙️" in m.content]
     assert notice.content.startswith(f"{bo.mention} ⚙️ L’hôte a modifié la table #1\u00a0:")
+
+
+async def test_a_private_line_sent_while_a_public_message_is_drawn_is_in_the_members_words(
+    make_env: MakeEnv,
+) -> None:
+    """The host's private "the others have 2 minutes" is sent from the block that posts the
+    public request (drawn in the server's French): it is still in the host's own English."""
+    env = await make_env(seed=7)
+    env.h.guild_locale = "fr"
+    ana = await env.h.member("Ana", locale="en-US")
+    bo = await env.h.member("Bo", locale="fr")
+    lobby = (await ana.slash("sequences start", rounds=3, stake=100)).message
+    lobby = (await bo.click(lobby, **press(lobby, "join"))).message
+    await ana.click(lobby, **press(lobby, "start"))
+    asked = await ana.slash("sequences end")
+    assert asked.ephemeral and "have 2 minutes to agree" in asked.text, asked.text
+    request = env.turn_message()
+    assert "Finir la partie plus tôt" in request.text, request.text  # the server's French
