@@ -35,8 +35,14 @@ def dice_emoji(faces: tuple[int, ...] | list[int]) -> str:
     return " ".join(KEYCAPS[f] for f in faces) if faces else "—"
 
 
+def timestamp(unix: float, style: str = "R") -> str:
+    """A moment as Discord shows it in each reader's own time zone and language
+    (``R``: "in 5 minutes", ``t``: 18:30, ``d``: a date, ``f``: date and time)."""
+    return f"<t:{int(unix)}:{style}>"
+
+
 def relative_time(unix: float | None) -> str:
-    return "—" if unix is None else f"<t:{int(unix)}:R>"
+    return "—" if unix is None else timestamp(unix)
 
 
 def display_width(text: str) -> int:

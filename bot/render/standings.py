@@ -16,7 +16,7 @@ from bot.records import (
     Season,
     WalletView,
 )
-from bot.render.common import COLOUR, chips
+from bot.render.common import COLOUR, chips, timestamp
 
 SORT_LABELS = {
     "rating": N_("rating"),
@@ -144,9 +144,7 @@ def wallet_embed(view: WalletView, name: str, now: float) -> discord.Embed:
         lines.append(_("%(chips)s staked at open tables", chips=chips(view.held)))
     due = view.next_daily(now)
     lines.append(
-        _("`/daily` is ready")
-        if due is None
-        else _("Next `/daily` %(when)s", when=f"<t:{int(due)}:R>")
+        _("`/daily` is ready") if due is None else _("Next `/daily` %(when)s", when=timestamp(due))
     )
     embed = discord.Embed(
         title=_("Wallet · %(name)s", name=name), description="\n".join(lines), colour=COLOUR
@@ -299,8 +297,8 @@ def season_label(season: Season, now: float) -> str:
         return _("season **%(name)s**", name=name)
     at = int(season.ends_at)
     if season.running(now):
-        return _("season **%(name)s** (ends %(when)s)", name=name, when=f"<t:{at}:R>")
-    return _("season **%(name)s** (ended %(when)s)", name=name, when=f"<t:{at}:d>")
+        return _("season **%(name)s** (ends %(when)s)", name=name, when=timestamp(at))
+    return _("season **%(name)s** (ended %(when)s)", name=name, when=timestamp(at, "d"))
 
 
 def _streak(streak: int) -> str:

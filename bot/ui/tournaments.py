@@ -17,7 +17,7 @@ from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
 from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
-from bot.render.common import COLOUR, NO_PINGS
+from bot.render.common import COLOUR, NO_PINGS, timestamp
 from bot.rules.tournament import Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import (
@@ -190,7 +190,7 @@ def _table_line(picture: Picture, s: Standing) -> str:
         "`%(place)s.` %(name)s · **%(points)s** pt",
         "`%(place)s.` %(name)s · **%(points)s** pts",
         n,
-        place=f"{s.place:>2}",
+        place=str(s.place).rjust(2),
         name=_name(picture, s.id),
         points=points_value(s.points),
     )
@@ -206,7 +206,7 @@ def _standing_line(picture: Picture, s: Standing) -> str:
         "`%(place)s.` %(name)s · **%(points)s** pt · %(won)s-%(drawn)s-%(lost)s",
         "`%(place)s.` %(name)s · **%(points)s** pts · %(won)s-%(drawn)s-%(lost)s",
         n,
-        place=f"{s.place:>2}",
+        place=str(s.place).rjust(2),
         name=_name(picture, s.id),
         points=points_value(s.points),
         won=s.wins,
@@ -305,25 +305,25 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
             body = _(
                 "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
                 "checked in by then is dropped, their fee refunded.",
-                when=f"<t:{int(t.starts_at or 0)}:R>",
+                when=timestamp(t.starts_at or 0),
             )
         elif checkin:
             body = _(
                 "**Check-in is open**: press **Check in**. It starts %(when)s; who has not "
                 "checked in by then is dropped.",
-                when=f"<t:{int(t.starts_at or 0)}:R>",
+                when=timestamp(t.starts_at or 0),
             )
         elif t.starts_at is not None and t.checkin_at is not None:
             body = _(
                 "Sign-up is open: press **Join**. It starts %(when)s. Check in from "
                 "%(checkin)s, or you are dropped.",
-                when=f"<t:{int(t.starts_at)}:R>",
-                checkin=f"<t:{int(t.checkin_at)}:t>",
+                when=timestamp(t.starts_at),
+                checkin=timestamp(t.checkin_at, "t"),
             )
         elif t.starts_at is not None:
             body = _(
                 "Sign-up is open: press **Join**. It starts %(when)s.",
-                when=f"<t:{int(t.starts_at)}:R>",
+                when=timestamp(t.starts_at),
             )
         else:
             body = _("Sign-up is open: press **Join**. The organiser presses **Start**.")
