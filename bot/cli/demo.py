@@ -27,6 +27,7 @@ from bot.store.db import Database
 from bot.tables.model import Seat, Table
 from bot.tables.names import unescape_markdown
 from bot.tables.service import TableService
+from bot.tables.wallets import START_CHIPS
 
 DEMO_GUILD = 1
 DEMO_CHANNEL = 2
@@ -78,6 +79,15 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     with speaking(tag):  # asyncio.run's task reads the language of this context
+        if not 0 <= args.stake <= START_CHIPS:
+            # TRANSLATORS: keep --stake as it is: the option of python -m bot demo.
+            message = _(
+                "error: --stake must be between 0 and %(most)s, the chips each demo member "
+                "starts with.",
+                most=number(START_CHIPS),
+            )
+            print(message, file=sys.stderr)
+            return 2
         return asyncio.run(_demo(args))
 
 

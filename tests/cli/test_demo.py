@@ -115,3 +115,18 @@ def test_demo_plays_in_the_language_asked(capsys: pytest.CaptureFixture[str]) ->
     assert main(["demo", "--language", "xx"]) == 2
     err = capsys.readouterr().err
     assert "no catalogue for 'xx'" in err and "de" in err and "pt-BR" in err
+
+
+@pytest.mark.parametrize("stake", ["1500", "-5"])
+def test_a_stake_the_demo_players_cannot_pay_is_refused_in_the_language_asked(
+    stake: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--stake 1500``: each demo member starts with 1,000 chips, so the staked game cannot
+    open (it ended in a traceback after the bot game), and a negative one was skipped
+    silently; both are refused before anything is played, in the language asked (found
+    playing the demo in French, Spanish and Portuguese)."""
+    assert main(["demo", "--seed", "3", "--language", "fr", "--stake", stake]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--stake doit être compris entre 0 et 1\u202f000" in captured.err
+    assert "Traceback" not in captured.err
