@@ -10,6 +10,7 @@ from bot.games.board.coach_texts import UNRATED_NOTE
 from bot.games.board.render import hand_text
 from bot.rules import board as b
 from tests.discord.conftest import Env, MakeEnv
+from tests.discord.play import open_table, play_board
 from tests.discord.test_board_game import open_board, open_hand, play_out
 from tests.discord.test_issue_12 import forge_component
 from tests.harness import Message, Player, Reply
@@ -165,3 +166,24 @@ async def test_review_shows_each_player_only_their_own_moves_and_cards(
     assert from_replay.ephemeral and from_replay.visible_to == bo.id
     public = [m for m in env.h.messages(ephemeral=False) if "Your review" in m.text]
     assert public == []
+
+
+async def test_a_review_in_french_joins_a_moves_reasons_as_french_writes(
+    make_env: MakeEnv,
+) -> None:
+    """A better move's reasons are one list in the reader's words: French puts a no-break
+    space before ";" (docs/i18n.md), so "… c’est une séquence ; garde votre valet …" never
+    wraps the ";" alone onto a line; the reasons were glued with the English "; " in code."""
+    env = await make_env(seed=8)
+    env.h.speak("fr")
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await open_table(env, "board start", ana, [bo])
+    await play_board(env, [ana, bo], 1)
+    result = env.turn_message()
+    texts = [answer(await p.click(result, custom_id="rv:1")).text for p in (ana, bo)]
+    joined = [
+        line for text in texts for line in text.splitlines() if line.startswith("**Votre coup")
+    ]
+    assert any(line.count(";") > 1 for line in joined), texts  # a move with two reasons
+    for line in joined:
+        assert not re.search(r"[^\u00a0];", line), line

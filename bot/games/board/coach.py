@@ -20,7 +20,7 @@ from bot.errors import add_texts
 from bot.games.base import place_of
 from bot.games.board.picture import CELL, cell_origin, render_board
 from bot.games.board.render import hand_text, picture, side_names
-from bot.i18n.speaking import N_, _, number
+from bot.i18n.speaking import N_, _, number, pgettext
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.rules import board as b
@@ -118,10 +118,17 @@ def move_text(action: b.Action) -> str:
     return _("pass")
 
 
+def reasons_text(reasons: Sequence[Reason], names: Sequence[str]) -> str:
+    """A move's reasons as one list, with the separator the reader's language writes."""
+    # TRANSLATORS: between two reasons for a move ("blocks Bo's four; keeps your jack");
+    # keep the space after it (French: a no-break space before ";").
+    return pgettext("between reasons", "; ").join(reason_text(r, names) for r in reasons)
+
+
 def suggestion_lines(suggestions: Sequence[Suggestion], names: Sequence[str]) -> list[str]:
     lines = []
     for i, s in enumerate(suggestions, 1):
-        why = "; ".join(reason_text(r, names) for r in s.reasons)
+        why = reasons_text(s.reasons, names)
         lines.append(
             _(
                 "**%(index)s. %(move)s**: %(why)s (about %(chance)s%% to win)",
@@ -193,7 +200,7 @@ def review_intro(game_id: int, mistakes: Sequence[Mistake]) -> str:
 
 
 def mistake_text(mistake: Mistake, names: Sequence[str]) -> str:
-    why = "; ".join(reason_text(r, names) for r in mistake.reasons)
+    why = reasons_text(mistake.reasons, names)
     move = _(
         "**Your move %(number)s**: you played %(played)s (x); better was **%(better)s** (+): "
         "%(why)s (about %(points)s points more to win).",
