@@ -10,6 +10,7 @@ from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n.speaking import N_, _, number
 from bot.render.common import NO_PINGS
+from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
 from bot.ui.tournaments import (
     FORMAT_LABELS,
@@ -18,6 +19,7 @@ from bot.ui.tournaments import (
     may_organise,
     picture_embed,
     post_due,
+    redraw_signup,
     refusal,
     require_organiser,
     shown,
@@ -202,6 +204,8 @@ class TournamentCog(
             else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
         )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        # Its sign-up message (or live standings) says it is over: no buttons left.
+        await redraw_signup(self.bot, self.bot.shell, await service.get(t_id))
 
     @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
     @app_commands.describe(tournament="Its number", member="Who to take out")
@@ -213,8 +217,10 @@ class TournamentCog(
     ) -> None:
         t_id = await self._find(interaction, tournament)
         await self._require_organiser(interaction, t_id)
+        service = self.bot.shell.tournaments
+        t = await service.get(t_id)
         try:
-            changes = await self.bot.shell.tournaments.remove(
+            changes = await service.remove(
                 t_id, member.id, interaction.user.id, interaction.user.display_name
             )
         except TournamentError as exc:
@@ -222,14 +228,23 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        await interaction.followup.send(
-            _(
+        if t.status != "signup":
+            text = _(
                 "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
                 member=member.mention,
                 id=t_id,
-            ),
-            allowed_mentions=NO_PINGS,
-        )
+            )
+        elif t.fee:  # before the start: no match to forfeit, the fee went back
+            text = _(
+                "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
+                member=member.mention,
+                id=t_id,
+            )
+        else:
+            text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        if t.status == "signup":  # the list and the pool lose them
+            await redraw_signup(self.bot, self.bot.shell, t)
         await post_due(self.bot, self.bot.shell)
 
     @app_commands.command(name="result", description="Set a match's result (it is logged)")
@@ -252,6 +267,14 @@ class TournamentCog(
                 interaction.user.display_name,
             )  # fmt: skip
         except TournamentError as exc:
+            if exc.code == "override_winner" and winner is not None:
+                raise UserError(
+                    _(
+                        "%(name)s is not playing at that table: pick one of its players as "
+                        "the winner.",
+                        name=md_name(clean_name(winner.display_name)),
+                    )
+                ) from None
             raise refusal(exc) from None
         await interaction.response.defer()
         for change in changes:

@@ -519,8 +519,10 @@ class Tournaments:
             t = await store.get(conn, match.tournament_id) if match else None
             if match is None or t is None or t.status != "running" or match.round != t.round:
                 raise TournamentError("override")
-            if match.b_id is None or winner_id not in (*match.seated, None):
+            if match.b_id is None:
                 raise TournamentError("override")
+            if winner_id not in (*match.seated, None):
+                raise TournamentError("override_winner")
             await store.log(
                 conn, t.id, actor_id, "override",
                 {"match": match.id, "was": match.winner_id, "status": match.status,

@@ -571,7 +571,7 @@ async def shown(
     return embed, discord.File(io.BytesIO(png), filename=PICTURE)
 
 
-async def _redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
+async def redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
     """Edit the sign-up message (its check-in opened, or it started by the clock)."""
     if t.message_id is None:
         return
@@ -589,13 +589,13 @@ async def post_due(client: Any, shell: Shell) -> None:
     Before that: redraw the sign-up messages whose check-in opened, and start the
     tournaments whose start time came."""
     for t in await shell.tournaments.checkin_opened():
-        await _redraw_signup(client, shell, t)
+        await redraw_signup(client, shell, t)
     started, cancelled = await shell.tournaments.start_due()
     for tournament_id in started + cancelled:
-        await _redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
+        await redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
     # A match ended (or a round was paired with byes): the live standings follow.
     for t in await shell.tournaments.redraws():
-        await _redraw_signup(client, shell, t)
+        await redraw_signup(client, shell, t)
     for table_id in await shell.tournaments.open_pending():
         try:
             # A public message: in the server's words, as every table's (bot.ui.i18n).
