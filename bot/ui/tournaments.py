@@ -374,9 +374,18 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
     t = picture.tournament
     if t.status in ("signup", "cancelled") or not picture.entries:
         return None
-    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
     if t.format == "elimination":
+        title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
         return _bracket_png(picture, title)
+    head, header, rows = standings_table(picture, games)
+    return table_png(head, header, rows, leader=t.status == "finished")
+
+
+def standings_table(picture: Picture, games: Games) -> tuple[str, list[str], list[list[str]]]:
+    """The standings picture's title, header and rows (a Swiss or a round robin). A column
+    of byes when anyone had one: a bye is a point the W-D-L does not show."""
+    t = picture.tournament
+    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
     if t.status == "finished":
         head = _("%(title)s · final standings", title=title)
     else:
@@ -385,7 +394,10 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
             rounds=t.rounds,
         )  # fmt: skip
     multi = t.seats > 2
+    byes = not multi and any(s.byes for s in picture.standings)
     header = ["", _("Player"), _("Pts"), _("Places") if multi else _("W-D-L")]
+    if byes:
+        header.append(_("Byes"))
     if t.format == "swiss":
         header.append(_("Buchholz"))
     rows = []
@@ -400,10 +412,12 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
         else:
             record = f"{s.wins}-{s.draws}-{s.losses}"
         row = [str(s.place), _name_plain(picture, s.id), points_value(s.points), record]
+        if byes:
+            row.append(str(s.byes))
         if t.format == "swiss":
             row.append(points_value(s.buchholz))
         rows.append(row)
-    return table_png(head, header, rows, leader=t.status == "finished")
+    return head, header, rows
 
 
 def _name_plain(picture: Picture, user_id: int) -> str:

@@ -3,7 +3,16 @@ player read wrong, or a message left behind."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import MakeEnv
+import io
+
+from PIL import Image, ImageDraw
+
+from bot.render.bracket import PAD
+from bot.render.fonts import font
+from bot.ui.tournaments import standings_table
+from tests.discord.conftest import Env, MakeEnv
+from tests.harness import Player
+from tests.reliability.test_tournament_scenarios import resign_matches
 
 
 async def test_a_cancel_redraws_the_sign_up_message(make_env: MakeEnv) -> None:
@@ -73,3 +82,47 @@ async def test_a_result_for_someone_not_at_the_table_says_so(make_env: MakeEnv) 
     assert wrong.ephemeral
     assert wrong.text == "Cy is not playing at that table: pick one of its players as the winner."
     assert (await env.bot.tables.get(match.game_id or 0)).status == "running"
+
+
+async def play_round_robin(env: Env, names: tuple[str, ...]) -> list[Player]:
+    """A round robin of ``names`` to its end, the earlier name winning each match."""
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    members = [await h.member(n) for n in names]
+    created = await org.slash("tournament create", game="sequences:standard", format="round_robin")
+    for p in members:
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    order = [p.id for p in members]
+    while (await env.bot.shell.tournaments.picture(1)).tournament.status == "running":
+        assert await resign_matches(env, {p.id: p for p in members}, order) > 0
+        await env.tick()
+    return members
+
+
+async def test_the_standings_picture_shows_its_whole_title(make_env: MakeEnv) -> None:
+    """The narrowest table (a round robin: no Buchholz column) is wide enough for its
+    title: "· final standings" was cut to "· final standin" on the right edge."""
+    env = await make_env()
+    await play_round_robin(env, ("Ana", "Bo", "Cy", "Di"))
+    final = env.h.last_message(env.h.channel)
+    image = Image.open(io.BytesIO(final.attachments[0].data))
+    title = "Tournament #1 · Sequences · final standings"
+    drawn = ImageDraw.Draw(image).textlength(title, font=font(24))
+    assert image.width >= drawn + 2 * PAD
+
+
+async def test_the_standings_picture_counts_byes(make_env: MakeEnv) -> None:
+    """In the picture a player's points add up: a bye (a point) has its column, as the
+    text says "1 bye"; without it "2 pts · 1-0-1" read wrong."""
+    env = await make_env()
+    await play_round_robin(env, ("Ana", "Bo", "Cy"))
+    picture = await env.bot.shell.tournaments.picture(1)
+    head, header, rows = standings_table(picture, env.bot.games)
+    assert head == "Tournament #1 · Sequences · final standings"
+    assert header == ["", "Player", "Pts", "W-D-L", "Byes"]
+    assert rows == [
+        ["1", "Ana", "3", "2-0-0", "1"],
+        ["2", "Bo", "2", "1-0-1", "1"],
+        ["3", "Cy", "1", "0-0-2", "1"],
+    ]
