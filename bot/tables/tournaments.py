@@ -11,6 +11,7 @@ compare-and-set on the round number. Opening a round's tables comes after that c
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,8 @@ class Picture:
     matches: list[Match]
     standings: list[rules.Standing]
     places: list[int]  # final order of a bracket (elimination), else empty
+    # Chips each place won once it is over, best place first (what _pay_prizes paid).
+    prizes: dict[int, int] = dataclasses.field(default_factory=dict)
 
 
 def _entrants(entries: list[Entry]) -> list[rules.Entrant]:
@@ -446,7 +449,14 @@ class Tournaments:
         if t.format == "elimination" and entries:
             by_round = [[r for r in results if r.round == n] for n in range(1, t.round + 1)]
             places = rules.elimination_places(by_round, rules.seed_order(entrants))
-        return Picture(t, entries, matches, table, places)
+        prizes: dict[int, int] = {}
+        if t.status == "finished" and t.fee:
+            # The pool of every fee held at the start (a removed player's stays in it),
+            # to the places as _pay_prizes paid it.
+            removed = {e.user_id for e in entries if e.removed}
+            ranked = [p for p in final_places(t, entrants, results) if p not in removed]
+            prizes = rules.prize_shares(t.fee * len(entries), ranked, t.prize)
+        return Picture(t, entries, matches, table, places, prizes)
 
     async def listed(self, guild_id: int) -> list[Tournament]:
         return await store.listed(self.db, guild_id)

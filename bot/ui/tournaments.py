@@ -260,6 +260,32 @@ def standings_text(picture: Picture) -> str:
     return "\n".join(line(picture, s) for s in picture.standings)
 
 
+def prize_line(picture: Picture) -> str | None:
+    """Who won which chips of the pool, once it is over (None: no fee)."""
+    if not picture.prizes:
+        return None
+    if len(picture.prizes) == 1:
+        [(user_id, amount)] = picture.prizes.items()
+        return plural(
+            "💰 %(name)s won the prize pool of %(count)s chip.",
+            "💰 %(name)s won the prize pool of %(count)s chips.",
+            amount,
+            name=_name(picture, user_id),
+            count=number(amount),
+        )
+    shares = " · ".join(
+        plural(
+            "%(name)s %(count)s chip",
+            "%(name)s %(count)s chips",
+            amount,
+            name=_name(picture, user_id),
+            count=number(amount),
+        )
+        for user_id, amount in picture.prizes.items()
+    )
+    return _("💰 Prizes: %(shares)s", shares=shares)
+
+
 def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
     """``now``: the clock, for whether check-in is open."""
     t = picture.tournament
@@ -342,6 +368,9 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
     elif t.status == "finished":
         winner = picture.places[0] if picture.places else picture.standings[0].id
         body = _("🏆 **%(name)s** won.", name=_name(picture, winner))
+        prizes = prize_line(picture)
+        if prizes:
+            body += "\n" + prizes
         body += "\n\n" + standings_text(picture)
     elif t.fee:
         body = _("Cancelled: no result. Every entry fee was refunded.")

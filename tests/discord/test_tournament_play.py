@@ -4,11 +4,13 @@ player read wrong, or a message left behind."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.render.bracket import PAD
 from bot.render.fonts import font
+from bot.tables import wallets
 from bot.ui.tournaments import standings_table
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Player
@@ -84,12 +86,14 @@ async def test_a_result_for_someone_not_at_the_table_says_so(make_env: MakeEnv) 
     assert (await env.bot.tables.get(match.game_id or 0)).status == "running"
 
 
-async def play_round_robin(env: Env, names: tuple[str, ...]) -> list[Player]:
+async def play_round_robin(env: Env, names: tuple[str, ...], **options: Any) -> list[Player]:
     """A round robin of ``names`` to its end, the earlier name winning each match."""
     h = env.h
     org = await h.member("Org", manage_guild=True)
     members = [await h.member(n) for n in names]
-    created = await org.slash("tournament create", game="sequences:standard", format="round_robin")
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", **options
+    )
     for p in members:
         await p.click(created.message, "Join")
     await org.click(created.message, "Start")
@@ -126,3 +130,21 @@ async def test_the_standings_picture_counts_byes(make_env: MakeEnv) -> None:
         ["2", "Bo", "2", "1-0-1", "1"],
         ["3", "Cy", "1", "0-0-2", "1"],
     ]
+
+
+async def test_the_final_standings_say_who_won_which_prize(make_env: MakeEnv) -> None:
+    """The pool's split is in the final post, as it was paid: with 70 % / 30 % of 150 the
+    runner-up read only "prize pool 150 chips, 70 % / 30 %" and had to work it out."""
+    env = await make_env()
+    ana, bo, cy = await play_round_robin(env, ("Ana", "Bo", "Cy"), fee=50, prize="top2")
+    final = env.h.last_message(env.h.channel)
+    assert "🏆 **Ana** won.\n💰 Prizes: Ana 105 chips · Bo 45 chips\n" in final.text
+    assert [await wallets.balance(env.bot.db, env.h.guild.id, p.id) for p in (ana, bo, cy)] == [
+        1055, 995, 950,
+    ]  # fmt: skip
+    shown = await cy.slash("tournament show")
+    assert "💰 Prizes: Ana 105 chips · Bo 45 chips" in shown.text
+
+    env2 = await make_env()
+    await play_round_robin(env2, ("Ana", "Bo"), fee=1)
+    assert "💰 Ana won the prize pool of 2 chips." in env2.h.last_message(env2.h.channel).text
