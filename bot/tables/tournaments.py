@@ -292,7 +292,7 @@ class Tournaments:
             if t is None or not await store.add_entry(
                 conn, tournament_id, user_id, name, now, rules.MAX_PLAYERS
             ):
-                raise TournamentError("join")
+                raise await self._join_refusal(conn, t, user_id)
             if t.fee > 0:
                 await chips.ensure_wallet(conn, t.guild_id, user_id, now, start=START_CHIPS)
                 if not await chips.debit(
@@ -302,6 +302,17 @@ class Tournaments:
                     short = await chips.balance_in(conn, t.guild_id, user_id)
                     raise TournamentFeeShort(short, t.fee)
                 await store.hold_fee(conn, t.id, t.guild_id, user_id, t.fee, now)
+
+    @staticmethod
+    async def _join_refusal(
+        conn: Connection, t: Tournament | None, user_id: int
+    ) -> TournamentError:
+        """Why a Join did not count: sign-up closed, in already, or the field full."""
+        if t is None or t.status != "signup":
+            return TournamentError("join_closed")
+        if user_id in {e.user_id for e in await store.entries(conn, t.id)}:
+            return TournamentError("join_again")
+        return TournamentError("join_full")
 
     async def leave(self, tournament_id: int, user_id: int) -> None:
         """Leave before the start: the fee comes back."""
@@ -321,7 +332,8 @@ class Tournaments:
             if t is None or not t.checkin_open(now):
                 raise TournamentError("checkin_closed")
             if not await store.check_in(conn, tournament_id, user_id, now):
-                raise TournamentError("checkin_again")
+                signed = {e.user_id for e in await store.entries(conn, tournament_id)}
+                raise TournamentError("checkin_again" if user_id in signed else "checkin_not_in")
 
     async def start(self, tournament_id: int) -> Tournament:
         """Seed by the game's rating and pair round one; ``open_pending`` opens its tables.

@@ -18,7 +18,7 @@ from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
 from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
 from bot.render.common import COLOUR, NO_PINGS, timestamp
-from bot.rules.tournament import Standing
+from bot.rules.tournament import MAX_PLAYERS, Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import (
     Match,
@@ -43,7 +43,8 @@ FORMAT_LABELS = {
 REFUSALS = {
     "unknown": N_("There is no such tournament here."),
     "format": N_("Pick a format from the list."),
-    "join": N_("Sign-up is closed, the field is full, or you are in already."),
+    "join_closed": N_("Sign-up for this tournament is closed."),
+    "join_again": N_("You are signed up already."),
     "leave": N_("You are not signed up, or the tournament has started."),
     "start": N_("This tournament has started already or is over."),
     "players": N_("A tournament needs two players at least."),
@@ -52,7 +53,8 @@ REFUSALS = {
     "override": N_("Only a match of the round being played can be changed."),
     "checkin": N_("Check-in needs a sign-up window at least as long: set signup-minutes too."),
     "checkin_closed": N_("Check-in is not open."),
-    "checkin_again": N_("You are checked in already, or not signed up: press Join."),
+    "checkin_again": N_("You are checked in already."),
+    "checkin_not_in": N_("You are not signed up: press **Join** (it checks you in too)."),
     "checkin_not_open": N_("Check-in has not opened yet: start once it has, or wait."),
     "seats": N_("This game cannot seat that many at a table."),
     "seats_format": N_("Tables of three or more are for Swiss: pick Swiss, or 2 seats."),
@@ -149,6 +151,15 @@ def refusal(error: TournamentError) -> UserError:
                 error.balance,
                 count=number(error.balance),
                 fee=number(error.fee),
+            )
+        )
+    if error.code == "join_full":
+        return UserError(
+            plural(
+                "The field is full: a tournament takes %(count)s player at most.",
+                "The field is full: a tournament takes %(count)s players at most.",
+                MAX_PLAYERS,
+                count=number(MAX_PLAYERS),
             )
         )
     code = REFUSALS.get(error.code)

@@ -148,3 +148,31 @@ async def test_the_final_standings_say_who_won_which_prize(make_env: MakeEnv) ->
     env2 = await make_env()
     await play_round_robin(env2, ("Ana", "Bo"), fee=1)
     assert "💰 Ana won the prize pool of 2 chips." in env2.h.last_message(env2.h.channel).text
+
+
+async def test_join_and_check_in_refusals_say_which_it_is(make_env: MakeEnv) -> None:
+    """A member who presses Join twice read "Sign-up is closed, the field is full, or you
+    are in already", and one who pressed Check in "checked in already, or not signed up":
+    each is now told the one that is so."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy = [await h.member(n) for n in ("Ana", "Bo", "Cy")]
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", signup=30, checkin=10
+    )
+    signup = created.message
+    await ana.click(signup, "Join")
+    again = await ana.click(signup, "Join")
+    assert again.ephemeral and again.text == "You are signed up already."
+    await env.tick(20 * 60 + 1)
+    await ana.click(signup, "Check in")
+    twice = await ana.click(signup, "Check in")
+    assert twice.ephemeral and twice.text == "You are checked in already."
+    stranger = await bo.click(signup, "Check in")
+    assert stranger.ephemeral
+    assert stranger.text == "You are not signed up: press **Join** (it checks you in too)."
+    await bo.click(signup, "Join")
+    await env.tick(10 * 60)  # it starts: its buttons go, but an old copy may be pressed
+    late = await cy.click_stale(signup, "tn:1:join")
+    assert late.ephemeral and late.text == "Sign-up for this tournament is closed."
