@@ -99,6 +99,21 @@ class TournamentCog(
             raise UserError(_("Pick a game from the list."))
         if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
             raise UserError(_("Pick a format and a prize split from the list."))
+        if rounds is not None and format != "swiss":
+            raise UserError(
+                # TRANSLATORS: rounds is /tournament create's option: write its name as your
+                # language's Discord shows it (the commands catalogue).
+                _(
+                    "Only a Swiss has a number of rounds to choose: a round robin plays "
+                    "everyone once, a bracket until one is left. Leave rounds out."
+                )
+            )
+        if final_best_of not in (None, best_of) and format != "elimination":
+            raise UserError(
+                # TRANSLATORS: final-best-of and best-of are /tournament create's options:
+                # write their names as your language's Discord shows them.
+                _("Only single elimination has a final: leave final-best-of out, or set best-of.")
+            )
         final = best_of if final_best_of is None else final_best_of
         if best_of not in (1, 3) or final not in (1, 3):
             raise UserError(_("A match is a best of 1 or a best of 3."))
@@ -109,6 +124,8 @@ class TournamentCog(
             )
         if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
             raise UserError(
+                # TRANSLATORS: signup-minutes is /tournament create's option: write its name as
+                # your language's Discord shows it (the commands catalogue).
                 _("Check-in needs a sign-up window at least as long: set signup-minutes too.")
             )
         kind, settings = games[key]

@@ -51,6 +51,8 @@ REFUSALS = {
     "cancel": N_("This tournament is over already."),
     "remove": N_("They are not in this tournament, or it is over."),
     "override": N_("Only a match of the round being played can be changed."),
+    # TRANSLATORS: signup-minutes, seats and best-of below are /tournament create's
+    # options: write their names as your language's Discord shows them.
     "checkin": N_("Check-in needs a sign-up window at least as long: set signup-minutes too."),
     "checkin_closed": N_("Check-in is not open."),
     "checkin_again": N_("You are checked in already."),
@@ -518,6 +520,8 @@ class TournamentButton(
     LABELS = {
         "join": N_("Join"),
         "leave": N_("Leave"),
+        # TRANSLATORS: signup-minutes, seats and best-of below are /tournament create's
+        # options: write their names as your language's Discord shows them.
         "checkin": N_("Check in"),
         "start": N_("Start"),
     }

@@ -176,3 +176,49 @@ async def test_join_and_check_in_refusals_say_which_it_is(make_env: MakeEnv) -> 
     await env.tick(10 * 60)  # it starts: its buttons go, but an old copy may be pressed
     late = await cy.click_stale(signup, "tn:1:join")
     assert late.ephemeral and late.text == "Sign-up for this tournament is closed."
+
+
+async def test_a_refusal_names_the_option_as_the_organiser_sees_it(make_env: MakeEnv) -> None:
+    """A German organiser's /tournament create shows anmeldung-minuten, a French one's
+    au-meilleur-de: the refusals told them to set signup-minutes and best-of, options
+    their Discord does not show."""
+    env = await make_env()
+    h = env.h
+    de = await h.member("Dora", manage_guild=True, locale="de")
+    fr = await h.member("Félix", manage_guild=True, locale="fr")
+    lone = await de.slash("tournament create", game="sequences:standard", format="swiss", checkin=5)
+    assert lone.ephemeral and "anmeldung-minuten" in lone.text
+    assert "signup-minutes" not in lone.text
+    wide = await fr.slash("tournament create", game="heartsdue", format="swiss", seats=3, best_of=3)
+    assert wide.ephemeral and "au-meilleur-de" in wide.text and "best-of" not in wide.text
+
+
+async def test_options_that_do_not_apply_are_refused_not_ignored(make_env: MakeEnv) -> None:
+    """rounds for a round robin or a bracket, final-best-of for a Swiss or a round robin:
+    the tournament was created as if they were not given, and nothing said so."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    for format in ("round_robin", "elimination"):
+        reply = await org.slash(
+            "tournament create", game="sequences:standard", format=format, rounds=5
+        )
+        assert reply.ephemeral
+        assert reply.text == (
+            "Only a Swiss has a number of rounds to choose: a round robin plays everyone "
+            "once, a bracket until one is left. Leave rounds out."
+        )
+    for format in ("swiss", "round_robin"):
+        reply = await org.slash(
+            "tournament create", game="sequences:standard", format=format, final_best_of=3
+        )
+        assert reply.ephemeral
+        assert reply.text == (
+            "Only single elimination has a final: leave final-best-of out, or set best-of."
+        )
+    assert (await org.slash("tournament list")).text == "No tournament has been held here yet."
+    same = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", best_of=3,
+        final_best_of=3,
+    )  # fmt: skip
+    assert not same.ephemeral and "Matches: best of 3" in same.text
