@@ -679,16 +679,53 @@ async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
     called by the turn ping."""
     table = await shell.tables.get(table_id)
     channel = await _channel(client, table.row.channel_id)
-    names = ", ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
     head = None
     try:
         head = await channel.send(
-            _("⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table.id),
+            await _match_notice(shell, table_id, [s.user_id for s in table.seats]),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
     except discord.HTTPException as exc:  # the game is tried in the channel on its own
         log.warning("tournament table %s: no match notice (%s)", table.id, exc.status)
     await shell.publisher.started_on(table, head, channel)
+
+
+async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -> str:
+    """The line that calls a match's players to its table: which tournament and round, and
+    in a best of 3 which game and the score so far (each game is a table of its own)."""
+    names = ", ".join(f"<@{u}>" for u in seated if u is not None)
+    match = await shell.tournaments.match_for_table(table_id)
+    if match is None:  # not a tournament's (cannot happen): the players and the table
+        return _(
+            "⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table_id
+        )
+    t = await shell.tournaments.get(match.tournament_id)
+    final = t.format == "elimination" and match.round == t.rounds
+    best_of = t.final_best_of if final else t.best_of
+    values = {"id": t.id, "round": match.round, "table": table_id, "best_of": best_of}
+    if best_of == 1 or match.b_id is None:
+        return _(
+            "⚔️ Tournament #%(id)s, round %(round)s: %(players)s · table #%(table)s",
+            players=names,
+            **values,
+        )
+    if match.games == 0:
+        return _(
+            "⚔️ Tournament #%(id)s, round %(round)s, game 1 of a best of %(best_of)s: "
+            "%(players)s · table #%(table)s",
+            players=names,
+            **values,
+        )
+    return _(
+        "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s of a best of %(best_of)s: "
+        "%(a)s %(a_wins)s–%(b_wins)s %(b)s · table #%(table)s",
+        game=match.games + 1,
+        a=f"<@{match.a_id}>",
+        b=f"<@{match.b_id}>",
+        a_wins=number(match.a_wins),
+        b_wins=number(match.b_wins),
+        **values,
+    )
 
 
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:

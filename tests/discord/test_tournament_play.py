@@ -222,3 +222,43 @@ async def test_options_that_do_not_apply_are_refused_not_ignored(make_env: MakeE
         final_best_of=3,
     )  # fmt: skip
     assert not same.ephemeral and "Matches: best of 3" in same.text
+
+
+async def test_a_match_notice_says_which_round_and_game(make_env: MakeEnv) -> None:
+    """Each game of a best of 3 is a table of its own, each called by a notice: they all
+    read "⚔️ Tournament match: @Ana, @Bo · table #n", so nobody could tell a second game
+    from a new match, nor the score."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    players = {ana.id: ana, bo.id: bo}
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", best_of=3
+    )
+    for p in (ana, bo):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+
+    def notices() -> list[str]:
+        return [m.content for m in h.messages(h.channel) if m.content.startswith("⚔️")]
+
+    assert notices() == [
+        f"⚔️ Tournament #1, round 1, game 1 of a best of 3: {ana.mention}, {bo.mention} · table #1"
+    ]
+    await resign_matches(env, players, [bo.id, ana.id])  # Bo wins game one
+    await env.tick()
+    assert notices()[-1] == (
+        f"⚔️ Tournament #1, round 1, game 2 of a best of 3: {ana.mention} 0–1 {bo.mention}"
+        " · table #2"
+    )
+
+    single = await make_env()
+    org = await single.h.member("Org", manage_guild=True)
+    cy, di = await single.h.member("Cy"), await single.h.member("Di")
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (cy, di):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    last = [m.content for m in single.h.messages(single.h.channel) if m.content][-1]
+    assert last == f"⚔️ Tournament #1, round 1: {cy.mention}, {di.mention} · table #1"
