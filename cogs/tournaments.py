@@ -25,6 +25,7 @@ from bot.ui.tournaments import (
     shown,
     signup_message,
     tournament_games,
+    winner_name,
 )
 
 MAX_SIGNUP_MINUTES = 10_080  # a week
@@ -183,16 +184,30 @@ class TournamentCog(
     async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:
         assert interaction.guild_id is not None
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
-        lines = [
-            _(
-                "**#%(id)s** · %(format)s · %(game)s · %(state)s",
-                id=t.id,
-                format=_(FORMAT_LABELS[t.format]),
-                game=self.bot.games.label(t.game_key),
-                state=_(STATES.get(t.status, STATES["cancelled"])),
+        lines = []
+        for t in listed:
+            values = {
+                "id": t.id,
+                "format": _(FORMAT_LABELS[t.format]),
+                "game": self.bot.games.label(t.game_key),
+            }
+            if t.status == "finished":  # the history says who won each
+                picture = await self.bot.shell.tournaments.picture(t.id)
+                lines.append(
+                    _(
+                        "**#%(id)s** · %(format)s · %(game)s · finished: 🏆 %(winner)s",
+                        winner=winner_name(picture),
+                        **values,
+                    )
+                )
+                continue
+            lines.append(
+                _(
+                    "**#%(id)s** · %(format)s · %(game)s · %(state)s",
+                    state=_(STATES.get(t.status, STATES["cancelled"])),
+                    **values,
+                )
             )
-            for t in listed
-        ]
         text = "\n".join(lines) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 

@@ -273,6 +273,13 @@ def standings_text(picture: Picture) -> str:
     return "\n".join(line(picture, s) for s in picture.standings)
 
 
+def winner_name(picture: Picture) -> str:
+    """The winner of a finished tournament, as markdown: a bracket's champion, else the
+    first of the standings."""
+    winner = picture.places[0] if picture.places else picture.standings[0].id
+    return _name(picture, winner)
+
+
 def prize_line(picture: Picture) -> str | None:
     """Who won which chips of the pool, once it is over (None: no fee)."""
     if not picture.prizes:
@@ -379,8 +386,7 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
         body += "\n\n" + standings_text(picture)
     elif t.status == "finished":
-        winner = picture.places[0] if picture.places else picture.standings[0].id
-        body = _("🏆 **%(name)s** won.", name=_name(picture, winner))
+        body = _("🏆 **%(name)s** won.", name=winner_name(picture))
         prizes = prize_line(picture)
         if prizes:
             body += "\n" + prizes

@@ -262,3 +262,18 @@ async def test_a_match_notice_says_which_round_and_game(make_env: MakeEnv) -> No
     await org.click(created.message, "Start")
     last = [m.content for m in single.h.messages(single.h.channel) if m.content][-1]
     assert last == f"⚔️ Tournament #1, round 1: {cy.mention}, {di.mention} · table #1"
+
+
+async def test_the_list_of_tournaments_is_a_history_of_who_won(make_env: MakeEnv) -> None:
+    """/tournament list said only "finished" of a finished event: who won it took a
+    /tournament show of each."""
+    env = await make_env()
+    _, bo = await play_round_robin(env, ("Ana", "Bo"))
+    org = await env.h.member("Boss", manage_guild=True)
+    await org.slash("tournament create", game="board", format="elimination")
+    listed = await bo.slash("tournament list")
+    assert listed.ephemeral
+    assert listed.text == (
+        "**#2** · Single elimination · Sequence (board game) · sign-up\n"
+        "**#1** · Round robin · Sequences · finished: 🏆 Ana"
+    )

@@ -98,7 +98,7 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
     shown = await bo.slash("tournament show")
     assert "🏆 **Ana** won." in shown.text
     listed = await bo.slash("tournament list")
-    assert listed.text == "**#1** · Round robin · Sequences · finished"
+    assert listed.text == "**#1** · Round robin · Sequences · finished: 🏆 Ana"
     cancel = await org.slash("tournament cancel", tournament=1)
     assert cancel.ephemeral and cancel.text == "This tournament is over already."
 
