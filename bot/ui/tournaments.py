@@ -209,7 +209,8 @@ def _table_line(picture: Picture, s: Standing) -> str:
     )
     if places:
         shown += " · " + _("places %(places)s", places=", ".join(map(str, places)))
-    return shown + " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    return shown + _removed(picture, s.id)
 
 
 def _standing_line(picture: Picture, s: Standing) -> str:
@@ -230,7 +231,14 @@ def _standing_line(picture: Picture, s: Standing) -> str:
         shown += " · " + plural("%(count)s bye", "%(count)s byes", s.byes)
     if picture.tournament.format == "swiss":
         shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
-    return shown
+    return shown + _removed(picture, s.id)
+
+
+def _removed(picture: Picture, user_id: int) -> str:
+    """A player the organiser took out: their line says so (they win no prize)."""
+    entry = next((e for e in picture.entries if e.user_id == user_id), None)
+    # TRANSLATORS: ends a standings line of a player the organiser removed.
+    return " · " + _("removed") if entry is not None and entry.removed else ""
 
 
 def standings_text(picture: Picture) -> str:

@@ -277,3 +277,33 @@ async def test_the_list_of_tournaments_is_a_history_of_who_won(make_env: MakeEnv
         "**#2** · Single elimination · Sequence (board game) · sign-up\n"
         "**#1** · Round robin · Sequences · finished: 🏆 Ana"
     )
+
+
+async def test_a_removed_player_is_marked_in_the_standings(make_env: MakeEnv) -> None:
+    """A player the organiser took out stays in the standings with the matches they
+    played, and wins no prize: their line says they were removed, or the prize line
+    ("Prizes: Ana … · Cy …") skipped a second place for no reason anyone could see."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    players = {p.id: p for p in (ana, bo, cy, di)}
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", fee=10,
+        prize="top2",
+    )  # fmt: skip
+    for p in players.values():
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    order = [ana.id, bo.id, cy.id, di.id]
+    assert await resign_matches(env, players, order) == 2  # Bo beats Cy or Di
+    await env.tick()
+    await org.slash("tournament remove", tournament=1, member=bo.member)
+    while (await env.bot.shell.tournaments.picture(1)).tournament.status == "running":
+        await resign_matches(env, players, order)
+        await env.tick()
+    final = h.last_message(h.channel).text
+    bo_line = next(line for line in final.splitlines() if " Bo · " in line)
+    assert bo_line.endswith(" · removed")
+    assert not any(line.endswith("removed") for line in final.splitlines() if " Bo · " not in line)
+    assert "💰 Prizes: Ana 28 chips · Cy 12 chips" in final
