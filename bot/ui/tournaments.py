@@ -341,14 +341,18 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         lines.append(_("The final: best of %(final)s", final=t.final_best_of))
     if t.fee:
         pool = t.fee * len(picture.entries)
-        lines.append(
-            _(
-                "Entry fee %(fee)s chips · prize pool %(pool)s chips, %(split)s",
-                fee=number(t.fee),
-                pool=number(pool),
-                split=_(PRIZE_LABELS.get(t.prize, t.prize)),
-            )
+        # Two items of a list, each with its own number's plural ("1 chip").
+        fee_item = plural(
+            "Entry fee %(count)s chip", "Entry fee %(count)s chips", t.fee, count=number(t.fee)
         )
+        pool_item = plural(
+            "prize pool %(count)s chip, %(split)s",
+            "prize pool %(count)s chips, %(split)s",
+            pool,
+            count=number(pool),
+            split=_(PRIZE_LABELS.get(t.prize, t.prize)),
+        )
+        lines.append(f"{fee_item} · {pool_item}")
     if t.status == "signup":
         checkin = t.checkin_open(now)
         names = [

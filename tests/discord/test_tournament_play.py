@@ -307,3 +307,16 @@ async def test_a_removed_player_is_marked_in_the_standings(make_env: MakeEnv) ->
     assert bo_line.endswith(" · removed")
     assert not any(line.endswith("removed") for line in final.splitlines() if " Bo · " not in line)
     assert "💰 Prizes: Ana 28 chips · Cy 12 chips" in final
+
+
+async def test_an_entry_fee_of_one_chip_is_one_chip(make_env: MakeEnv) -> None:
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana = await h.member("Ana")
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss", fee=1)
+    await ana.click(created.message, "Join")
+    assert "Entry fee 1 chip · prize pool 1 chip, all to the winner" in created.message.text
+    bo = await h.member("Bo")
+    await bo.click(created.message, "Join")
+    assert "Entry fee 1 chip · prize pool 2 chips, all to the winner" in created.message.text
