@@ -503,11 +503,17 @@ async def claim_match(db: Database, match_id: int, now: float, grace: float) -> 
 
 async def set_match_game(db: Database, match_id: int, game_id: int) -> None:
     async with db.transaction() as conn:
-        await conn.execute(
+        cursor = await conn.execute(
             "UPDATE tournament_matches SET status = 'playing', game_id = ?"
             " WHERE id = ? AND status = 'opening'",
             (game_id, match_id),
         )
+        if cursor.rowcount == 1:  # each of its games' tables stays the match's
+            await conn.execute(
+                "INSERT INTO tournament_match_games (game_id, match_id) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
+                (game_id, match_id),
+            )
 
 
 async def pending_matches(
@@ -673,8 +679,10 @@ async def log_entries(db: Database, tournament_id: int) -> list[tuple[int, str, 
 
 
 async def match_for_game(db: Database, game_id: int) -> Match | None:
-    """The match a table (any of its games' tables, the latest) belongs to."""
+    """The match a table (any of its games' tables) belongs to."""
     row = await db.fetchone(
-        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ?", (game_id,)
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ? OR id IN"
+        " (SELECT match_id FROM tournament_match_games WHERE game_id = ?)",
+        (game_id, game_id),
     )
     return None if row is None else _match(row)

@@ -144,6 +144,16 @@ async def require_organiser(
     raise Forbidden(_("Only the organiser or a member with Manage Server can do that."))
 
 
+def no_rematch(tournament_id: int) -> str:
+    """The Rematch button of a tournament match's table, pressed: the tournament plays on
+    by itself (its next game, or the next round, opens in a thread of its own)."""
+    return _(
+        "That was a match of tournament #%(id)s: the tournament opens its next games "
+        "itself, so there is no rematch. `/tournament show` has the standings.",
+        id=tournament_id,
+    )
+
+
 def refusal(error: TournamentError) -> UserError:
     if isinstance(error, TournamentFeeShort):
         return UserError(

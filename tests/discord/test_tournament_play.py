@@ -320,3 +320,31 @@ async def test_an_entry_fee_of_one_chip_is_one_chip(make_env: MakeEnv) -> None:
     bo = await h.member("Bo")
     await bo.click(created.message, "Join")
     assert "Entry fee 1 chip · prize pool 2 chips, all to the winner" in created.message.text
+
+
+async def test_a_tournament_match_has_no_rematch(make_env: MakeEnv) -> None:
+    """The Rematch of a best of 3's first game opened a casual lobby of the same two while
+    the tournament opened their real game two in another thread: the press is refused,
+    saying why, and no lobby opens."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", best_of=3
+    )
+    for p in (ana, bo):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    await resign_matches(env, {ana.id: ana, bo.id: bo}, [ana.id, bo.id])
+    await env.tick()
+    first = await env.bot.tables.get(1)
+    assert first.status == "finished" and first.row.message_id is not None
+    again = await ana.click(h.message(first.row.message_id), "Rematch")
+    assert again.ephemeral
+    assert again.text == (
+        "That was a match of tournament #1: the tournament opens its next games itself, so "
+        "there is no rematch. `/tournament show` has the standings."
+    )
+    assert (await env.bot.tables.get(2)).status == "running"  # game two, by the tournament
+    assert len(h.threads) == 2 and first.row.rematch_id is None
