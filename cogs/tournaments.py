@@ -169,7 +169,17 @@ class TournamentCog(
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
         if picture.tournament.status in ("signup", "cancelled"):
+            t_row = picture.tournament
+            content = None
+            if t_row.status == "signup" and t_row.message_id is not None:
+                # This copy has no buttons: say where Join (and Check in) are.
+                link = (
+                    f"https://discord.com/channels/{t_row.guild_id}/{t_row.channel_id}/"
+                    f"{t_row.message_id}"
+                )
+                content = _("Join on the tournament's sign-up message: %(link)s", link=link)
             await interaction.response.send_message(
+                content,
                 embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
                 allowed_mentions=NO_PINGS,
             )

@@ -348,3 +348,17 @@ async def test_a_tournament_match_has_no_rematch(make_env: MakeEnv) -> None:
     )
     assert (await env.bot.tables.get(2)).status == "running"  # game two, by the tournament
     assert len(h.threads) == 2 and first.row.rematch_id is None
+
+
+async def test_show_in_sign_up_says_where_to_join(make_env: MakeEnv) -> None:
+    """/tournament show in sign-up drew the sign-up embed ("press **Join**") without its
+    buttons: the copy now links to the message that has them."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana = await h.member("Ana")
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    shown = await ana.slash("tournament show")
+    link = f"https://discord.com/channels/{h.guild.id}/{h.channel.id}/{created.message.id}"
+    assert shown.content == f"Join on the tournament's sign-up message: {link}"
+    assert "press **Join**" in shown.text and shown.buttons == []
