@@ -261,13 +261,23 @@ def standings_text(picture: Picture) -> str:
             for m in matches:
                 if m.b_id is None:
                     parts.append(_("%(name)s (bye)", name=_name(picture, m.a_id)))
+                elif m.status == "done" and m.winner_id is None:
+                    # No result: the better seed went through (as the pairing does).
+                    seed = {e.user_id: e.seed or 10**6 for e in picture.entries}
+                    win, loser = sorted((m.a_id, m.b_id), key=lambda u: seed.get(u, 10**6))
+                    parts.append(
+                        _(
+                            "**%(winner)s** through on seed (no result against %(loser)s)",
+                            winner=_name(picture, win),
+                            loser=_name(picture, loser),
+                        )
+                    )
                 elif m.status == "done":
                     loser = m.b_id if m.winner_id == m.a_id else m.a_id
-                    win = m.winner_id if m.winner_id is not None else m.a_id
                     parts.append(
                         _(
                             "**%(winner)s** beat %(loser)s",
-                            winner=_name(picture, win),
+                            winner=_name(picture, m.winner_id),
                             loser=_name(picture, loser),
                         )
                     )

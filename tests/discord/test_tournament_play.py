@@ -362,3 +362,29 @@ async def test_show_in_sign_up_says_where_to_join(make_env: MakeEnv) -> None:
     link = f"https://discord.com/channels/{h.guild.id}/{h.channel.id}/{created.message.id}"
     assert shown.content == f"Join on the tournament's sign-up message: {link}"
     assert "press **Join**" in shown.text and shown.buttons == []
+
+
+async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: MakeEnv) -> None:
+    """A bracket match the organiser set as a draw sends the better seed through: the text
+    said "**Di** beat Bo" of the final whose champion was Bo (the first-named side, not
+    the one who went on), and "beat" of a match nobody won."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    players = {p.id: p for p in (ana, bo, cy, di)}
+    created = await org.slash("tournament create", game="sequences:standard", format="elimination")
+    for p in players.values():
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    # Semi-finals Ana-Di and Bo-Cy: Di and Bo win.
+    assert await resign_matches(env, players, [di.id, bo.id, ana.id, cy.id]) == 2
+    await env.tick()
+    (final,) = [m for m in (await env.bot.shell.tournaments.picture(1)).matches if m.round == 2]
+    assert (final.a_id, final.b_id) == (di.id, bo.id)
+    await org.slash("tournament result", table=final.game_id)  # a draw: Bo, seed 2, goes on
+    await env.tick()
+    text = created.message.text
+    assert "🏆 **Bo** won." in text
+    assert "**Round 2**: **Bo** through on seed (no result against Di)" in text
+    assert "**Di** beat Bo" not in text
