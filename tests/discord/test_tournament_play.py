@@ -388,3 +388,35 @@ async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: M
     assert "🏆 **Bo** won." in text
     assert "**Round 2**: **Bo** through on seed (no result against Di)" in text
     assert "**Di** beat Bo" not in text
+
+
+async def test_a_bracket_match_with_no_result_puts_out_the_worse_seed(make_env: MakeEnv) -> None:
+    """The worse seed of a semi-final with no result goes out (the better one goes on):
+    the final places counted them as never out, so they took second place and its prize
+    from the finalist who lost."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    players = {p.id: p for p in (ana, bo, cy, di)}
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", fee=100,
+        prize="top2",
+    )  # fmt: skip
+    for p in players.values():
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    semis = (await env.bot.shell.tournaments.picture(1)).matches
+    ana_di = next(m for m in semis if ana.id in m.seated)
+    assert set(ana_di.seated) == {ana.id, di.id}
+    await org.slash("tournament result", table=ana_di.game_id)  # no result: Ana goes on
+    assert await resign_matches(env, players, [ana.id, bo.id, cy.id, di.id]) == 1  # Bo-Cy
+    await env.tick()
+    assert await resign_matches(env, players, [ana.id, bo.id]) == 1  # the final: Ana
+    await env.tick()
+    picture = await env.bot.shell.tournaments.picture(1)
+    assert picture.places == [ana.id, bo.id, cy.id, di.id]
+    assert "💰 Prizes: Ana 280 chips · Bo 120 chips" in created.message.text
+    assert [await wallets.balance(env.bot.db, h.guild.id, p.id) for p in (ana, bo, cy, di)] == [
+        1180, 1020, 900, 900,
+    ]  # fmt: skip
