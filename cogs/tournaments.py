@@ -321,7 +321,20 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        if winner is None:
+        kind = (await service.get(t_id)).format
+        if winner is None and kind == "elimination" and match.b_id is not None:
+            # A bracket has no draws: the better seed goes through (bot.rules.tournament).
+            seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
+            through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
+            text = _(
+                "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
+                "on seed (set by %(by)s).",
+                table=table,
+                id=t_id,
+                name=f"<@{through}>",
+                by=interaction.user.mention,
+            )
+        elif winner is None:
             text = _(
                 "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
                 table=table,

@@ -382,7 +382,11 @@ async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: M
     await env.tick()
     (final,) = [m for m in (await env.bot.shell.tournaments.picture(1)).matches if m.round == 2]
     assert (final.a_id, final.b_id) == (di.id, bo.id)
-    await org.slash("tournament result", table=final.game_id)  # a draw: Bo, seed 2, goes on
+    set_ = await org.slash("tournament result", table=final.game_id)  # Bo, seed 2, goes on
+    assert set_.text == (
+        f"Table #{final.game_id} of tournament #1 has no result: {bo.mention} goes through on"
+        f" seed (set by {org.mention})."
+    )  # not "is now a draw": a bracket has none
     await env.tick()
     text = created.message.text
     assert "🏆 **Bo** won." in text
