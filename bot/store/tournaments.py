@@ -581,19 +581,24 @@ async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
 
 
 async def claim_redraws(db: Database) -> list[Tournament]:
-    """Started tournaments with a sign-up message showing fewer done matches than there
-    are: claimed (compare-and-set on the count), so one process redraws each, once per
-    change."""
+    """Started tournaments with a sign-up message showing less progress (done matches and
+    games played) than there is: claimed (compare-and-set on the count), so one process
+    redraws each, once per change."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
-            "UPDATE tournaments SET shown_done = (SELECT COUNT(*) FROM tournament_matches m"
-            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            # Progress: each done match and each game of a best of 3 played (both only
+            # grow), so the live message follows every game (a best of 3's score).
+            "UPDATE tournaments SET shown_done ="
+            " (SELECT COALESCE(SUM(m.games), 0) + COALESCE(SUM(CASE WHEN m.status = 'done'"
+            " THEN 1 ELSE 0 END), 0) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id)"
             # Finished ones only until their final standings are posted (``post_due``
             # redraws first): the scan stays on the few tournaments still going.
             " WHERE message_id IS NOT NULL AND (status = 'running'"
             " OR (status = 'finished' AND posted_round <= round))"
-            " AND shown_done < (SELECT COUNT(*) FROM tournament_matches m"
-            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            " AND shown_done < (SELECT COALESCE(SUM(m.games), 0) + COALESCE(SUM(CASE"
+            " WHEN m.status = 'done' THEN 1 ELSE 0 END), 0) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id)"
             f" RETURNING {_T_COLUMNS}"
         )
         return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)

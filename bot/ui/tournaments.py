@@ -251,6 +251,12 @@ def _removed(picture: Picture, user_id: int) -> str:
     return " · " + _("removed") if entry is not None and entry.removed else ""
 
 
+def _series(t: Tournament, m: Match) -> bool:
+    """Whether a bracket match is a best of 3 with a game played (its score is news)."""
+    best_of = t.final_best_of if m.round == t.rounds else t.best_of
+    return best_of > 1 and m.games > 0 and m.b_id is not None
+
+
 def standings_text(picture: Picture) -> str:
     t = picture.tournament
     if t.format == "elimination":
@@ -272,6 +278,18 @@ def standings_text(picture: Picture) -> str:
                             loser=_name(picture, loser),
                         )
                     )
+                elif m.status == "done" and _series(t, m):
+                    a_won = m.winner_id == m.a_id
+                    won, lost = (m.a_wins, m.b_wins) if a_won else (m.b_wins, m.a_wins)
+                    parts.append(
+                        _(
+                            "**%(winner)s** beat %(loser)s %(won)s–%(lost)s",
+                            winner=_name(picture, m.winner_id),
+                            loser=_name(picture, m.b_id if a_won else m.a_id),
+                            won=number(won),
+                            lost=number(lost),
+                        )
+                    )
                 elif m.status == "done":
                     loser = m.b_id if m.winner_id == m.a_id else m.a_id
                     parts.append(
@@ -279,6 +297,17 @@ def standings_text(picture: Picture) -> str:
                             "**%(winner)s** beat %(loser)s",
                             winner=_name(picture, m.winner_id),
                             loser=_name(picture, loser),
+                        )
+                    )
+                elif _series(t, m):  # a best of 3 under way: its score so far
+                    parts.append(
+                        # TRANSLATORS: a best of 3 under way, its games won: "Ana 1–0 Bo".
+                        _(
+                            "%(a)s %(a_wins)s–%(b_wins)s %(b)s",
+                            a=_name(picture, m.a_id),
+                            b=_name(picture, m.b_id),
+                            a_wins=number(m.a_wins),
+                            b_wins=number(m.b_wins),
                         )
                     )
                 else:

@@ -424,3 +424,28 @@ async def test_a_bracket_match_with_no_result_puts_out_the_worse_seed(make_env: 
     assert [await wallets.balance(env.bot.db, h.guild.id, p.id) for p in (ana, bo, cy, di)] == [
         1180, 1020, 900, 900,
     ]  # fmt: skip
+
+
+async def test_a_best_of_three_in_the_bracket_text_has_its_score(make_env: MakeEnv) -> None:
+    """The bracket's picture showed a best of 3's games won; its text said "Ana vs Bo" at
+    1–1 and "**Ana** beat Bo" once over, as of a single game."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    players = {ana.id: ana, bo.id: bo}
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", best_of=3
+    )
+    for p in players.values():
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    assert "**Round 1**: Ana vs Bo" in created.message.text  # nothing played yet
+    await resign_matches(env, players, [ana.id, bo.id])
+    await env.tick()
+    await resign_matches(env, players, [bo.id, ana.id])
+    await env.tick()
+    assert "**Round 1**: Ana 1–1 Bo" in created.message.text
+    await resign_matches(env, players, [ana.id, bo.id])
+    await env.tick()
+    assert "**Round 1**: **Ana** beat Bo 2–1" in created.message.text
