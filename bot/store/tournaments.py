@@ -580,6 +580,12 @@ async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
         return cursor.rowcount == 1
 
 
+async def mark_unshown(conn: Connection, tournament_id: int) -> None:
+    """The live message is behind though no match or game was added (a finished result
+    changed): the next ``claim_redraws`` redraws it."""
+    await conn.execute("UPDATE tournaments SET shown_done = 0 WHERE id = ?", (tournament_id,))
+
+
 async def claim_redraws(db: Database) -> list[Tournament]:
     """Started tournaments with a sign-up message showing less progress (done matches and
     games played) than there is: claimed (compare-and-set on the count), so one process

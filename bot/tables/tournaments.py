@@ -556,6 +556,8 @@ class Tournaments:
                 await store.finish_table(conn, match.id, standing, now, only_playing=False)
             else:
                 await store.set_result(conn, match.id, winner_id, now)
+            if match.status == "done":  # a result changed, none added: redraw all the same
+                await store.mark_unshown(conn, t.id)
             await _advance(conn, t.id, now)
         running = [match.game_id] if match.status != "done" else []
         return await self._end_tables(running, actor_id, actor_name)

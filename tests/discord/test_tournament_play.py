@@ -449,3 +449,26 @@ async def test_a_best_of_three_in_the_bracket_text_has_its_score(make_env: MakeE
     await resign_matches(env, players, [ana.id, bo.id])
     await env.tick()
     assert "**Round 1**: **Ana** beat Bo 2–1" in created.message.text
+
+
+async def test_changing_a_finished_result_redraws_the_standings(make_env: MakeEnv) -> None:
+    """The organiser changes the result of a match that had ended (its round still being
+    played): the reply said "now won by Bo" while the live standings kept Ana's win."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    for p in (ana, bo, cy, di):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    first = next(
+        m for m in (await env.bot.shell.tournaments.picture(1)).matches if ana.id in m.seated
+    )
+    assert set(first.seated) == {ana.id, bo.id}
+    await env.bot.tables.resign(first.game_id or 0, bo.id)  # Ana wins
+    await env.tick()
+    assert "` 1.` Ana · **1** pt · 1-0-0" in created.message.text
+    await org.slash("tournament result", table=first.game_id, winner=bo.member)
+    assert "` 1.` Bo · **1** pt · 1-0-0" in created.message.text
+    assert "Ana · **0** pts · 0-0-1" in created.message.text
