@@ -29,6 +29,7 @@ from bot.ui.tournaments import (
 )
 
 MAX_SIGNUP_MINUTES = 10_080  # a week
+LIST_MAX = 2000  # characters of /tournament list: one message's content
 STATES = {
     "signup": N_("sign-up"),
     "running": N_("running"),
@@ -218,7 +219,12 @@ class TournamentCog(
                     **values,
                 )
             )
-        text = "\n".join(lines) or _("No tournament has been held here yet.")
+        shown: list[str] = []
+        for line in lines:  # the newest first, as many as one message holds
+            if sum(len(x) + 1 for x in shown) + len(line) > LIST_MAX:
+                break
+            shown.append(line)
+        text = "\n".join(shown) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: no result")

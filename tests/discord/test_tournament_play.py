@@ -472,3 +472,28 @@ async def test_changing_a_finished_result_redraws_the_standings(make_env: MakeEn
     await org.slash("tournament result", table=first.game_id, winner=bo.member)
     assert "` 1.` Bo · **1** pt · 1-0-0" in created.message.text
     assert "Ana · **0** pts · 0-0-1" in created.message.text
+
+
+async def test_a_long_history_fits_one_message(make_env: MakeEnv) -> None:
+    """Twenty-five finished tournaments won by a long, markdown-heavy name: with the
+    winners named, the list outgrew Discord's 2,000 characters; it now stops at what fits
+    (the newest first)."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    long_ = await h.member("_" * 15 + "*" * 15)
+    bo = await h.member("Bo")
+    for number in range(1, 26):
+        created = await org.slash("tournament create", game="board", format="elimination")
+        for p in (long_, bo):
+            await p.click(created.message, "Join")
+        await org.click(created.message, "Start")
+        (match,) = (await env.bot.shell.tournaments.picture(number)).matches
+        await org.slash("tournament result", table=match.game_id, winner=long_.member)
+    listed = await bo.slash("tournament list")
+    assert listed.ephemeral and len(listed.text) <= 2000
+    lines = listed.text.splitlines()
+    assert lines[0].startswith("**#25** · ") and len(lines) >= 10
+    assert [line.split("**")[1] for line in lines] == [
+        f"#{n}" for n in range(25, 25 - len(lines), -1)
+    ]
