@@ -412,6 +412,7 @@ class Tournaments:
             table = await self.tables.open_lobby(
                 guild_id=t.guild_id, channel_id=t.channel_id, host_id=match.a_id,
                 host_name=name[match.a_id], kind=t.kind, settings=dict(t.settings),
+                limits=False,  # a round opens all its tables, however many, at once
             )  # fmt: skip
             for user in match.seated[1:]:
                 await self.tables.join(table.id, user, name[user])

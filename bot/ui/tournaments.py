@@ -402,6 +402,7 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
             split=_(PRIZE_LABELS.get(t.prize, t.prize)),
         )
         lines.append(f"{fee_item} · {pool_item}")
+    standings: str | None = None  # the standings (or bracket) text, once it has started
     if t.status == "signup":
         checkin = t.checkin_open(now)
         names = [
@@ -445,13 +446,13 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         body += "\n\n" + head_line + "\n" + ("\n".join(names) or _("Nobody yet."))
     elif t.status == "running":
         body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
-        body += "\n\n" + standings_text(picture)
+        standings = standings_text(picture)
     elif t.status == "finished":
         body = _("🏆 **%(name)s** won.", name=winner_name(picture))
         prizes = prize_line(picture)
         if prizes:
             body += "\n" + prizes
-        body += "\n\n" + standings_text(picture)
+        standings = standings_text(picture)
     elif t.fee:
         body = _("Cancelled: no result. Every entry fee was refunded.")
     else:
@@ -459,7 +460,32 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
     if t.status == "cancelled":
         lines = []
     description = "\n".join(lines) + ("\n" if lines else "") + body
+    if standings is not None:
+        description += "\n\n" + _fit(standings.split("\n"), DESCRIPTION_MAX - len(description) - 2)
     return discord.Embed(title=head, description=description, colour=COLOUR)
+
+
+DESCRIPTION_MAX = 4096  # characters of an embed's description
+
+
+def _fit(lines: list[str], room: int) -> str:
+    """The standings lines that fit in ``room`` characters, the best places first; a
+    field too long for an embed ends with how many more the picture shows."""
+    if sum(len(line) + 1 for line in lines) - 1 <= room:
+        return "\n".join(lines)
+    shown: list[str] = []
+    for i, line in enumerate(lines):
+        rest = len(lines) - i
+        more = plural(
+            "…and %(count)s more: the picture shows everyone.",
+            "…and %(count)s more: the picture shows everyone.",
+            rest,
+            count=number(rest),
+        )
+        if sum(len(x) + 1 for x in shown) + len(line) + 1 + len(more) > room:
+            return "\n".join([*shown, more])
+        shown.append(line)
+    return "\n".join(shown)  # pragma: no cover (the whole fitted after all)
 
 
 PICTURE = "tournament.png"

@@ -497,3 +497,49 @@ async def test_a_long_history_fits_one_message(make_env: MakeEnv) -> None:
     assert [line.split("**")[1] for line in lines] == [
         f"#{n}" for n in range(25, 25 - len(lines), -1)
     ]
+
+
+async def test_a_full_field_with_long_names_fits_the_embed(make_env: MakeEnv) -> None:
+    """Sixty-four players with 32-character names: the standings text outgrew an embed's
+    4,096 characters, so the sign-up message could not be redrawn nor the round posted; and
+    its 32 tables went past the five games a channel may run (a member's cap), so the
+    sixth on waited for a claim to time out."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
+    members = [await h.member(f"{n:02d} " + "Long_Name_" * 3) for n in range(64)]
+    for p in members:
+        await p.click(created.message, "Join")
+    assert "Players (64)" in created.message.text
+    await org.click(created.message, "Start")
+    text = created.message.embeds[0]["description"]
+    assert "Round 1 of 6" in text and len(text) <= 4096
+    assert text.splitlines()[-1].endswith("more: the picture shows everyone.")
+    assert "` 1.` 00 Long" in text  # the best places first
+    post = h.last_message(h.channel, ephemeral=False)
+    assert "Round 1 of 6" in post.text and post.attachments
+    assert len(h.threads) == 32  # every table of the round, past the channel caps
+
+
+async def test_a_best_of_three_opens_its_next_game_under_the_start_cooldown(
+    make_env: MakeEnv,
+) -> None:
+    """A member may open one table every ten seconds: the tournament opened game two of a
+    best of 3 with the first-named player as host the moment game one ended, was refused
+    by that cooldown, and the match waited five minutes for its claim to be taken over."""
+    env = await make_env(start_cooldown_seconds=10)
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", best_of=3
+    )
+    for p in (ana, bo):
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    await resign_matches(env, {ana.id: ana, bo.id: bo}, [ana.id, bo.id])
+    await env.tick()
+    (match,) = (await env.bot.shell.tournaments.picture(1)).matches
+    assert (match.status, match.games, match.game_id) == ("playing", 1, 2)
+    assert (await env.bot.tables.get(2)).status == "running"
