@@ -95,6 +95,11 @@ class TournamentCog(
     ) -> None:
         await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if isinstance(interaction.channel, discord.Thread):
+            # A match opens its own thread on the channel; a thread holds one game.
+            raise UserError(
+                _("Run a tournament from a text channel: each of its matches opens a thread there.")
+            )
         games = tournament_games(self.bot.games)
         key = self.bot.games.find_key(game) or game
         if key not in games:

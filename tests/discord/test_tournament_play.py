@@ -543,3 +543,24 @@ async def test_a_best_of_three_opens_its_next_game_under_the_start_cooldown(
     (match,) = (await env.bot.shell.tournaments.picture(1)).matches
     assert (match.status, match.games, match.game_id) == ("playing", 1, 2)
     assert (await env.bot.tables.get(2)).status == "running"
+
+
+async def test_a_tournament_is_run_from_a_channel_not_a_thread(make_env: MakeEnv) -> None:
+    """Created in a game's thread, a tournament's matches could never open (a thread holds
+    one game) and its every round stalled: /tournament create there is refused."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    lobby = await ana.slash("sequences start")
+    await bo.click(lobby.message, "Join")
+    await ana.click(lobby.message, "Start")
+    [thread] = h.threads
+    refused = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", _channel=thread
+    )
+    assert refused.ephemeral
+    assert refused.text == (
+        "Run a tournament from a text channel: each of its matches opens a thread there."
+    )
+    assert (await org.slash("tournament list")).text == "No tournament has been held here yet."
