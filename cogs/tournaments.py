@@ -10,6 +10,7 @@ from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n.speaking import N_, _, number
 from bot.render.common import NO_PINGS
+from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
 from bot.ui.tournaments import (
     FORMAT_LABELS,
@@ -18,14 +19,17 @@ from bot.ui.tournaments import (
     may_organise,
     picture_embed,
     post_due,
+    redraw_signup,
     refusal,
     require_organiser,
     shown,
     signup_message,
     tournament_games,
+    winner_name,
 )
 
 MAX_SIGNUP_MINUTES = 10_080  # a week
+LIST_MAX = 2000  # characters of /tournament list: one message's content
 STATES = {
     "signup": N_("sign-up"),
     "running": N_("running"),
@@ -91,12 +95,32 @@ class TournamentCog(
     ) -> None:
         await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if isinstance(interaction.channel, discord.Thread):
+            # A match opens its own thread on the channel; a thread holds one game.
+            raise UserError(
+                _("Run a tournament from a text channel: each of its matches opens a thread there.")
+            )
         games = tournament_games(self.bot.games)
         key = self.bot.games.find_key(game) or game
         if key not in games:
             raise UserError(_("Pick a game from the list."))
         if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
             raise UserError(_("Pick a format and a prize split from the list."))
+        if rounds is not None and format != "swiss":
+            raise UserError(
+                # TRANSLATORS: rounds is /tournament create's option: write its name as your
+                # language's Discord shows it (the commands catalogue).
+                _(
+                    "Only a Swiss has a number of rounds to choose: a round robin plays "
+                    "everyone once, a bracket until one is left. Leave rounds out."
+                )
+            )
+        if final_best_of not in (None, best_of) and format != "elimination":
+            raise UserError(
+                # TRANSLATORS: final-best-of and best-of are /tournament create's options:
+                # write their names as your language's Discord shows them.
+                _("Only single elimination has a final: leave final-best-of out, or set best-of.")
+            )
         final = best_of if final_best_of is None else final_best_of
         if best_of not in (1, 3) or final not in (1, 3):
             raise UserError(_("A match is a best of 1 or a best of 3."))
@@ -107,6 +131,8 @@ class TournamentCog(
             )
         if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
             raise UserError(
+                # TRANSLATORS: signup-minutes is /tournament create's option: write its name as
+                # your language's Discord shows it (the commands catalogue).
                 _("Check-in needs a sign-up window at least as long: set signup-minutes too.")
             )
         kind, settings = games[key]
@@ -149,7 +175,17 @@ class TournamentCog(
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
         if picture.tournament.status in ("signup", "cancelled"):
+            t_row = picture.tournament
+            content = None
+            if t_row.status == "signup" and t_row.message_id is not None:
+                # This copy has no buttons: say where Join (and Check in) are.
+                link = (
+                    f"https://discord.com/channels/{t_row.guild_id}/{t_row.channel_id}/"
+                    f"{t_row.message_id}"
+                )
+                content = _("Join on the tournament's sign-up message: %(link)s", link=link)
             await interaction.response.send_message(
+                content,
                 embed=picture_embed(picture, self.bot.games, self.bot.shell.tournaments.clock()),
                 allowed_mentions=NO_PINGS,
             )
@@ -164,17 +200,36 @@ class TournamentCog(
     async def list_(self, interaction: discord.Interaction[SequencesBot]) -> None:
         assert interaction.guild_id is not None
         listed = await self.bot.shell.tournaments.listed(interaction.guild_id)
-        lines = [
-            _(
-                "**#%(id)s** · %(format)s · %(game)s · %(state)s",
-                id=t.id,
-                format=_(FORMAT_LABELS[t.format]),
-                game=self.bot.games.label(t.game_key),
-                state=_(STATES.get(t.status, STATES["cancelled"])),
+        lines = []
+        for t in listed:
+            values = {
+                "id": t.id,
+                "format": _(FORMAT_LABELS[t.format]),
+                "game": self.bot.games.label(t.game_key),
+            }
+            if t.status == "finished":  # the history says who won each
+                picture = await self.bot.shell.tournaments.picture(t.id)
+                lines.append(
+                    _(
+                        "**#%(id)s** · %(format)s · %(game)s · finished: 🏆 %(winner)s",
+                        winner=winner_name(picture),
+                        **values,
+                    )
+                )
+                continue
+            lines.append(
+                _(
+                    "**#%(id)s** · %(format)s · %(game)s · %(state)s",
+                    state=_(STATES.get(t.status, STATES["cancelled"])),
+                    **values,
+                )
             )
-            for t in listed
-        ]
-        text = "\n".join(lines) or _("No tournament has been held here yet.")
+        shown: list[str] = []
+        for line in lines:  # the newest first, as many as one message holds
+            if sum(len(x) + 1 for x in shown) + len(line) > LIST_MAX:
+                break
+            shown.append(line)
+        text = "\n".join(shown) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: no result")
@@ -202,6 +257,8 @@ class TournamentCog(
             else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
         )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        # Its sign-up message (or live standings) says it is over: no buttons left.
+        await redraw_signup(self.bot, self.bot.shell, await service.get(t_id))
 
     @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
     @app_commands.describe(tournament="Its number", member="Who to take out")
@@ -213,8 +270,10 @@ class TournamentCog(
     ) -> None:
         t_id = await self._find(interaction, tournament)
         await self._require_organiser(interaction, t_id)
+        service = self.bot.shell.tournaments
+        t = await service.get(t_id)
         try:
-            changes = await self.bot.shell.tournaments.remove(
+            changes = await service.remove(
                 t_id, member.id, interaction.user.id, interaction.user.display_name
             )
         except TournamentError as exc:
@@ -222,14 +281,23 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        await interaction.followup.send(
-            _(
+        if t.status != "signup":
+            text = _(
                 "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
                 member=member.mention,
                 id=t_id,
-            ),
-            allowed_mentions=NO_PINGS,
-        )
+            )
+        elif t.fee:  # before the start: no match to forfeit, the fee went back
+            text = _(
+                "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
+                member=member.mention,
+                id=t_id,
+            )
+        else:
+            text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
+        await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        if t.status == "signup":  # the list and the pool lose them
+            await redraw_signup(self.bot, self.bot.shell, t)
         await post_due(self.bot, self.bot.shell)
 
     @app_commands.command(name="result", description="Set a match's result (it is logged)")
@@ -252,11 +320,32 @@ class TournamentCog(
                 interaction.user.display_name,
             )  # fmt: skip
         except TournamentError as exc:
+            if exc.code == "override_winner" and winner is not None:
+                raise UserError(
+                    _(
+                        "%(name)s is not playing at that table: pick one of its players as "
+                        "the winner.",
+                        name=md_name(clean_name(winner.display_name)),
+                    )
+                ) from None
             raise refusal(exc) from None
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        if winner is None:
+        kind = (await service.get(t_id)).format
+        if winner is None and kind == "elimination" and match.b_id is not None:
+            # A bracket has no draws: the better seed goes through (bot.rules.tournament).
+            seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
+            through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
+            text = _(
+                "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
+                "on seed (set by %(by)s).",
+                table=table,
+                id=t_id,
+                name=f"<@{through}>",
+                by=interaction.user.mention,
+            )
+        elif winner is None:
             text = _(
                 "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
                 table=table,

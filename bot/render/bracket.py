@@ -47,6 +47,11 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, roo
     return text
 
 
+def _title_width(face: ImageFont.FreeTypeFont, *lines: str | None) -> int:
+    """Pixels a picture needs across for its title lines: none is cut at the right edge."""
+    return PAD * 2 + max((int(face.getlength(line)) + 1 for line in lines if line), default=0)
+
+
 def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.quantize(colors=64).save(buffer, format="PNG", optimize=True)
@@ -87,6 +92,7 @@ def bracket_png(
     columns = len(rounds)
     first = max(len(rounds[0]), 1)
     width = max(PAD * 2 + columns * box_w + (columns - 1) * GUTTER, 360)
+    width = max(width, _title_width(head_font, title, champion))
     heading = PAD + 40 + (34 if champion else 0)
     top = heading + 30
     height = top + first * (match_h + gap) + PAD
@@ -145,7 +151,7 @@ def table_png(title: str, header: list[str], rows: list[list[str]], leader: bool
     number_w = [
         max(70, 14 * max(len(r[i]) for r in [header, *rows]) + 16) for i in range(2, len(header))
     ]
-    width = PAD * 2 + 50 + name_w + sum(number_w)
+    width = max(PAD * 2 + 50 + name_w + sum(number_w), _title_width(head_font, title))
     height = PAD * 2 + 40 + row_h * (len(rows) + 1)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)

@@ -340,14 +340,18 @@ def standings(
 
 def elimination_places(rounds: Sequence[Sequence[Result]], seeds: Sequence[int]) -> list[int]:
     """Final order of a single elimination: the champion, the runner-up, then those out in
-    each earlier round (later rounds first), by seed within a round."""
+    each earlier round (later rounds first), by seed within a round. A match with no
+    winner puts out the worse seed (the better goes through, as ``next_round`` pairs)."""
     rank = {pid: i for i, pid in enumerate(seeds)}
     out_in: dict[int, int] = {}
     for number, matches in enumerate(rounds):
         for r in matches:
-            if r.b is None or r.winner is None:
+            if r.b is None:
                 continue
-            loser = r.b if r.winner == r.a else r.a
+            if r.winner is None:
+                loser = max((r.a, r.b), key=lambda p: rank.get(p, len(rank)))
+            else:
+                loser = r.b if r.winner == r.a else r.a
             out_in[loser] = number
     champions = [pid for pid in seeds if pid not in out_in]
     rest = sorted(out_in, key=lambda p: (-out_in[p], rank[p]))

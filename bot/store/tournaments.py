@@ -503,11 +503,17 @@ async def claim_match(db: Database, match_id: int, now: float, grace: float) -> 
 
 async def set_match_game(db: Database, match_id: int, game_id: int) -> None:
     async with db.transaction() as conn:
-        await conn.execute(
+        cursor = await conn.execute(
             "UPDATE tournament_matches SET status = 'playing', game_id = ?"
             " WHERE id = ? AND status = 'opening'",
             (game_id, match_id),
         )
+        if cursor.rowcount == 1:  # each of its games' tables stays the match's
+            await conn.execute(
+                "INSERT INTO tournament_match_games (game_id, match_id) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
+                (game_id, match_id),
+            )
 
 
 async def pending_matches(
@@ -574,20 +580,31 @@ async def claim_post(db: Database, tournament_id: int, value: int) -> bool:
         return cursor.rowcount == 1
 
 
+async def mark_unshown(conn: Connection, tournament_id: int) -> None:
+    """The live message is behind though no match or game was added (a finished result
+    changed): the next ``claim_redraws`` redraws it."""
+    await conn.execute("UPDATE tournaments SET shown_done = 0 WHERE id = ?", (tournament_id,))
+
+
 async def claim_redraws(db: Database) -> list[Tournament]:
-    """Started tournaments with a sign-up message showing fewer done matches than there
-    are: claimed (compare-and-set on the count), so one process redraws each, once per
-    change."""
+    """Started tournaments with a sign-up message showing less progress (done matches and
+    games played) than there is: claimed (compare-and-set on the count), so one process
+    redraws each, once per change."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
-            "UPDATE tournaments SET shown_done = (SELECT COUNT(*) FROM tournament_matches m"
-            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            # Progress: each done match and each game of a best of 3 played (both only
+            # grow), so the live message follows every game (a best of 3's score).
+            "UPDATE tournaments SET shown_done ="
+            " (SELECT COALESCE(SUM(m.games), 0) + COALESCE(SUM(CASE WHEN m.status = 'done'"
+            " THEN 1 ELSE 0 END), 0) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id)"
             # Finished ones only until their final standings are posted (``post_due``
             # redraws first): the scan stays on the few tournaments still going.
             " WHERE message_id IS NOT NULL AND (status = 'running'"
             " OR (status = 'finished' AND posted_round <= round))"
-            " AND shown_done < (SELECT COUNT(*) FROM tournament_matches m"
-            " WHERE m.tournament_id = tournaments.id AND m.status = 'done')"
+            " AND shown_done < (SELECT COALESCE(SUM(m.games), 0) + COALESCE(SUM(CASE"
+            " WHEN m.status = 'done' THEN 1 ELSE 0 END), 0) FROM tournament_matches m"
+            " WHERE m.tournament_id = tournaments.id)"
             f" RETURNING {_T_COLUMNS}"
         )
         return sorted((_tournament(row) for row in await cursor.fetchall()), key=lambda t: t.id)
@@ -673,8 +690,10 @@ async def log_entries(db: Database, tournament_id: int) -> list[tuple[int, str, 
 
 
 async def match_for_game(db: Database, game_id: int) -> Match | None:
-    """The match a table (any of its games' tables, the latest) belongs to."""
+    """The match a table (any of its games' tables) belongs to."""
     row = await db.fetchone(
-        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ?", (game_id,)
+        f"SELECT {_M_COLUMNS} FROM tournament_matches WHERE game_id = ? OR id IN"
+        " (SELECT match_id FROM tournament_match_games WHERE game_id = ?)",
+        (game_id, game_id),
     )
     return None if row is None else _match(row)

@@ -260,9 +260,12 @@ class TableService:
         seat_host: bool = True,
         then: Callable[[Connection, Table], Awaitable[None]] | None = None,
         held: list[int] = (),  # type: ignore[assignment]
+        limits: bool = True,
     ) -> Table:
         """``then``: more of the same transaction, once the table is inserted (a rematch
-        seats its players); what it raises rolls the whole opening back."""
+        seats its players); what it raises rolls the whole opening back. ``limits`` False:
+        no host cooldown nor channel or server caps (a tournament's match, opened by the
+        event for members it seats, not by a member asking)."""
         game = self.kind(kind)
         game.check_settings(settings)
         held = [u for u in dict.fromkeys(held) if u != host_id]
@@ -289,7 +292,8 @@ class TableService:
                 raise UserError(code="stake.off", server=bool(self.settings.max_stake))
             if stake < 0 or stake > cap:
                 raise UserError(code="stake.range", cap=cap)
-            self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
+            if limits:
+                self._check_open_limits(checks, in_server=guild_id != NO_GUILD)
             table = await self._open(
                 conn,
                 guild_id=guild_id,

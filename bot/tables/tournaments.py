@@ -11,6 +11,7 @@ compare-and-set on the round number. Opening a round's tables comes after that c
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,8 @@ class Picture:
     matches: list[Match]
     standings: list[rules.Standing]
     places: list[int]  # final order of a bracket (elimination), else empty
+    # Chips each place won once it is over, best place first (what _pay_prizes paid).
+    prizes: dict[int, int] = dataclasses.field(default_factory=dict)
 
 
 def _entrants(entries: list[Entry]) -> list[rules.Entrant]:
@@ -289,7 +292,7 @@ class Tournaments:
             if t is None or not await store.add_entry(
                 conn, tournament_id, user_id, name, now, rules.MAX_PLAYERS
             ):
-                raise TournamentError("join")
+                raise await self._join_refusal(conn, t, user_id)
             if t.fee > 0:
                 await chips.ensure_wallet(conn, t.guild_id, user_id, now, start=START_CHIPS)
                 if not await chips.debit(
@@ -299,6 +302,17 @@ class Tournaments:
                     short = await chips.balance_in(conn, t.guild_id, user_id)
                     raise TournamentFeeShort(short, t.fee)
                 await store.hold_fee(conn, t.id, t.guild_id, user_id, t.fee, now)
+
+    @staticmethod
+    async def _join_refusal(
+        conn: Connection, t: Tournament | None, user_id: int
+    ) -> TournamentError:
+        """Why a Join did not count: sign-up closed, in already, or the field full."""
+        if t is None or t.status != "signup":
+            return TournamentError("join_closed")
+        if user_id in {e.user_id for e in await store.entries(conn, t.id)}:
+            return TournamentError("join_again")
+        return TournamentError("join_full")
 
     async def leave(self, tournament_id: int, user_id: int) -> None:
         """Leave before the start: the fee comes back."""
@@ -318,7 +332,8 @@ class Tournaments:
             if t is None or not t.checkin_open(now):
                 raise TournamentError("checkin_closed")
             if not await store.check_in(conn, tournament_id, user_id, now):
-                raise TournamentError("checkin_again")
+                signed = {e.user_id for e in await store.entries(conn, tournament_id)}
+                raise TournamentError("checkin_again" if user_id in signed else "checkin_not_in")
 
     async def start(self, tournament_id: int) -> Tournament:
         """Seed by the game's rating and pair round one; ``open_pending`` opens its tables.
@@ -397,6 +412,7 @@ class Tournaments:
             table = await self.tables.open_lobby(
                 guild_id=t.guild_id, channel_id=t.channel_id, host_id=match.a_id,
                 host_name=name[match.a_id], kind=t.kind, settings=dict(t.settings),
+                limits=False,  # a round opens all its tables, however many, at once
             )  # fmt: skip
             for user in match.seated[1:]:
                 await self.tables.join(table.id, user, name[user])
@@ -446,7 +462,14 @@ class Tournaments:
         if t.format == "elimination" and entries:
             by_round = [[r for r in results if r.round == n] for n in range(1, t.round + 1)]
             places = rules.elimination_places(by_round, rules.seed_order(entrants))
-        return Picture(t, entries, matches, table, places)
+        prizes: dict[int, int] = {}
+        if t.status == "finished" and t.fee:
+            # The pool of every fee held at the start (a removed player's stays in it),
+            # to the places as _pay_prizes paid it.
+            removed = {e.user_id for e in entries if e.removed}
+            ranked = [p for p in final_places(t, entrants, results) if p not in removed]
+            prizes = rules.prize_shares(t.fee * len(entries), ranked, t.prize)
+        return Picture(t, entries, matches, table, places, prizes)
 
     async def listed(self, guild_id: int) -> list[Tournament]:
         return await store.listed(self.db, guild_id)
@@ -519,8 +542,10 @@ class Tournaments:
             t = await store.get(conn, match.tournament_id) if match else None
             if match is None or t is None or t.status != "running" or match.round != t.round:
                 raise TournamentError("override")
-            if match.b_id is None or winner_id not in (*match.seated, None):
+            if match.b_id is None:
                 raise TournamentError("override")
+            if winner_id not in (*match.seated, None):
+                raise TournamentError("override_winner")
             await store.log(
                 conn, t.id, actor_id, "override",
                 {"match": match.id, "was": match.winner_id, "status": match.status,
@@ -532,6 +557,8 @@ class Tournaments:
                 await store.finish_table(conn, match.id, standing, now, only_playing=False)
             else:
                 await store.set_result(conn, match.id, winner_id, now)
+            if match.status == "done":  # a result changed, none added: redraw all the same
+                await store.mark_unshown(conn, t.id)
             await _advance(conn, t.id, now)
         running = [match.game_id] if match.status != "done" else []
         return await self._end_tables(running, actor_id, actor_name)

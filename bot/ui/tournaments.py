@@ -18,7 +18,7 @@ from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
 from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
 from bot.render.common import COLOUR, NO_PINGS, timestamp
-from bot.rules.tournament import Standing
+from bot.rules.tournament import MAX_PLAYERS, Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import (
     Match,
@@ -43,16 +43,20 @@ FORMAT_LABELS = {
 REFUSALS = {
     "unknown": N_("There is no such tournament here."),
     "format": N_("Pick a format from the list."),
-    "join": N_("Sign-up is closed, the field is full, or you are in already."),
+    "join_closed": N_("Sign-up for this tournament is closed."),
+    "join_again": N_("You are signed up already."),
     "leave": N_("You are not signed up, or the tournament has started."),
     "start": N_("This tournament has started already or is over."),
     "players": N_("A tournament needs two players at least."),
     "cancel": N_("This tournament is over already."),
     "remove": N_("They are not in this tournament, or it is over."),
     "override": N_("Only a match of the round being played can be changed."),
+    # TRANSLATORS: signup-minutes, seats and best-of below are /tournament create's
+    # options: write their names as your language's Discord shows them.
     "checkin": N_("Check-in needs a sign-up window at least as long: set signup-minutes too."),
     "checkin_closed": N_("Check-in is not open."),
-    "checkin_again": N_("You are checked in already, or not signed up: press Join."),
+    "checkin_again": N_("You are checked in already."),
+    "checkin_not_in": N_("You are not signed up: press **Join** (it checks you in too)."),
     "checkin_not_open": N_("Check-in has not opened yet: start once it has, or wait."),
     "seats": N_("This game cannot seat that many at a table."),
     "seats_format": N_("Tables of three or more are for Swiss: pick Swiss, or 2 seats."),
@@ -140,6 +144,16 @@ async def require_organiser(
     raise Forbidden(_("Only the organiser or a member with Manage Server can do that."))
 
 
+def no_rematch(tournament_id: int) -> str:
+    """The Rematch button of a tournament match's table, pressed: the tournament plays on
+    by itself (its next game, or the next round, opens in a thread of its own)."""
+    return _(
+        "That was a match of tournament #%(id)s: the tournament opens its next games "
+        "itself, so there is no rematch. `/tournament show` has the standings.",
+        id=tournament_id,
+    )
+
+
 def refusal(error: TournamentError) -> UserError:
     if isinstance(error, TournamentFeeShort):
         return UserError(
@@ -149,6 +163,15 @@ def refusal(error: TournamentError) -> UserError:
                 error.balance,
                 count=number(error.balance),
                 fee=number(error.fee),
+            )
+        )
+    if error.code == "join_full":
+        return UserError(
+            plural(
+                "The field is full: a tournament takes %(count)s player at most.",
+                "The field is full: a tournament takes %(count)s players at most.",
+                MAX_PLAYERS,
+                count=number(MAX_PLAYERS),
             )
         )
     code = REFUSALS.get(error.code)
@@ -196,7 +219,8 @@ def _table_line(picture: Picture, s: Standing) -> str:
     )
     if places:
         shown += " · " + _("places %(places)s", places=", ".join(map(str, places)))
-    return shown + " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
+    return shown + _removed(picture, s.id)
 
 
 def _standing_line(picture: Picture, s: Standing) -> str:
@@ -217,7 +241,20 @@ def _standing_line(picture: Picture, s: Standing) -> str:
         shown += " · " + plural("%(count)s bye", "%(count)s byes", s.byes)
     if picture.tournament.format == "swiss":
         shown += " · " + _("Buchholz %(value)s", value=points_value(s.buchholz))
-    return shown
+    return shown + _removed(picture, s.id)
+
+
+def _removed(picture: Picture, user_id: int) -> str:
+    """A player the organiser took out: their line says so (they win no prize)."""
+    entry = next((e for e in picture.entries if e.user_id == user_id), None)
+    # TRANSLATORS: ends a standings line of a player the organiser removed.
+    return " · " + _("removed") if entry is not None and entry.removed else ""
+
+
+def _series(t: Tournament, m: Match) -> bool:
+    """Whether a bracket match is a best of 3 with a game played (its score is news)."""
+    best_of = t.final_best_of if m.round == t.rounds else t.best_of
+    return best_of > 1 and m.games > 0 and m.b_id is not None
 
 
 def standings_text(picture: Picture) -> str:
@@ -230,14 +267,47 @@ def standings_text(picture: Picture) -> str:
             for m in matches:
                 if m.b_id is None:
                     parts.append(_("%(name)s (bye)", name=_name(picture, m.a_id)))
+                elif m.status == "done" and m.winner_id is None:
+                    # No result: the better seed went through (as the pairing does).
+                    seed = {e.user_id: e.seed or 10**6 for e in picture.entries}
+                    win, loser = sorted((m.a_id, m.b_id), key=lambda u: seed.get(u, 10**6))
+                    parts.append(
+                        _(
+                            "**%(winner)s** through on seed (no result against %(loser)s)",
+                            winner=_name(picture, win),
+                            loser=_name(picture, loser),
+                        )
+                    )
+                elif m.status == "done" and _series(t, m):
+                    a_won = m.winner_id == m.a_id
+                    won, lost = (m.a_wins, m.b_wins) if a_won else (m.b_wins, m.a_wins)
+                    parts.append(
+                        _(
+                            "**%(winner)s** beat %(loser)s %(won)s–%(lost)s",
+                            winner=_name(picture, m.winner_id),
+                            loser=_name(picture, m.b_id if a_won else m.a_id),
+                            won=number(won),
+                            lost=number(lost),
+                        )
+                    )
                 elif m.status == "done":
                     loser = m.b_id if m.winner_id == m.a_id else m.a_id
-                    win = m.winner_id if m.winner_id is not None else m.a_id
                     parts.append(
                         _(
                             "**%(winner)s** beat %(loser)s",
-                            winner=_name(picture, win),
+                            winner=_name(picture, m.winner_id),
                             loser=_name(picture, loser),
+                        )
+                    )
+                elif _series(t, m):  # a best of 3 under way: its score so far
+                    parts.append(
+                        # TRANSLATORS: a best of 3 under way, its games won: "Ana 1–0 Bo".
+                        _(
+                            "%(a)s %(a_wins)s–%(b_wins)s %(b)s",
+                            a=_name(picture, m.a_id),
+                            b=_name(picture, m.b_id),
+                            a_wins=number(m.a_wins),
+                            b_wins=number(m.b_wins),
                         )
                     )
                 else:
@@ -258,6 +328,39 @@ def standings_text(picture: Picture) -> str:
         return "\n".join(lines)
     line = _table_line if t.seats > 2 else _standing_line
     return "\n".join(line(picture, s) for s in picture.standings)
+
+
+def winner_name(picture: Picture) -> str:
+    """The winner of a finished tournament, as markdown: a bracket's champion, else the
+    first of the standings."""
+    winner = picture.places[0] if picture.places else picture.standings[0].id
+    return _name(picture, winner)
+
+
+def prize_line(picture: Picture) -> str | None:
+    """Who won which chips of the pool, once it is over (None: no fee)."""
+    if not picture.prizes:
+        return None
+    if len(picture.prizes) == 1:
+        [(user_id, amount)] = picture.prizes.items()
+        return plural(
+            "💰 %(name)s won the prize pool of %(count)s chip.",
+            "💰 %(name)s won the prize pool of %(count)s chips.",
+            amount,
+            name=_name(picture, user_id),
+            count=number(amount),
+        )
+    shares = " · ".join(
+        plural(
+            "%(name)s %(count)s chip",
+            "%(name)s %(count)s chips",
+            amount,
+            name=_name(picture, user_id),
+            count=number(amount),
+        )
+        for user_id, amount in picture.prizes.items()
+    )
+    return _("💰 Prizes: %(shares)s", shares=shares)
 
 
 def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
@@ -287,14 +390,19 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         lines.append(_("The final: best of %(final)s", final=t.final_best_of))
     if t.fee:
         pool = t.fee * len(picture.entries)
-        lines.append(
-            _(
-                "Entry fee %(fee)s chips · prize pool %(pool)s chips, %(split)s",
-                fee=number(t.fee),
-                pool=number(pool),
-                split=_(PRIZE_LABELS.get(t.prize, t.prize)),
-            )
+        # Two items of a list, each with its own number's plural ("1 chip").
+        fee_item = plural(
+            "Entry fee %(count)s chip", "Entry fee %(count)s chips", t.fee, count=number(t.fee)
         )
+        pool_item = plural(
+            "prize pool %(count)s chip, %(split)s",
+            "prize pool %(count)s chips, %(split)s",
+            pool,
+            count=number(pool),
+            split=_(PRIZE_LABELS.get(t.prize, t.prize)),
+        )
+        lines.append(f"{fee_item} · {pool_item}")
+    standings: str | None = None  # the standings (or bracket) text, once it has started
     if t.status == "signup":
         checkin = t.checkin_open(now)
         names = [
@@ -338,11 +446,13 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
         body += "\n\n" + head_line + "\n" + ("\n".join(names) or _("Nobody yet."))
     elif t.status == "running":
         body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
-        body += "\n\n" + standings_text(picture)
+        standings = standings_text(picture)
     elif t.status == "finished":
-        winner = picture.places[0] if picture.places else picture.standings[0].id
-        body = _("🏆 **%(name)s** won.", name=_name(picture, winner))
-        body += "\n\n" + standings_text(picture)
+        body = _("🏆 **%(name)s** won.", name=winner_name(picture))
+        prizes = prize_line(picture)
+        if prizes:
+            body += "\n" + prizes
+        standings = standings_text(picture)
     elif t.fee:
         body = _("Cancelled: no result. Every entry fee was refunded.")
     else:
@@ -350,7 +460,32 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
     if t.status == "cancelled":
         lines = []
     description = "\n".join(lines) + ("\n" if lines else "") + body
+    if standings is not None:
+        description += "\n\n" + _fit(standings.split("\n"), DESCRIPTION_MAX - len(description) - 2)
     return discord.Embed(title=head, description=description, colour=COLOUR)
+
+
+DESCRIPTION_MAX = 4096  # characters of an embed's description
+
+
+def _fit(lines: list[str], room: int) -> str:
+    """The standings lines that fit in ``room`` characters, the best places first; a
+    field too long for an embed ends with how many more the picture shows."""
+    if sum(len(line) + 1 for line in lines) - 1 <= room:
+        return "\n".join(lines)
+    shown: list[str] = []
+    for i, line in enumerate(lines):
+        rest = len(lines) - i
+        more = plural(
+            "…and %(count)s more: the picture shows everyone.",
+            "…and %(count)s more: the picture shows everyone.",
+            rest,
+            count=number(rest),
+        )
+        if sum(len(x) + 1 for x in shown) + len(line) + 1 + len(more) > room:
+            return "\n".join([*shown, more])
+        shown.append(line)
+    return "\n".join(shown)  # pragma: no cover (the whole fitted after all)
 
 
 PICTURE = "tournament.png"
@@ -374,9 +509,18 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
     t = picture.tournament
     if t.status in ("signup", "cancelled") or not picture.entries:
         return None
-    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
     if t.format == "elimination":
+        title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
         return _bracket_png(picture, title)
+    head, header, rows = standings_table(picture, games)
+    return table_png(head, header, rows, leader=t.status == "finished")
+
+
+def standings_table(picture: Picture, games: Games) -> tuple[str, list[str], list[list[str]]]:
+    """The standings picture's title, header and rows (a Swiss or a round robin). A column
+    of byes when anyone had one: a bye is a point the W-D-L does not show."""
+    t = picture.tournament
+    title = _("Tournament #%(id)s · %(game)s", id=t.id, game=games.label(t.game_key))
     if t.status == "finished":
         head = _("%(title)s · final standings", title=title)
     else:
@@ -385,7 +529,10 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
             rounds=t.rounds,
         )  # fmt: skip
     multi = t.seats > 2
+    byes = not multi and any(s.byes for s in picture.standings)
     header = ["", _("Player"), _("Pts"), _("Places") if multi else _("W-D-L")]
+    if byes:
+        header.append(_("Byes"))
     if t.format == "swiss":
         header.append(_("Buchholz"))
     rows = []
@@ -400,10 +547,12 @@ def picture_png(picture: Picture, games: Games) -> bytes | None:
         else:
             record = f"{s.wins}-{s.draws}-{s.losses}"
         row = [str(s.place), _name_plain(picture, s.id), points_value(s.points), record]
+        if byes:
+            row.append(str(s.byes))
         if t.format == "swiss":
             row.append(points_value(s.buchholz))
         rows.append(row)
-    return table_png(head, header, rows, leader=t.status == "finished")
+    return head, header, rows
 
 
 def _name_plain(picture: Picture, user_id: int) -> str:
@@ -464,6 +613,8 @@ class TournamentButton(
     LABELS = {
         "join": N_("Join"),
         "leave": N_("Leave"),
+        # TRANSLATORS: signup-minutes, seats and best-of below are /tournament create's
+        # options: write their names as your language's Discord shows them.
         "checkin": N_("Check in"),
         "start": N_("Start"),
     }
@@ -571,7 +722,7 @@ async def shown(
     return embed, discord.File(io.BytesIO(png), filename=PICTURE)
 
 
-async def _redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
+async def redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
     """Edit the sign-up message (its check-in opened, or it started by the clock)."""
     if t.message_id is None:
         return
@@ -589,13 +740,13 @@ async def post_due(client: Any, shell: Shell) -> None:
     Before that: redraw the sign-up messages whose check-in opened, and start the
     tournaments whose start time came."""
     for t in await shell.tournaments.checkin_opened():
-        await _redraw_signup(client, shell, t)
+        await redraw_signup(client, shell, t)
     started, cancelled = await shell.tournaments.start_due()
     for tournament_id in started + cancelled:
-        await _redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
+        await redraw_signup(client, shell, await shell.tournaments.get(tournament_id))
     # A match ended (or a round was paired with byes): the live standings follow.
     for t in await shell.tournaments.redraws():
-        await _redraw_signup(client, shell, t)
+        await redraw_signup(client, shell, t)
     for table_id in await shell.tournaments.open_pending():
         try:
             # A public message: in the server's words, as every table's (bot.ui.i18n).
@@ -621,16 +772,53 @@ async def _post_table(client: Any, shell: Shell, table_id: int) -> None:
     called by the turn ping."""
     table = await shell.tables.get(table_id)
     channel = await _channel(client, table.row.channel_id)
-    names = ", ".join(f"<@{s.user_id}>" for s in table.seats if s.user_id is not None)
     head = None
     try:
         head = await channel.send(
-            _("⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table.id),
+            await _match_notice(shell, table_id, [s.user_id for s in table.seats]),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
     except discord.HTTPException as exc:  # the game is tried in the channel on its own
         log.warning("tournament table %s: no match notice (%s)", table.id, exc.status)
     await shell.publisher.started_on(table, head, channel)
+
+
+async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -> str:
+    """The line that calls a match's players to its table: which tournament and round, and
+    in a best of 3 which game and the score so far (each game is a table of its own)."""
+    names = ", ".join(f"<@{u}>" for u in seated if u is not None)
+    match = await shell.tournaments.match_for_table(table_id)
+    if match is None:  # not a tournament's (cannot happen): the players and the table
+        return _(
+            "⚔️ Tournament match: %(players)s · table #%(table)s", players=names, table=table_id
+        )
+    t = await shell.tournaments.get(match.tournament_id)
+    final = t.format == "elimination" and match.round == t.rounds
+    best_of = t.final_best_of if final else t.best_of
+    values = {"id": t.id, "round": match.round, "table": table_id, "best_of": best_of}
+    if best_of == 1 or match.b_id is None:
+        return _(
+            "⚔️ Tournament #%(id)s, round %(round)s: %(players)s · table #%(table)s",
+            players=names,
+            **values,
+        )
+    if match.games == 0:
+        return _(
+            "⚔️ Tournament #%(id)s, round %(round)s, game 1 of a best of %(best_of)s: "
+            "%(players)s · table #%(table)s",
+            players=names,
+            **values,
+        )
+    return _(
+        "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s of a best of %(best_of)s: "
+        "%(a)s %(a_wins)s–%(b_wins)s %(b)s · table #%(table)s",
+        game=match.games + 1,
+        a=f"<@{match.a_id}>",
+        b=f"<@{match.b_id}>",
+        a_wins=number(match.a_wins),
+        b_wins=number(match.b_wins),
+        **values,
+    )
 
 
 async def _post_standings(client: Any, shell: Shell, t: Tournament) -> None:

@@ -51,7 +51,7 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
     await di.click(signup, "Leave")
     again = await ana.click(signup, "Join")
     assert again.ephemeral
-    assert again.text == "Sign-up is closed, the field is full, or you are in already."
+    assert again.text == "You are signed up already."
     assert "Players (3)" in signup.text and "Di" not in signup.text
     assert "Entry fee 100 chips · prize pool 300 chips, all to the winner" in signup.text
     assert "**1,000 chips**" in (await di.slash("wallet")).text  # Di's fee came back
@@ -98,7 +98,7 @@ async def test_a_round_robin_from_sign_up_to_standings(make_env: MakeEnv) -> Non
     shown = await bo.slash("tournament show")
     assert "🏆 **Ana** won." in shown.text
     listed = await bo.slash("tournament list")
-    assert listed.text == "**#1** · Round robin · Sequences · finished"
+    assert listed.text == "**#1** · Round robin · Sequences · finished: 🏆 Ana"
     cancel = await org.slash("tournament cancel", tournament=1)
     assert cancel.ephemeral and cancel.text == "This tournament is over already."
 
@@ -219,7 +219,7 @@ async def test_check_in_drops_who_did_not_and_refunds_them(make_env: MakeEnv) ->
     await bo.click(signup, "Check in")
     again = await bo.click(signup, "Check in")
     assert again.ephemeral
-    assert again.text == "You are checked in already, or not signed up: press Join."
+    assert again.text == "You are checked in already."
     await cy.click(signup, "Join")  # joining during check-in checks in too
     assert "Players (4, 3 checked in)" in signup.text
     assert "Ana ✅" in signup.text and "Di ✅" not in signup.text

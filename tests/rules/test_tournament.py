@@ -294,3 +294,13 @@ def test_prizes_add_up_to_the_pool(pool: int, players: int, split: str) -> None:
     assert set(shares) <= set(places[: len(PRIZE_SPLITS[split])])
     assert prize_shares(1_000, [7, 8, 9], "top3") == {7: 500, 8: 300, 9: 200}
     assert prize_shares(1_001, [7, 8], "top3") == {7: 701, 8: 300}  # 3rd's share: the winner's
+
+
+def test_a_bracket_match_with_no_winner_puts_out_the_worse_seed() -> None:
+    """Seeds 1-4; semi-finals 1-4 with no result (1 goes on) and 2 beat 3; 1 won the final:
+    4 went out in the semi-finals (after 3 by seed), not never."""
+    rounds = [
+        [Result(1, 1, 4, None), Result(1, 2, 3, 2)],
+        [Result(2, 1, 2, 1)],
+    ]
+    assert elimination_places(rounds, [1, 2, 3, 4]) == [1, 2, 3, 4]
