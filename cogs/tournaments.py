@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n.speaking import N_, _, number
-from bot.render.common import NO_PINGS
+from bot.render.common import NO_PINGS, user_mention
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
 from bot.ui.tournaments import (
@@ -342,7 +342,7 @@ class TournamentCog(
                 "on seed (set by %(by)s).",
                 table=table,
                 id=t_id,
-                name=f"<@{through}>",
+                name=user_mention(through),
                 by=interaction.user.mention,
             )
         elif winner is None:

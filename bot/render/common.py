@@ -41,6 +41,11 @@ def timestamp(unix: float, style: str = "R") -> str:
     return f"<t:{int(unix)}:{style}>"
 
 
+def user_mention(user_id: int) -> str:
+    """A member as a mention (``<@id>``): Discord shows their name in the reader's client."""
+    return f"<@{user_id}>"
+
+
 def relative_time(unix: float | None) -> str:
     return "—" if unix is None else timestamp(unix)
 

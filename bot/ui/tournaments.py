@@ -17,7 +17,7 @@ from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
 from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
-from bot.render.common import COLOUR, NO_PINGS, timestamp
+from bot.render.common import COLOUR, NO_PINGS, timestamp, user_mention
 from bot.rules.tournament import MAX_PLAYERS, Standing
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import (
@@ -813,8 +813,8 @@ async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -
         "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s of a best of %(best_of)s: "
         "%(a)s %(a_wins)s–%(b_wins)s %(b)s · table #%(table)s",
         game=match.games + 1,
-        a=f"<@{match.a_id}>",
-        b=f"<@{match.b_id}>",
+        a=user_mention(match.a_id),
+        b=user_mention(match.b_id),
         a_wins=number(match.a_wins),
         b_wins=number(match.b_wins),
         **values,

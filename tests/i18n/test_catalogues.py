@@ -38,8 +38,14 @@ def translations(domain: str = "commands") -> list[tuple[str, Catalog]]:
 
 
 @pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
-def test_the_template_holds_what_the_code_says(domain: Domain) -> None:
-    assert template_problems(extracted(domain), read(template_of(domain.name)), domain.name) == []
+def test_the_template_holds_what_the_code_says(
+    domain: Domain, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = extracted(domain)
+    # Babel skips an f-string inside _() with a warning on stderr: a message, or a value
+    # given to one, made in a way the extractor cannot read.
+    assert capsys.readouterr().err == ""
+    assert template_problems(found, read(template_of(domain.name)), domain.name) == []
 
 
 @pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
