@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from bot.games.terms import seat_name
+from bot.games.words import how_left
 from bot.i18n.speaking import N_, _
+from bot.tables import events as ev
+from bot.tables.model import Seat
 from bot.tables.names import unescape_markdown
+
+# A forfeit's log entry says why (``"why"``): how the seat left, as the result says it.
+_HOW = {"resign": ev.RESIGNED, "forfeit": ev.TIMED_OUT}
+
+
+def forfeit_line(detail: Mapping[str, Any], seats: Sequence[Seat]) -> str:
+    """A forfeit's step: "Bo resigned", "Bo ran out of time" (a log without its why:
+    "Bo forfeited")."""
+    seat = int(detail["forfeit"])
+    names = [seat_name(list(seats), i) for i in range(max(len(seats), seat + 1))]
+    return how_left(((seat, _HOW.get(str(detail.get("why")), ev.FORFEITED)),), names)
 
 
 def plain(line: str) -> str:

@@ -8,7 +8,7 @@ when the line is drawn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from bot.games.base import Game
 from bot.i18n.speaking import N_, _, plural
@@ -97,7 +97,12 @@ def _table_line(event: ev.Event, table: Shown) -> str | None:
             host=_member(table, event.host),
         )
     if isinstance(event, ev.Won):
-        return _("🏆 %(winners)s won!", winners=" & ".join(_name(table, s) for s in event.seats))
+        winners = " & ".join(_name(table, s) for s in event.seats)
+        if event.left:
+            # TRANSLATORS: %(how)s says who left and how: "Bo resigned", "Bo ran out of time".
+            how = how_left(event.left, [_name(table, i) for i in range(len(table.seats))])
+            return _("🏆 %(winners)s won: %(how)s.", winners=winners, how=how)
+        return _("🏆 %(winners)s won!", winners=winners)
     if isinstance(event, ev.Draw):
         return _(DRAW_LINE)
     if isinstance(event, ev.EndRequested):
@@ -119,6 +124,38 @@ def _table_line(event: ev.Event, table: Shown) -> str | None:
     if isinstance(event, ev.Closed):
         return closed_line(event, table)
     return None
+
+
+def how_left(left: Sequence[tuple[int, str]], names: Sequence[str]) -> str:
+    """Who left a game won by forfeit, and how, as one clause: "Bo resigned", "Bo & Cy ran
+    out of time", "Bo resigned, Cy ran out of time" (``Won.left``; ``names`` by seat)."""
+    groups: dict[str, list[str]] = {}
+    for seat, how in left:
+        name = names[seat] if 0 <= seat < len(names) else _("Seat %(number)s", number=seat + 1)
+        groups.setdefault(how, []).append(name)
+    clauses = []
+    for how, who in groups.items():
+        # TRANSLATORS: %(who)s is one name or several joined by "&" ("Bo & Cy"); the
+        # clause follows "Ana won:" in a result line, so it has no full stop.
+        if how == ev.RESIGNED:
+            clause = plural("%(who)s resigned", "%(who)s resigned", len(who), who=" & ".join(who))
+        elif how == ev.TIMED_OUT:
+            clause = plural(
+                "%(who)s ran out of time", "%(who)s ran out of time", len(who), who=" & ".join(who)
+            )
+        else:
+            clause = plural("%(who)s forfeited", "%(who)s forfeited", len(who), who=" & ".join(who))
+        clauses.append(clause)
+    return ", ".join(clauses)
+
+
+def won_by_forfeit(table: Shown) -> str | None:
+    """How a game won because every other side left was won ("Bo resigned"), from its
+    result event; None: the game was played to its end (or is not over)."""
+    won = next((e for e in reversed(table.events) if isinstance(e, ev.Won)), None)
+    if won is None or not won.left:
+        return None
+    return how_left(won.left, [_name(table, i) for i in range(len(table.seats))])
 
 
 def closed_line(event: ev.Closed, table: Shown) -> str:

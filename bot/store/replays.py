@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.store import jsontext
 from bot.store.db import Database
 
 
@@ -20,6 +21,9 @@ class FinishedGame:
     winners: list[str]
     pot: int
     moves: int  # logged steps
+    # A game won because every other side left: each beaten seat that left, and how (the
+    # result event's ``left``: (seat, "resigned" | "timed_out")).
+    left: tuple[tuple[int, str], ...] = ()
 
 
 def _filters(
@@ -62,7 +66,8 @@ async def recent_finished(
         "SELECT g.id, g.game_key, COALESCE(g.finished_at, g.updated_at) AS finished_at,"
         " (SELECT COALESCE(SUM(e.amount), 0) FROM escrows e"
         "   WHERE e.game_id = g.id AND e.status != 'refunded') AS pot,"
-        f" (SELECT COALESCE(SUM({steps}), 0) FROM game_log l WHERE l.game_id = g.id) AS moves"
+        f" (SELECT COALESCE(SUM({steps}), 0) FROM game_log l WHERE l.game_id = g.id) AS moves,"
+        f" {db.dialect.json_text('g.state_json', 'events')} AS events"
         f" FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
     )
@@ -85,6 +90,17 @@ async def recent_finished(
             winners=[name for name, won in seats[r["id"]] if won],
             pot=int(r["pot"]),
             moves=int(r["moves"]),
+            left=_left(r["events"]),
         )
         for r in rows
     ]
+
+
+def _left(events: str | None) -> tuple[tuple[int, str], ...]:
+    """Who left a game won by forfeit, from its stored events (the last ``won`` one)."""
+    if not events:
+        return ()
+    won = [e for e in jsontext.loads(events) if isinstance(e, dict) and e.get("type") == "won"]
+    if not won:
+        return ()
+    return tuple((int(seat), str(how)) for seat, how in won[-1].get("left", ()))

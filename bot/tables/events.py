@@ -101,9 +101,21 @@ class HostChanged(Event, tag="host_changed"):
     host: int
 
 
+# How a seat left a game before its end (``Won.left``, ``Table.forfeits``).
+LeftHow = str
+RESIGNED = "resigned"
+TIMED_OUT = "timed_out"  # its timer ran out too many turns in a row
+FORFEITED = "forfeited"  # a game saved before the how was kept
+
+
 @dataclass(frozen=True)
 class Won(Event, tag="won"):
+    """The winners' seats. ``left``: when the game was won because every other side
+    forfeited, each beaten seat that left, with how (``RESIGNED``, ``TIMED_OUT``), so the
+    result says how it was won rather than scores nobody played out."""
+
     seats: tuple[int, ...]
+    left: tuple[tuple[int, LeftHow], ...] = ()
 
 
 @dataclass(frozen=True)

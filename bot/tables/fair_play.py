@@ -47,6 +47,20 @@ def request_over(table: Table, why: str) -> None:
     table.ended_request = request
 
 
+def forfeit_how(table: Table, seat: int) -> ev.LeftHow:
+    """How ``seat`` left the game: kept since forfeits were (``Table.forfeits``), else read
+    from the recent events of a game saved before."""
+    how = table.forfeits.get(seat)
+    if how is not None:
+        return how
+    for event in reversed(table.events):
+        if isinstance(event, ev.Resigned) and event.seat == seat:
+            return ev.RESIGNED
+        if isinstance(event, ev.Forfeited) and event.seat == seat:
+            return ev.TIMED_OUT
+    return ev.FORFEITED
+
+
 class FairPlay:
     def __init__(self, tables: TableService) -> None:
         self._tables = tables
@@ -185,6 +199,7 @@ class FairPlay:
         before_turn = game.turn_index(table.rules)
         shown = game.current_seat(table.rules)
         table.rules = game.forfeit(table.rules, seat)
+        table.forfeits[seat] = ev.RESIGNED if isinstance(event, ev.Resigned) else ev.TIMED_OUT
         table.add_event(event)
         request = table.pending_request
         if request is not None and request["by"] == table.seats[seat].user_id:

@@ -74,6 +74,9 @@ class Table:
     watchers: list[int] = field(default_factory=list)
     # Members who asked for a suggested move (the board game's coach): the game is unrated.
     coached: list[int] = field(default_factory=list)
+    # How each forfeited seat left (``events.RESIGNED``, ``events.TIMED_OUT``), kept for the
+    # result: the recent events roll over, and an early resignation may be gone by the end.
+    forfeits: dict[int, str] = field(default_factory=dict)
     # The request this change ended (its message must now say so); not stored.
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The events this read of the table has added, every one (``events`` keeps the last few).
@@ -185,6 +188,9 @@ class Table:
             **({"rematch": self.rematch} if self.rematch else {}),
             **({"watchers": self.watchers} if self.watchers else {}),
             **({"coached": self.coached} if self.coached else {}),
+            **(
+                {"forfeits": {str(k): v for k, v in self.forfeits.items()}} if self.forfeits else {}
+            ),
         }
 
     @classmethod
@@ -205,6 +211,7 @@ class Table:
             rematch=s.get("rematch"),
             watchers=list(s.get("watchers", [])),
             coached=list(s.get("coached", [])),
+            forfeits={int(k): v for k, v in s.get("forfeits", {}).items()},
         )
 
 

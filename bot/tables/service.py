@@ -26,7 +26,7 @@ from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
 from bot.tables import reminders
-from bot.tables.fair_play import FairPlay, request_over, set_deadline
+from bot.tables.fair_play import FairPlay, forfeit_how, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
 from bot.tables.lobby_host import LobbyHost
@@ -677,8 +677,18 @@ class TableService:
             reminders.cancel(table)
             table.row.finished_at = self.clock()
             winners = tuple(r.seat for r in results if r.won)
+            # Won by a forfeit (the last side standing): who left, and how, goes with it.
+            left = (
+                tuple(
+                    (seat, forfeit_how(table, seat))
+                    for seat in sorted(game.forfeited(table.rules))
+                    if seat not in winners
+                )
+                if any("forfeit" in d for d in details)
+                else ()
+            )
             # A draw (the board game's blocked game) has no winner to name.
-            table.add_event(ev.Won(winners) if winners else ev.Draw())
+            table.add_event(ev.Won(winners, left) if winners else ev.Draw())
 
             async def finish(conn: Connection) -> None:
                 await games.insert_results(

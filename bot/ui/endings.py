@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.games.base import answer_update
+from bot.games.words import won_by_forfeit
 from bot.i18n.speaking import N_, _, number, pgettext, plural
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
@@ -76,11 +77,33 @@ class Endings:
         # What decided a game the scores alone don't explain (a tie-break), said with them.
         note = game.result_note(table.snapshot()) if table.rules is not None else None
         values = {"game": game.title(table.settings), "id": table.id, "scores": scores}
-        headline = (
-            _("🏆 **%(winners)s** won %(game)s #%(id)s (%(scores)s).", winners=winners, **values)
-            if winners
-            else _("🤝 Nobody won %(game)s #%(id)s (%(scores)s).", **values)
-        ) + (f" {note}." if note else "")
+        # Won because every other side left: say how, and the scores only if someone scored
+        # (a resignation on the first turn is no 0-0 win).
+        how = won_by_forfeit(table) if winners else None
+        scored = any(score for _who, score in game.standings(table.snapshot()))
+        if how and scored:
+            # TRANSLATORS: %(how)s says who left and how: "Bo resigned", "Bo ran out of time".
+            headline = _(
+                "🏆 **%(winners)s** won %(game)s #%(id)s: %(how)s (%(scores)s).",
+                winners=winners,
+                how=how,
+                **values,
+            )
+        elif how:
+            headline = _(
+                "🏆 **%(winners)s** won %(game)s #%(id)s: %(how)s.",
+                winners=winners,
+                how=how,
+                game=values["game"],
+                id=table.id,
+            )
+        elif winners:
+            headline = _(
+                "🏆 **%(winners)s** won %(game)s #%(id)s (%(scores)s).", winners=winners, **values
+            )
+        else:
+            headline = _("🤝 Nobody won %(game)s #%(id)s (%(scores)s).", **values)
+        headline += f" {note}." if note else ""
         pot = await self._pot_line(table)
         if pot:
             try:

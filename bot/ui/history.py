@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.games.words import how_left
 from bot.i18n.speaking import _, number, plural
 from bot.render.common import every_language
 from bot.tables.names import md_name
@@ -168,19 +169,24 @@ def _title(
 def _row(shell: Shell, game: FinishedGame) -> str:
     players = ", ".join(_short(name) for name in game.players) or "?"
     # TRANSLATORS: /history, who won a game no seat won.
-    winners = " & ".join(_short(name) for name in game.winners) or _("nobody")
+    winners = md_name(" & ".join(_short(name) for name in game.winners) or _("nobody"))
+    if game.left and game.winners:
+        # TRANSLATORS: /history, the winners of a game every other side left, and how:
+        # "Ana (Bo resigned)".
+        how = how_left(game.left, [md_name(_short(name)) for name in game.players])
+        winners = _("%(winners)s (%(how)s)", winners=winners, how=how)
     head = f"**#{game.id}** {shell.games.label(game.game_key)} · <t:{int(game.finished_at)}:d>"
     moves = plural("%(count)s move", "%(count)s moves", game.moves)
     if game.pot:
         # TRANSLATORS: /history's second line of a game: players, winners, pot, moves.
         line = _(
             "%(players)s · won by %(winners)s · pot %(pot)s · %(moves)s",
-            players=md_name(players), winners=md_name(winners), pot=number(game.pot), moves=moves,
+            players=md_name(players), winners=winners, pot=number(game.pot), moves=moves,
         )  # fmt: skip
     else:
         line = _(
             "%(players)s · won by %(winners)s · %(moves)s",
-            players=md_name(players), winners=md_name(winners), moves=moves,
+            players=md_name(players), winners=winners, moves=moves,
         )  # fmt: skip
     return f"{head}\n  {line}"
 

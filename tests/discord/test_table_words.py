@@ -99,10 +99,11 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         done = await bo.click(confirm.message, "Aufgeben")
         assert done.text == "Du hast Spiel #1 aufgegeben."
     final = env.turn_message()
-    assert "🏳️ Bo hat aufgegeben.\n🏆 Sieg für Ana!" in final.embed_text()
+    assert "🏳️ Bo hat aufgegeben.\n🏆 Sieg für Ana: Bo hat aufgegeben." in final.embed_text()
     assert final.labels == ["Revanche"]
     [summary] = [m for m in env.h.messages(env.h.channel) if m.content.startswith("🏆")]
-    assert summary.content.startswith("🏆 Sieg für **Ana** in Sequences #1 (Ana 0, Bo 0). <#")
+    # Won by a resignation: said so, and no 0-0 "score" (nobody had scored).
+    assert summary.content.startswith("🏆 Sieg für **Ana** in Sequences #1: Bo hat aufgegeben. <#")
     assert summary.content.endswith("\n💰 Der Pott von 100 Chips geht an Ana.")
 
 

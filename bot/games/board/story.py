@@ -9,8 +9,7 @@ from bot.games.board.animation import side_names
 from bot.games.board.events import Moved
 from bot.games.board.render import draw_reason, side_label
 from bot.games.board.words import move_line
-from bot.games.story import plain
-from bot.games.terms import seat_name
+from bot.games.story import forfeit_line, plain
 from bot.i18n.speaking import _, number
 from bot.rules import board as b
 from bot.tables.model import Seat
@@ -21,8 +20,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     for index, (step, after) in enumerate(moments[1:], start=1):
         assert step is not None
         if "forfeit" in step.detail:
-            who = seat_name(seats, int(step.detail["forfeit"]))
-            lines.append(f"{index}. " + _("%(who)s forfeited", who=who))
+            lines.append(f"{index}. " + forfeit_line(step.detail, seats))
         elif after.last_move is not None:
             lines.append(f"{index}. {plain(move_line(Moved(after.last_move), seats))}")
     state: b.BoardState = moments[-1][1]

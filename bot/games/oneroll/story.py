@@ -7,7 +7,7 @@ from bot.games.base import Moments
 from bot.games.oneroll.events import Thrown
 from bot.games.oneroll.kind import OneRollTable
 from bot.games.oneroll.words import throw_line
-from bot.games.story import plain, score_table
+from bot.games.story import forfeit_line, plain, score_table
 from bot.games.terms import seat_name
 from bot.i18n.speaking import _
 from bot.tables.model import Seat
@@ -18,8 +18,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     for step, after in moments[1:]:
         assert step is not None
         if "forfeit" in step.detail:
-            who = seat_name(seats, int(step.detail["forfeit"]))
-            lines.append(_("%(who)s forfeited", who=who))
+            lines.append(forfeit_line(step.detail, seats))
         elif after.state.last is not None:
             thrown = Thrown(after.state.config.ruleset, after.state.last)
             lines.append(plain(throw_line(thrown, seats)))

@@ -7,7 +7,7 @@ import discord
 from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_name, variant_title
 from bot.games.terms import dice_text
-from bot.games.words import event_lines
+from bot.games.words import event_lines, won_by_forfeit
 from bot.i18n.speaking import _, number, plural
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
@@ -163,7 +163,20 @@ def final_embed(table: TableSnapshot) -> discord.Embed:
     assert state.outcome is not None
     won = state.outcome.winners
     winners = " & ".join(md_name(table.seats[s].name) for s in won)
-    reason = _reason(state.outcome.reason, winners, len(won))
+    how = won_by_forfeit(table) if state.outcome.reason == "forfeit" else None
+    reason = (
+        # TRANSLATORS: %(how)s says who left and how: "Bo resigned", "Bo ran out of time";
+        # %(winners)s is one name or a team's two: the plural form is for two.
+        plural(
+            "%(winners)s won: %(how)s.",
+            "%(winners)s won: %(how)s.",
+            len(won),
+            winners=winners,
+            how=how,
+        )
+        if how
+        else _reason(state.outcome.reason, winners, len(won))
+    )
     note = tiebreak_note(state, [md_name(s.name) for s in table.seats])
     embed = discord.Embed(
         # TRANSLATORS: %(game)s is the game's name, "Sequences (Reverse)"; %(winners)s one

@@ -7,7 +7,7 @@ from bot.games.base import Moments
 from bot.games.sequences.events import turn_ended
 from bot.games.sequences.render import tiebreak_note
 from bot.games.sequences.words import turn_line
-from bot.games.story import plain, score_table
+from bot.games.story import forfeit_line, plain, score_table
 from bot.games.terms import dice_text, seat_name
 from bot.i18n.speaking import _, number, plural
 from bot.rules import pushluck as pl
@@ -20,8 +20,7 @@ def story(moments: Moments, seats: list[Seat]) -> str:
     for step, after in moments[1:]:
         assert step is not None
         if "forfeit" in step.detail:
-            who = seat_name(seats, int(step.detail["forfeit"]))
-            lines.append(_("%(who)s forfeited", who=who))
+            lines.append(forfeit_line(step.detail, seats))
         else:
             event = after.last
             if event is not None and event is not before.last:
