@@ -5,8 +5,9 @@ game; a game played to its end, or ended early, reads as before."""
 
 from __future__ import annotations
 
+from bot.tables.events import Resigned
 from tests.discord.conftest import Env, MakeEnv
-from tests.discord.test_forfeits import staked_table, throw_and_bank
+from tests.discord.test_forfeits import mover, staked_table, throw_and_bank
 from tests.discord.test_sequences_game import open_table, play_until_over
 from tests.harness import Message, Player
 
@@ -82,6 +83,22 @@ async def test_everyone_else_resigning_names_them_all(make_env: MakeEnv) -> None
     await resign(cy, "sequences")
     assert result_line(env).startswith("🏆 **Ana** won Sequences #1: Bo & Cy resigned. <#")
     assert "won by Ana (Bo & Cy resigned)" in (await ana.slash("history")).text
+
+
+async def test_an_early_resignation_is_named_after_many_turns_and_a_restart(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=4)
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    await staked_table(env, ana, bo, cy, rounds=5)
+    await resign(bo, "sequences")
+    for _ in range(8):  # more turns than the table's recent events hold
+        await throw_and_bank(env, await mover(env, [ana, cy]))
+    table = await env.bot.tables.get(1)
+    assert table.status == "running" and not any(isinstance(e, Resigned) for e in table.events)
+    await env.restart()
+    await resign(cy, "sequences")
+    assert "won Sequences #1: Bo & Cy resigned (" in result_line(env)
 
 
 async def test_a_team_that_resigned_lost_by_resigning(make_env: MakeEnv) -> None:
