@@ -677,12 +677,15 @@ class TableService:
             reminders.cancel(table)
             table.row.finished_at = self.clock()
             winners = tuple(r.seat for r in results if r.won)
-            # Won by a forfeit (the last side standing): who left, and how, goes with it.
+            # Won by a forfeit (the last side standing): who of the beaten sides left, and
+            # how, goes with it (a winner's partner who left is on no beaten side).
+            won_teams = {r.team for r in results if r.won and r.team is not None}
+            beaten = {r.seat for r in results if not r.won and r.team not in won_teams}
             left = (
                 tuple(
                     (seat, forfeit_how(table, seat))
                     for seat in sorted(game.forfeited(table.rules))
-                    if seat not in winners
+                    if seat in beaten
                 )
                 if any("forfeit" in d for d in details)
                 else ()

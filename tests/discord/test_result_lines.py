@@ -5,6 +5,8 @@ game; a game played to its end, or ended early, reads as before."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.tables.events import Resigned
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.test_forfeits import mover, staked_table, throw_and_bank
@@ -53,6 +55,23 @@ async def test_a_resignation_is_the_result_not_a_score_of_nothing(make_env: Make
     assert "won by Ana (Bo resigned) · pot 200" in (await ana.slash("history")).text
     replay = (await ana.slash("replay", game=1, step=100_000)).text
     assert "Bo resigned\n```" in replay and "Bo forfeited" not in replay
+
+
+@pytest.mark.parametrize(
+    ("variant", "title"),
+    [
+        ("reverse", "Sequences (Reverse)"),
+        ("sudden", "Sequences (Sudden)"),
+        ("extended", "Sequences (Extended)"),
+    ],
+)
+async def test_every_variant_says_who_resigned(make_env: MakeEnv, variant: str, title: str) -> None:
+    env = await make_env(seed=4)
+    ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
+    await staked_table(env, ana, bo, variant=variant)
+    await resign(bo, "sequences")
+    assert result_line(env).startswith(f"🏆 **Ana** won {title} #1: Bo resigned. <#")
+    assert env.turn_message().embed_text().splitlines()[1] == "Ana won: Bo resigned."
 
 
 async def test_running_out_of_time_is_the_result(make_env: MakeEnv) -> None:
@@ -115,6 +134,20 @@ async def test_a_team_that_resigned_lost_by_resigning(make_env: MakeEnv) -> None
     )
     assert f"{names[1]} & {names[3]} won: {names[0]} & {names[2]} resigned." in (
         env.turn_message().embed_text()
+    )
+
+
+async def test_a_winners_partner_who_resigned_is_not_named_as_beaten(make_env: MakeEnv) -> None:
+    env = await make_env(seed=6)
+    players = [await env.h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    await staked_table(env, players[0], *players[1:], variant="team")
+    table = await env.bot.tables.get(1)
+    names = [s.name for s in table.seats]
+    for seat in (1, 0, 2):  # team B's first seat leaves, then both of team A
+        await resign(next(p for p in players if p.id == table.seats[seat].user_id), "sequences")
+    # A forfeited partner never wins (RULINGS §4): team B's seat still playing won.
+    assert result_line(env).startswith(
+        f"🏆 **{names[3]}** won Sequences (Team) #1: {names[0]} & {names[2]} resigned. <#"
     )
 
 
