@@ -190,7 +190,7 @@ async def test_board_resign_command_hands_the_win_and_the_pot_to_the_other_playe
     assert pot_lines(env) == ["💰 Ana won the pot of 200 chips."]
     headline = [t for t in channel_lines(env) if t.startswith("🏆")]
     assert headline == [
-        f"🏆 **Ana** won Sequence (board game) #1 (Ana 0, Bo 0). <#{thread(env).id}>\n"
+        f"🏆 **Ana** won Sequence (board game) #1: Bo resigned. <#{thread(env).id}>\n"
         "💰 Ana won the pot of 200 chips."
     ]
     # No game button is left: the result carries Rematch, and each player's Review.
@@ -233,7 +233,7 @@ async def test_board_resign_button_on_ones_own_turn_passes_the_turn_on(
     assert placed[bo.id][0] == placed[cy.id][0] == 2 and not placed[bo.id][1] | placed[cy.id][1]
     assert "🏆 Ana won Sequence (board game)!" in env.turn_message().text
     assert [t for t in channel_lines(env) if t.startswith("🏆")] == [
-        f"🏆 **Ana** won Sequence (board game) #1 (Ana 0, Bo 0, Cy 0). <#{thread(env).id}>"
+        f"🏆 **Ana** won Sequence (board game) #1: Bo & Cy resigned. <#{thread(env).id}>"
     ]
     assert pot_lines(env) == []  # nothing staked, no pot line
 
