@@ -107,9 +107,11 @@ def update(directory: Path = LOCALES_DIR) -> list[Path]:
         # Every .po of the language, each read once: the domains' own, and any left by a
         # renamed domain, which only lends its translations.
         books = {po.stem: _read(po, folder) for po in sorted((directory / folder).glob("*/*.po"))}
-        # The language's translation memory: every translated message of every .po there.
+        # The language's translation memory: every translated message of every .po there,
+        # by its text and whether it has plural forms (a singular's translation is no
+        # plural's: given to one, it would be read as its letters, a form each).
         memory = {
-            key(m): m.string
+            (key(m), m.pluralizable): m.string
             for book in books.values()
             for m in book
             if m.id and translated(m) and not m.fuzzy
@@ -122,9 +124,10 @@ def update(directory: Path = LOCALES_DIR) -> list[Path]:
             else:
                 catalog.update(template, update_creation_date=False)
             for message in catalog:
-                wanted = (not translated(message) or message.fuzzy) and key(message) in memory
+                remembered = (key(message), message.pluralizable)
+                wanted = (not translated(message) or message.fuzzy) and remembered in memory
                 if message.id and wanted:
-                    message.string = memory[key(message)]
+                    message.string = memory[remembered]
                     message.flags.discard("fuzzy")
             path = po_of(folder, domain.name, directory)
             _write(path, catalog, ignore_obsolete=True)
