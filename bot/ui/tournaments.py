@@ -366,13 +366,29 @@ def prize_line(picture: Picture) -> str | None:
     return _("💰 Prizes: %(shares)s", shares=shares)
 
 
+DROPPED_MAX = 600  # characters of the names of who was dropped (an embed holds 4,096)
+
+
 def dropped_line(picture: Picture) -> str:
     """Who was dropped at the start for not checking in (and that their fees came back),
     as a line to add (starting with its line break); empty when nobody was."""
     if not picture.dropped:
         return ""
-    names = ", ".join(md_name(name) for _user, name in picture.dropped)
     count = len(picture.dropped)
+    listed: list[str] = []
+    for _user, name in picture.dropped:  # a big field's list is cut to leave the standings room
+        if sum(len(x) + 2 for x in listed) + len(md_name(name)) > DROPPED_MAX:
+            break
+        listed.append(md_name(name))
+    names = ", ".join(listed)
+    if len(listed) < count:
+        # TRANSLATORS: a cut list of names: "Ana, Bo and 12 more".
+        names = plural(
+            "%(names)s and %(count)s more",
+            "%(names)s and %(count)s more",
+            count - len(listed),
+            names=names,
+        )
     if picture.tournament.fee:
         shown = plural(
             "Dropped for not checking in, their entry fee refunded: %(names)s",

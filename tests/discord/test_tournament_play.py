@@ -692,3 +692,27 @@ async def test_a_french_tournament_reads_in_its_own_words(make_env: MakeEnv) -> 
     await org.click(created.message, "Lancer")
     assert "Ronde 1 sur 1" in created.message.text
     assert "Manche" not in created.message.text
+
+
+async def test_a_long_list_of_who_was_dropped_leaves_the_standings_room(make_env: MakeEnv) -> None:
+    """Sixty of sixty-four who never checked in, each with a long name: the line naming
+    them is cut, with how many more, so the standings still show their best places."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", signup=30, checkin=10
+    )
+    members = [await h.member(f"{n:02d} " + "Long_Name_" * 3) for n in range(64)]
+    for p in members:
+        await p.click(created.message, "Join")
+    await env.tick(20 * 60 + 1)
+    for p in members[:4]:
+        await p.click(created.message, "Check in")
+    await env.tick(10 * 60)
+    text = created.message.embeds[0]["description"]
+    assert "Round 1 of 2" in text and len(text) <= 4096
+    [line] = [x for x in text.splitlines() if x.startswith("Dropped for not checking in")]
+    assert line.startswith("Dropped for not checking in: 04 Long")
+    assert line.endswith(" more") and len(line) < 700
+    assert "` 4.` " in text  # every player left is in the standings
