@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
-from bot.i18n.speaking import N_, _, number
+from bot.i18n.speaking import N_, _, plural
 from bot.render.common import NO_PINGS, user_mention
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
@@ -127,7 +127,11 @@ class TournamentCog(
         cap = self.bot.settings.max_stake
         if not 0 <= fee <= cap:
             raise UserError(
-                _("The entry fee must be between 0 and %(cap)s chips.", cap=number(cap))
+                plural(
+                    "The entry fee must be between 0 and %(count)s chip.",
+                    "The entry fee must be between 0 and %(count)s chips.",
+                    cap,
+                )
             )
         if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
             raise UserError(

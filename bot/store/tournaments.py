@@ -240,15 +240,15 @@ async def check_in(conn: Connection, tournament_id: int, user_id: int, now: floa
     return cursor.rowcount == 1
 
 
-async def drop_unchecked(conn: Connection, tournament_id: int) -> list[int]:
+async def drop_unchecked(conn: Connection, tournament_id: int) -> list[tuple[int, str]]:
     """At the start of a tournament with check-in: the entries of those who did not check
-    in are taken off (their fees are refunded by the caller); their ids."""
+    in are taken off (their fees are refunded by the caller); their ids and names."""
     cursor = await conn.execute(
         "DELETE FROM tournament_entries WHERE tournament_id = ? AND checked_in_at IS NULL"
-        " RETURNING user_id",
+        " RETURNING user_id, name",
         (tournament_id,),
     )
-    return sorted(int(row[0]) for row in await cursor.fetchall())
+    return sorted((int(row[0]), str(row[1])) for row in await cursor.fetchall())
 
 
 async def due_starts(db: Database, now: float) -> list[Tournament]:

@@ -49,6 +49,9 @@ class TournamentFeeShort(TournamentError):
         self.fee = fee
 
 
+DROPPED = "dropped"  # the log's action: members dropped at the start for not checking in
+
+
 @dataclass(frozen=True, slots=True)
 class Picture:
     """A tournament as values, for the words and pictures."""
@@ -60,6 +63,8 @@ class Picture:
     places: list[int]  # final order of a bracket (elimination), else empty
     # Chips each place won once it is over, best place first (what _pay_prizes paid).
     prizes: dict[int, int] = dataclasses.field(default_factory=dict)
+    # Who was dropped at the start for not checking in (id, name), their fees refunded.
+    dropped: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
 def _entrants(entries: list[Entry]) -> list[rules.Entrant]:
@@ -348,8 +353,12 @@ class Tournaments:
             if t.checkin_at is not None:
                 if now < t.checkin_at:
                     raise TournamentError("checkin_not_open")
-                for user_id in await store.drop_unchecked(conn, tournament_id):
+                dropped = await store.drop_unchecked(conn, tournament_id)
+                for user_id, _name in dropped:
                     await _refund(conn, t, now, user_id)
+                if dropped:  # the standings say who (and that their fees went back)
+                    players = [[user_id, name] for user_id, name in dropped]
+                    await store.log(conn, tournament_id, 0, DROPPED, {"players": players}, now)
             entries = await store.entries(conn, tournament_id)
             if len(entries) < MIN_PLAYERS:
                 raise TournamentError("players")
@@ -469,7 +478,13 @@ class Tournaments:
             removed = {e.user_id for e in entries if e.removed}
             ranked = [p for p in final_places(t, entrants, results) if p not in removed]
             prizes = rules.prize_shares(t.fee * len(entries), ranked, t.prize)
-        return Picture(t, entries, matches, table, places, prizes)
+        dropped = [
+            (int(user_id), str(name))
+            for _actor, action, detail in await store.log_entries(self.db, tournament_id)
+            if action == DROPPED
+            for user_id, name in detail.get("players", [])
+        ]
+        return Picture(t, entries, matches, table, places, prizes, dropped)
 
     async def listed(self, guild_id: int) -> list[Tournament]:
         return await store.listed(self.db, guild_id)

@@ -15,7 +15,7 @@ import discord
 from bot.errors import Forbidden, UserError
 from bot.games.base import RulesPage
 from bot.games.registry import Games
-from bot.i18n.speaking import N_, _, number, plural
+from bot.i18n.speaking import N_, _, number, pgettext, plural
 from bot.render.bracket import BracketMatch, Side, bracket_png, table_png
 from bot.render.common import COLOUR, NO_PINGS, timestamp, user_mention
 from bot.rules.tournament import MAX_PLAYERS, Standing
@@ -85,8 +85,9 @@ TOURNAMENT_RULES = RulesPage(
         "bye adds none), then head-to-head (points in games among the tied), then seed; round "
         "robin by head-to-head, then seed; elimination by the round you went out in.\n"
         "• **Matches** are ordinary tables with their timers and forfeits (`/rules game:tables`): "
-        "a player who does not show loses by those rules. The next round starts when the last "
-        "match of a round ends.\n"
+        "a player who does not show loses by those rules. A best of 3 goes to whoever wins 2 "
+        "games; a drawn game counts for nobody and another is played, 5 games at most, then "
+        "the one ahead wins. The next round starts when the last match of a round ends.\n"
         "• **Entry fee**: paid on Join, back on Leave or if the tournament is cancelled; the "
         "pool goes to the best places by the organiser's split when the last match ends.\n"
         "• **Check-in**: with a sign-up window and check-in, press **Check in** once it opens "
@@ -319,9 +320,11 @@ def standings_text(picture: Picture) -> str:
                         )
                     )
             lines.append(
+                # TRANSLATORS: a round of the bracket, named as the picture names it
+                # ("Semi-finals"), then its matches.
                 _(
-                    "**Round %(number)s**: %(matches)s",
-                    number=round_number,
+                    "**%(round)s**: %(matches)s",
+                    round=_round_name(round_number, max(t.rounds, 1)),
                     matches=" · ".join(parts),
                 )
             )
@@ -361,6 +364,46 @@ def prize_line(picture: Picture) -> str | None:
         for user_id, amount in picture.prizes.items()
     )
     return _("💰 Prizes: %(shares)s", shares=shares)
+
+
+DROPPED_MAX = 600  # characters of the names of who was dropped (an embed holds 4,096)
+
+
+def dropped_line(picture: Picture) -> str:
+    """Who was dropped at the start for not checking in (and that their fees came back),
+    as a line to add (starting with its line break); empty when nobody was."""
+    if not picture.dropped:
+        return ""
+    count = len(picture.dropped)
+    listed: list[str] = []
+    for _user, name in picture.dropped:  # a big field's list is cut to leave the standings room
+        if sum(len(x) + 2 for x in listed) + len(md_name(name)) > DROPPED_MAX:
+            break
+        listed.append(md_name(name))
+    names = ", ".join(listed)
+    if len(listed) < count:
+        # TRANSLATORS: a cut list of names: "Ana, Bo and 12 more".
+        names = plural(
+            "%(names)s and %(count)s more",
+            "%(names)s and %(count)s more",
+            count - len(listed),
+            names=names,
+        )
+    if picture.tournament.fee:
+        shown = plural(
+            "Dropped for not checking in, their entry fee refunded: %(names)s",
+            "Dropped for not checking in, their entry fees refunded: %(names)s",
+            count,
+            names=names,
+        )
+    else:
+        shown = plural(
+            "Dropped for not checking in: %(names)s",
+            "Dropped for not checking in: %(names)s",
+            count,
+            names=names,
+        )
+    return "\n" + shown
 
 
 def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.Embed:
@@ -445,13 +488,19 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
             head_line = _("**Players (%(count)s)**", count=number(len(names)))
         body += "\n\n" + head_line + "\n" + ("\n".join(names) or _("Nobody yet."))
     elif t.status == "running":
-        body = _("Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds)
+        # TRANSLATORS: a tournament's round, not a game's: word it apart from a game's
+        # "Round 1 of 3" (French "Ronde", not "Manche"), as both show in a match.
+        body = pgettext(
+            "tournament", "Round %(round)s of %(rounds)s", round=t.round, rounds=t.rounds
+        )
+        body += dropped_line(picture)
         standings = standings_text(picture)
     elif t.status == "finished":
         body = _("🏆 **%(name)s** won.", name=winner_name(picture))
         prizes = prize_line(picture)
         if prizes:
             body += "\n" + prizes
+        body += dropped_line(picture)
         standings = standings_text(picture)
     elif t.fee:
         body = _("Cancelled: no result. Every entry fee was refunded.")
@@ -500,7 +549,8 @@ def _round_name(number: int, rounds: int) -> str:
         return _("Semi-finals")
     if left == 2:
         return _("Quarter-finals")
-    return _("Round %(number)s", number=number)
+    # TRANSLATORS: a round of a tournament's bracket (before the quarter-finals).
+    return pgettext("tournament", "Round %(number)s", number=number)
 
 
 def picture_png(picture: Picture, games: Games) -> bytes | None:
@@ -606,18 +656,23 @@ def _bracket_png(picture: Picture, title: str) -> bytes:
     return bracket_png(title, names, columns, bye=_("bye"), champion=champion)
 
 
+def button_label(action: str) -> str:
+    """A sign-up button's label; the messages that name it say **it** in the same words."""
+    return {
+        "join": pgettext("button", "Join"),
+        "leave": pgettext("button", "Leave"),
+        "checkin": pgettext("button", "Check in"),
+        "start": pgettext("button", "Start"),
+    }[action]
+
+
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tn:(?P<id>[0-9]{1,18}):(?P<action>join|leave|checkin|start)",
 ):
-    LABELS = {
-        "join": N_("Join"),
-        "leave": N_("Leave"),
-        # TRANSLATORS: signup-minutes, seats and best-of below are /tournament create's
-        # options: write their names as your language's Discord shows them.
-        "checkin": N_("Check in"),
-        "start": N_("Start"),
-    }
+    # The English labels; shown through ``button_label``, the lobby's own words for Join,
+    # Leave and Start (one button, one name in every language).
+    LABELS = {"join": "Join", "leave": "Leave", "checkin": "Check in", "start": "Start"}
 
     def __init__(self, tournament_id: int, action: str) -> None:
         style = (
@@ -627,7 +682,7 @@ class TournamentButton(
         )
         super().__init__(
             discord.ui.Button(
-                label=_(self.LABELS[action]), style=style, custom_id=f"tn:{tournament_id}:{action}"
+                label=button_label(action), style=style, custom_id=f"tn:{tournament_id}:{action}"
             )
         )
         self.tournament_id = tournament_id
@@ -800,6 +855,21 @@ async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -
         return _(
             "⚔️ Tournament #%(id)s, round %(round)s: %(players)s · table #%(table)s",
             players=names,
+            **values,
+        )
+    if match.games > match.a_wins + match.b_wins:
+        # A drawn game counts for nobody and the match plays on (bot.rules.tournament
+        # match_over): "game 4 of a best of 3" would read as a mistake.
+        return _(
+            "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s (a best of %(best_of)s: a "
+            "drawn game is replayed, %(most)s games at most): %(a)s %(a_wins)s–%(b_wins)s "
+            "%(b)s · table #%(table)s",
+            game=match.games + 1,
+            most=number(best_of + 2),
+            a=user_mention(match.a_id),
+            b=user_mention(match.b_id),
+            a_wins=number(match.a_wins),
+            b_wins=number(match.b_wins),
             **values,
         )
     if match.games == 0:

@@ -390,7 +390,7 @@ async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: M
     await env.tick()
     text = created.message.text
     assert "🏆 **Bo** won." in text
-    assert "**Round 2**: **Bo** through on seed (no result against Di)" in text
+    assert "**Final**: **Bo** through on seed (no result against Di)" in text
     assert "**Di** beat Bo" not in text
 
 
@@ -440,15 +440,15 @@ async def test_a_best_of_three_in_the_bracket_text_has_its_score(make_env: MakeE
     for p in players.values():
         await p.click(created.message, "Join")
     await org.click(created.message, "Start")
-    assert "**Round 1**: Ana vs Bo" in created.message.text  # nothing played yet
+    assert "**Final**: Ana vs Bo" in created.message.text  # nothing played yet
     await resign_matches(env, players, [ana.id, bo.id])
     await env.tick()
     await resign_matches(env, players, [bo.id, ana.id])
     await env.tick()
-    assert "**Round 1**: Ana 1–1 Bo" in created.message.text
+    assert "**Final**: Ana 1–1 Bo" in created.message.text
     await resign_matches(env, players, [ana.id, bo.id])
     await env.tick()
-    assert "**Round 1**: **Ana** beat Bo 2–1" in created.message.text
+    assert "**Final**: **Ana** beat Bo 2–1" in created.message.text
 
 
 async def test_changing_a_finished_result_redraws_the_standings(make_env: MakeEnv) -> None:
@@ -564,3 +564,155 @@ async def test_a_tournament_is_run_from_a_channel_not_a_thread(make_env: MakeEnv
         "Run a tournament from a text channel: each of its matches opens a thread there."
     )
     assert (await org.slash("tournament list")).text == "No tournament has been held here yet."
+
+
+async def test_the_start_says_who_was_dropped_for_not_checking_in(make_env: MakeEnv) -> None:
+    """Members who did not check in were dropped at the start and got their fee back with
+    no word anywhere: they (and everyone) read the live standings and the start post, which
+    now say who was dropped and that their fees went back; in the server's language."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo, cy, di, ed = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di", "Ed")]
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="round_robin", fee=100,
+        signup=30, checkin=10,
+    )  # fmt: skip
+    signup = created.message
+    for p in (ana, bo, cy, di, ed):
+        await p.click(signup, "Join")
+    await env.tick(20 * 60 + 1)
+    for p in (ana, bo, cy):
+        await p.click(signup, "Check in")
+    await env.tick(10 * 60)  # the start: Di and Ed did not check in
+    line = "Dropped for not checking in, their entry fees refunded: Di, Ed"
+    assert "Round 1 of 3" in signup.text and line in signup.text
+    start_post = h.last_message(h.channel)
+    assert start_post.id != signup.id and line in start_post.text
+    assert "**1,000 chips**" in (await di.slash("wallet")).text
+
+    french = await make_env()
+    french.h.guild_locale = "fr"
+    org = await french.h.member("Org", manage_guild=True)
+    ana, bo, cy = [await french.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", signup=30, checkin=10
+    )
+    for p in (ana, bo, cy):
+        await p.click(created.message, "Rejoindre")
+    await french.tick(20 * 60 + 1)
+    for p in (ana, bo):
+        await p.click(created.message, "Présent")
+    await french.tick(10 * 60)
+    assert "Retiré pour ne pas avoir confirmé sa présence\u00a0: Cy" in created.message.text
+    assert "Dropped" not in created.message.text
+
+
+async def test_the_bracket_text_names_its_rounds_as_the_picture_does(make_env: MakeEnv) -> None:
+    """The bracket's picture heads its columns Semi-finals and Final; its text said
+    "Round 1" and "Round 2" of the same matches."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    members = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    players = {p.id: p for p in members}
+    created = await org.slash("tournament create", game="sequences:standard", format="elimination")
+    for p in members:
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+    assert "**Semi-finals**: " in created.message.text
+    assert "**Round 1**" not in created.message.text
+    await resign_matches(env, players, [p.id for p in members])
+    await env.tick()
+    text = created.message.text
+    assert "**Semi-finals**: **Ana** beat " in text and "\n**Final**: Ana vs " in text
+    assert "**Round" not in text
+
+    german = await make_env()
+    german.h.guild_locale = "de"
+    org = await german.h.member("Org", manage_guild=True)
+    two = [await german.h.member(n) for n in ("Ana", "Bo")]
+    created = await org.slash("tournament create", game="sequences:standard", format="elimination")
+    for p in two:
+        await p.click(created.message, "Beitreten")
+    await org.click(created.message, "Starten")
+    assert "**Finale**: Ana gegen Bo" in created.message.text
+
+
+async def test_a_best_of_three_after_a_drawn_game_says_how_it_goes_on(make_env: MakeEnv) -> None:
+    """A drawn game of a best of 3 counts for nobody and the match plays on (up to five
+    games): the notice read "game 4 of a best of 3", which a player took for a mistake."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    players = {ana.id: ana, bo.id: bo}
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="elimination", best_of=3
+    )
+    for p in players.values():
+        await p.click(created.message, "Join")
+    await org.click(created.message, "Start")
+
+    def last_notice() -> str:
+        return [m.content for m in h.messages(h.channel) if m.content.startswith("⚔️")][-1]
+
+    await org.slash("sequences end", game=1)  # game one ends with no result
+    await env.tick()
+    assert last_notice() == (
+        "⚔️ Tournament #1, round 1, game 2 (a best of 3: a drawn game is replayed, 5 games "
+        f"at most): {ana.mention} 0–0 {bo.mention} · table #2"
+    )
+    await resign_matches(env, players, [ana.id, bo.id])  # Ana wins game two
+    await env.tick()
+    await resign_matches(env, players, [bo.id, ana.id])  # Bo wins game three
+    await env.tick()
+    notice = last_notice()
+    assert notice == (
+        "⚔️ Tournament #1, round 1, game 4 (a best of 3: a drawn game is replayed, 5 games "
+        f"at most): {ana.mention} 1–1 {bo.mention} · table #4"
+    )
+    assert "of a best of" not in notice
+
+
+async def test_a_french_tournament_reads_in_its_own_words(make_env: MakeEnv) -> None:
+    """A native reviewer: the tournament's round read "Manche 1 sur 1", a game's round
+    (the games' catalogue held the same English and was read first), where a tournament's
+    is a "ronde"; a chip count reads as French counts it ("cagnotte 0 jeton")."""
+    env = await make_env()
+    h = env.h
+    h.guild_locale = "fr"
+    org = await h.member("Org", manage_guild=True)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    created = await org.slash("tournament create", game="sequences:standard", format="swiss", fee=5)
+    assert "Droit d’entrée 5 jetons · cagnotte 0 jeton, tout au vainqueur" in created.message.text
+    for p in (ana, bo):
+        await p.click(created.message, "Rejoindre")
+    assert "cagnotte 10 jetons" in created.message.text
+    await org.click(created.message, "Lancer")
+    assert "Ronde 1 sur 1" in created.message.text
+    assert "Manche" not in created.message.text
+
+
+async def test_a_long_list_of_who_was_dropped_leaves_the_standings_room(make_env: MakeEnv) -> None:
+    """Sixty of sixty-four who never checked in, each with a long name: the line naming
+    them is cut, with how many more, so the standings still show their best places."""
+    env = await make_env()
+    h = env.h
+    org = await h.member("Org", manage_guild=True)
+    created = await org.slash(
+        "tournament create", game="sequences:standard", format="swiss", signup=30, checkin=10
+    )
+    members = [await h.member(f"{n:02d} " + "Long_Name_" * 3) for n in range(64)]
+    for p in members:
+        await p.click(created.message, "Join")
+    await env.tick(20 * 60 + 1)
+    for p in members[:4]:
+        await p.click(created.message, "Check in")
+    await env.tick(10 * 60)
+    text = created.message.embeds[0]["description"]
+    assert "Round 1 of 2" in text and len(text) <= 4096
+    [line] = [x for x in text.splitlines() if x.startswith("Dropped for not checking in")]
+    assert line.startswith("Dropped for not checking in: 04 Long")
+    assert line.endswith(" more") and len(line) < 700
+    assert "` 4.` " in text  # every player left is in the standings

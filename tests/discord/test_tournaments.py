@@ -225,7 +225,10 @@ async def test_check_in_drops_who_did_not_and_refunds_them(make_env: MakeEnv) ->
     assert "Ana ✅" in signup.text and "Di ✅" not in signup.text
     await env.tick(10 * 60)  # the start: Di did not check in
     assert signup.buttons == []
-    assert "Round 1 of 3" in signup.text and "Di" not in signup.text
+    assert "Round 1 of 3" in signup.text
+    # Di is out of the standings, and the message says why (and that the fee went back).
+    assert "Dropped for not checking in, their entry fee refunded: Di\n" in signup.text
+    assert signup.text.count("Di") == 1
     assert len(h.threads) == 1  # three players: one match, one bye
     assert "**1,000 chips**" in (await di.slash("wallet")).text  # Di's fee came back
     assert "**900 chips**" in (await cy.slash("wallet")).text

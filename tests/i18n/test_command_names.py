@@ -17,9 +17,6 @@ from bot.i18n import po_of
 from bot.i18n.domains import ALL
 
 FOLDERS = ("de", "es", "fr", "pt_BR")
-# The tournaments catalogue is being reworked in parallel (issue 23's tournament helper): its
-# rules page still says `/rules game:…`; take it off this list when that work is merged.
-PENDING = {"tournaments"}
 COMMAND = re.compile(r"/([a-z][\w-]*)")
 OPTION = re.compile(r"(?:`|\b)([a-z][\w-]*)(?::|`)")
 
@@ -48,7 +45,7 @@ def english_names(folder: str) -> Iterator[str]:
     language has its own name for it (and the English message names it too)."""
     commands, options = _names(folder)
     for domain in ALL:
-        if domain.name in ("commands", *PENDING):
+        if domain.name == "commands":
             continue
         with po_of(folder, domain.name).open("rb") as source:
             catalog = read_po(source)

@@ -12,13 +12,10 @@ from babel.messages.pofile import read_po
 from bot.i18n import po_of
 from bot.i18n.domains import ALL
 
-# The tournaments catalogue is being reworked in parallel (issue 23's tournament helper);
-# take it off this list when that work is merged.
-PENDING = {"tournaments"}
 PLAIN = re.compile(r"\S [:;!?»%]|« ")
 
 
-@pytest.mark.parametrize("domain", [d.name for d in ALL if d.name not in PENDING])
+@pytest.mark.parametrize("domain", [d.name for d in ALL])
 def test_french_puts_a_no_break_space_before_its_high_signs(domain: str) -> None:
     with po_of("fr", domain).open("rb") as source:
         catalog = read_po(source)

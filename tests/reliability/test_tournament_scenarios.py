@@ -89,7 +89,10 @@ async def test_an_eight_player_swiss_of_push_your_luck_with_a_fee(make_env: Make
     for p in members[:-1]:
         await p.click(signup, "Check in")
     await env.tick(10 * 60)  # the start: Hal is dropped
-    assert "Round 1 of 4" in signup.text and "Hal" not in signup.text
+    assert "Round 1 of 4" in signup.text
+    # Hal is out of the standings; the message says why, and that the fee went back.
+    assert "Dropped for not checking in, their entry fee refunded: Hal\n" in signup.text
+    assert signup.text.count("Hal") == 1
     assert await balance(env, hal) == 1000
 
     # Seeds: all unrated, by Discord id (the order they were made). Whoever is earlier in
