@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.cli.i18n import extracted
 from bot.i18n import LOCALES_DIR, Catalogues, compile_po, po_of, template_of
-from bot.i18n.checks import all_problems, problems, template_problems
+from bot.i18n.checks import all_problems, key, problems, template_problems
 from bot.i18n.domains import ALL, DOMAINS, Domain
 
 LANGUAGES = ("de", "es", "fr", "pt-BR")
@@ -190,3 +190,21 @@ def test_plurals_follow_each_languages_rules() -> None:
         tmp.add(tag.replace("_", "-"), gettext.GNUTranslations(mo))
         words = tmp.language(tag.replace("_", "-"))
         assert [words.plural(*chips, n) for n in (0, 1, 2, 1_000_000)] == expected, tag
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_message_in_several_domains_reads_the_same_in_each(language: str) -> None:
+    """A language reads the union of its domains, the first that has a message giving its
+    words: a message two domains share must say the same in both, or one of them is never
+    read (a tournament round read as the dice game's "Manche" did)."""
+    said: dict[tuple[tuple[str | None, str], bool], dict[str, object]] = {}
+    folder = LOCALES_DIR / language.replace("-", "_") / "LC_MESSAGES"
+    for po in sorted(folder.glob("*.po")):
+        for message in read(po, language.replace("-", "_")):
+            if message.id:
+                text = message.string
+                said.setdefault((key(message), message.pluralizable), {})[po.stem] = (
+                    tuple(text) if isinstance(text, list | tuple) else text
+                )
+    differ = {k: v for k, v in said.items() if len(set(v.values())) > 1}
+    assert differ == {}
