@@ -62,12 +62,13 @@ async def recent_finished(
     """A server's finished games (of one member, of one game), newest first."""
     where, params = _filters(guild_id, user_id, game_key)
     steps = db.dialect.json_array_length("l.detail_json", "steps")
+    events = db.dialect.json_text("g.state_json", "events")
     rows = await db.fetchall(
         "SELECT g.id, g.game_key, COALESCE(g.finished_at, g.updated_at) AS finished_at,"
         " (SELECT COALESCE(SUM(e.amount), 0) FROM escrows e"
         "   WHERE e.game_id = g.id AND e.status != 'refunded') AS pot,"
         f" (SELECT COALESCE(SUM({steps}), 0) FROM game_log l WHERE l.game_id = g.id) AS moves,"
-        f" {db.dialect.json_text('g.state_json', 'events')} AS events"
+        f" {events} AS events"
         f" FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
     )

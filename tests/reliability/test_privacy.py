@@ -313,7 +313,7 @@ TRUSTED_SQL_NAMES = {
     "bot/store/tournaments.py": {"_T_COLUMNS", "_M_COLUMNS", "_M_COLUMNS_OF_M", "marks"},
     "bot/store/privacy.py": {"table", "column", "name", "mentions"},  # + a dialect phrase
     "bot/store/audit.py": {"marks"},  # ID_COLUMNS, GUARD_TRIGGERS
-    "bot/store/replays.py": {"where", "marks", "steps"},  # fixed text, placeholders, dialect
+    "bot/store/replays.py": {"where", "marks", "steps", "events"},  # fixed text, "?", dialect
     "bot/store/games.py": {"where", "marks"},  # shard filter, ids read at once: "?, ?, ..."
     "bot/store/reminders.py": {"where", "_DUE"},  # games.py's shard filter, fixed text
     "bot/store/copy.py": {"name", "columns", "key", "marks", "column"},  # schema names, "?"
