@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from tests.discord.conftest import Env
 from tests.harness import Message, Player, Reply
 
@@ -49,8 +51,15 @@ async def open_table(
 DICE_ORDER = ("throw", "bank", "lock", "push", "bonus")
 
 
-async def play_dice(env: Env, players: list[Player], table_id: int, limit: int = 600) -> None:
-    """Play a dice table out: throw, then bank what can be banked (else lock, push)."""
+async def play_out(
+    env: Env,
+    players: list[Player],
+    table_id: int,
+    turn: Callable[[Player], Awaitable[object]],
+    limit: int,
+) -> None:
+    """Play a table out: each of ``players`` takes a ``turn`` when it is theirs, the bots
+    theirs; fails if it has not finished within ``limit`` turns."""
     by_id = {p.id: p for p in players}
     for _ in range(limit):
         table = await env.bot.tables.get(table_id)
@@ -60,11 +69,19 @@ async def play_dice(env: Env, players: list[Player], table_id: int, limit: int =
         if seat.is_bot or seat.user_id not in by_id:
             await env.run_bots()
             continue
-        message = env.turn_message()
-        choice = needed(message, *DICE_ORDER, prefix=True)
-        reply = await by_id[seat.user_id].click(message, **choice)
-        assert not reply.ephemeral, reply.text
+        await turn(by_id[seat.user_id])
     raise AssertionError(f"table {table_id} did not finish")
+
+
+async def play_dice(env: Env, players: list[Player], table_id: int, limit: int = 600) -> None:
+    """Play a dice table out: throw, then bank what can be banked (else lock, push)."""
+
+    async def turn(player: Player) -> None:
+        message = env.turn_message()
+        reply = await player.click(message, **needed(message, *DICE_ORDER, prefix=True))
+        assert not reply.ephemeral, reply.text
+
+    await play_out(env, players, table_id, turn, limit)
 
 
 async def board_turn(env: Env, player: Player, table_id: int) -> Reply:
@@ -92,14 +109,9 @@ async def board_turn(env: Env, player: Player, table_id: int) -> Reply:
 
 
 async def play_board(env: Env, players: list[Player], table_id: int, limit: int = 800) -> None:
-    by_id = {p.id: p for p in players}
-    for _ in range(limit):
-        table = await env.bot.tables.get(table_id)
-        if table.status != "running":
-            return
-        seat = table.seats[table.game.current_seat(table.rules)]
-        if seat.is_bot or seat.user_id not in by_id:
-            await env.run_bots()
-            continue
-        await board_turn(env, by_id[seat.user_id], table_id)
-    raise AssertionError(f"board table {table_id} did not finish")
+    """Play a board table out, each turn as a person plays it (``board_turn``)."""
+
+    async def turn(player: Player) -> None:
+        await board_turn(env, player, table_id)
+
+    await play_out(env, players, table_id, turn, limit)
