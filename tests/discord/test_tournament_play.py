@@ -13,7 +13,7 @@ from bot.render.fonts import font
 from bot.tables import wallets
 from bot.ui.tournaments import standings_table
 from tests.discord.conftest import Env, MakeEnv
-from tests.harness import Player
+from tests.harness import Message, Player
 from tests.reliability.test_tournament_scenarios import resign_matches
 
 
@@ -86,17 +86,27 @@ async def test_a_result_for_someone_not_at_the_table_says_so(make_env: MakeEnv) 
     assert (await env.bot.tables.get(match.game_id or 0)).status == "running"
 
 
-async def play_round_robin(env: Env, names: tuple[str, ...], **options: Any) -> list[Player]:
-    """A round robin of ``names`` to its end, the earlier name winning each match."""
-    h = env.h
-    org = await h.member("Org", manage_guild=True)
-    members = [await h.member(n) for n in names]
-    created = await org.slash(
-        "tournament create", game="sequences:standard", format="round_robin", **options
-    )
+FOUR = ("Ana", "Bo", "Cy", "Di")
+
+
+async def started(
+    env: Env, names: tuple[str, ...], **options: Any
+) -> tuple[Player, list[Player], Message]:
+    """Org's tournament of push-your-luck (``options`` as /tournament create takes them),
+    joined by a member of each of ``names`` in that order, and started: the organiser, the
+    members and the sign-up message (the live standings from here on)."""
+    org = await env.h.member("Org", manage_guild=True)
+    members = [await env.h.member(n) for n in names]
+    created = await org.slash("tournament create", game="sequences:standard", **options)
     for p in members:
         await p.click(created.message, "Join")
     await org.click(created.message, "Start")
+    return org, members, created.message
+
+
+async def play_round_robin(env: Env, names: tuple[str, ...], **options: Any) -> list[Player]:
+    """A round robin of ``names`` to its end, the earlier name winning each match."""
+    _, members, _ = await started(env, names, format="round_robin", **options)
     order = [p.id for p in members]
     while (await env.bot.shell.tournaments.picture(1)).tournament.status == "running":
         assert await resign_matches(env, {p.id: p for p in members}, order) > 0
@@ -285,16 +295,8 @@ async def test_a_removed_player_is_marked_in_the_standings(make_env: MakeEnv) ->
     ("Prizes: Ana … · Cy …") skipped a second place for no reason anyone could see."""
     env = await make_env()
     h = env.h
-    org = await h.member("Org", manage_guild=True)
-    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    org, (ana, bo, cy, di), _ = await started(env, FOUR, format="round_robin", fee=10, prize="top2")
     players = {p.id: p for p in (ana, bo, cy, di)}
-    created = await org.slash(
-        "tournament create", game="sequences:standard", format="round_robin", fee=10,
-        prize="top2",
-    )  # fmt: skip
-    for p in players.values():
-        await p.click(created.message, "Join")
-    await org.click(created.message, "Start")
     order = [ana.id, bo.id, cy.id, di.id]
     assert await resign_matches(env, players, order) == 2  # Bo beats Cy or Di
     await env.tick()
@@ -369,14 +371,8 @@ async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: M
     said "**Di** beat Bo" of the final whose champion was Bo (the first-named side, not
     the one who went on), and "beat" of a match nobody won."""
     env = await make_env()
-    h = env.h
-    org = await h.member("Org", manage_guild=True)
-    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    org, (ana, bo, cy, di), standings = await started(env, FOUR, format="elimination")
     players = {p.id: p for p in (ana, bo, cy, di)}
-    created = await org.slash("tournament create", game="sequences:standard", format="elimination")
-    for p in players.values():
-        await p.click(created.message, "Join")
-    await org.click(created.message, "Start")
     # Semi-finals Ana-Di and Bo-Cy: Di and Bo win.
     assert await resign_matches(env, players, [di.id, bo.id, ana.id, cy.id]) == 2
     await env.tick()
@@ -388,7 +384,7 @@ async def test_a_bracket_match_with_no_result_names_who_went_through(make_env: M
         f" seed (set by {org.mention})."
     )  # not "is now a draw": a bracket has none
     await env.tick()
-    text = created.message.text
+    text = standings.text
     assert "🏆 **Bo** won." in text
     assert "**Final**: **Bo** through on seed (no result against Di)" in text
     assert "**Di** beat Bo" not in text
@@ -400,16 +396,10 @@ async def test_a_bracket_match_with_no_result_puts_out_the_worse_seed(make_env: 
     from the finalist who lost."""
     env = await make_env()
     h = env.h
-    org = await h.member("Org", manage_guild=True)
-    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
+    org, (ana, bo, cy, di), standings = await started(
+        env, FOUR, format="elimination", fee=100, prize="top2"
+    )
     players = {p.id: p for p in (ana, bo, cy, di)}
-    created = await org.slash(
-        "tournament create", game="sequences:standard", format="elimination", fee=100,
-        prize="top2",
-    )  # fmt: skip
-    for p in players.values():
-        await p.click(created.message, "Join")
-    await org.click(created.message, "Start")
     semis = (await env.bot.shell.tournaments.picture(1)).matches
     ana_di = next(m for m in semis if ana.id in m.seated)
     assert set(ana_di.seated) == {ana.id, di.id}
@@ -420,7 +410,7 @@ async def test_a_bracket_match_with_no_result_puts_out_the_worse_seed(make_env: 
     await env.tick()
     picture = await env.bot.shell.tournaments.picture(1)
     assert picture.places == [ana.id, bo.id, cy.id, di.id]
-    assert "💰 Prizes: Ana 280 chips · Bo 120 chips" in created.message.text
+    assert "💰 Prizes: Ana 280 chips · Bo 120 chips" in standings.text
     assert [await wallets.balance(env.bot.db, h.guild.id, p.id) for p in (ana, bo, cy, di)] == [
         1180, 1020, 900, 900,
     ]  # fmt: skip
@@ -430,48 +420,34 @@ async def test_a_best_of_three_in_the_bracket_text_has_its_score(make_env: MakeE
     """The bracket's picture showed a best of 3's games won; its text said "Ana vs Bo" at
     1–1 and "**Ana** beat Bo" once over, as of a single game."""
     env = await make_env()
-    h = env.h
-    org = await h.member("Org", manage_guild=True)
-    ana, bo = await h.member("Ana"), await h.member("Bo")
+    _, (ana, bo), standings = await started(env, ("Ana", "Bo"), format="elimination", best_of=3)
     players = {ana.id: ana, bo.id: bo}
-    created = await org.slash(
-        "tournament create", game="sequences:standard", format="elimination", best_of=3
-    )
-    for p in players.values():
-        await p.click(created.message, "Join")
-    await org.click(created.message, "Start")
-    assert "**Final**: Ana vs Bo" in created.message.text  # nothing played yet
+    assert "**Final**: Ana vs Bo" in standings.text  # nothing played yet
     await resign_matches(env, players, [ana.id, bo.id])
     await env.tick()
     await resign_matches(env, players, [bo.id, ana.id])
     await env.tick()
-    assert "**Final**: Ana 1–1 Bo" in created.message.text
+    assert "**Final**: Ana 1–1 Bo" in standings.text
     await resign_matches(env, players, [ana.id, bo.id])
     await env.tick()
-    assert "**Final**: **Ana** beat Bo 2–1" in created.message.text
+    assert "**Final**: **Ana** beat Bo 2–1" in standings.text
 
 
 async def test_changing_a_finished_result_redraws_the_standings(make_env: MakeEnv) -> None:
     """The organiser changes the result of a match that had ended (its round still being
     played): the reply said "now won by Bo" while the live standings kept Ana's win."""
     env = await make_env()
-    h = env.h
-    org = await h.member("Org", manage_guild=True)
-    ana, bo, cy, di = [await h.member(n) for n in ("Ana", "Bo", "Cy", "Di")]
-    created = await org.slash("tournament create", game="sequences:standard", format="swiss")
-    for p in (ana, bo, cy, di):
-        await p.click(created.message, "Join")
-    await org.click(created.message, "Start")
+    org, (ana, bo, *_), standings = await started(env, FOUR, format="swiss")
     first = next(
         m for m in (await env.bot.shell.tournaments.picture(1)).matches if ana.id in m.seated
     )
     assert set(first.seated) == {ana.id, bo.id}
     await env.bot.tables.resign(first.game_id or 0, bo.id)  # Ana wins
     await env.tick()
-    assert "` 1.` Ana · **1** pt · 1-0-0" in created.message.text
+    assert "` 1.` Ana · **1** pt · 1-0-0" in standings.text
     await org.slash("tournament result", table=first.game_id, winner=bo.member)
-    assert "` 1.` Bo · **1** pt · 1-0-0" in created.message.text
-    assert "Ana · **0** pts · 0-0-1" in created.message.text
+    assert "` 1.` Bo · **1** pt · 1-0-0" in standings.text
+    assert "Ana · **0** pts · 0-0-1" in standings.text
 
 
 async def test_a_long_history_fits_one_message(make_env: MakeEnv) -> None:
