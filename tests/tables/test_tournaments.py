@@ -50,10 +50,12 @@ def services(db: Database, clock: FakeClock) -> Tournaments:
     return Tournaments(db, tables, clock)
 
 
-async def new_tournament(t: Tournaments, fmt: str, players: list[int], rounds: int = 0) -> int:
+async def new_tournament(
+    t: Tournaments, fmt: str, players: list[int], rounds: int = 0, seats: int = 2
+) -> int:
     made = await t.create(
         guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
-        format=fmt, rounds=rounds, actor_id=999,  # type: ignore[arg-type]
+        format=fmt, rounds=rounds, actor_id=999, seats=seats,  # type: ignore[arg-type]
     )  # fmt: skip
     for user in players:
         await t.join(made.id, user, f"P{user}")
@@ -394,17 +396,12 @@ async def test_a_swiss_at_tables_of_four_scores_by_place(db: Database) -> None:
     and the other three resign (so they share second place). A table's points are
     (players below + half those level) / (n - 1): a win 1, a shared second 1/3."""
     t = services(db, FakeClock())
-    made = await t.create(
-        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
-        format="swiss", rounds=2, actor_id=999, seats=4,
-    )  # fmt: skip
-    for user in range(1, 9):
-        await t.join(made.id, user, f"P{user}")
-    await t.start(made.id)
-    await t.open_pending(made.id)
+    tid = await new_tournament(t, "swiss", list(range(1, 9)), rounds=2, seats=4)
+    await t.start(tid)
+    await t.open_pending(tid)
     seen = []
     for _ in range(2):
-        picture = await t.picture(made.id)
+        picture = await t.picture(tid)
         playing = [m for m in picture.matches if m.status == "playing"]
         seen.append([m.players for m in playing])
         for match in playing:
@@ -413,11 +410,11 @@ async def test_a_swiss_at_tables_of_four_scores_by_place(db: Database) -> None:
             assert [s.user_id for s in table.seats] == list(match.players)
             for user in sorted(match.players)[1:]:
                 await t.tables.resign(match.game_id, user)
-        await t.open_pending(made.id)
+        await t.open_pending(tid)
     # Round one by seed (all unrated: by id); round two by points: 1 and 5 (who won) take
     # the first table with the best of the rest, meeting nobody twice where they can.
     assert seen == [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 5, 2, 3), (4, 6, 7, 8)]]
-    picture = await t.picture(made.id)
+    picture = await t.picture(tid)
     assert picture.tournament.status == "finished"
     # By hand: 1 won twice (2); 4 and 5 won once and shared second once (4/3), level on
     # Buchholz 16/3 and never met: by seed, 4 first; 2 and 3 (2/3, Buchholz 8) before
@@ -454,20 +451,15 @@ async def test_at_tables_of_three_a_removal_and_an_override_set_places(db: Datab
     the winner and puts the rest level. Points by hand at tables of three (each pair 1/2):
     a winner 1, two level below them 1/4 each; two level above a removed one 3/4 each."""
     t = services(db, FakeClock())
-    made = await t.create(
-        guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
-        format="swiss", rounds=1, actor_id=999, seats=3,
-    )  # fmt: skip
-    for user in range(1, 7):
-        await t.join(made.id, user, f"P{user}")
-    await t.start(made.id)
-    await t.open_pending(made.id)
-    first, second = (await t.picture(made.id)).matches
+    tid = await new_tournament(t, "swiss", list(range(1, 7)), rounds=1, seats=3)
+    await t.start(tid)
+    await t.open_pending(tid)
+    first, second = (await t.picture(tid)).matches
     assert first.players == (1, 2, 3) and second.players == (4, 5, 6)
-    await t.remove(made.id, 3, 999, "Org")
+    await t.remove(tid, 3, 999, "Org")
     assert (await t.tables.get(first.game_id or 0)).status == "ended"
     await t.override(second.id, 5, 999, "Org")
-    picture = await t.picture(made.id)
+    picture = await t.picture(tid)
     assert picture.tournament.status == "finished"
     done = {m.id: m.places for m in picture.matches}
     assert done[first.id] == ((1, 1), (2, 1), (3, 3))
@@ -476,4 +468,4 @@ async def test_at_tables_of_three_a_removal_and_an_override_set_places(db: Datab
     assert {s.id: s.points for s in picture.standings} == {
         5: 1, 1: 3 * quarter, 2: 3 * quarter, 4: quarter, 6: quarter, 3: 0
     }  # fmt: skip
-    assert [a for _, a, _ in await t.log(made.id)] == ["remove", "override"]
+    assert [a for _, a, _ in await t.log(tid)] == ["remove", "override"]
