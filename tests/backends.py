@@ -5,15 +5,17 @@ A test that takes ``db_target`` runs twice, ``[sqlite]`` and ``[postgresql]``:
 test's temporary folder, or a PostgreSQL database created empty for the test on the server of
 ``tests.pg``); the same name gives the same database, so a test can close and reopen it
 ("restart"). The PostgreSQL server is only started when a ``[postgresql]`` test needs it.
+A test that takes ``db`` gets the open ``Database`` "bot" on each engine, closed after it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.store.db import Database
 from tests.pg import Databases, database_url
 
 ENGINES = ("sqlite", "postgresql")
@@ -42,3 +44,10 @@ def db_target(engine: str, tmp_path: Path, request: pytest.FixtureRequest) -> It
     yield target
     for dbname in made.values():
         databases.drop(dbname)
+
+
+@pytest.fixture
+async def db(db_target: DbTarget) -> AsyncIterator[Database]:
+    database = await Database.open(db_target("bot"))
+    yield database
+    await database.close()

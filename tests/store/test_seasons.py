@@ -4,7 +4,6 @@ rebuild gives the live values (issue 25.7)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,18 +12,10 @@ from bot.ratings import default_mu, default_sigma, soft_reset
 from bot.store import seasons as se
 from bot.store import stats as st
 from bot.store.db import Database
-from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S
 from tests.store.test_stats import KEY, dump, play, stat
 
 DAY = 86_400
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 async def season_line(db: Database, season_id: int, user: int) -> tuple[Any, ...] | None:

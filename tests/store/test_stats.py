@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,17 +12,9 @@ from bot.ratings import GLOBAL_SCOPE, display_rating
 from bot.store import stats as st
 from bot.store.db import Database
 from bot.tables import wallets as w
-from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, S, create_game, write_results
 
 KEY = "sequences:standard"
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 async def play(

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.store.db import Database
 from bot.tables import wallets as w
-from tests.backends import DbTarget
 from tests.store.helpers import GUILD, OTHER_GUILD, T0, create_game, new_game
 
 DAY = 86_400
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 async def assert_invariant(db: Database) -> w.InvariantReport:

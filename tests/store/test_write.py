@@ -4,7 +4,6 @@ own SAVEPOINT, every caller answered after its COMMIT with its own result or err
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,7 @@ from psycopg.errors import DeadlockDetected
 from bot.store import games
 from bot.store.db import AFTER_COMMIT, Database, Job, WriteConnection
 from bot.store.sqlite import SqliteDatabase
-from tests.backends import DbTarget
 from tests.store.helpers import new_game
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 class Boom(Exception):

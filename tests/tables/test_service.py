@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,10 @@ from bot.store import games
 from bot.store.db import Database
 from bot.tables.names import clean_name
 from bot.tables.service import TableService
-from tests.backends import DbTarget
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
 ANA, BO, CY = 1, 2, 3
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,11 @@ from bot.games.registry import Games
 from bot.store.db import Database
 from bot.ui.lobby import lobby_buttons, lobby_embed
 from bot.ui.rules import table_rules_embed
-from tests.backends import DbTarget
 from tests.fakes import FakeClock
 from tests.tables.test_service import CHANNEL, GUILD, make_service
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = 1
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 @pytest.mark.parametrize("kind", list(Games()))

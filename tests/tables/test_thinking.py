@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -16,18 +15,10 @@ from bot.rules import board as b
 from bot.store.db import Database
 from bot.tables.service import TableService
 from bot.tables.thinking import BotJob, BotPool
-from tests.backends import DbTarget
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL, ANA = 10, 20, 1
 BOARD = {"seats": None, "teams": None, "first_sequence_wins": False}
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 class CountingPool(BotPool):

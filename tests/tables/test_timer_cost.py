@@ -13,7 +13,6 @@ import gc
 import json
 import random
 import typing
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,18 +22,10 @@ from bot.store import jsontext
 from bot.store.db import Database
 from bot.tables import events, values
 from bot.tables.service import TableService
-from tests.backends import DbTarget
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
 ANA, BO = 1, 2
-
-
-@pytest.fixture
-async def db(db_target: DbTarget) -> AsyncIterator[Database]:
-    database = await Database.open(db_target("bot"))
-    yield database
-    await database.close()
 
 
 @pytest.fixture
