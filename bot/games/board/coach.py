@@ -20,7 +20,7 @@ from bot.errors import add_texts
 from bot.games.base import place_of
 from bot.games.board.picture import CELL, cell_origin, render_board
 from bot.games.board.render import hand_text, picture, side_names
-from bot.i18n.speaking import N_, _, number, pgettext
+from bot.i18n.speaking import N_, _, number, pgettext, plural
 from bot.records import Button
 from bot.render.common import COLOUR
 from bot.rules import board as b
@@ -147,28 +147,58 @@ def suggestion_text(suggestions: Sequence[Suggestion], names: Sequence[str]) -> 
     return "\n".join([head, *suggestion_lines(suggestions, names), tail])
 
 
+#: The marks' colours (Okabe-Ito, told apart by every colour vision): the move played,
+#: the better move (and a suggestion's numbers).
+PLAYED_COLOUR = (213, 94, 0)
+BETTER_COLOUR = (0, 114, 178)
+#: A mark's badge, in px of the ~900 px board: a phone shows the board at about 400 px, so
+#: the badge is ~23 px there and its sign ~14 px, as tall as the card's own rank.
+MARK = CELL * 3 // 5
+FRAME = 5  # the marked space's border, in the mark's colour
+
+
+def mark_box(row: int, col: int) -> tuple[int, int, int, int]:
+    """Where a space's mark is drawn: its bottom left, over the card's faint pip and clear
+    of its rank (a chip there is half covered; the frame still shows the space)."""
+    x, y = cell_origin(row, col)
+    return (x + 3, y + CELL - MARK - 3, x + 3 + MARK, y + CELL - 3)
+
+
+def _draw_sign(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+    """✗, ✓ or a number, white in the badge. The signs are drawn as strokes: the picture's
+    font (Latin letters only) has no ✗ or ✓."""
+    left, top, right, bottom = box
+    inset = MARK // 4
+    lft, t, r, btm = left + inset, top + inset, right - inset, bottom - inset
+    width = max(4, MARK // 9)
+    white = (255, 255, 255)
+    if label == "✗":
+        draw.line([(lft, t), (r, btm)], fill=white, width=width)
+        draw.line([(lft, btm), (r, t)], fill=white, width=width)
+    elif label == "✓":
+        mid = (lft + (r - lft) * 2 // 5, btm)
+        draw.line([(lft, t + (btm - t) // 2), mid, (r, t)], fill=white, width=width, joint="curve")
+    else:
+        centre = ((left + right) / 2, (top + bottom) / 2)
+        draw.text(centre, label, fill=white, anchor="mm", font_size=MARK * 3 // 4)
+
+
 def numbered_board(
     view: b.SeatView, names: Sequence[str], marks: Sequence[tuple[Cell, str]]
 ) -> bytes:
     """The board as ``view`` shows it, each of ``marks`` (a space and its label, "1", "2",
-    or "✗") written in a badge on its space, the spaces highlighted."""
+    "✗" or "✓") in a badge on its space, the space highlighted and framed in the badge's
+    colour: orange for the move played (✗), blue for a better or suggested move."""
     png = render_board(picture(view, names, [cell for cell, _label in marks]))
     img = Image.open(io.BytesIO(png)).convert("RGB")
     draw = ImageDraw.Draw(img)
-    size = CELL * 2 // 5
     for (row, col), label in marks:
+        colour = PLAYED_COLOUR if label == "✗" else BETTER_COLOUR
         x, y = cell_origin(row, col)
-        # Bottom left: over the card's faint pip, clear of its rank and of a chip.
-        box = (x + 4, y + CELL - size - 8, x + 4 + size, y + CELL - 8)
-        bad = label == "✗"
-        draw.ellipse(box, fill=(213, 94, 0) if bad else (0, 114, 178), outline=(255, 255, 255))
-        draw.text(
-            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
-            "x" if bad else ("+" if label == "✓" else label),
-            fill=(255, 255, 255),
-            anchor="mm",
-            font_size=size - 8,
-        )
+        draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), outline=colour, width=FRAME)
+        box = mark_box(row, col)
+        draw.ellipse(box, fill=colour, outline=(255, 255, 255), width=2)
+        _draw_sign(draw, box, label)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -194,24 +224,72 @@ def review_intro(game_id: int, mistakes: Sequence[Mistake]) -> str:
         )
     return _(
         "**Your review of game #%(game)s**: the moves where your chances dropped most, "
-        "each with the board and your cards at that moment. Only you see this.",
+        "each with the board and your cards at that moment. On each board, the orange ✗ "
+        "marks the space you played and the blue ✓ the better move. Only you see this.",
         game=game_id,
+    )
+
+
+def played_text(number_: str, action: b.Action) -> str:
+    """The reviewed move, one whole sentence for each kind of move (a removal is not a
+    card "played on" a space: issue 31, item 9)."""
+    card = b.card_label(getattr(action, "card", ""))
+    if isinstance(action, b.RemoveChip):
+        return _(
+            "**Your move %(number)s**: you took the chip off %(space)s with %(card)s (✗).",
+            number=number_,
+            card=card,
+            space=b.coord_label(action.row, action.col),
+        )
+    assert isinstance(action, b.PlayCard)  # a review never names a trade or a pass
+    return _(
+        "**Your move %(number)s**: you played %(card)s on %(space)s (✗).",
+        number=number_,
+        card=card,
+        space=b.coord_label(action.row, action.col),
+    )
+
+
+def better_text(action: b.Action, why: str) -> str:
+    """The better move and its reasons, one whole sentence for each kind of move."""
+    if isinstance(action, b.PlayCard):
+        return _(
+            "Better was **%(card)s on %(space)s** (✓): %(why)s.",
+            card=b.card_label(action.card),
+            space=b.coord_label(action.row, action.col),
+            why=why,
+        )
+    if isinstance(action, b.RemoveChip):
+        return _(
+            "Better was to take the chip off **%(space)s** with **%(card)s** (✓): %(why)s.",
+            card=b.card_label(action.card),
+            space=b.coord_label(action.row, action.col),
+            why=why,
+        )
+    if isinstance(action, b.TradeDeadCard):
+        return _(
+            "Better was to trade **%(card)s**: %(why)s.", card=b.card_label(action.card), why=why
+        )
+    return _("Better was to pass: %(why)s.", why=why)
+
+
+def gain_text(drop: float) -> str:
+    """What the better move was worth: percentage points of the chance to win, not points
+    of the game (issue 31, item 17)."""
+    points = round(drop * 100)
+    return plural(
+        "With it your chance to win was about %(count)s percentage point higher.",
+        "With it your chance to win was about %(count)s percentage points higher.",
+        points,
     )
 
 
 def mistake_text(mistake: Mistake, names: Sequence[str]) -> str:
     why = reasons_text(mistake.reasons, names)
-    move = _(
-        "**Your move %(number)s**: you played %(played)s (x); better was **%(better)s** (+): "
-        "%(why)s (about %(points)s points more to win).",
-        number=number(mistake.index + 1),
-        played=move_text(mistake.played),
-        better=move_text(mistake.better),
-        why=why,
-        points=number(round(mistake.drop * 100)),
-    )
+    played = played_text(number(mistake.index + 1), mistake.played)
+    better = better_text(mistake.better, why)
     cards = _("Your cards then: %(cards)s", cards=hand_text(mistake.view))
-    return f"{move}\n{cards}"
+    return f"{played} {better} {gain_text(mistake.drop)}\n{cards}"
 
 
 def mistake_picture(mistake: Mistake, names: Sequence[str]) -> bytes:

@@ -142,8 +142,28 @@ def review(moves: Iterable[tuple[SeatView, Action]], count: int = REVIEWED) -> l
         found.append(
             Mistake(index, view, played, played_value, best, values[best], reasons(view, best))
         )
-    worst = sorted(found, key=lambda m: -m.drop)[:count]
+    worst = sorted(once_per_run(found), key=lambda m: -m.drop)[:count]
     return sorted(worst, key=lambda m: m.index)
+
+
+def once_per_run(found: list[Mistake]) -> list[Mistake]:
+    """One mistake for each better move the seat kept missing: of consecutive moves of the
+    seat whose better move was the same, the one where missing it cost most (a player told
+    "J♠ on D3" at move 20 needs no second telling at move 21; docs/rules.md)."""
+    kept: list[Mistake] = []
+    previous: Mistake | None = None
+    for mistake in found:  # in the order played
+        if (
+            previous is not None
+            and previous.better == mistake.better
+            and previous.index + 1 == mistake.index
+        ):
+            if mistake.drop > kept[-1].drop:
+                kept[-1] = mistake
+        else:
+            kept.append(mistake)
+        previous = mistake
+    return kept
 
 
 def reasons(view: SeatView, action: Action, only: bool = False) -> tuple[Reason, ...]:

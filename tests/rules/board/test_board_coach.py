@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from itertools import pairwise
 
 from bot.rules import board as b
 from bot.rules.board.coach import reasons, review, suggest
@@ -82,3 +83,36 @@ def test_a_block_is_named_as_one() -> None:
     assert blocks  # the hand holds a card of A3 or F3 (seed 5)
     for action in blocks:
         assert reasons(view, action)[0].kind == "blocks"
+
+
+def _random_mover(seed: int, turns: int) -> list[tuple[b.SeatView, b.Action]]:
+    """Seat 0 plays at random (so it keeps missing good moves) against a greedy seat 1."""
+    rng = random.Random(seed)
+    state = b.new_game(b.BoardConfig(seats=2), rng)
+    moves: list[tuple[b.SeatView, b.Action]] = []
+    for _ in range(turns):
+        if state.outcome is not None:
+            break
+        view = b.view_for(state, state.turn)
+        action = b.choose_action(view, "random" if state.turn == 0 else "greedy", rng)
+        if state.turn == 0:
+            moves.append((view, action))
+        state = b.apply(state, action, rng)
+    return moves
+
+
+def test_a_better_move_missed_on_several_moves_in_a_row_is_named_once() -> None:
+    """Issue 31 item 17: Ana's moves 20 and 21 were both told "J on D3". A better move the
+    seat kept missing on consecutive moves is named once, where missing it cost most."""
+    moves = _random_mover(2, 80)  # seat 0's moves 3 to 7 all missed 9♥ on E7
+    every = review(moves, count=99)
+    for first, then in pairwise(every):
+        assert not (then.index == first.index + 1 and then.better == first.better), (
+            first.index,
+            then.better,
+        )
+    run = [m for m in every if 2 <= m.index <= 6]  # one run: 9♥ on E7 each time
+    assert [m.better for m in run] == [b.PlayCard("9H", 6, 4)]
+    # The one kept is where missing it cost most.
+    drops = [review([moves[i]], count=1)[0].drop for i in range(2, 7)]
+    assert run[0].drop == max(drops)
