@@ -109,7 +109,7 @@ def test_demo_plays_in_the_language_asked(capsys: pytest.CaptureFixture[str]) ->
     assert "== Ein Spiel mit Einsatz: je 250 Chips ==" in out
     assert "Ana  vorher:   1.000 Chips" in out
     assert ("Ana  nachher:  1.250 Chips" in out) != ("Bo   nachher:  1.250 Chips" in out)
-    assert "== Bestenliste · " in out and " Spieler " in out and "Wertung" in out
+    assert "== Rangliste · " in out and " Spieler " in out and "Wertung" in out
     assert re.search(r"Kassenprüfung: Guthaben [\d.]+ \+ gebunden 0 = ausgegeben [\d.]+: ok", out)
 
     assert main(["demo", "--language", "xx"]) == 2

@@ -90,7 +90,7 @@ async def test_a_whole_board_game_in_german(make_env: MakeEnv) -> None:
         assert "Nachziehstapel: 90 Karten · Ablage: 0" in board.text
         assert "Meine Karten" in board.labels
         assert english_in(board.text) == []
-        # The picture is the German one: its corners read JOKER, not WILD.
+        # The picture is the German one: its corners read FREI, not WILD.
         [attached] = board.attachments
         assert attached.data.startswith(PNG)
         table = await env.bot.tables.get(1)
@@ -111,8 +111,8 @@ async def test_a_whole_board_game_in_german(make_env: MakeEnv) -> None:
             raise AssertionError("the board game did not finish")
         final = env.turn_message()
     assert table.rules.outcome.seats == (0,)  # seed 21: Ana's two sequences
-    assert "🏆 Sieg in Sequence (Brettspiel): Ana!" in final.text
-    assert " spielte " in final.text and "Sequences: " in final.text
+    assert "🏆 Sieg für Ana in Sequence (Brettspiel)!" in final.text
+    assert " spielte " in final.text and "Sequenzen: " in final.text
     assert english_in(final.text) == []
 
 

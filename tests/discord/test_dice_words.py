@@ -227,7 +227,7 @@ async def test_a_push_your_luck_game_reads_in_german(make_env: MakeEnv) -> None:
     await press(env, bo, "Throw")
     await press(env, bo, "Bank")
     seen = await german_turns(env)
-    assert seen[0] == "🏆 Bo gewinnt Sequences!"
+    assert seen[0] == "🏆 Sieg für Bo in Sequences!"
     assert "Bo hatte nach der letzten Runde die höchste Summe." in seen[1]
     assert "Bo sichert **3** (Reihe 1-2-3)" in seen[5]
     assert not [r for r in env.h.requests if r.failed_with]

@@ -42,7 +42,7 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         assert lobby.embeds[0]["title"] == "Sequences · Tisch #1"
         assert "Spieler: 1 (braucht 2–4) · schließt <t:" in lobby.embed_text()
         assert field(lobby, "Plätze") == f"` 1.` {ana.mention} (Gastgeber)"
-        assert field(lobby, "Einsatz") == "je 50 Chips · Pott 50 Chips"
+        assert field(lobby, "Einsatz") == "je 50 Chips · Pot 50 Chips"
         footer = lobby.embeds[0]["footer"]["text"]
         assert footer == "Tritt bei, dann drückt der Gastgeber auf Starten."
         assert lobby.labels == [
@@ -67,7 +67,7 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         assert "· 👀 1 schaut zu" in env.h.message(lobby.id).embed_text()
         # The host's panel: its title, its selects, a pick answered on the German panel.
         panel = (await ana.click(lobby, "Verwalten")).message
-        assert panel.embeds[0]["title"] == "Tisch verwalten #1"
+        assert panel.embeds[0]["title"] == "Tischverwaltung #1"
         assert [s.placeholder for s in panel.selects] == [
             "Platz entfernen…",
             "Zum Gastgeber machen…",
@@ -93,7 +93,7 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         confirm = await bo.click(env.turn_message(), "Aufgeben")
         assert confirm.text == (
             "Spiel #1 aufgeben? Du verlässt das Spiel endgültig und landest auf dem letzten "
-            "Platz. Dein Einsatz bleibt im Pott."
+            "Platz. Dein Einsatz bleibt im Pot."
         )
         assert confirm.message.labels == ["Aufgeben", "Weiterspielen"]
         done = await bo.click(confirm.message, "Aufgeben")
@@ -104,7 +104,7 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
     [summary] = [m for m in env.h.messages(env.h.channel) if m.content.startswith("🏆")]
     # Won by a resignation: said so, and no 0-0 "score" (nobody had scored).
     assert summary.content.startswith("🏆 Sieg für **Ana** in Sequences #1: Bo hat aufgegeben. <#")
-    assert summary.content.endswith("\n💰 Der Pott von 100 Chips geht an Ana.")
+    assert summary.content.endswith("\n💰 Der Pot von 100 Chips geht an Ana.")
 
 
 async def test_a_french_lobby_writes_its_numbers_and_refusals_the_french_way(
@@ -141,7 +141,7 @@ async def test_a_panel_drawn_in_one_language_answers_a_pick_made_in_another(
     lobby = (await bo.click(lobby, "Join")).message
     with reading(env, "de", ana, bo):
         panel = (await ana.click(lobby, "Manage")).message  # the lobby was drawn in English
-        assert panel.embeds[0]["title"] == "Tisch verwalten #1"
+        assert panel.embeds[0]["title"] == "Tischverwaltung #1"
     with reading(env, "fr", ana, bo):
         picked = await ana.select(panel, [str(bo.id)], custom_id=panel.selects[1].custom_id)
     assert picked.text == "Bo est maintenant l’hôte de la table #1."
