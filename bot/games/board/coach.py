@@ -278,8 +278,8 @@ def gain_text(drop: float) -> str:
     of the game (issue 31, item 17)."""
     points = round(drop * 100)
     return plural(
-        "With it your chance to win was about %(count)s percentage point higher.",
-        "With it your chance to win was about %(count)s percentage points higher.",
+        "With it your chance to win would have been about %(count)s percentage point higher.",
+        "With it your chance to win would have been about %(count)s percentage points higher.",
         points,
     )
 
