@@ -36,7 +36,12 @@ class Term:
     avoid_only: bool = False  # the English word means other things too ("five in a row")
 
     def in_english(self, text: str) -> bool:
-        return not self.avoid_only and _finds(self.english, text, case=True)
+        """Whether ``text`` has the term as a word of its own or its plural ("stake",
+        "stakes"; not "staked", "max-stake" or "--stake")."""
+        if self.avoid_only:
+            return False
+        word = r"(?<![\w-])" + re.escape(self.english) + r"s?(?![\w-])"
+        return re.search(word, PLACEHOLDER.sub(" ", text)) is not None
 
     def said(self, text: str) -> bool:
         return any(_finds(word, text) for word in self.translation.split(" / "))
@@ -48,10 +53,11 @@ class Term:
         return not self.domains or domain in self.domains
 
 
-def _finds(word: str, text: str, case: bool = False) -> bool:
-    """Whether ``word`` starts a word of ``text`` (placeholders and `commands` left out)."""
-    flags = 0 if case else re.IGNORECASE
-    return re.search(r"(?<!\w)" + re.escape(word), PLACEHOLDER.sub(" ", text), flags) is not None
+def _finds(word: str, text: str) -> bool:
+    """Whether ``word`` starts a word of ``text``, in any case (placeholders and `commands`
+    left out)."""
+    found = re.search(r"(?<!\w)" + re.escape(word), PLACEHOLDER.sub(" ", text), re.IGNORECASE)
+    return found is not None
 
 
 def _cells(line: str) -> list[str]:

@@ -121,7 +121,7 @@ async def test_the_rules_page_in_german_and_french(make_env: MakeEnv) -> None:
     ana = await env.h.member("Ana")
     for language, words in (
         ("de", ("**Zweiäugige Buben** (J♦ J♣)", "**Einäugige Buben** (J♥ J♠)", "**tot**")),
-        ("fr", ("**valets à deux yeux** (J♦ J♣)", "**valets borgnes** (J♥ J♠)", "**morte**")),
+        ("fr", ("**valets à deux yeux** (J♦ J♣)", "**valets à un œil** (J♥ J♠)", "**morte**")),
     ):
         ana.locale = language
         with speaking(language):
