@@ -15,6 +15,7 @@ from bot.i18n.speaking import N_, _, plural
 from bot.tables import events as ev
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.names import md_name
+from bot.tables.teams import TEAM_NAMES
 
 Shown = Table | TableSnapshot  # a table, or the frozen copy a message is drawn from
 
@@ -95,6 +96,14 @@ def _table_line(event: ev.Event, table: Shown) -> str | None:
             "👑 %(left)s left, so %(host)s is the host now.",
             left=md_name(event.left),
             host=_member(table, event.host),
+        )
+    if isinstance(event, ev.TeamsSwapped):
+        return _(
+            "🔁 %(who)s switched to team %(team)s, so %(other)s moves to team %(other_team)s.",
+            who=md_name(event.who),
+            team=TEAM_NAMES[event.team],
+            other=md_name(event.other),
+            other_team=TEAM_NAMES[event.other_team],
         )
     if isinstance(event, ev.Won):
         winners = " & ".join(_name(table, s) for s in event.seats)

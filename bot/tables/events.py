@@ -101,6 +101,17 @@ class HostChanged(Event, tag="host_changed"):
     host: int
 
 
+@dataclass(frozen=True)
+class TeamsSwapped(Event, tag="teams_swapped"):
+    """``who`` pressed Switch team into the full team ``team``, so its last seat ``other``
+    moved to ``who``'s old team ``other_team`` (names: seats in a lobby come and go)."""
+
+    who: str
+    other: str
+    team: int
+    other_team: int
+
+
 # How a seat left a game before its end (``Won.left``, ``Table.forfeits``).
 LeftHow = str
 RESIGNED = "resigned"

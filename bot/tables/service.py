@@ -507,8 +507,31 @@ class TableService:
             current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
             if current is None and not problem:
                 raise UserError(code="lobby.alone", seats=len(table.seats))
-            seat = table.seats[index] = dataclasses.replace(seat, team=next_team(current, n_teams))
-            await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
+            target = next_team(current, n_teams)
+            detail: dict[str, Any] = {"seat": index, "team": target}
+            if problem:
+                table.seats[index] = dataclasses.replace(seat, team=target)
+            else:
+                # Every seat keeps the team the lobby shows (so the others do not shift
+                # round the presser), and where the new team would be two bigger than
+                # the old one, its last seat takes the presser's place: a swap, so the
+                # presser really has other partners (issue 31).
+                teams = {(s.user_id, s.name): s.team for s in shown}
+                table.seats = [
+                    dataclasses.replace(s, team=teams[(s.user_id, s.name)]) for s in table.seats
+                ]
+                table.seats[index] = dataclasses.replace(table.seats[index], team=target)
+                sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
+                if current is not None and sizes[target] - sizes[current] >= 2:
+                    other = max(
+                        i for i, s in enumerate(table.seats) if s.team == target and i != index
+                    )
+                    table.seats[other] = dataclasses.replace(table.seats[other], team=current)
+                    detail["swapped"] = other
+                    table.add_event(
+                        ev.TeamsSwapped(seat.name, table.seats[other].name, target, current)
+                    )
+            await self._save(table, user_id, "team", detail)
             return Change(table)
 
     async def cancel(

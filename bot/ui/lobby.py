@@ -15,6 +15,7 @@ from bot.games.words import last_line
 from bot.i18n.speaking import N_, _, pgettext, plural
 from bot.records import NO_GUILD, Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
+from bot.tables import events as ev
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES
@@ -135,7 +136,10 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         watching = watching_text(table)
         if watching:
             description += f" · {watching}"
-        if table.events:  # in a lobby: who took over from a host who left
+        # In a lobby: who took over from a host who left, who a Switch team moved (while
+        # the lobby still has teams).
+        swap = table.events and isinstance(table.events[-1], ev.TeamsSwapped)
+        if table.events and not (swap and lobby_team_count(game, table) < 2):
             description += f"\n{last_line(table)}"
         colour = COLOUR
     elif status in ("running", "finished"):
