@@ -55,3 +55,56 @@ async def test_switch_team_in_a_full_board_lobby_gives_other_partners(make_env: 
     for seat in table.seats:
         started.setdefault("AB"[seat.team or 0], set()).add(seat.name)
     assert started == shown  # Start seated the teams the lobby showed
+
+
+async def test_a_staked_lobby_says_it_is_for_people_and_lists_no_bot_players(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    for command in ("sequences start", "board start", "heartsdue start"):
+        free = (await ana.slash(command)).message
+        assert "Add bot" in " ".join(map(str, free.labels)), command
+        levels = [b.label.split(": ")[1] for b in free.buttons if "Add bot" in str(b.label)]
+        assert all(level in free.text for level in levels)
+        await ana.click(free, "Cancel")
+        staked = (await ana.slash(command, stake=10)).message
+        assert not any("Add bot" in str(label) for label in staked.labels), command
+        assert not any(level in staked.text for level in levels), (command, staked.text)
+        assert "people only" in staked.text
+        await ana.click(staked, "Cancel")
+
+
+def team_marks(lobby: Message) -> list[bool]:
+    """For each seat line of the lobby, whether it names a team."""
+    field = next(f for f in lobby.embeds[0]["fields"] if f["name"].startswith("Seats"))
+    return ["team" in line for line in str(field["value"]).splitlines()]
+
+
+async def test_an_expired_team_lobby_shows_every_seats_team_or_none(make_env: MakeEnv) -> None:
+    env = await make_env()
+    players, lobby = await four_at_a_board(env)
+    ana, bo, cy, di = players
+    lobby = (await bo.click(lobby, "Switch team")).message
+    assert team_marks(lobby) == [True] * 4
+    lobby = (await di.click(lobby, "Leave")).message  # three play alone: no teams
+    assert team_marks(lobby) == [False] * 3
+    await env.tick(16 * 60)
+    assert (await env.bot.tables.get(1)).status == "expired"
+    assert "Nobody started this table in time." in lobby.text
+    assert team_marks(lobby) == [False] * 3, lobby.text
+
+    # Four seats, one of whom never picked a team: the lobby showed four teams, so does the
+    # closed lobby.
+    lobby = (await ana.slash("board start", seats=4)).message
+    for player in (bo, cy):
+        lobby = (await player.click(lobby, "Join")).message
+    lobby = (await di.click(lobby, "Join")).message
+    lobby = (await bo.click(lobby, "Switch team")).message
+    lobby = (await di.click(lobby, "Leave")).message
+    lobby = (await di.click(lobby, "Join")).message  # Di's seat has no team picked
+    shown = partners(lobby, players)
+    assert team_marks(lobby) == [True] * 4
+    await env.tick(16 * 60)
+    assert team_marks(lobby) == [True] * 4, lobby.text
+    assert partners(lobby, players) == shown
