@@ -412,6 +412,7 @@ class TableService:
             # A seat held for the member (a rematch, an invitation, a stake asked again) is
             # theirs: Join takes it, back in its place.
             seat = take_held(table, user_id, clean_name(name))
+            answered = seat is not None and self._invites_answered(table)
             if seat is None:
                 if table.seat_of(user_id) is not None:
                     raise UserError(code="lobby.seated")
@@ -429,7 +430,7 @@ class TableService:
                 await self.hooks.on_join(conn, table, seat)
 
             await self._save(table, user_id, "join", {"name": seat.name}, money)
-            return Change(table)
+            return Change(table, invites_answered=answered)
 
     async def leave(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         async with self._locked(table_id, place) as table:
@@ -438,7 +439,7 @@ class TableService:
             if index is None:
                 if drop_held(table, user_id):  # a held seat given up: nothing was taken
                     await self._save(table, user_id, "decline", {})
-                    return Change(table)
+                    return Change(table, invites_answered=self._invites_answered(table))
                 raise UserError(code="lobby.not_seated")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
@@ -568,6 +569,12 @@ class TableService:
                 table.held = []
             await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
+
+    @staticmethod
+    def _invites_answered(table: Table) -> bool:
+        """Whether a held seat just taken or given up was the last an invitation held (a
+        rematch's call names who was asked, which stays true: not that)."""
+        return not table.held and table.rematch is None
 
     def _auto_team(self, table: Table, seat: Seat) -> Seat:
         """A new seat in the smallest team, so the lobby shows balanced teams."""

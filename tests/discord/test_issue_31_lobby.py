@@ -108,3 +108,27 @@ async def test_an_expired_team_lobby_shows_every_seats_team_or_none(make_env: Ma
     await env.tick(16 * 60)
     assert team_marks(lobby) == [True] * 4, lobby.text
     assert partners(lobby, players) == shown
+
+
+async def test_the_invitation_names_the_host_as_opener_and_goes_once_all_answered(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    lobby = (await ana.slash("sequences start", with_=f"{bo.mention} {cy.mention}")).message
+    call = lobby.content
+    # The host, alone, opened the table; the invited are called after it.
+    opener = call.split(" opened a table")[0]
+    assert opener == ana.mention, call
+    assert bo.mention in call and cy.mention in call
+    lobby = (await bo.click(lobby, "Join")).message
+    assert lobby.content == call  # Cy has not answered yet: still called
+    lobby = (await cy.click(lobby, "Join")).message
+    assert lobby.content == "", lobby.content  # everyone invited sat down
+    assert "Start" in lobby.labels and cy.mention in lobby.text
+    # A decline answers as well; a join of someone not invited leaves the call alone.
+    lobby = (await ana.slash("heartsdue start", with_=bo.mention)).message
+    lobby = (await cy.click(lobby, "Join")).message
+    assert bo.mention in lobby.content
+    lobby = (await bo.click(lobby, "Leave")).message
+    assert lobby.content == ""
