@@ -554,6 +554,12 @@ class TableService:
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden(code="lobby.host_start")
             game = table.game
+            low, _ = game.seat_limits(table.settings)
+            if table.held and len(table.seats) < low:
+                # The lobby lists the held seats too: name who has not pressed Join, not
+                # a bare count of the seats taken (issue 31).
+                waiting = [s.user_id for s in table.held]
+                raise UserError(code="lobby.held_waiting", waiting=waiting, low=low)
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"

@@ -132,3 +132,18 @@ async def test_the_invitation_names_the_host_as_opener_and_goes_once_all_answere
     assert bo.mention in lobby.content
     lobby = (await bo.click(lobby, "Leave")).message
     assert lobby.content == ""
+
+
+async def test_start_with_held_seats_names_who_has_not_pressed_join(make_env: MakeEnv) -> None:
+    env = await make_env()
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    lobby = (await ana.slash("sequences start", with_=f"{bo.mention} {cy.mention}")).message
+    refused = await ana.click(lobby, "Start")
+    assert refused.ephemeral
+    assert bo.mention in refused.text and cy.mention in refused.text, refused.text
+    assert "Join" in refused.text and "the table has 1" not in refused.text
+    assert (await env.bot.tables.get(1)).status == "lobby"
+    lobby = (await bo.click(lobby, "Join")).message
+    started = await ana.click(lobby, "Start")  # two are enough: Cy's seat is left out
+    assert not started.ephemeral
+    assert [s.user_id for s in (await env.bot.tables.get(1)).seats] == [ana.id, bo.id]
