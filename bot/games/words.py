@@ -68,6 +68,19 @@ def is_result(event: ev.Event) -> bool:
     )
 
 
+def ranked_seats(table: Shown) -> list[int]:
+    """The seats in the order a score list shows them: once the game is over, by place, as
+    the result line ranks them (place, then score, then seat; issue 31), else as seated."""
+    seats = list(range(len(table.seats)))
+    if table.rules is None or table.game is None:
+        return seats
+    results = table.game.results(table.rules, list(table.seats))
+    if not results:
+        return seats
+    by_seat = {r.seat: r for r in results}
+    return sorted(seats, key=lambda i: (by_seat[i].place, -by_seat[i].score, i))
+
+
 def _name(table: Shown, seat: int) -> str:
     if 0 <= seat < len(table.seats):
         return md_name(table.seats[seat].name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.discord.conftest import Env, MakeEnv
+from tests.discord.play import open_table, play_dice
 from tests.harness import Message, Player
 
 
@@ -147,3 +148,27 @@ async def test_start_with_held_seats_names_who_has_not_pressed_join(make_env: Ma
     started = await ana.click(lobby, "Start")  # two are enough: Cy's seat is left out
     assert not started.ephemeral
     assert [s.user_id for s in (await env.bot.tables.get(1)).seats] == [ana.id, bo.id]
+
+
+def score_block(message: Message) -> list[str]:
+    """The names of the table message's Scores block, top to bottom."""
+    text = message.text.split("Scores: ```", 1)[1].split("```", 1)[0]
+    return [line.replace("🏆", "").split()[0] for line in text.strip("\n").splitlines()]
+
+
+async def test_final_dice_scores_are_listed_by_place(make_env: MakeEnv) -> None:
+    for command, options in (
+        ("sequences start", {"rounds": 2}),
+        ("heartsdue start", {"target": 30}),
+    ):
+        env = await make_env(seed=3)
+        ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+        await open_table(env, command, ana, [bo, cy], **options)
+        await play_dice(env, [ana, bo, cy], 1)
+        table = await env.bot.tables.get(1)
+        assert table.status == "finished"
+        line = next(m.text for m in env.h.messages(env.h.channel) if "🏆 **" in m.text)
+        # The channel line ranks them: "🏆 **Bo** won Sequences #1 (Bo 1, Cy 1, Ana 0)."
+        ranked = [part.split()[0] for part in line.split(" (", 1)[1].split(")")[0].split(", ")]
+        assert score_block(env.turn_message()) == ranked, (command, line)
+        assert ranked[0] != "Ana"  # not simply the seating order (this seed's winner)
