@@ -185,11 +185,48 @@ def closed_line(event: ev.Closed, table: Shown) -> str:
         return _("Ended early by %(who)s.", who=_member(table, event.by, event.name))
     if event.reason == ev.AGREED:
         return _("Ended early: %(who)s asked and everyone agreed.", who=_member(table, event.by))
+    if event.reason == ev.ABANDONED and (event.left or event.missed):
+        return _(
+            "%(story)s: nobody is left to play, so the game is abandoned (no result).",
+            story=abandoned_story(event, table),
+        )
     if event.reason == ev.CANNOT_POST and event.refusal is not None:
         return refusal_line(event.refusal, THEN["ended"])
     if event.reason == ev.REMATCH_UNPOSTED and event.refusal is not None:
         return refusal_line(event.refusal, THEN["rematch_off"])
     return _(_CLOSED.get(event.reason, N_("This table was closed.")))
+
+
+def abandoned_story(event: ev.Closed, table: Shown) -> str:
+    """Who left an abandoned game, and who was away, seat by seat, as one clause: "Ana missed
+    3 turns in a row and forfeited, Bo missed 2 turns in a row" (``Closed.left/missed``)."""
+    left, missed = dict(event.left), dict(event.missed)
+    clauses = []
+    for seat in sorted(set(left) | set(missed)):
+        who, count = _name(table, seat), missed.get(seat, 0)
+        how = left.get(seat)
+        # TRANSLATORS: clauses joined by commas before ": nobody is left to play": no full stop.
+        if how == ev.RESIGNED:
+            clauses.append(plural("%(who)s resigned", "%(who)s resigned", 1, who=who))
+        elif how is not None:
+            clauses.append(
+                plural(
+                    "%(who)s missed %(count)s turn in a row and forfeited",
+                    "%(who)s missed %(count)s turns in a row and forfeited",
+                    count,
+                    who=who,
+                )
+            )
+        else:
+            clauses.append(
+                plural(
+                    "%(who)s missed %(count)s turn in a row",
+                    "%(who)s missed %(count)s turns in a row",
+                    count,
+                    who=who,
+                )
+            )
+    return ", ".join(clauses)
 
 
 def refusal_line(refusal: ev.Refusal, then: str) -> str:

@@ -194,6 +194,11 @@ class Closed(Event, tag="closed"):
     by: int | None = None
     name: str | None = None
     refusal: Refusal | None = None
+    # ``ABANDONED``: each member's seat that left, with how (``RESIGNED``, ``TIMED_OUT``),
+    # and each member's seat with the turns it missed in a row, so the line says who was
+    # away rather than that no player is left (a seat still seated is).
+    left: tuple[tuple[int, LeftHow], ...] = ()
+    missed: tuple[tuple[int, int], ...] = ()
 
 
 # --- notices: one-off lines the next render shows above the turn ------------------------

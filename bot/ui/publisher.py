@@ -75,6 +75,7 @@ class Publisher:
 
     lobby_message = staticmethod(lobby_message)
     turn_edit = staticmethod(turn_edit)
+    closed_message = staticmethod(closed_message)
     turn_message = staticmethod(turn_message)
     to_move = staticmethod(to_move)
 

@@ -172,3 +172,48 @@ async def test_final_dice_scores_are_listed_by_place(make_env: MakeEnv) -> None:
         ranked = [part.split()[0] for part in line.split(" (", 1)[1].split(")")[0].split(", ")]
         assert score_block(env.turn_message()) == ranked, (command, line)
         assert ranked[0] != "Ana"  # not simply the seating order (this seed's winner)
+
+
+async def test_a_game_abandoned_by_timeouts_keeps_its_board_and_says_who_was_away(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=3)
+    ana, bo = [await env.h.member(n) for n in ("Ana", "Bo")]
+    await open_table(env, "board start", ana, [bo])
+    for _ in range(10):  # nobody moves: every turn runs out
+        if (await env.bot.tables.get(1)).status != "running":
+            break
+        await env.tick(181)
+    table = await env.bot.tables.get(1)
+    assert table.status == "abandoned" and table.expiries == [3, 2]
+    message = env.turn_message()
+    assert message.attachments, "the board's picture is gone"
+    assert "Sequences: " in message.text and "Draw pile" in message.text  # the scores stay
+    closing = message.text.split("\n")[1]
+    # The closing line is true: Ana forfeited after 3, Bo did not forfeit but missed 2.
+    assert "No player is left" not in closing
+    ana_part, bo_part = closing.split(", Bo ")
+    assert ana_part.startswith("Ana") and "3" in ana_part and "forfeited" in ana_part
+    assert "2" in bo_part and "forfeit" not in bo_part.split(":")[0], closing
+    assert closing in env.h.message(env.h.messages(env.h.channel)[0].id).text  # the lobby too
+
+
+async def test_a_game_ended_early_keeps_its_scores(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, bo = [await env.h.member(n) for n in ("Ana", "Bo")]
+    await open_table(env, "sequences start", ana, [bo])
+    assert not (await ana.click(env.turn_message(), "Throw 5 dice")).ephemeral
+    await ana.slash("sequences end")
+    assert (await env.bot.tables.get(1)).status == "ended"
+    message = env.turn_message()
+    assert "Ended early by Ana." in message.text
+    assert "Scores" in message.text and "Ana" in message.text.split("Scores", 1)[1]
+    assert "▶" not in message.text and message.buttons == []
+
+    env = await make_env(seed=3)
+    ana, bo = [await env.h.member(n) for n in ("Ana", "Bo")]
+    await open_table(env, "board start", ana, [bo])
+    await ana.slash("board end")
+    board = env.turn_message()
+    assert "Ended early by Ana." in board.text and board.attachments
+    assert "Sequences: " in board.text and board.buttons == []

@@ -63,7 +63,8 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
             lines.append(_("Turn timer: ends %(when)s", when=relative_time(table.turn_deadline)))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     names = [s.name for s in table.seats]
-    marks = ["▶" if state.outcome is None and i == state.current else "" for i in range(len(names))]
+    live = state.outcome is None and table.status == "running"
+    marks = ["▶" if live and i == state.current else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i == state.outcome.winner else "" for i in range(len(names))]
     order = ranked_seats(table)  # by place once the game is over, as the result line

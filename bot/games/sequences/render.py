@@ -279,7 +279,8 @@ def _add_scores(embed: discord.Embed, table: TableSnapshot, state: pl.PushState)
         f"{s.name} ({TEAM_NAMES[state.team_of(i)]})" if team_game else s.name
         for i, s in enumerate(table.seats)
     ]
-    marks = ["▶" if i == state.current and state.outcome is None else "" for i in range(len(names))]
+    live = state.outcome is None and table.status == "running"
+    marks = ["▶" if i == state.current and live else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i in state.outcome.winners else "" for i in range(len(names))]
     order = ranked_seats(table)  # by place once the game is over, as the result line
