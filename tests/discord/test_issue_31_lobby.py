@@ -7,7 +7,9 @@ import re
 
 from tests.discord.conftest import Env, MakeEnv
 from tests.discord.play import open_table, play_dice
+from tests.discord.test_tournament_play import FOUR, started
 from tests.harness import Message, Player
+from tests.reliability.test_tournament_scenarios import resign_matches
 
 
 def partners(lobby: Message, players: list[Player]) -> dict[str, set[str]]:
@@ -217,3 +219,22 @@ async def test_a_game_ended_early_keeps_its_scores(make_env: MakeEnv) -> None:
     board = env.turn_message()
     assert "Ended early by Ana." in board.text and board.attachments
     assert "Sequences: " in board.text and board.buttons == []
+
+
+async def test_a_bracket_round_has_one_name_in_its_notice_and_the_bracket(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env()
+    _org, (ana, bo, cy, di), standings = await started(env, FOUR, format="elimination")
+    players = {p.id: p for p in (ana, bo, cy, di)}
+
+    def notices() -> list[str]:
+        return [m.text for m in env.h.messages(env.h.channel) if m.text.startswith("⚔️")]
+
+    assert all(", Semi-finals:" in n for n in notices()), notices()
+    assert "**Semi-finals**" in standings.text
+    assert await resign_matches(env, players, [di.id, bo.id, ana.id, cy.id]) == 2
+    await env.tick()
+    final = notices()[-1]
+    assert ", Final:" in final and "round 2" not in final, final
+    assert "**Final**" in standings.text  # the bracket's name for the same round
