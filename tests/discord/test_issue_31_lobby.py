@@ -238,3 +238,16 @@ async def test_a_bracket_round_has_one_name_in_its_notice_and_the_bracket(
     final = notices()[-1]
     assert ", Final:" in final and "round 2" not in final, final
     assert "**Final**" in standings.text  # the bracket's name for the same round
+
+
+async def test_a_fancy_name_is_shown_as_discord_shows_it(make_env: MakeEnv) -> None:
+    env = await make_env(seed=3)
+    ana, fancy = await env.h.member("Ana"), await env.h.member("𝕬𝖓𝖆")
+    await open_table(env, "sequences start", ana, [fancy], rounds=1)
+    table = await env.bot.tables.get(1)
+    assert [s.name for s in table.seats] == ["Ana", "𝕬𝖓𝖆"]
+    await play_dice(env, [ana, fancy], 1)
+    text = env.turn_message().text
+    assert "𝕬𝖓𝖆 won" in text and "Ana won" not in text, text  # this seed: 𝕬𝖓𝖆 wins
+    scores = score_block(env.turn_message())
+    assert sorted(scores) == sorted(["Ana", "𝕬𝖓𝖆"])  # two names, not Ana twice
