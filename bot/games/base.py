@@ -261,6 +261,12 @@ class Game(GameKind[S]):
         """The default turn message's text: the last move and who is to play."""
         raise NotImplementedError
 
+    def closed_lines(self, table: TableSnapshot) -> list[str]:
+        """Where a game closed without a result stood, for its table message under the reason
+        (the turn view's fields, scores and recent moves, and its picture are kept too).
+        Default: nothing more (the dice games' scores are a field)."""
+        return []
+
     def standings(self, table: TableSnapshot) -> list[tuple[str, int]]:
         """A finished game's sides, best first, each as (who as markdown, score) for the
         result lines:

@@ -15,6 +15,7 @@ from bot.i18n.speaking import N_, _, plural
 from bot.tables import events as ev
 from bot.tables.model import Table, TableSnapshot
 from bot.tables.names import md_name
+from bot.tables.teams import TEAM_NAMES
 
 Shown = Table | TableSnapshot  # a table, or the frozen copy a message is drawn from
 
@@ -67,6 +68,19 @@ def is_result(event: ev.Event) -> bool:
     )
 
 
+def ranked_seats(table: Shown) -> list[int]:
+    """The seats in the order a score list shows them: once the game is over, by place, as
+    the result line ranks them (place, then score, then seat; issue 31), else as seated."""
+    seats = list(range(len(table.seats)))
+    if table.rules is None or table.game is None:
+        return seats
+    results = table.game.results(table.rules, list(table.seats))
+    if not results:
+        return seats
+    by_seat = {r.seat: r for r in results}
+    return sorted(seats, key=lambda i: (by_seat[i].place, -by_seat[i].score, i))
+
+
 def _name(table: Shown, seat: int) -> str:
     if 0 <= seat < len(table.seats):
         return md_name(table.seats[seat].name)
@@ -95,6 +109,14 @@ def _table_line(event: ev.Event, table: Shown) -> str | None:
             "👑 %(left)s left, so %(host)s is the host now.",
             left=md_name(event.left),
             host=_member(table, event.host),
+        )
+    if isinstance(event, ev.TeamsSwapped):
+        return _(
+            "🔁 %(who)s switched to team %(team)s, so %(other)s moves to team %(other_team)s.",
+            who=md_name(event.who),
+            team=TEAM_NAMES[event.team],
+            other=md_name(event.other),
+            other_team=TEAM_NAMES[event.other_team],
         )
     if isinstance(event, ev.Won):
         winners = " & ".join(_name(table, s) for s in event.seats)
@@ -163,11 +185,48 @@ def closed_line(event: ev.Closed, table: Shown) -> str:
         return _("Ended early by %(who)s.", who=_member(table, event.by, event.name))
     if event.reason == ev.AGREED:
         return _("Ended early: %(who)s asked and everyone agreed.", who=_member(table, event.by))
+    if event.reason == ev.ABANDONED and (event.left or event.missed):
+        return _(
+            "%(story)s: nobody is left to play, so the game is abandoned (no result).",
+            story=abandoned_story(event, table),
+        )
     if event.reason == ev.CANNOT_POST and event.refusal is not None:
         return refusal_line(event.refusal, THEN["ended"])
     if event.reason == ev.REMATCH_UNPOSTED and event.refusal is not None:
         return refusal_line(event.refusal, THEN["rematch_off"])
     return _(_CLOSED.get(event.reason, N_("This table was closed.")))
+
+
+def abandoned_story(event: ev.Closed, table: Shown) -> str:
+    """Who left an abandoned game, and who was away, seat by seat, as one clause: "Ana missed
+    3 turns in a row and forfeited, Bo missed 2 turns in a row" (``Closed.left/missed``)."""
+    left, missed = dict(event.left), dict(event.missed)
+    clauses = []
+    for seat in sorted(set(left) | set(missed)):
+        who, count = _name(table, seat), missed.get(seat, 0)
+        how = left.get(seat)
+        # TRANSLATORS: clauses joined by commas before ": nobody is left to play": no full stop.
+        if how == ev.RESIGNED:
+            clauses.append(plural("%(who)s resigned", "%(who)s resigned", 1, who=who))
+        elif how is not None:
+            clauses.append(
+                plural(
+                    "%(who)s missed %(count)s turn in a row and forfeited",
+                    "%(who)s missed %(count)s turns in a row and forfeited",
+                    count,
+                    who=who,
+                )
+            )
+        else:
+            clauses.append(
+                plural(
+                    "%(who)s missed %(count)s turn in a row",
+                    "%(who)s missed %(count)s turns in a row",
+                    count,
+                    who=who,
+                )
+            )
+    return ", ".join(clauses)
 
 
 def refusal_line(refusal: ev.Refusal, then: str) -> str:

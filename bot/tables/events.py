@@ -101,6 +101,17 @@ class HostChanged(Event, tag="host_changed"):
     host: int
 
 
+@dataclass(frozen=True)
+class TeamsSwapped(Event, tag="teams_swapped"):
+    """``who`` pressed Switch team into the full team ``team``, so its last seat ``other``
+    moved to ``who``'s old team ``other_team`` (names: seats in a lobby come and go)."""
+
+    who: str
+    other: str
+    team: int
+    other_team: int
+
+
 # How a seat left a game before its end (``Won.left``, ``Table.forfeits``).
 LeftHow = str
 RESIGNED = "resigned"
@@ -183,6 +194,11 @@ class Closed(Event, tag="closed"):
     by: int | None = None
     name: str | None = None
     refusal: Refusal | None = None
+    # ``ABANDONED``: each member's seat that left, with how (``RESIGNED``, ``TIMED_OUT``),
+    # and each member's seat with the turns it missed in a row, so the line says who was
+    # away rather than that no player is left (a seat still seated is).
+    left: tuple[tuple[int, LeftHow], ...] = ()
+    missed: tuple[tuple[int, int], ...] = ()
 
 
 # --- notices: one-off lines the next render shows above the turn ------------------------

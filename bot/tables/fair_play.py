@@ -209,7 +209,13 @@ class FairPlay:
         # out (docs/rules.md, "Forfeits"); a rated win or a pot for an absent seat is wrong.
         present = [i for i in playing if table.expiries[i] == 0]
         if not present:
-            return await tables._close(table, "abandoned", actor_id, ev.Closed(ev.ABANDONED))
+            humans = [i for i, s in enumerate(table.seats) if not s.is_bot]
+            closed = ev.Closed(
+                ev.ABANDONED,
+                left=tuple((i, table.forfeits[i]) for i in humans if i in table.forfeits),
+                missed=tuple((i, table.expiries[i]) for i in humans if table.expiries[i]),
+            )
+            return await tables._close(table, "abandoned", actor_id, closed)
         return await tables._commit(
             table, before_turn, [{"forfeit": seat, "why": why}], actor_id, why, shown
         )

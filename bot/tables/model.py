@@ -274,6 +274,9 @@ class Change:
     # The seat whose turn the game message showed, when that seat did not make the change
     # (a forfeit): the finished turn's summary is titled with it, not the last mover.
     shown_seat: int | None = None
+    # The change took or gave up the last seat held for an invited member (``with:``): the
+    # lobby's call to them is over.
+    invites_answered: bool = False
 
 
 @dataclass(frozen=True)

@@ -412,6 +412,7 @@ class TableService:
             # A seat held for the member (a rematch, an invitation, a stake asked again) is
             # theirs: Join takes it, back in its place.
             seat = take_held(table, user_id, clean_name(name))
+            answered = seat is not None and self._invites_answered(table)
             if seat is None:
                 if table.seat_of(user_id) is not None:
                     raise UserError(code="lobby.seated")
@@ -429,7 +430,7 @@ class TableService:
                 await self.hooks.on_join(conn, table, seat)
 
             await self._save(table, user_id, "join", {"name": seat.name}, money)
-            return Change(table)
+            return Change(table, invites_answered=answered)
 
     async def leave(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
         async with self._locked(table_id, place) as table:
@@ -438,7 +439,7 @@ class TableService:
             if index is None:
                 if drop_held(table, user_id):  # a held seat given up: nothing was taken
                     await self._save(table, user_id, "decline", {})
-                    return Change(table)
+                    return Change(table, invites_answered=self._invites_answered(table))
                 raise UserError(code="lobby.not_seated")
             detail: dict[str, Any] = {"seat": index}
             if user_id == table.row.host_id:
@@ -507,8 +508,31 @@ class TableService:
             current = seat.team if problem else next(s for s in shown if s.user_id == user_id).team
             if current is None and not problem:
                 raise UserError(code="lobby.alone", seats=len(table.seats))
-            seat = table.seats[index] = dataclasses.replace(seat, team=next_team(current, n_teams))
-            await self._save(table, user_id, "team", {"seat": index, "team": seat.team})
+            target = next_team(current, n_teams)
+            detail: dict[str, Any] = {"seat": index, "team": target}
+            if problem:
+                table.seats[index] = dataclasses.replace(seat, team=target)
+            else:
+                # Every seat keeps the team the lobby shows (so the others do not shift
+                # round the presser), and where the new team would be two bigger than
+                # the old one, its last seat takes the presser's place: a swap, so the
+                # presser really has other partners (issue 31).
+                teams = {(s.user_id, s.name): s.team for s in shown}
+                table.seats = [
+                    dataclasses.replace(s, team=teams[(s.user_id, s.name)]) for s in table.seats
+                ]
+                table.seats[index] = dataclasses.replace(table.seats[index], team=target)
+                sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
+                if current is not None and sizes[target] - sizes[current] >= 2:
+                    other = max(
+                        i for i, s in enumerate(table.seats) if s.team == target and i != index
+                    )
+                    table.seats[other] = dataclasses.replace(table.seats[other], team=current)
+                    detail["swapped"] = other
+                    table.add_event(
+                        ev.TeamsSwapped(seat.name, table.seats[other].name, target, current)
+                    )
+            await self._save(table, user_id, "team", detail)
             return Change(table)
 
     async def cancel(
@@ -530,6 +554,12 @@ class TableService:
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden(code="lobby.host_start")
             game = table.game
+            low, _ = game.seat_limits(table.settings)
+            if table.held and len(table.seats) < low:
+                # The lobby lists the held seats too: name who has not pressed Join, not
+                # a bare count of the seats taken (issue 31).
+                waiting = [s.user_id for s in table.held]
+                raise UserError(code="lobby.held_waiting", waiting=waiting, low=low)
             table.seats = game.arrange(table.settings, table.seats)
             table.rules = game.start(table.settings, table.seats, self.rng)
             table.row.status = "running"
@@ -545,6 +575,12 @@ class TableService:
                 table.held = []
             await self._save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
+
+    @staticmethod
+    def _invites_answered(table: Table) -> bool:
+        """Whether a held seat just taken or given up was the last an invitation held (a
+        rematch's call names who was asked, which stays true: not that)."""
+        return not table.held and table.rematch is None
 
     def _auto_team(self, table: Table, seat: Seat) -> Seat:
         """A new seat in the smallest team, so the lobby shows balanced teams."""

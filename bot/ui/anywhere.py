@@ -101,9 +101,10 @@ class Anywhere:
             payload["content"] = notice
             return payload
         if table.status not in ("running", "finished"):
-            line = last_line(table) or _("Game over.")
-            embed = discord.Embed(title=_("Game closed"), description=line)
-            return {"content": notice, "embed": embed, "view": None, "attachments": []}
+            # Closed without a result: why, over the scores as they stood (issue 31).
+            payload = self.publisher.closed_message(table, last_line(table) or _("Game over."))
+            payload["content"] = notice
+            return payload
         payload = self.publisher.turn_edit(table)
         user_id = self.publisher.to_move(
             table

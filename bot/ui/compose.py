@@ -180,16 +180,30 @@ def turn_edit(table: Table) -> dict[str, Any]:
 
 
 def closed_message(table: Table, line: str) -> dict[str, Any]:
-    """What the table message becomes when the game is closed without a result."""
+    """What the table message becomes when the game is closed without a result: why, over
+    the game as it stood (its scores, recent moves and picture stay: issue 31)."""
     embed = discord.Embed(title=_("Game closed"), description=line, colour=COLOUR_DONE)
+    file = None
+    if table.rules is not None:
+        game, snapshot = game_of(table), table.snapshot()
+        shown = game.turn_view(snapshot)
+        embed.description = "\n".join([line, *game.closed_lines(snapshot)])
+        if shown.embed is not None:
+            for f in shown.embed.fields:
+                # The recent moves end with the close, which the message says first.
+                value = str(f.value).removesuffix(f"\n{line}")
+                embed.add_field(name=f.name, value=value, inline=f.inline)
+            if shown.embed.footer.text:
+                embed.set_footer(text=shown.embed.footer.text)
+        file = shown.file
     if uses_layout(table):
         return {
             "content": None,
             "embed": None,
-            "view": table_layout(embed, None, None),
-            "attachments": [],
+            "view": table_layout(embed, file, None),
+            "attachments": [file] if file is not None else [],
         }
-    return {"content": None, "view": None, "embed": embed}
+    return {"content": None, "view": None, "embed": embed, "attachments": [file] if file else []}
 
 
 def refusal(target: Any, exc: discord.HTTPException | None) -> ev.Refusal:

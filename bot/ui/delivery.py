@@ -179,14 +179,17 @@ class Delivery:
         await self.set_game_message(table, thread_id=None, message_id=message.id)
         return True
 
-    async def edit_lobby(self, table: Table) -> bool:
-        """Redraw the lobby message by REST; True when Discord took the edit."""
+    async def edit_lobby(self, table: Table, call_over: bool = False) -> bool:
+        """Redraw the lobby message by REST (``call_over``: without its call to the invited
+        members); True when Discord took the edit."""
         if table.row.lobby_message_id is None:
             return False
         channel = self.client.get_channel(table.row.channel_id)
         if channel is None:
             return False
         payload = lobby_message(table)
+        if call_over:
+            payload["content"] = None
         me = getattr(getattr(channel, "guild", None), "me", None)
         if me is not None and not channel.permissions_for(me).embed_links:  # type: ignore[union-attr]
             # Discord drops a bot's embeds where it can't embed (nor send: the lobby was an

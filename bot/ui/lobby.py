@@ -15,6 +15,7 @@ from bot.games.words import last_line
 from bot.i18n.speaking import N_, _, pgettext, plural
 from bot.records import NO_GUILD, Button
 from bot.render.common import COLOUR, COLOUR_CLOSED, COLOUR_DONE, chips, relative_time
+from bot.tables import events as ev
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.teams import TEAM_NAMES
@@ -82,15 +83,21 @@ def teams_to_switch(game: GameKind[Any], table: TableSnapshot) -> bool:
     return problem is not None or any(s.team is not None for s in seats)
 
 
+def as_lobby(table: TableSnapshot) -> bool:
+    """Whether the seats show as a lobby's: an open lobby, or one that closed unstarted
+    (cancelled, expired), whose message keeps the teams as the lobby showed them."""
+    return table.status == "lobby" or table.rules is None
+
+
 def lobby_seats(game: GameKind[Any], table: TableSnapshot) -> tuple[list[Seat], str | None]:
     """The seats as the lobby lists them: as Start would place them now (playing order,
     every seat's team), so Start reorders nothing unseen; where Start would refuse, as they
     sit, with the reason when it is the teams (a count that does not fit says "needs")."""
-    if table.status != "lobby":
+    if not as_lobby(table):
         return list(table.seats), None
     seats, problem = game.lobby_order(table.settings, list(table.seats))
     fits = len(table.seats) in game.seat_counts(table.settings)
-    return seats, problem if fits else None
+    return seats, problem if fits and table.status == "lobby" else None
 
 
 def seat_lines(
@@ -98,7 +105,7 @@ def seat_lines(
 ) -> list[str]:
     # In the lobby a seat shows a team only where the game would start with teams (a pick
     # made at 4 seats means nothing once a player leaves and 3 play alone).
-    n_teams = lobby_team_count(game, table) if table.status == "lobby" else len(TEAM_NAMES)
+    n_teams = lobby_team_count(game, table) if as_lobby(table) else len(TEAM_NAMES)
     lines = []
     for i, seat in enumerate(table.seats if seats is None else seats, 1):
         level = bot_level(seat.bot_level or "")
@@ -135,7 +142,10 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         watching = watching_text(table)
         if watching:
             description += f" · {watching}"
-        if table.events:  # in a lobby: who took over from a host who left
+        # In a lobby: who took over from a host who left, who a Switch team moved (while
+        # the lobby still has teams).
+        swap = table.events and isinstance(table.events[-1], ev.TeamsSwapped)
+        if table.events and not (swap and lobby_team_count(game, table) < 2):
             description += f"\n{last_line(table)}"
         colour = COLOUR
     elif status in ("running", "finished"):
@@ -158,7 +168,7 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     )
     seats, problem = lobby_seats(game, table)
     lines = seat_lines(game, table, seats)
-    teams = status == "lobby" and any(s.team is not None for s in seats)
+    teams = as_lobby(table) and any(s.team is not None for s in seats)
     if problem:
         lines.append(f"⚠️ {problem}")
     embed.add_field(
@@ -179,7 +189,14 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
             else _("%(chips)s each · pot %(pot)s", chips=each, pot=chips(table.stake * humans))
         )
         embed.add_field(name=_("Stake"), value=value, inline=False)
-    if status == "lobby" and game.bot_levels:
+    if status == "lobby" and game.bot_levels and table.stake:
+        # A staked lobby has no Add bot button (RULINGS §5): say so, not list the levels.
+        embed.add_field(
+            name=_("Bot players"),
+            value=_("None here: staked tables are for people only."),
+            inline=False,
+        )
+    elif status == "lobby" and game.bot_levels:
         # One line: how each level plays is in /rules, not repeated on every lobby.
         levels = " · ".join(bot_level(level) for level in game.bot_levels)
         embed.add_field(

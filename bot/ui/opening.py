@@ -56,14 +56,19 @@ class Opening:
         self.shown.set(table.id, await self.tables.set_lobby_message(table.id, message_id))
         return True
 
-    async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+    async def show_lobby(
+        self, table: Table, interaction: discord.Interaction[Any], call_over: bool = False
+    ) -> None:
+        payload = lobby_message(table)
+        if call_over:
+            payload["content"] = None
         try:
-            await answer_update(interaction, **lobby_message(table), allowed_mentions=NO_PINGS)
+            await answer_update(interaction, **payload, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             # The change is committed; a dead token (slow answer, 10062) only loses the
             # in-place update, so make it by REST instead.
             log.info("game %s: lobby click not answered (%s); editing by REST", table.id, exc.code)
-            if not await self.delivery.edit_lobby(table):
+            if not await self.delivery.edit_lobby(table, call_over):
                 return
         if table.status == "lobby":
             self.shown.mark(table)

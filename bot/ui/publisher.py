@@ -75,6 +75,7 @@ class Publisher:
 
     lobby_message = staticmethod(lobby_message)
     turn_edit = staticmethod(turn_edit)
+    closed_message = staticmethod(closed_message)
     turn_message = staticmethod(turn_message)
     to_move = staticmethod(to_move)
 
@@ -125,11 +126,15 @@ class Publisher:
             await self.anywhere.posted(table, interaction)
 
     @in_public_language
-    async def show_lobby(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+    async def show_lobby(
+        self, table: Table, interaction: discord.Interaction[Any], call_over: bool = False
+    ) -> None:
+        """Redraw the lobby as the click's answer; ``call_over``: without its call to the
+        invited members, who have all answered."""
         if outside_servers(table):
             await self.anywhere.show(table, interaction)
             return
-        await self.opening.show_lobby(table, interaction)
+        await self.opening.show_lobby(table, interaction, call_over)
 
     @in_public_language
     async def redraw_lobby(self, table: Table) -> None:

@@ -103,23 +103,23 @@ class Router:
             if calls:
                 title = self.games[table.kind].title(table.settings)
                 values = {"calls": " ".join(calls), "host": interaction.user.mention, "game": title}
-                # TRANSLATORS: %(calls)s are the mentions of those asked, %(host)s the host's;
-                # "Join" is the lobby's button of that name.
+                # TRANSLATORS: %(host)s is the host's mention (who opened the table),
+                # %(calls)s the mentions of those asked; "Join" is the lobby's button.
                 if len(table.held) > 1:
                     content = _(
-                        "%(calls)s %(host)s opened a table for %(game)s: your seats are held, "
+                        "%(host)s opened a table for %(game)s: %(calls)s, your seats are held, "
                         "press Join.",
                         **values,
                     )
                 elif table.held:
                     content = _(
-                        "%(calls)s %(host)s opened a table for %(game)s: your seat is held, "
+                        "%(host)s opened a table for %(game)s: %(calls)s, your seat is held, "
                         "press Join.",
                         **values,
                     )
                 else:
                     content = _(
-                        "%(calls)s %(host)s opened a table for %(game)s: press Join.", **values
+                        "%(host)s opened a table for %(game)s: %(calls)s, press Join.", **values
                     )
         # Only those it names are pinged: the invited members and that one role.
         mentions = discord.AllowedMentions(
@@ -216,7 +216,7 @@ class Router:
         if change.closed:
             await self.publisher.closed(change.table, interaction)
         else:
-            await self.publisher.show_lobby(change.table, interaction)
+            await self.publisher.show_lobby(change.table, interaction, change.invites_answered)
 
     async def _on_lobby_host_click(
         self, interaction: discord.Interaction[Any], table: Table, action: str

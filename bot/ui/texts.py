@@ -21,6 +21,23 @@ def _host_only(what: str) -> str:
     return _("Only the host can change the settings.")
 
 
+def _held_waiting(waiting: list[int], low: int) -> str:
+    mentions = [f"<@{user_id}>" for user_id in waiting]
+    if len(mentions) == 1:
+        who = mentions[0]
+    else:
+        who = _("%(first)s and %(last)s", first=", ".join(mentions[:-1]), last=mentions[-1])
+    # TRANSLATORS: %(who)s is one mention or several ("@Bo and @Cy"); "Join" is the
+    # lobby's button; %(low)s is at least 2.
+    return plural(
+        "%(who)s has not pressed Join yet, and this game needs at least %(low)s players.",
+        "%(who)s have not pressed Join yet, and this game needs at least %(low)s players.",
+        len(mentions),
+        who=who,
+        low=number(low),
+    )
+
+
 def _full(high: int, held: int) -> str:
     if held:
         # TRANSLATORS: %(seats)s is "6 seats", %(count)s how many of them are held.
@@ -100,6 +117,7 @@ TABLE_TEXTS: dict[str, ErrorText] = {
     "cap.guild_games": lambda: _("This server has too many games running; try again later."),
     "lobby.seated": lambda: _("You're already at this table."),
     "lobby.full": _full,
+    "lobby.held_waiting": _held_waiting,
     "lobby.not_seated": lambda: _("You're not at this table."),
     "lobby.host_bots": lambda: _("Only the host can add bot players."),
     "lobby.staked_bots": lambda: _("Staked games have human seats only."),

@@ -541,6 +541,15 @@ PICTURE = "tournament.png"
 BRACKET_COLUMNS = 3
 
 
+def round_label(t: Tournament, round_number: int) -> str:
+    """A round as a match's notice names it: as the bracket does ("Final"), else
+    "round 2" (issue 31: the last match was "round 3" in its notice, "Final" in the bracket)."""
+    if t.format == "elimination":
+        return _round_name(round_number, max(t.rounds, 1))
+    # TRANSLATORS: a tournament's round inside a sentence ("Tournament #1, round 2: ...").
+    return pgettext("tournament", "round %(number)s", number=round_number)
+
+
 def _round_name(number: int, rounds: int) -> str:
     left = rounds - number
     if left == 0:
@@ -850,10 +859,12 @@ async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -
     t = await shell.tournaments.get(match.tournament_id)
     final = t.format == "elimination" and match.round == t.rounds
     best_of = t.final_best_of if final else t.best_of
-    values = {"id": t.id, "round": match.round, "table": table_id, "best_of": best_of}
+    # The round as the bracket names it ("Final"), else "round 2".
+    values = {"id": t.id, "round": round_label(t, match.round), "table": table_id}
+    values["best_of"] = best_of
     if best_of == 1 or match.b_id is None:
         return _(
-            "⚔️ Tournament #%(id)s, round %(round)s: %(players)s · table #%(table)s",
+            "⚔️ Tournament #%(id)s, %(round)s: %(players)s · table #%(table)s",
             players=names,
             **values,
         )
@@ -861,7 +872,7 @@ async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -
         # A drawn game counts for nobody and the match plays on (bot.rules.tournament
         # match_over): "game 4 of a best of 3" would read as a mistake.
         return _(
-            "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s (a best of %(best_of)s: a "
+            "⚔️ Tournament #%(id)s, %(round)s, game %(game)s (a best of %(best_of)s: a "
             "drawn game is replayed, %(most)s games at most): %(a)s %(a_wins)s–%(b_wins)s "
             "%(b)s · table #%(table)s",
             game=match.games + 1,
@@ -874,13 +885,13 @@ async def _match_notice(shell: Shell, table_id: int, seated: list[int | None]) -
         )
     if match.games == 0:
         return _(
-            "⚔️ Tournament #%(id)s, round %(round)s, game 1 of a best of %(best_of)s: "
+            "⚔️ Tournament #%(id)s, %(round)s, game 1 of a best of %(best_of)s: "
             "%(players)s · table #%(table)s",
             players=names,
             **values,
         )
     return _(
-        "⚔️ Tournament #%(id)s, round %(round)s, game %(game)s of a best of %(best_of)s: "
+        "⚔️ Tournament #%(id)s, %(round)s, game %(game)s of a best of %(best_of)s: "
         "%(a)s %(a_wins)s–%(b_wins)s %(b)s · table #%(table)s",
         game=match.games + 1,
         a=user_mention(match.a_id),

@@ -203,9 +203,9 @@ async def test_team_game_partners_alternate_and_teams_win_together(make_env: Mak
         lobby = (await p.click(lobby, "Join")).message
     assert "team A" in lobby.text and "team B" in lobby.text
     assert lobby.button("Join").disabled and lobby.button("Add bot: optimal").disabled
-    # Bo (auto: team B) switches to team A, Cy (auto: team A) switches to team B.
+    # Bo (auto: team B) switches to team A, and A's last seat, Cy, takes Bo's place in B.
     lobby = (await bo.click(lobby, "Switch team")).message
-    lobby = (await cy.click(lobby, "Switch team")).message
+    assert "Bo switched to team A, so Cy moves to team B." in lobby.text
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(1)
     assert [s.name for s in table.seats] == ["Ana", "Cy", "Bo", "Di"]

@@ -118,20 +118,17 @@ async def test_board_lobby_of_four_shows_the_teams_and_order_start_will_use(
         "Di · team B",
     ]
     assert "turn order" in lobby.text
-    # Cy, shown in team A, switches to B: Bo moves to A, and the order says so.
+    # Cy, shown in team A, switches to B: B's last seat, Di, takes Cy's place in A, and the
+    # order says so (issue 31: a switch gives other partners, the others keep their teams).
     lobby = (await cy.click(lobby, "Switch team")).message
     shown = seat_lines(lobby)
-    assert shown == ["Ana (host) · team A", "Cy · team B", "Bo · team A", "Di · team B"]
+    assert shown == ["Ana (host) · team A", "Bo · team B", "Di · team A", "Cy · team B"]
     lobby = (await ana.click(lobby, "Switch team")).message
     shown = seat_lines(lobby)
-    assert shown == ["Bo · team A", "Ana (host) · team B", "Di · team A", "Cy · team B"]
-    # Picks that can't make equal teams are named, not silently undone at Start.
-    lobby = (await bo.click(lobby, "Switch team")).message
-    assert "⚠️ Team B has 3 players but teams are 2 each" in lobby.text
-    refused = await ana.click(lobby, "Start")
-    assert refused.ephemeral and "Team B has 3 players" in refused.text
+    assert shown == ["Cy · team A", "Ana (host) · team B", "Di · team A", "Bo · team B"]
     lobby = (await bo.click(lobby, "Switch team")).message
     shown = seat_lines(lobby)
+    assert shown == ["Bo · team A", "Ana (host) · team B", "Cy · team A", "Di · team B"]
     await ana.click(lobby, "Start")
     table = await env.bot.tables.get(1)
     started = [

@@ -157,7 +157,7 @@ async def test_invited_members_are_called_and_their_seats_held(make_env: MakeEnv
     assert bad.ephemeral and bad.text == "Name the members to invite by mention: with: @Ana @Bo."
     reply = await ana.slash("board start", seats=2, with_=f"{bo.mention}")
     lobby = reply.message
-    assert lobby.content.startswith(bo.mention) and "your seat is held" in lobby.content
+    assert lobby.content.startswith(ana.mention) and "your seat is held" in lobby.content
     body = last_body(env, "POST", r"/callback$")
     allowed = body["data"]["allowed_mentions"]
     assert allowed["users"] == [bo.id] and not allowed.get("roles") and not allowed["parse"]
@@ -190,7 +190,7 @@ async def test_the_lobby_role_is_called_and_only_that_role(make_env: MakeEnv) ->
     assert done.ephemeral and players.mention in done.text
     env.h.fake.pingable_roles.add(players.id)  # this one ping is the point
     lobby = (await ana.slash("sequences start")).message
-    assert lobby.content.startswith(players.mention) and "press Join" in lobby.content
+    assert players.mention in lobby.content and "press Join" in lobby.content
     allowed = last_body(env, "POST", r"/callback$")["data"]["allowed_mentions"]
     assert allowed["roles"] == [players.id] and allowed["parse"] == []
     # Later redraws ping nobody, and a cleared setting calls no role.

@@ -253,14 +253,14 @@ async def test_a_match_notice_says_which_round_and_game(make_env: MakeEnv) -> No
     def notices() -> list[str]:
         return [m.content for m in h.messages(h.channel) if m.content.startswith("⚔️")]
 
+    # A bracket of two is its final, named as the bracket names it (issue 31).
     assert notices() == [
-        f"⚔️ Tournament #1, round 1, game 1 of a best of 3: {ana.mention}, {bo.mention} · table #1"
+        f"⚔️ Tournament #1, Final, game 1 of a best of 3: {ana.mention}, {bo.mention} · table #1"
     ]
     await resign_matches(env, players, [bo.id, ana.id])  # Bo wins game one
     await env.tick()
     assert notices()[-1] == (
-        f"⚔️ Tournament #1, round 1, game 2 of a best of 3: {ana.mention} 0–1 {bo.mention}"
-        " · table #2"
+        f"⚔️ Tournament #1, Final, game 2 of a best of 3: {ana.mention} 0–1 {bo.mention} · table #2"
     )
 
     single = await make_env()
@@ -636,7 +636,7 @@ async def test_a_best_of_three_after_a_drawn_game_says_how_it_goes_on(make_env: 
     await org.slash("sequences end", game=1)  # game one ends with no result
     await env.tick()
     assert last_notice() == (
-        "⚔️ Tournament #1, round 1, game 2 (a best of 3: a drawn game is replayed, 5 games "
+        "⚔️ Tournament #1, Final, game 2 (a best of 3: a drawn game is replayed, 5 games "
         f"at most): {ana.mention} 0–0 {bo.mention} · table #2"
     )
     await resign_matches(env, players, [ana.id, bo.id])  # Ana wins game two
@@ -645,7 +645,7 @@ async def test_a_best_of_three_after_a_drawn_game_says_how_it_goes_on(make_env: 
     await env.tick()
     notice = last_notice()
     assert notice == (
-        "⚔️ Tournament #1, round 1, game 4 (a best of 3: a drawn game is replayed, 5 games "
+        "⚔️ Tournament #1, Final, game 4 (a best of 3: a drawn game is replayed, 5 games "
         f"at most): {ana.mention} 1–1 {bo.mention} · table #4"
     )
     assert "of a best of" not in notice

@@ -319,7 +319,14 @@ def test_combining_marks_stay_on_their_letter_without_stacking() -> None:
     assert clean_name("\u0301\u0301Bo") == "Bo"  # no letter under them: gone
     # Real names keep their marks: Thai vowel and tone marks, Hindi, accents.
     for name in ("สวัสดี", "नमस्ते", "Zoë", "Ngô Bảo Châu"):
-        assert clean_name(name) == unicodedata.normalize("NFKC", name)
+        assert clean_name(name) == unicodedata.normalize("NFC", name)
     assert clean_name("Ann\u2800Lee\u3164") == "Ann Lee"  # a filler stands for a space
     assert clean_name("Ann  \u3164 Lee") == "Ann Lee"
     assert clean_name("Bo\ufe0f") == "Bo"
+
+
+@pytest.mark.parametrize("name", ["𝕬𝖓𝖆", "Ａｎａ", "𝓐𝓷𝓪", "ⒶⓃⒶ", "ﬁona"])
+def test_fancy_letters_are_never_folded_into_another_name(name: str) -> None:
+    """Issue 31: "𝕬𝖓𝖆" was shown as "Ana", so one member could look exactly like another."""
+    assert clean_name(name) == name
+    assert clean_name(name) != clean_name("Ana")

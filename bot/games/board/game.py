@@ -14,7 +14,7 @@ from bot.games.board.coach_texts import BOT_LEVEL_TEXTS
 from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
-from bot.games.board.render import board_embed
+from bot.games.board.render import board_embed, score_lines
 from bot.games.board.texts import LABELS, OPTION_LABELS, TITLE, rules_pages
 from bot.games.board.words import move_line
 from bot.i18n.drawn import Drawn
@@ -88,6 +88,9 @@ class BoardGame(BoardKind, Game[b.BoardState]):
     def turn_view(self, table: TableSnapshot) -> TurnView:
         embed, file = board_embed(table)
         return TurnView(embed, file)
+
+    def closed_lines(self, table: TableSnapshot) -> list[str]:
+        return score_lines(table)
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str:
         return story.story(moments, seats)

@@ -78,6 +78,38 @@ def board_file(
     return discord.File(io.BytesIO(render_board(picture(state, names, highlight))), filename=name)
 
 
+def score_lines(table: TableSnapshot) -> list[str]:
+    """Where the game stands: each side's sequences made of those needed, and the piles."""
+    state: b.BoardState = table.rules
+    names = [md_name(n) for n in side_names(table, state)]
+    sides = state.config.sides
+    counts = state.sequence_counts()
+    lines: list[str] = []
+    need = state.config.sequences_to_win
+    # TRANSLATORS: one side's sequences made of those needed: "Blue ● Ana & Cy: **1**/2".
+    score = " · ".join(
+        _(
+            "%(side)s %(names)s: **%(made)s**/%(need)s",
+            side=side_label(s),
+            names=names[s],
+            made=number(counts[s]),
+            need=number(need),
+        )
+        for s in range(sides)
+    )
+    # TRANSLATORS: %(score)s is each side's sequences made of those needed: "Blue ● Ana: **1**/2".
+    lines.append(_("Sequences: %(score)s", score=score))
+    lines.append(
+        plural(
+            "Draw pile: %(count)s card · discards: %(discards)s",
+            "Draw pile: %(count)s cards · discards: %(discards)s",
+            len(state.draw_pile),
+            discards=number(len(state.discards)),
+        )
+    )
+    return lines
+
+
 def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
     state: b.BoardState = table.rules
     plain_names = side_names(table, state)  # the picture draws them as they are
@@ -114,29 +146,7 @@ def board_embed(table: TableSnapshot) -> tuple[discord.Embed, discord.File]:
         colour = COLOUR_DONE
         if table.coached:  # the coach's rule (bot.games.board.coach)
             lines.append(unrated_note())
-    counts = state.sequence_counts()
-    need = state.config.sequences_to_win
-    # TRANSLATORS: one side's sequences made of those needed: "Blue ● Ana & Cy: **1**/2".
-    score = " · ".join(
-        _(
-            "%(side)s %(names)s: **%(made)s**/%(need)s",
-            side=side_label(s),
-            names=names[s],
-            made=number(counts[s]),
-            need=number(need),
-        )
-        for s in range(sides)
-    )
-    # TRANSLATORS: %(score)s is each side's sequences made of those needed: "Blue ● Ana: **1**/2".
-    lines.append(_("Sequences: %(score)s", score=score))
-    lines.append(
-        plural(
-            "Draw pile: %(count)s card · discards: %(discards)s",
-            "Draw pile: %(count)s cards · discards: %(discards)s",
-            len(state.draw_pile),
-            discards=number(len(state.discards)),
-        )
-    )
+    lines += score_lines(table)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if table.events:
         recent = "\n".join(event_lines(table, table.events[-4:]))

@@ -6,7 +6,7 @@ import discord
 
 from bot.games.oneroll.texts import ruleset_title
 from bot.games.oneroll.words import breakdown, describe
-from bot.games.words import event_lines
+from bot.games.words import event_lines, ranked_seats
 from bot.i18n.speaking import _, number
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import oneroll as one
@@ -63,11 +63,17 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
             lines.append(_("Turn timer: ends %(when)s", when=relative_time(table.turn_deadline)))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     names = [s.name for s in table.seats]
-    marks = ["▶" if state.outcome is None and i == state.current else "" for i in range(len(names))]
+    live = state.outcome is None and table.status == "running"
+    marks = ["▶" if live and i == state.current else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i == state.outcome.winner else "" for i in range(len(names))]
+    order = ranked_seats(table)  # by place once the game is over, as the result line
     embed.add_field(
-        name=_("Scores"), value=score_table(names, list(state.totals), marks), inline=False
+        name=_("Scores"),
+        value=score_table(
+            [names[i] for i in order], [state.totals[i] for i in order], [marks[i] for i in order]
+        ),
+        inline=False,
     )
     if table.events:
         recent = "\n".join(event_lines(table, table.events[-5:]))

@@ -7,7 +7,7 @@ import discord
 from bot.games.sequences.kind import sudden_finish
 from bot.games.sequences.texts import variant_name, variant_title
 from bot.games.terms import dice_text
-from bot.games.words import event_lines, won_by_forfeit
+from bot.games.words import event_lines, ranked_seats, won_by_forfeit
 from bot.i18n.speaking import _, number, plural
 from bot.render.common import COLOUR, COLOUR_DONE, dice_emoji, relative_time, score_table
 from bot.rules import pushluck as pl
@@ -279,11 +279,17 @@ def _add_scores(embed: discord.Embed, table: TableSnapshot, state: pl.PushState)
         f"{s.name} ({TEAM_NAMES[state.team_of(i)]})" if team_game else s.name
         for i, s in enumerate(table.seats)
     ]
-    marks = ["▶" if i == state.current and state.outcome is None else "" for i in range(len(names))]
+    live = state.outcome is None and table.status == "running"
+    marks = ["▶" if i == state.current and live else "" for i in range(len(names))]
     if state.outcome is not None:
         marks = ["🏆" if i in state.outcome.winners else "" for i in range(len(names))]
+    order = ranked_seats(table)  # by place once the game is over, as the result line
     embed.add_field(
-        name=_("Scores"), value=score_table(names, list(state.totals), marks), inline=False
+        name=_("Scores"),
+        value=score_table(
+            [names[i] for i in order], [state.totals[i] for i in order], [marks[i] for i in order]
+        ),
+        inline=False,
     )
     if team_game:
         members = team_names(table, state)
