@@ -154,8 +154,10 @@ class _Bucket:
     resets_at: float = 0.0
 
     def take(self, now: float) -> float | None:
-        """Count one request; None if it may pass, else the seconds until the bucket resets."""
-        if now >= self.resets_at:
+        """Count one request; None if it may pass, else the seconds until the bucket resets.
+        A request within a microsecond of the reset counts as after it (float sums of the
+        clock, as for a 429's retry_after)."""
+        if now >= self.resets_at - 1e-6:
             self.used, self.resets_at = 0, now + self.per
         if self.used >= self.limit:
             return self.resets_at - now
@@ -163,11 +165,15 @@ class _Bucket:
         return None
 
     def headers(self, now: float) -> dict[str, str]:
-        after = max(0.0, self.resets_at - now)
+        # Rounded up to the millisecond, as a 429's retry_after is: rounded to the nearest,
+        # discord.py's pre-emptive wait on a spent bucket could end up to half a millisecond
+        # before the reset, and the next request got a 429 whenever the bot took less than
+        # that between the answer and the wait (issue 31 item 28: one run in a few).
+        after = math.ceil(max(0.0, self.resets_at - now) * 1000) / 1000
         return {
             "X-RateLimit-Limit": str(self.limit),
             "X-RateLimit-Remaining": str(max(0, self.limit - self.used)),
-            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset": f"{math.ceil((time.time() + after) * 1000) / 1000:.3f}",
             "X-RateLimit-Reset-After": f"{after:.3f}",
             "X-RateLimit-Bucket": self.name,
         }
