@@ -39,6 +39,7 @@ from discord.ext.test import backend as dpytest_backend
 from multidict import CIMultiDict
 
 from . import payloads as P
+from .commands import tree_problems as command_tree_problems
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -1175,8 +1176,11 @@ class FakeDiscord:
 
     async def _sync_commands(self, app: str, guild: str | None = None, **kw: Any) -> Any:
         body = kw["body"]
-        problems = [p for cmd in body for p in command_schema_problems(cmd)]
+        problems = command_tree_problems(body)
         if problems:
+            # A refused PUT registers no command at all: the test fails even if the bot
+            # caught the 400 (as for a refused message; h.expect_rejected to mean it).
+            self.rejected.append("PUT commands: " + "; ".join(problems))
             raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         synced = [
             {"description": ""}  # Discord returns "" for context menus
@@ -1409,31 +1413,8 @@ class FakeDiscord:
             raise http_error(404, 0, "Not Found") from None
 
 
-_NAME = re.compile(r"^[-_\w]{1,32}$")
 _MESSAGE_PATH = re.compile(r"^/channels/\d+/messages(/\d+)?$")
 _THREADS_PATH = re.compile(r"^/channels/\d+/threads$")
-
-
-def command_schema_problems(cmd: JsonDict, where: str = "") -> list[str]:
-    """What Discord's command schema validation would reject in one synced command."""
-    name = str(cmd.get("name", ""))
-    here = f"{where}{name}"
-    problems = []
-    chat_input = cmd.get("type", 1) == 1
-    if chat_input and (not _NAME.match(name) or name != name.lower()):
-        problems.append(f"{here}: invalid name")
-    desc = cmd.get("description", "")
-    if chat_input and not 1 <= len(desc) <= 100:
-        problems.append(f"{here}: description must be 1-100 characters (is {len(desc)})")
-    options = cmd.get("options") or []
-    if len(options) > 25:
-        problems.append(f"{here}: more than 25 options")
-    for choice_list in [o.get("choices") or [] for o in options]:
-        if len(choice_list) > 25:
-            problems.append(f"{here}: more than 25 choices")
-    for option in options:
-        problems += command_schema_problems(option | {"type": 1}, f"{here} ")
-    return problems
 
 
 class HarnessHttp(dpytest_backend.FakeHttp):

@@ -893,7 +893,7 @@ async def test_tree_sync_is_accepted_and_schema_checked(h: Harness) -> None:
     async def bad(interaction: discord.Interaction) -> None: ...
 
     h.bot.tree.add_command(bad)
-    with pytest.raises(discord.HTTPException) as err:
+    with h.expect_rejected("PUT commands"), pytest.raises(discord.HTTPException) as err:
         await h.bot.tree.sync()
     assert (err.value.status, err.value.code) == (400, 50035)
     assert "bad: description must be 1-100 characters" in str(err.value.__cause__ or err.value.text)
