@@ -1001,15 +1001,23 @@ SLOW_MODES = ("silent", "sleepy", "stepped", "patient", "quick")
 
 async def answer_slowly(interaction: discord.Interaction, mode: str) -> None:
     """``silent`` never answers; ``sleepy`` answers after one awaited sleep of 3.5 s (which
-    the settle counts as idle); ``stepped`` after 3.5 s of short sleeps (which it waits
-    for); ``patient`` after one sleep of 1 s (in time); ``quick`` at once."""
+    the settle counts as idle); ``stepped`` after 3.5 s of work in short steps, the loop
+    yielding between them (which the settle waits for); ``patient`` after one sleep of 1 s
+    (in time); ``quick`` at once.
+
+    A step blocks the loop's thread (``time.sleep``), as CPU-bound work does: short awaited
+    sleeps were measured as 2.7 s of the bot's time in 2 of 15 runs under ``-n 2`` on a
+    loaded machine, most likely because the run-queue wait the bot's clock subtracts also
+    overlapped those sleeps (the loop woken early by other tasks, then kept waiting for a
+    CPU until past the sleep's end)."""
     if mode == "silent":
         return
     if mode == "sleepy":
         await asyncio.sleep(3.5)
     elif mode == "stepped":
         for _ in range(35):
-            await asyncio.sleep(0.1)
+            time.sleep(0.1)  # the bot's own work (deliberately slow)
+            await asyncio.sleep(0)
     elif mode == "patient":
         await asyncio.sleep(1.0)
     await interaction.response.send_message(f"{mode} answer", ephemeral=True)
