@@ -109,6 +109,9 @@ class Env:
             self.bot, settle_timeout=3600.0, guild_id=guild_id, answer_deadline=None
         )
         self.h.ignore_tasks("table-timers")  # the bot's endless timer loop runs alongside
+        # The bot's pace of REST requests runs on the fake Discord's clock, as its rate limits
+        # do: a burst's pace is counted there and costs no real time.
+        self.bot.shell.publisher.pace.clock = self.h.fake.clock
         self.ana = await self.h.member("Ana")
         self.bo = await self.h.member("Bo")
         self.players = {self.ana.id: self.ana, self.bo.id: self.bo}

@@ -39,8 +39,7 @@ from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.i18n import CommandTranslator, ServerLanguages, tree_refusals
 from bot.ui.manage import ManageSelect
-from bot.ui.pacing import Pacer
-from bot.ui.publisher import Publisher
+from bot.ui.publisher import PACE_LIMIT, Publisher
 from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
@@ -50,12 +49,10 @@ log = logging.getLogger("bot")
 
 COGS = "cogs"
 SHOW_CONCURRENCY = 32  # timer changes shown at once (each is one or two Discord requests)
-# Timer changes shown: a first burst, then a pace that leaves room under Discord's global 50
-# requests a second for clicks and a restart's redraws (RESTORE_PER_SECOND, 25 a second);
-# and one change at a time per channel (its message buckets are 5 per 5 s: discord.py waits
-# them out, but many requests queued in one bucket at once still meet 429s).
-SHOW_BURST = 20
-SHOW_REQUESTS_PER_SECOND = 20
+# Timer changes shown: one change at a time per channel (its message buckets are 5 per 5 s:
+# discord.py waits them out, but many requests queued in one bucket at once still meet
+# 429s); each request they send waits its turn in the publisher's pace, shared with what
+# follows a click (bot.ui.pacing.RequestPace: 40 in any second, under the global 50).
 
 # What discord.client logs at every start when its optional voice libraries are missing. The
 # bot has no voice; a newcomer reads these as a broken install. Only these two are dropped.
@@ -118,6 +115,12 @@ def extensions() -> list[str]:
     return names
 
 
+def pace_share(shards: Shards) -> int:
+    """This process's part of the publisher's pace: as many of its 40 requests a second as
+    it runs of the shards (every process on one token shares Discord's global 50)."""
+    return max(1, PACE_LIMIT * len(set(shards.ids)) // shards.count)
+
+
 class SequencesBot(commands.Bot):
     """The bot as one process that owns every guild (one connection, no sharding)."""
 
@@ -168,6 +171,9 @@ class SequencesBot(commands.Bot):
         guild_settings = GuildSettings(db, clock)
         self.languages = ServerLanguages(guild_settings, self)
         publisher = Publisher(self, self.tables, wallets, self.languages)
+        # Discord's global limit is the token's, shared by every process of the bot: each
+        # paces its share, the part of the shards it runs (docs/scaling.md).
+        publisher.pace.limit = pace_share(shards)
         reminders = TurnReminders(self.tables)
         self.reminders = ReminderPoster(self, reminders, publisher.pings, self.languages)
         self.shell = Shell(
@@ -292,13 +298,10 @@ class SequencesBot(commands.Bot):
         up no other table), and the versions shown are recorded at the end."""
         showing: set[asyncio.Task[None]] = set()
         limit = asyncio.Semaphore(SHOW_CONCURRENCY)
-        pace = Pacer(SHOW_BURST, SHOW_REQUESTS_PER_SECOND)
         channels = KeyedLocks()
 
         async def show(change: Change) -> None:
             async with channels.hold(change.table.game_channel_id), limit:
-                # A new turn is a new message and an edit of the old one: two requests.
-                await pace.wait(2 if change.turn_changed else 1)
                 await self._show_timer_change(change)
 
         def committed(change: Change) -> None:

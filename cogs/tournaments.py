@@ -10,6 +10,7 @@ from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
 from bot.i18n.speaking import N_, _, plural
 from bot.render.common import NO_PINGS, user_mention
+from bot.tables.limits import OPTION_INT_MAX
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
 from bot.ui.tournaments import (
@@ -174,7 +175,7 @@ class TournamentCog(
     async def show(
         self,
         interaction: discord.Interaction[SequencesBot],
-        tournament: app_commands.Range[int, 1, 2**53] | None = None,
+        tournament: app_commands.Range[int, 1, OPTION_INT_MAX] | None = None,
     ) -> None:
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
@@ -241,7 +242,7 @@ class TournamentCog(
     async def cancel(
         self,
         interaction: discord.Interaction[SequencesBot],
-        tournament: app_commands.Range[int, 1, 2**53],
+        tournament: app_commands.Range[int, 1, OPTION_INT_MAX],
     ) -> None:
         t_id = await self._find(interaction, tournament)
         service = self.bot.shell.tournaments
@@ -269,7 +270,7 @@ class TournamentCog(
     async def remove(
         self,
         interaction: discord.Interaction[SequencesBot],
-        tournament: app_commands.Range[int, 1, 2**53],
+        tournament: app_commands.Range[int, 1, OPTION_INT_MAX],
         member: discord.Member,
     ) -> None:
         t_id = await self._find(interaction, tournament)
@@ -309,7 +310,7 @@ class TournamentCog(
     async def result(
         self,
         interaction: discord.Interaction[SequencesBot],
-        table: app_commands.Range[int, 1, 2**53],
+        table: app_commands.Range[int, 1, OPTION_INT_MAX],
         winner: discord.Member | None = None,
     ) -> None:
         service = self.bot.shell.tournaments

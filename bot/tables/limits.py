@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MAX_ID = 2**63 - 1  # Discord snowflakes and the store's ids are signed 64-bit integers
+# The largest bound a slash-command integer option may declare: Discord's schema holds
+# option bounds to +-(2^53 - 1) and refuses the whole command tree's sync past it.
+OPTION_INT_MAX = 2**53 - 1
 
 
 @dataclass(frozen=True)

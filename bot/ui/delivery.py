@@ -20,16 +20,25 @@ from bot.tables.service import TableService
 from bot.ui.compose import lobby_message, turn_message
 from bot.ui.errors import reply_private
 from bot.ui.i18n import privately
+from bot.ui.pacing import RequestPace
 from bot.ui.restore import ShownVersions
 
 log = logging.getLogger(__name__)
 
 
 class Delivery:
-    def __init__(self, client: discord.Client, tables: TableService, shown: ShownVersions) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        tables: TableService,
+        shown: ShownVersions,
+        pace: RequestPace,
+    ) -> None:
         self.client = client
         self.tables = tables
         self.shown = shown
+        # Each REST request waits its turn here (bot.ui.pacing): interaction answers do not.
+        self.pace = pace
 
     async def locate(self, table: Table, click: discord.Interaction[Any] | None = None) -> None:
         """Where the game is shown now, for a redraw by REST or a new message. ``click``: the
@@ -121,6 +130,7 @@ class Delivery:
         parent = self.client.get_channel(table.row.channel_id)
         if parent is not None and table.row.thread_id is not None:
             try:
+                await self.pace.wait()
                 await parent.send(  # type: ignore[union-attr]
                     _("Game #%(id)s: %(line)s", id=table.id, line=line), allowed_mentions=NO_PINGS
                 )
@@ -134,6 +144,7 @@ class Delivery:
         channel = self.client.get_channel(table.game_channel_id)
         if channel is None:
             try:
+                await self.pace.wait()
                 channel = await self.client.fetch_channel(table.game_channel_id)
             except discord.NotFound:
                 log.warning("game %s: channel %s is gone", table.id, table.game_channel_id)
@@ -158,6 +169,7 @@ class Delivery:
         if table.row.message_id is None:
             return False
         try:
+            await self.pace.wait()
             await channel.get_partial_message(table.row.message_id).edit(
                 **payload, allowed_mentions=NO_PINGS
             )
@@ -169,6 +181,7 @@ class Delivery:
             log.warning("game %s: game message not updated (%s)", table.id, exc.status)
             return False
         try:
+            await self.pace.wait()
             message = await channel.send(**turn_message(table))
         except discord.NotFound:
             await self.channel_lost(table, None)
@@ -198,6 +211,7 @@ class Delivery:
             payload["content"] = f"**{embed.title}**\n{embed.description or ''}"[:2000]
             payload["embed"] = None
         try:
+            await self.pace.wait()
             await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
                 **payload, allowed_mentions=NO_PINGS
             )
@@ -208,6 +222,7 @@ class Delivery:
 
     async def send_quietly(self, channel: Any, text: str, table: Table) -> None:
         try:
+            await self.pace.wait()
             await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             log.info("game %s: message not posted (%s)", table.id, exc.status)
@@ -217,5 +232,6 @@ class Delivery:
         if channel is None:
             await self.channel_lost(table, None)
             return
+        await self.pace.wait()
         message = await channel.send(**turn_message(table))
         await self.set_game_message(table, thread_id=None, message_id=message.id)

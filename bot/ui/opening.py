@@ -101,6 +101,7 @@ class Opening:
         notice = None
         if message is not None and isinstance(channel, discord.TextChannel):
             try:
+                await self.delivery.pace.wait()  # after the click: paced (bot.ui.pacing)
                 thread = await message.create_thread(
                     name=thread_name(table),
                     auto_archive_duration=1440,
@@ -116,6 +117,7 @@ class Opening:
             table.notice = notice
             table.row.thread_id = thread.id if thread is not None and target is thread else None
             try:
+                await self.delivery.pace.wait()
                 posted = await target.send(**turn_message(table))
             except discord.HTTPException as exc:
                 log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)

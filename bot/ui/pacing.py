@@ -1,10 +1,15 @@
-"""Pacing Discord requests that the bot sends by itself (not in answer to a click): a steady
-rate under Discord's global limit, and one at a time per channel, so that a burst of them
-(thousands of turn timers running out in the same second) never meets a 429."""
+"""Pacing the REST requests the bot sends besides its answers to clicks (interaction
+responses are exempt from Discord's global limit; a thread, a new message, an edit by REST
+are not): under the global 50 a second, so that a burst of them (a hundred Start presses in
+the same instant, thousands of turn timers running out in the same second) never meets a
+429, nor sends more requests while one is in force (each an invalid request in Discord's
+count: 10,000 in 10 minutes ban the bot for an hour)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
+from typing import Protocol
 
 
 class Pacer:
@@ -29,3 +34,55 @@ class Pacer:
                 self.tokens = 1.0
                 self.last = loop.time()
             self.tokens -= 1
+
+
+class Clock(Protocol):
+    """The time a pace reads and sleeps on."""
+
+    def now(self) -> float: ...
+
+    async def sleep(self, delay: float) -> None: ...
+
+
+class LoopClock:
+    """The event loop's clock (production); a test gives the pace its fake Discord's."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    SLICE = 0.25
+
+    async def sleep(self, delay: float) -> None:
+        # In slices: a wait for the pace is work under way, not a timer to skip, for whoever
+        # watches the loop's tasks (the offline harness counts sleeps over 0.5 s as idle).
+        end = asyncio.get_running_loop().time() + delay
+        while (left := end - asyncio.get_running_loop().time()) > 0:
+            await asyncio.sleep(min(left, self.SLICE))
+
+
+class RequestPace:
+    """At most ``limit`` requests in any ``per`` seconds, first come first served: the one
+    pace of every REST request the publisher sends, after a click or a timer alike (the
+    thread of a start, the table message, the ping and its deletion, a lobby's redraw), so
+    that a burst of clicks never reaches Discord's global limit. Each request waits here
+    right before it is sent and is counted when it leaves, on the clock as it then reads:
+    a window counts what was really let through, not what was planned."""
+
+    def __init__(self, limit: int, per: float = 1.0, clock: Clock | None = None) -> None:
+        self.limit = limit
+        self.per = per
+        self.clock: Clock = clock or LoopClock()
+        self._sent: deque[float] = deque()  # when each of the last ``limit`` requests left
+        self._turn = asyncio.Lock()  # FIFO: one request at a time checks the window
+
+    async def wait(self) -> None:
+        """Return once one more request may be sent now."""
+        async with self._turn:
+            while True:
+                now = self.clock.now()
+                while self._sent and now - self._sent[0] >= self.per:
+                    self._sent.popleft()
+                if len(self._sent) < self.limit:
+                    self._sent.append(now)
+                    return
+                await self.clock.sleep(self._sent[0] + self.per - now)

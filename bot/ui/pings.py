@@ -24,6 +24,7 @@ import discord
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Table
 from bot.ui.compose import ping_message, ping_payload
+from bot.ui.pacing import RequestPace
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,9 @@ DELETED_KEPT = 10_000  # ids of pings this process deleted, until Discord's dele
 
 
 class Pings:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, pace: RequestPace) -> None:
         self.client = client
+        self.pace = pace  # the publisher's: each post and delete waits its turn
         self._live: dict[int, tuple[int, int]] = {}  # table id -> (channel id, message id)
         self._known: set[int] = set()  # tables whose pings this process knows (posted, swept)
         self._locks = KeyedLocks()
@@ -80,6 +82,7 @@ class Pings:
             channel = None
             try:
                 channel = await self._channel(table.game_channel_id)
+                await self.pace.wait()
                 message = await channel.send(**ping[1])
             except discord.HTTPException as exc:
                 log.info("game %s: turn ping not posted (%s)", table.id, exc.status)
@@ -92,6 +95,7 @@ class Pings:
         once it is posted). Raises what Discord refuses."""
         async with self._locks.hold(table.id):
             channel = await self._channel(table.game_channel_id)
+            await self.pace.wait()
             message = await channel.send(**ping_payload(user_id, text))
             await self._drop(table, keep=message.id)
             self._live[table.id] = (table.game_channel_id, message.id)
@@ -113,6 +117,7 @@ class Pings:
         channel_id, message_id = where
         self._deleting(message_id)
         try:
+            await self.pace.wait()
             await (
                 self.client.get_partial_messageable(channel_id)
                 .get_partial_message(message_id)
@@ -134,9 +139,14 @@ class Pings:
                 bare = not message.components and not message.embeds
                 if mine and bare and message.id != keep and PING.match(message.content):
                     self._deleting(message.id)
+                    await self.pace.wait()
                     await message.delete()
         except discord.HTTPException as exc:  # no Read Message History, or a hiccup
             log.info("game %s: earlier pings not read (%s)", table.id, exc.status)
 
     async def _channel(self, channel_id: int) -> Any:
-        return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            await self.pace.wait()
+            channel = await self.client.fetch_channel(channel_id)
+        return channel

@@ -39,10 +39,15 @@ from bot.ui.delivery import Delivery
 from bot.ui.endings import Endings
 from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.opening import Opening
+from bot.ui.pacing import RequestPace
 from bot.ui.pings import Pings
 from bot.ui.restore import Restorer, ShownVersions
 
 log = logging.getLogger(__name__)
+
+# Every REST request the publisher sends, after a click or a timer, shares one pace: 40 in
+# any second leaves 10 of Discord's global 50 for the rest (a tournament's notice, a fetch).
+PACE_LIMIT = 40
 
 
 class Publisher:
@@ -62,14 +67,15 @@ class Publisher:
         # every table played: another process may close a table this one showed).
         self._publishing = KeyedLocks()
         self.shown = ShownVersions(tables)
-        self.delivery = Delivery(client, tables, self.shown)
+        self.pace = RequestPace(PACE_LIMIT)
+        self.delivery = Delivery(client, tables, self.shown, self.pace)
         self.opening = Opening(tables, self.delivery)
         self.endings = Endings(client, tables, wallets, self.delivery)
         self.restorer = Restorer(
             tables, self.delivery, self.endings, self._publishing, self.languages
         )
         self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
-        self.pings = Pings(client)  # the mention of the member to move (bot.ui.pings)
+        self.pings = Pings(client, self.pace)  # the mention of the member to move (bot.ui.pings)
 
     # --- what the other parts of the shell draw with (bot/ui/compose.py) ----------------
 

@@ -64,6 +64,7 @@ class Env:
             games=self.games,
         )
         await self.h.restart(bot)
+        pace_on_discords_clock(bot, self.h)
         await old_db.close()
         self.bot = bot
         return bot
@@ -90,6 +91,12 @@ class Env:
 
 
 MakeEnv = Callable[..., Awaitable[Env]]
+
+
+def pace_on_discords_clock(bot: SequencesBot, h: Harness) -> None:
+    """The bot paces its REST requests (bot.ui.pacing) on the fake Discord's clock, the one
+    its rate limits count on, whose waits are skipped: a burst's pace costs no real time."""
+    bot.shell.publisher.pace.clock = h.fake.clock
 
 
 def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[MakeEnv, list[Env]]:
@@ -121,6 +128,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
             games=games,
         )
         h = await make_harness(bot, channels=channels, guild_id=guild_id)
+        pace_on_discords_clock(bot, h)
         env = Env(h, bot, clock, target, settings, seed, bot_class, games)
         opened.append(env)
         return env

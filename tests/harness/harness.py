@@ -1129,6 +1129,8 @@ class Harness:
         message: Message | None = None,
     ) -> Reply:
         member = player.member
+        if message is not None and kind in (P.MESSAGE_COMPONENT, P.MODAL_SUBMIT):
+            self._require_visible(player, message.id)
         private = self.fake.private_channels.get(channel_id)
         bot_dm = self.fake.dm_channels.get(channel_id)
         if private is not None or bot_dm is not None:  # the user's install answers
@@ -1192,6 +1194,17 @@ class Harness:
             return reply
         await self._settle_and_finish([(player, reply)])
         return reply
+
+    def _require_visible(self, player: Player, message_id: int) -> None:
+        """Discord shows an ephemeral message to one member only, so it never delivers
+        another member's press on it, however the press was built (issue 31 item 5: a forged
+        click reached the bot)."""
+        stored = self.fake.messages.get(message_id)
+        if stored is not None and stored.visible_to not in (None, player.id):
+            raise HarnessError(
+                f"{player.name} cannot press anything on another member's ephemeral message "
+                f"{message_id}: Discord shows it to that member only and never delivers it"
+            )
 
     def _deliver(self, record: InteractionRecord, payload: JsonDict) -> None:
         token = CURRENT_INTERACTION.set(record.token)

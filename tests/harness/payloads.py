@@ -43,7 +43,9 @@ TEXT_INPUT = 4
 SELECT_TYPES = (3, 5, 6, 7, 8)
 SECTION = 9
 TEXT_DISPLAY = 10
+THUMBNAIL = 11
 MEDIA_GALLERY = 12
+FILE = 13
 SEPARATOR = 14
 CONTAINER = 17
 LABEL = 18
@@ -481,9 +483,74 @@ def duplicate_id_problems(components: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
 
 
+def _row_problems(at: str, row: Mapping[str, Any]) -> list[str]:
+    """An action row, at the top of a message or inside a container: 1-5 buttons, or one
+    select alone."""
+    items = list(row.get("components") or [])
+    if not items:
+        return [f"{at} is an empty action row"]
+    if any(c.get("type") in SELECT_TYPES for c in items) and len(items) > 1:
+        return [f"{at}: a select takes a whole action row"]
+    if len(items) > ROW_BUTTONS_MAX:
+        return [f"{at} has {len(items)} buttons; an action row holds at most {ROW_BUTTONS_MAX}"]
+    return []
+
+
+# Components V2 (Discord's schema, MessageCreateRequest and the *ForMessageRequest types):
+# what may sit at the top of a message and inside a container, a section's parts.
+V2_TOP_TYPES = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER}
+V2_CONTAINER_TYPES = V2_TOP_TYPES - {CONTAINER}
+SECTION_TEXTS = (1, 3)  # text displays in a section
+SECTION_ACCESSORIES = {BUTTON, THUMBNAIL}
+GALLERY_ITEMS = (1, 10)
+ACCENT_MAX = 0xFFFFFF
+
+
+def v2_problems(components: Sequence[Mapping[str, Any]], at: str = "components") -> list[str]:
+    """The layout rules of a components-v2 message, component by component: what may nest
+    where, no empty text display, container or action row, 1-3 text displays and an
+    accessory in a section, 1-10 media gallery items, accent colours in range."""
+    problems: list[str] = []
+    allowed = V2_TOP_TYPES if at == "components" else V2_CONTAINER_TYPES
+    for i, comp in enumerate(components):
+        here, kind = f"{at}[{i}]", comp.get("type")
+        if kind not in allowed:
+            where = "a message" if at == "components" else "a container"
+            problems.append(f"{here}: a component of type {kind} may not sit in {where}")
+        if kind == ACTION_ROW:
+            problems += _row_problems(here, comp)
+        elif kind == TEXT_DISPLAY and not str(comp.get("content") or ""):
+            problems.append(f"{here} is an empty text display")
+        elif kind == SECTION:
+            texts = list(comp.get("components") or [])
+            low, high = SECTION_TEXTS
+            if not low <= len(texts) <= high or any(t.get("type") != TEXT_DISPLAY for t in texts):
+                problems.append(f"{here}: a section holds {low}-{high} text displays only")
+            problems += v2_problems([t for t in texts if t.get("type") == TEXT_DISPLAY], here)
+            accessory = comp.get("accessory")
+            if not accessory or accessory.get("type") not in SECTION_ACCESSORIES:
+                problems.append(f"{here}: a section needs a button or thumbnail as accessory")
+        elif kind == MEDIA_GALLERY:
+            low, high = GALLERY_ITEMS
+            if not low <= len(comp.get("items") or []) <= high:
+                n = len(comp.get("items") or [])
+                problems.append(f"{here}: a media gallery holds {low}-{high} items (has {n})")
+        elif kind == CONTAINER:
+            inner = list(comp.get("components") or [])
+            if not inner:
+                problems.append(f"{here} is an empty container")
+            colour = comp.get("accent_color")
+            if colour is not None and not (isinstance(colour, int) and 0 <= colour <= ACCENT_MAX):
+                problems.append(f"{here}: accent colour {colour!r} is outside 0-0xFFFFFF")
+            if at == "components":  # a nested one is refused above, by its type
+                problems += v2_problems(inner, here)
+    return problems
+
+
 def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 0) -> list[str]:
     problems: list[str] = []
     if flags & COMPONENTS_V2_FLAG:
+        problems += v2_problems(components)
         every = list(walk_components(components))
         if len(every) > COMPONENTS_V2_MAX:
             problems.append(
@@ -499,18 +566,8 @@ def component_problems(components: Sequence[Mapping[str, Any]], *, flags: int = 
     elif len(components) > ACTION_ROWS_MAX:
         problems.append(f"{len(components)} action rows; a message holds at most {ACTION_ROWS_MAX}")
     for r, top in enumerate(components):
-        if top.get("type") == ACTION_ROW:
-            items = list(top.get("components") or [])
-            selects = [c for c in items if c.get("type") in SELECT_TYPES]
-            if selects and len(items) > 1:
-                problems.append(f"components[{r}]: a select takes a whole action row")
-            elif len(items) > ROW_BUTTONS_MAX:
-                problems.append(
-                    f"components[{r}] has {len(items)} buttons; an action row holds at most "
-                    f"{ROW_BUTTONS_MAX}"
-                )
-            if not items:
-                problems.append(f"components[{r}] is an empty action row")
+        if top.get("type") == ACTION_ROW and not flags & COMPONENTS_V2_FLAG:
+            problems += _row_problems(f"components[{r}]", top)
         for k, comp in enumerate(walk_components([top])):
             if comp.get("type") == BUTTON or comp.get("type") in SELECT_TYPES:
                 problems += _item_problems(f"components[{r}]...[{k}]", comp)

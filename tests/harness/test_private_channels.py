@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from tests.conftest import MakeHarness
 from tests.harness import HarnessError
+from tests.harness import payloads as P
 
 
 class PrivateBot(commands.Bot):
@@ -71,3 +72,38 @@ async def test_the_dm_with_the_bot_is_context_one(make_harness: MakeHarness) -> 
     assert reply.text == "hi"
     assert bot.seen == [(None, True, False, True)]
     assert [m.text for m in ana.dms] == ["hi", "and by REST"]  # the bot may post there
+
+
+async def test_a_press_on_another_members_ephemeral_message_is_never_delivered(
+    make_harness: MakeHarness,
+) -> None:
+    """Issue 31 item 5: Discord shows an ephemeral message to one member, so only that member
+    can press its buttons. ``click`` refused another member, but a press built by hand (as
+    the hostile-input tests forge theirs) reached the bot; the fake now refuses every press
+    and modal on it from anyone else, before the bot sees it."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    pressed: list[str] = []
+
+    class Secret(discord.ui.View):
+        @discord.ui.button(label="Mine", custom_id="secret:mine")
+        async def mine(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
+            pressed.append(interaction.user.name)
+            await interaction.response.send_message("yours", ephemeral=True)
+
+    @bot.tree.command(name="secret", description="Something for you alone")
+    async def secret(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("only you", view=Secret(), ephemeral=True)
+
+    h = await make_harness(bot)
+    ana, bo = await h.member("Ana"), await h.member("Bo")
+    mine = (await ana.slash("secret")).message
+    data = P.component_data("secret:mine", component_type=P.BUTTON)
+    for kind in (P.MESSAGE_COMPONENT, P.MODAL_SUBMIT):
+        with pytest.raises(HarnessError, match="another member's ephemeral message"):
+            await h._interact(bo, kind, data, mine.channel_id, message=mine)  # private: forged
+    with pytest.raises(HarnessError, match="cannot see"):
+        await bo.click(mine, "Mine")
+    assert pressed == [] and not [r for r in h.requests if r.path.endswith("/callback")][1:]
+    await h._interact(ana, P.MESSAGE_COMPONENT, data, mine.channel_id, message=mine)
+    assert (await ana.click(mine, "Mine")).text == "yours"
+    assert pressed == ["Ana", "Ana"]

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from tests.conftest import MakeHarness
 from tests.harness import Harness
+from tests.harness.fake import _Bucket  # private: the fake's bucket
 from tests.harness.harness import MessageRejected
 
 
@@ -36,6 +37,25 @@ async def test_discord_py_waits_on_the_bucket_headers_without_a_429(h: Harness) 
     assert time.perf_counter() - real < 2.0  # on the harness's clock, not the wall's
     await h.text_channel("other").send("another channel, another bucket")
     assert posts(h, h.text_channel("other"))[0][1] < sent[-1][1] + 1.0
+
+
+def test_a_wait_of_the_bucket_headers_always_reaches_the_reset() -> None:
+    """Issue 31 item 28: discord.py sleeps ``X-RateLimit-Reset-After`` from the moment it read
+    the answer; a value rounded down let the sixth of seven messages arrive a fraction of a
+    millisecond before the fake's bucket reset (a 429, in one run of a few). Every moment of
+    a window, on a grid finer than the header's millisecond, is checked."""
+    for start in (0.0, 1234.5678901, 98765.4321):
+        bucket = _Bucket("message-create", 5, 5.0)
+        for _ in range(bucket.limit):
+            assert bucket.take(start) is None
+        for step in range(0, 50_000, 7):
+            now = start + step * 1e-4  # 0.1 ms apart, over the whole 5 s
+            after = float(bucket.headers(now)["X-RateLimit-Reset-After"])
+            assert now + after >= bucket.resets_at, (start, step)
+        spent = _Bucket("message-create", 5, 5.0, used=5, resets_at=start + 5.0)
+        answered = start + 0.00123456
+        woke = answered + float(spent.headers(answered)["X-RateLimit-Reset-After"])
+        assert spent.take(woke) is None  # a new window, not a 429
 
 
 async def test_a_second_process_on_the_token_gets_429s_and_discord_py_retries(

@@ -6,14 +6,19 @@ Discord's 3 seconds, and every table's turns stay in order."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
-import pytest
-
-import bot.app
+from bot.app import pace_share
 from bot.sim.live_games import insert_live_copies
+from bot.tables import wallets
+from bot.tables.shards import Shards
+from bot.tables.wallets import START_CHIPS
+from bot.ui.pacing import RequestPace
+from bot.ui.publisher import PACE_LIMIT
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player, Reply
+from tests.harness.fake import GLOBAL_LIMIT
 from tests.reliability.helpers import table_row
 
 DEADLINE = 3.0  # seconds Discord gives an interaction to be answered
@@ -95,15 +100,13 @@ async def test_a_flood_of_games_in_one_channel_answers_in_time_and_in_order(
 
 
 async def test_hundreds_of_turns_running_out_at_once_are_shown_within_the_rate_limits(
-    make_env: MakeEnv, monkeypatch: pytest.MonkeyPatch
+    make_env: MakeEnv,
 ) -> None:
     """Issue 26.5: 400 turn timers run out in the same tick, every game shown in the one
     channel: each is committed and shown (its table message edited and the next player pinged),
     and no request is sent inside a 429's retry_after (the harness fails the test if one
     is). Before, up to 32 redraws at once queued in the channel's two buckets, and
     discord.py sent some of them into the 429 of another."""
-    monkeypatch.setattr(bot.app, "SHOW_REQUESTS_PER_SECOND", 100_000, raising=False)
-    monkeypatch.setattr(bot.app, "SHOW_BURST", 100_000, raising=False)  # pace: not tested
     env = await make_env(seed=5, max_games_per_channel=1_000)
     await env.h.set_bot_permissions(env.h.channel, create_public_threads=False)
     host, guest = await env.h.member("Host"), await env.h.member("Guest")
@@ -143,3 +146,98 @@ async def test_hundreds_of_turns_running_out_at_once_are_shown_within_the_rate_l
         assert row["version"] == template.version + 1
         table_message = env.h.message(int(row["message_id"])).payload
         assert f'"t:{game_id}:{row["version"]}:' in json.dumps(table_message["components"])
+
+
+async def test_a_hundred_starts_at_once_send_nothing_while_a_global_wait_is_in_force(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 31 item 3: 100 hosts press Start in the same instant, each lobby in a channel of
+    its own (so no channel's buckets slow them down). What follows each click (the game's
+    thread, its table message, the ping of the first player) is REST, under Discord's global
+    50 a second; unpaced, discord.py sent about 200 requests while a global 429's wait was
+    in force (the harness refuses each: Discord counts them toward the invalid-request ban).
+    Paced (bot.ui.pacing.RequestPace), no request meets a 429 at all, and every game starts
+    with its stakes in the pot."""
+    count, stake = 100, 10
+    channels = tuple(f"room{n}" for n in range(count))
+    env = await make_env(
+        seed=7, channels=channels, max_lobbies_per_guild=count, max_games_per_guild=count
+    )
+    hosts, lobbies, players = [], [], []
+    for n, name in enumerate(channels):
+        host, guest = await env.h.member(f"Host{n}"), await env.h.member(f"Guest{n}")
+        channel = env.h.text_channel(name)
+        lobby = await host.slash("sequences start", rounds=1, stake=stake, _channel=channel)
+        await guest.click(lobby.message, "Join")
+        hosts.append(host)
+        lobbies.append(lobby.message)
+        players += [host, guest]
+    joined = [(await table_row(env, t))["version"] for t in range(1, count + 1)]
+    before = len(env.h.requests)
+    replies = await env.h.together(
+        *(host.click(lobby, "Start") for host, lobby in zip(hosts, lobbies, strict=True))
+    )
+    assert not any(r.ephemeral for r in replies)  # every Start taken, none refused
+    sent = [r for r in env.h.requests[before:] if r.source == "rest"]
+    assert len(sent) == 3 * count  # a thread, a table message and a ping for each game
+    assert [r for r in sent if r.failed_with] == []  # not one 429, global or other
+    busiest = max(sum(1 for r in sent if s.at <= r.at < s.at + 1.0) for s in sent)
+    # Requests in any second of Discord's clock: the pace's 40 (and the few microseconds
+    # each takes from the pace to the fake), under the global 50.
+    assert PACE_LIMIT <= busiest < GLOBAL_LIMIT[0]
+    for table_id, version in enumerate(joined, 1):
+        row = await table_row(env, table_id)
+        assert row["status"] == "running" and row["version"] == version + 1
+        assert row["thread_id"] is not None and row["message_id"] is not None
+        shown = env.h.message(int(row["message_id"]))
+        assert f'"t:{table_id}:{row["version"]}:' in json.dumps(shown.components)
+    guild = env.h.guild.id
+    for player in players:
+        assert await wallets.balance(env.bot.db, guild, player.id) == START_CHIPS - stake
+    assert (await wallets.check_invariant(env.bot.db)).ok
+    print(f"{len(sent)} requests; at most {busiest} in one second")
+
+
+class SteppedClock:
+    """A clock whose sleeps move it at once (one sleeper at a time: the pace's turn)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, delay: float) -> None:
+        self.t += max(0.0, delay)
+        await asyncio.sleep(0)
+
+
+async def test_the_pace_lets_through_at_most_its_limit_in_any_second_first_come_first() -> None:
+    """200 requests waiting at once, on a clock that also jumps by itself (as the harness's
+    does while discord.py waits out a bucket): they leave in the order they came, never more
+    than 40 in any second, and a window counts when each really left."""
+    clock = SteppedClock()
+    pace = RequestPace(40, clock=clock)
+    left: list[tuple[int, float]] = []
+
+    async def request(n: int) -> None:
+        await pace.wait()
+        left.append((n, clock.now()))
+        if n % 50 == 0:
+            clock.t += 0.3  # elsewhere, another wait moved the clock
+
+    await asyncio.gather(*(request(n) for n in range(200)))
+    assert [n for n, _ in left] == list(range(200))
+    times = [t for _, t in left]
+    assert max(sum(1 for t in times if s <= t < s + 1.0) for s in times) == 40
+    assert times[-1] - times[0] < 200 / 40 + 1.5  # and no slower than that (jumps: 1.2 s)
+
+
+def test_each_process_paces_its_share_of_the_global_limit() -> None:
+    """Discord's global limit is the bot token's: processes splitting the shards split the
+    pace, so that together they stay under it too."""
+    assert pace_share(Shards()) == PACE_LIMIT
+    assert pace_share(Shards(4, (0, 1))) == PACE_LIMIT // 2
+    split = [Shards(4, (0,)), Shards(4, (1, 2)), Shards(4, (3,))]
+    assert sum(pace_share(s) for s in split) <= PACE_LIMIT
+    assert pace_share(Shards(64, (5,))) == 1  # never nothing
