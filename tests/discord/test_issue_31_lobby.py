@@ -198,6 +198,10 @@ async def test_a_game_abandoned_by_timeouts_keeps_its_board_and_says_who_was_awa
     assert ana_part.startswith("Ana") and "3" in ana_part and "forfeited" in ana_part
     assert "2" in bo_part and "forfeit" not in bo_part.split(":")[0], closing
     assert closing in env.h.message(env.h.messages(env.h.channel)[0].id).text  # the lobby too
+    # The story is kept with the game: a restarted bot reads the same line.
+    await env.restart()
+    [closed] = (await env.bot.tables.get(1)).events[-1:]
+    assert closed.missed == ((0, 3), (1, 2)) and closed.left == ((0, "timed_out"),)
 
 
 async def test_a_game_ended_early_keeps_its_scores(make_env: MakeEnv) -> None:
