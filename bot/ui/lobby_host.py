@@ -174,6 +174,8 @@ def _hint(option: Option[Any]) -> str:
         if option.default is None:
             return _("One of: %(values)s, or empty for the default", values=values)
         return _("One of: %(values)s", values=values)
+    if option.name == STAKE.name and option.high == 0:
+        return _("0: this server has no staked tables")
     if option.low is not None and option.high is not None:
         low, high = number(option.low), number(option.high)
         if option.default is None:
@@ -224,8 +226,11 @@ class SettingsModal(discord.ui.Modal):
     """The game's own start options and the stake, filled with the lobby's values (five
     fields at most, as Discord allows)."""
 
-    def __init__(self, router: Router, table: Table) -> None:
+    def __init__(self, router: Router, table: Table, stake_cap: int = STAKE.high or 0) -> None:
         super().__init__(title=_("Settings of table #%(id)s", id=table.id)[:45], timeout=900)
+        # The stake as this server allows it: its hint and refusal name this server's cap
+        # (at least the table's own stake, so a lowered cap can still be met by lowering).
+        stake = replace(STAKE, high=max(stake_cap, table.row.stake))
         self.router = router
         self.table_id = table.id
         named = presentation(table.game).option_labels  # the game's own words for its fields
@@ -234,13 +239,13 @@ class SettingsModal(discord.ui.Modal):
                 replace(o, label=named[o.name]) if o.name in named and not o.label else o
                 for o in table.game.setting_options
             ),
-            STAKE,
+            stake,
         ][:5]
         self.fields: list[discord.ui.TextInput[Any]] = []
         for option in self.options:
-            value = table.row.stake if option is STAKE else table.settings.get(option.name)
+            value = table.row.stake if option is stake else table.settings.get(option.name)
             field: discord.ui.TextInput[Any] = discord.ui.TextInput(
-                label=_label(option) if option is not STAKE else _("Stake (chips each)")[:45],
+                label=_label(option) if option is not stake else _("Stake (chips each)")[:45],
                 default=_shown(option, value),
                 placeholder=_hint(option)[:100] or None,
                 required=False,
@@ -263,7 +268,8 @@ class SettingsModal(discord.ui.Modal):
 
 async def ask_settings(interaction: discord.Interaction[Any], router: Router, table: Table) -> None:
     require_host(table, interaction.user.id, "settings")
-    await interaction.response.send_modal(SettingsModal(router, table))
+    cap = await router.tables.stake_cap(table)
+    await interaction.response.send_modal(SettingsModal(router, table, cap))
 
 
 async def on_settings(

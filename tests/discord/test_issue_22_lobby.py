@@ -276,3 +276,30 @@ async def test_the_host_panel_answers_after_a_restart(make_env: MakeEnv) -> None
     forged = await forge_component(env, ana, lobby, "lm:1:kick", P.STRING_SELECT)
     assert forged.ephemeral and forged.text == "That button doesn't belong to this message."
     assert env.h.message(lobby.id).text == before
+
+
+async def test_the_settings_forms_stake_names_this_servers_cap(make_env: MakeEnv) -> None:
+    """Issue 31.10: the form's stake field and its refusal name this server's limits (the
+    bot's 10,000 and the server's own /settings max-stake), not the option's 1,000,000,000."""
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    admin = await env.h.member("Admin", manage_guild=True)
+    lobby = (await ana.slash("sequences start")).message
+    panel = await open_panel(ana, lobby)
+    shown = await ana.click(panel, "Change settings")
+    stake = next(f for f in shown.modal.fields if f["label"] == "Stake (chips each)")
+    assert "10,000" in stake["placeholder"] and "1,000,000,000" not in stake["placeholder"]
+    bad = await ana.submit_modal({"Stake (chips each)": "20000"})
+    assert bad.ephemeral and "10,000" in bad.text and "1,000,000,000" not in bad.text
+    await admin.slash("settings max-stake", amount=500)
+    await ana.click(panel, "Change settings")
+    bad = await ana.submit_modal({"Stake (chips each)": "501"})
+    assert bad.ephemeral and "500" in bad.text and "10,000" not in bad.text, bad.text
+    assert (await env.bot.tables.get(1)).row.stake == 0
+    await admin.slash("settings max-stake", amount=0)
+    shown = await ana.click(panel, "Change settings")
+    stake = next(f for f in shown.modal.fields if f["label"] == "Stake (chips each)")
+    assert "no staked tables" in stake["placeholder"]
+    bad = await ana.submit_modal({"Stake (chips each)": "5"})
+    assert bad.ephemeral and "1,000,000,000" not in bad.text
+    assert (await env.bot.tables.get(1)).row.stake == 0
