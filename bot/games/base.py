@@ -204,6 +204,12 @@ class Game(GameKind[S]):
         """The settings in one line (the lobby, the Rules button)."""
         return self.summary
 
+    def stage(self, state: S) -> str | None:
+        """Where a running game stands, in words ("Round 2 of 3", "Tie-break"), so that a
+        log can mark where each stage starts (``python -m bot demo``); None for a game
+        without stages, and once it is over."""
+        return None
+
     def button_text(self, state: S, action: TurnAction) -> tuple[str, str | None]:
         """A turn button's label and emoji. Default: ``button_texts``."""
         return self.button_texts.get(action.action, (action.action, None))

@@ -45,6 +45,20 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
             target=number(options.target(settings)),
         )
 
+    def stage(self, table: OneRollTable) -> str | None:
+        state = table.state
+        if state.outcome is not None:
+            return None
+        if state.phase != "play":
+            return render.phase_text(state)
+        round_no = min(state.turns[s] for s in state.playing) + 1
+        # TRANSLATORS: where a one-roll game stands (the demo marks each round's start).
+        return _(
+            "Round %(round)s · race to %(target)s",
+            round=number(round_no),
+            target=number(state.config.target),
+        )
+
     def button_text(self, table: OneRollTable, action: TurnAction) -> tuple[str, str | None]:
         # TRANSLATORS: the turn's one button (at most 80 characters, as short as the English).
         return (_("Throw 6 dice"), "🎲") if action.action == "throw" else (action.action, None)

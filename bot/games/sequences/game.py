@@ -55,7 +55,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
                 {
                     "variant": variant,
                     "rounds": None if variant in ("sudden", "team") else 3,
-                    "target": 15 if variant == "team" else None,
+                    "target": pl.TEAM_DEFAULT_TARGET if variant == "team" else None,
                     "soft_last_die": False,
                 },
                 ("optimal", "bold", "cautious", "optimal")
@@ -76,6 +76,9 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
             # TRANSLATORS: the house rule, as the lobby's settings line names it.
             parts.append(_("soft last die"))
         return " · ".join(parts)
+
+    def stage(self, state: pl.PushState) -> str | None:
+        return None if state.outcome is not None else render.stage_text(state)
 
     def button_text(self, state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:
         return buttons.button_text(state, action)
