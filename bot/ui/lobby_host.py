@@ -1,6 +1,6 @@
 """The lobby host's private panel (the lobby's Manage button): remove a seat, make another
 member seated the host, change the settings (a modal of the game's own start options), and
-the spectators' Watch and Stop watching buttons of the lobby and the table message.
+the spectators' Watch button (a toggle) of the lobby and the table message.
 
 The panel's selects are persistent (``bot.ui.manage.ManageSelect``, custom_id
 ``lm:<table>:<action>``): they answer after a restart too; each pick is checked again by
@@ -344,11 +344,13 @@ async def on_settings(
 
 
 async def on_watch(
-    interaction: discord.Interaction[Any], router: Router, table: Table, watching: bool
+    interaction: discord.Interaction[Any], router: Router, table: Table, action: str
 ) -> None:
-    """Watch or Stop watching, pressed on the lobby or on the table message."""
+    """Watch, pressed on the lobby or on the table message: a toggle, so a member who
+    watches stops (``unwatch``: the Stop watching button of messages drawn before)."""
     shell = router
     user = interaction.user
+    watching = action == "watch" and user.id not in table.watchers
     if watching and table.seat_of(user.id) is not None:
         raise UserError(_("You're playing at this table: the thread is yours already."))
     thread = None
@@ -382,8 +384,10 @@ async def on_watch(
     if table.status == "lobby":
         await shell.publisher.show_lobby(table, interaction)
         line = (
+            # TRANSLATORS: Watch is the button of that name.
             _(
-                "👀 You're watching table #%(id)s: you join its thread when the game starts.",
+                "👀 You're watching table #%(id)s: you join its thread when the game starts. "
+                "Press Watch again to stop.",
                 id=table.id,
             )
             if watching
@@ -392,8 +396,9 @@ async def on_watch(
     else:
         await shell.publisher.publish(change, interaction)
         if watching:
+            # TRANSLATORS: Watch is the button of that name.
             line = _(
-                "👀 You're watching game #%(id)s in <#%(thread)s>.",
+                "👀 You're watching game #%(id)s in <#%(thread)s>. Press Watch again to stop.",
                 id=table.id,
                 thread=table.row.thread_id,
             )

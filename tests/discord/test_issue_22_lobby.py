@@ -213,15 +213,16 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     assert "👀 1 watching" in env.h.message(lobby.id).text
     [line] = watched.followups
     assert line.ephemeral and line.text == (
-        "👀 You're watching table #1: you join its thread when the game starts."
+        "👀 You're watching table #1: you join its thread when the game starts. "
+        "Press Watch again to stop."
     )
-    twice = await cy.click(env.h.message(lobby.id), "Watch")
-    assert twice.ephemeral and "already" in twice.text
-    # A watcher who sits down stops watching; Stop watching in the lobby takes one off.
+    # A watcher who sits down stops watching; Watch pressed again (a toggle) takes one off.
     ed = await env.h.member("Ed")
     await ed.click(env.h.message(lobby.id), "Watch")
     assert "👀 2 watching" in env.h.message(lobby.id).text
-    await ed.click(env.h.message(lobby.id), "Stop watching")
+    again = await ed.click(env.h.message(lobby.id), "Watch")
+    assert again.followups[0].ephemeral
+    assert again.followups[0].text == "You stopped watching table #1."
     assert "👀 1 watching" in env.h.message(lobby.id).text
     await ed.click(env.h.message(lobby.id), "Watch")
     await ed.click(env.h.message(lobby.id), "Join")
@@ -244,8 +245,8 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     player = await mover(env, [ana, bo])
     mine = await player.click(env.turn_message(), "My hand")
     assert mine.ephemeral and mine.message.visible_to == player.id
-    # Stop watching: out of the thread and the count.
-    await di.click(env.turn_message(), "Stop watching")
+    # Watch again stops watching: out of the thread and the count.
+    await di.click(env.turn_message(), "Watch")
     assert di.id not in env.h.fake.thread_members[thread.id]
     assert "1 watching" in env.turn_message().text
     # A seated player can't watch; a thread Discord refuses to add to is said privately.
@@ -303,3 +304,37 @@ async def test_the_settings_forms_stake_names_this_servers_cap(make_env: MakeEnv
     bad = await ana.submit_modal({"Stake (chips each)": "5"})
     assert bad.ephemeral and "1,000,000,000" not in bad.text
     assert (await env.bot.tables.get(1)).row.stake == 0
+
+
+async def test_watch_is_one_toggle_and_an_old_stop_watching_button_still_answers(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 31.19: Watch and Stop watching were two buttons on every message (a German dice
+    turn had 8 buttons in 4 rows). One Watch button toggles; a table message drawn before
+    still carries Stop watching, which still takes its presser out."""
+    env = await make_env()
+    env.h.speak("de")
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    lobby = (await ana.slash("sequences start")).message
+    assert "Zuschauen" in lobby.labels and len(lobby.buttons) == len(set(lobby.labels))
+    lobby = (await bo.click(lobby, "Beitreten")).message
+    await ana.click(lobby, "Starten")
+    turn = env.turn_message()
+    # One watch button, and the turn fits three rows (a phone shows 5 buttons a row).
+    assert [b.label for b in turn.buttons].count("Zuschauen") == 1
+    assert not [b for b in turn.buttons if (b.custom_id or "").endswith(":unwatch")]
+    assert len(turn.buttons) <= 7 and len({b.row for b in turn.buttons}) <= 3, turn.labels
+    [thread] = env.h.threads
+    on = await cy.click(turn, "Zuschauen")
+    assert on.followups[0].ephemeral and "Zuschauen" in on.followups[0].text
+    assert cy.id in env.h.fake.thread_members[thread.id]
+    off = await cy.click(env.turn_message(), "Zuschauen")
+    assert off.followups[0].ephemeral
+    assert cy.id not in env.h.fake.thread_members[thread.id]
+    assert (await env.bot.tables.get(1)).watchers == []
+    # A message from before the toggle: its Stop watching button (unwatch) still works.
+    await cy.click(env.turn_message(), "Zuschauen")
+    [watch] = [b for b in env.turn_message().buttons if b.custom_id.endswith(":watch")]
+    unwatch = watch.custom_id[: -len("watch")] + "unwatch"
+    old = await forge_component(env, cy, env.turn_message(), unwatch, P.BUTTON)
+    assert old.followups[0].ephemeral and (await env.bot.tables.get(1)).watchers == []
