@@ -12,6 +12,7 @@ from bot.i18n.speaking import N_, _, plural
 from bot.render.common import NO_PINGS, user_mention
 from bot.tables.names import clean_name, md_name
 from bot.tables.tournaments import TournamentError
+from bot.ui.checks import ORGANISERS
 from bot.ui.tournaments import (
     FORMAT_LABELS,
     PRIZE_LABELS,
@@ -58,7 +59,9 @@ class TournamentCog(
         # are opened and posted here, on the next tick (restart-safe: all in the database).
         await post_due(self.bot, self.bot.shell)
 
-    @app_commands.command(name="create", description="Open sign-up for a tournament here")
+    @app_commands.command(
+        name="create", description="Open sign-up for a tournament here", extras=ORGANISERS
+    )
     @app_commands.describe(
         game="Which game (its standard settings)",
         format="Swiss, single elimination or round robin",
@@ -236,7 +239,9 @@ class TournamentCog(
         text = "\n".join(shown) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Cancel a tournament: no result")
+    @app_commands.command(
+        name="cancel", description="Cancel a tournament: no result", extras=ORGANISERS
+    )
     @app_commands.describe(tournament="Its number")
     async def cancel(
         self,
@@ -264,7 +269,9 @@ class TournamentCog(
         # Its sign-up message (or live standings) says it is over: no buttons left.
         await redraw_signup(self.bot, self.bot.shell, await service.get(t_id))
 
-    @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
+    @app_commands.command(
+        name="remove", description="Take a player out: the rest forfeited", extras=ORGANISERS
+    )
     @app_commands.describe(tournament="Its number", member="Who to take out")
     async def remove(
         self,
@@ -304,7 +311,9 @@ class TournamentCog(
             await redraw_signup(self.bot, self.bot.shell, t)
         await post_due(self.bot, self.bot.shell)
 
-    @app_commands.command(name="result", description="Set a match's result (it is logged)")
+    @app_commands.command(
+        name="result", description="Set a match's result (it is logged)", extras=ORGANISERS
+    )
     @app_commands.describe(table="The match's table number", winner="Who won (default: a draw)")
     async def result(
         self,
