@@ -22,6 +22,7 @@ from bot.ui.members import remember
 from bot.ui.seasons import chosen_season, season_choices
 
 CHART_GAMES = 30
+CHART_MIN_GAMES = 3  # fewer rated games draw a dot or a line, not a story: no chart
 
 
 class Stats(commands.Cog):
@@ -160,12 +161,15 @@ class Stats(commands.Cog):
             if chart_game is not None
             else []
         )
+        if len(points) < CHART_MIN_GAMES:
+            points = []
         embed = stats_embed(
             clean_name(who.display_name),
             lines,
             everywhere,
             chart_game if points else None,
             self.bot.games.label,
+            self._stat_words,
         )
         if points:
             # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
@@ -179,6 +183,13 @@ class Stats(commands.Cog):
             )
         else:
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+
+    def _stat_words(self, game_key: str) -> tuple[str | None, str | None]:
+        """A game's words for a best turn and their meaning (none for the board game)."""
+        game = self.bot.games.of_key(game_key)
+        if game is None:
+            return None, None
+        return game.best_turn_text, game.best_turn_meaning
 
     @stats.autocomplete("game")
     async def _stats_game(

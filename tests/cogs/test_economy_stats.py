@@ -195,8 +195,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "1 won of 1 (100 %)" in stats.text
     assert "chips won 300 · lost 0" in stats.text  # net of the stake, each labelled
     assert "chips won 0 · lost 300" in (await loser.slash("stats")).text
-    assert [f.filename for f in stats.files] == ["rating.png"]
-    assert stats.files[0].size > 500
+    assert stats.files == []  # one game: no chart (from three on)
     refused = await winner.slash("stats", game="no such game!")
     assert refused.ephemeral and "\n" not in refused.text
     assert refused.text.startswith("There is no such game here: pick one from the list")
@@ -377,7 +376,7 @@ async def test_stats_answers_before_it_draws_a_slow_chart(
     h = env.h
     alice, bob = await h.member("Alice"), await h.member("Bob")
     async with env.db.transaction() as conn:
-        for _ in range(2):
+        for _ in range(3):  # a chart from three games on
             game = await create_game(conn, guild_id=h.guild_id, game_key=KEY)
             await write_results(conn, game, [S(alice.id, 1), S(bob.id, 2)])
             await record_finished_game(conn, game)
@@ -395,5 +394,49 @@ async def test_stats_answers_before_it_draws_a_slow_chart(
 
     assert stats.answer_seconds is not None and stats.answer_seconds < 1.0
     assert not stats.message.loading  # the chart replaced "thinking"
-    assert "2 won of 2 (100 %)" in stats.text
+    assert "3 won of 3 (100 %)" in stats.text
     assert [f.filename for f in stats.files] == ["rating.png"]
+    assert stats.files[0].size > 500
+
+
+async def finished(env: Env, game_key: str, seats: list[S]) -> None:
+    async with env.db.transaction() as conn:
+        game = await create_game(conn, guild_id=env.h.guild_id, game_key=game_key)
+        await write_results(conn, game, seats)
+        await record_finished_game(conn, game)
+
+
+def field(reply: Any, name: str) -> str:
+    [value] = [f["value"] for f in reply.embeds[0]["fields"] if f["name"] == name]
+    return str(value)
+
+
+async def test_board_stats_show_no_best_turn_and_each_figure_is_explained(env: Env) -> None:
+    """Issue 31.18: the board game's /stats said "best turn 0" (a move scores no points),
+    a loss read "streak 1 without a win", and one game drew a one-dot chart. The board game
+    shows no best turn, a run reads as a phrase, the figures are explained under them, and
+    the chart comes from three games on."""
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    await finished(env, "board", [S(bob.id, 1), S(alice.id, 2)])
+    stats = await alice.slash("stats", game="board")
+    board = field(stats, "Sequence (board game)")
+    assert "best turn" not in board and "best" not in board
+    assert "1 game without a win" in board and "streak" not in board
+    assert stats.files == [] and "image" not in stats.embeds[0]
+    footer = stats.embeds[0]["footer"]["text"]
+    assert "rating: 1,000 for a newcomer" in footer and "best turn" not in footer
+
+    for _ in range(2):
+        await finished(env, "board", [S(alice.id, 1), S(bob.id, 2)])
+    stats = await alice.slash("stats", game="board")
+    assert "2 wins in a row" in field(stats, "Sequence (board game)")
+    assert [f.filename for f in stats.files] == ["rating.png"]  # three rated games: a chart
+
+    # A dice game's best turn stays, said what it is.
+    await finished(env, KEY, [S(alice.id, 1, best_turn=7), S(bob.id, 2, best_turn=3)])
+    stats = await alice.slash("stats")
+    assert "best turn 7" in field(stats, "Sequences")
+    footer = stats.embeds[0]["footer"]["text"]
+    assert "best turn: the most points banked in one turn" in footer
+    await finished(env, "heartsdue", [S(alice.id, 1, best_turn=25), S(bob.id, 2)])
+    assert "best throw 25" in field(await alice.slash("stats", game="heartsdue"), "Hearts Due")

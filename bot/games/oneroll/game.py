@@ -30,6 +30,9 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
     odds_pages = ODDS_PAGES
     labels = LABELS
     option_labels = OPTION_LABELS
+    # TRANSLATORS: /stats, a player's best throw in a one-roll game.
+    best_turn_text = N_("best throw %(best)s")
+    best_turn_meaning = N_("best throw: the most points one throw scored")
     demos = tuple(
         Demo(ruleset, {"ruleset": ruleset, "target": 100}, ("thrower",) * 3)
         for ruleset in ("classic", "heartsdue")

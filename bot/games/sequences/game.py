@@ -25,7 +25,7 @@ from bot.games.sequences.texts import (
 )
 from bot.games.sequences.words import turn_line
 from bot.i18n.drawn import Drawn
-from bot.i18n.speaking import _, plural
+from bot.i18n.speaking import N_, _, plural
 from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
@@ -43,6 +43,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
     odds_pages = ODDS_PAGES
     labels = LABELS
     option_labels = OPTION_LABELS
+    best_turn_meaning = N_("best turn: the most points banked in one turn")
     demos = (
         Demo(
             "sequences",
