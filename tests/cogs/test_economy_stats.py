@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import SequencesBot
 from bot.config import Settings
-from bot.i18n.speaking import _, speaking
+from bot.i18n.speaking import gettext, speaking
 from bot.store.db import Database
 from bot.store.games import upsert_member
 from bot.store.stats import record_finished_game
@@ -451,7 +451,7 @@ async def test_board_stats_show_no_best_turn_and_each_figure_is_explained(env: E
 
 def german(message: str, **values: object) -> str:
     with speaking("de"):
-        return _(message, **values)
+        return gettext(message, **values)
 
 
 async def test_public_answers_in_the_servers_words_private_ones_in_the_members(
