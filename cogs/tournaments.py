@@ -11,8 +11,9 @@ from bot.errors import Forbidden, UserError
 from bot.i18n.speaking import N_, _, plural
 from bot.render.common import NO_PINGS, user_mention
 from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import TournamentError
+from bot.tables.tournaments import Picture, TournamentError
 from bot.ui.checks import ORGANISERS
+from bot.ui.i18n import publicly
 from bot.ui.tournaments import (
     FORMAT_LABELS,
     PRIZE_LABELS,
@@ -181,6 +182,10 @@ class TournamentCog(
     ) -> None:
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
+        async with publicly(interaction):  # a public answer: the server's words
+            await self._show(interaction, picture)
+
+    async def _show(self, interaction: discord.Interaction[SequencesBot], picture: Picture) -> None:
         if picture.tournament.status in ("signup", "cancelled"):
             t_row = picture.tournament
             content = None
@@ -260,11 +265,16 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        text = (
-            _("Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.", id=t_id)
-            if t.fee
-            else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
-        )
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            text = (
+                _(
+                    "Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.",
+                    id=t_id,
+                )
+                if t.fee
+                else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
+            )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         # Its sign-up message (or live standings) says it is over: no buttons left.
         await redraw_signup(self.bot, self.bot.shell, await service.get(t_id))
@@ -292,20 +302,22 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        if t.status != "signup":
-            text = _(
-                "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
-                member=member.mention,
-                id=t_id,
-            )
-        elif t.fee:  # before the start: no match to forfeit, the fee went back
-            text = _(
-                "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
-                member=member.mention,
-                id=t_id,
-            )
-        else:
-            text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            if t.status != "signup":
+                text = _(
+                    "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
+                    member=member.mention,
+                    id=t_id,
+                )
+            elif t.fee:  # before the start: no match to forfeit, the fee went back
+                text = _(
+                    "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
+                    member=member.mention,
+                    id=t_id,
+                )
+            else:
+                text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         if t.status == "signup":  # the list and the pool lose them
             await redraw_signup(self.bot, self.bot.shell, t)
@@ -345,34 +357,37 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        kind = (await service.get(t_id)).format
-        if winner is None and kind == "elimination" and match.b_id is not None:
-            # A bracket has no draws: the better seed goes through (bot.rules.tournament).
-            seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
-            through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
-            text = _(
-                "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
-                "on seed (set by %(by)s).",
-                table=table,
-                id=t_id,
-                name=user_mention(through),
-                by=interaction.user.mention,
-            )
-        elif winner is None:
-            text = _(
-                "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
-                table=table,
-                id=t_id,
-                by=interaction.user.mention,
-            )
-        else:
-            text = _(
-                "Table #%(table)s of tournament #%(id)s is now won by %(winner)s (set by %(by)s).",
-                table=table,
-                id=t_id,
-                winner=winner.mention,
-                by=interaction.user.mention,
-            )
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            kind = (await service.get(t_id)).format
+            if winner is None and kind == "elimination" and match.b_id is not None:
+                # A bracket has no draws: the better seed goes through (bot.rules.tournament).
+                seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
+                through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
+                    "on seed (set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    name=user_mention(through),
+                    by=interaction.user.mention,
+                )
+            elif winner is None:
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    by=interaction.user.mention,
+                )
+            else:
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s is now won by %(winner)s "
+                    "(set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    winner=winner.mention,
+                    by=interaction.user.mention,
+                )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         await post_due(self.bot, self.bot.shell)
 

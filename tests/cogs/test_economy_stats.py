@@ -506,3 +506,10 @@ async def test_public_answers_in_the_servers_words_private_ones_in_the_members(
     )
     season = await admin.slash("settings season", name="Spring")
     assert not season.ephemeral and season.text.startswith("🏁 Season **Spring** has started.")
+    # A tournament's public answers too: /tournament show and cancel's line.
+    await admin.slash("tournament create", game="sequences:standard", format="swiss")
+    shown = await admin.slash("tournament show")
+    assert not shown.ephemeral and shown.content.startswith("Join on the tournament's sign-up")
+    cancelled = await admin.slash("tournament cancel", tournament=1)
+    [line] = cancelled.followups
+    assert not line.ephemeral and line.text == "Tournament #1 is cancelled: no result."
