@@ -13,7 +13,7 @@ from bot.i18n.speaking import _, number, plural
 from bot.render.common import chips
 from bot.tables.stats import SeasonNameTaken
 from bot.ui.checks import require_admin
-from bot.ui.i18n import locale_for, verbatim
+from bot.ui.i18n import locale_for, publicly, verbatim
 from bot.ui.review_texts import suggestions_set
 from bot.ui.seasons import end_of_day, season_name, started_text
 
@@ -222,8 +222,10 @@ class Admin(
             )  # fmt: skip
         except SeasonNameTaken:
             raise UserError(_("This server had a season of that name: pick another.")) from None
+        async with publicly(interaction):  # said in the channel: the server's words
+            text = started_text(season, ended)
         await interaction.response.send_message(
-            started_text(season, ended), allowed_mentions=discord.AllowedMentions.none()
+            text, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

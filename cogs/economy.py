@@ -16,12 +16,15 @@ from bot.render.standings import wallet_embed
 from bot.tables import wallets
 from bot.tables.names import clean_name
 from bot.ui.checks import require_admin
+from bot.ui.i18n import publicly
 from bot.ui.members import remember
 
 MAX_REASON = wallets.MAX_REASON
 # TRANSLATORS: /chips grant and take, said in the channel; %(reason)s is the admin's reason.
-GRANTED = N_("%(who)s granted %(member)s %(amount)s (%(reason)s): %(balance)s now.")
-TAKEN = N_("%(who)s removed %(amount)s from %(member)s (%(reason)s): %(balance)s left.")
+GRANTED = N_("%(who)s granted %(member)s %(amount)s (%(reason)s).")
+TAKEN = N_("%(who)s removed %(amount)s from %(member)s (%(reason)s).")
+# TRANSLATORS: /chips grant and take, the admin's own answer after the line in the channel.
+BALANCE_NOW = N_("%(member)s has %(balance)s now.")
 Amount = app_commands.Range[int, 1, wallets.MAX_AMOUNT]
 
 
@@ -73,15 +76,16 @@ class Economy(commands.Cog):
         await remember(self.bot.shell, guild_id, interaction.user)
         balance, next_due = await self.bot.shell.wallets.claim_daily(guild_id, interaction.user.id)
         next_time = f"<t:{next_due}:R>"
+        # A private answer: a balance is the member's own (README: who reads what).
         await interaction.response.send_message(
             # TRANSLATORS: %(when)s is a Discord timestamp ("in 5 hours").
             _(
-                "%(who)s collected %(chips)s: %(balance)s now. Next ones %(when)s.",
-                who=interaction.user.mention,
+                "You collected %(chips)s: %(balance)s now. Next ones %(when)s.",
                 chips=chips(wallets.DAILY_CHIPS),
                 balance=chips(balance),
                 when=next_time,
             ),
+            ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
 
@@ -98,15 +102,20 @@ class Economy(commands.Cog):
         _human(member)
         await remember(self.bot.shell, guild_id, interaction.user, member)
         balance = await self.bot.shell.wallets.pay(guild_id, interaction.user.id, member.id, amount)
-        await interaction.response.send_message(
-            _(
-                "%(who)s paid %(member)s %(chips)s; %(balance)s left.",
+        # The payee hears of it in the channel, in the server's words; what the payer has
+        # left is theirs alone, in their own.
+        async with publicly(interaction):
+            line = _(
+                "%(who)s paid %(member)s %(chips)s.",
                 who=interaction.user.mention,
                 member=member.mention,
                 chips=chips(amount),
-                balance=chips(balance),
-            ),
-            allowed_mentions=only_pings(member),
+            )
+        await interaction.response.send_message(line, allowed_mentions=only_pings(member))
+        await interaction.followup.send(
+            _("You have %(balance)s left.", balance=chips(balance)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
 
@@ -174,7 +183,8 @@ class Chips(
         change: Callable[..., Awaitable[int]],
         words: str,
     ) -> None:
-        """Grant or take, recorded with who did it and why, announced publicly."""
+        """Grant or take, recorded with who did it and why, announced publicly (the new
+        balance is said to the admin alone)."""
         guild_id = self._check(interaction, member)
         # Discord enforces the option's length, a forged interaction need not: what is
         # echoed is what the ledger keeps.
@@ -183,16 +193,19 @@ class Chips(
         balance = await change(
             guild_id, member.id, amount, actor_id=interaction.user.id, reason=reason
         )
-        await interaction.response.send_message(
-            _(
+        async with publicly(interaction):  # the channel's line: the server's words
+            line = _(
                 words,
                 who=interaction.user.mention,
                 member=member.mention,
                 amount=chips(amount),
                 reason=discord.utils.escape_markdown(reason),
-                balance=chips(balance),
-            ),
-            allowed_mentions=only_pings(member),
+            )
+        await interaction.response.send_message(line, allowed_mentions=only_pings(member))
+        await interaction.followup.send(
+            _(BALANCE_NOW, member=member.mention, balance=chips(balance)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
 

@@ -14,9 +14,10 @@ from bot.games.base import Game, RulesPage
 from bot.i18n.speaking import N_, _, pgettext
 from bot.render.common import COLOUR
 from bot.ui.anywhere import anywhere
+from bot.ui.checks import for_organisers
 from bot.ui.mentions import CommandMentions, Mention, plain
 from bot.ui.rules import rules_embed
-from bot.ui.tournaments import TOURNAMENT_RULES
+from bot.ui.tournaments import TOURNAMENT_RULES, may_organise
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(
@@ -89,13 +90,17 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction[SequencesBot]) -> None:
         mention = await self.mentions.for_guild(interaction.guild_id)
-        embed = help_embed(self.bot.tree, mention, interaction.permissions)
+        organiser = interaction.guild_id is not None and await may_organise(
+            interaction, self.bot.shell
+        )
+        embed = help_embed(self.bot.tree, mention, interaction.permissions, organiser=organiser)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 # /help's sections: the top-level commands of "Your chips and stats"; every other command
-# a member can use is under "Play", and those that ask for a permission (``default_
-# permissions``) under "Server admins", shown only to members who have it.
+# a member can use is under "Play", those that ask for a permission (``default_
+# permissions``) under "Server admins", shown only to members who have it, and those of
+# tournament organisers (``ORGANISERS``) under "Run tournaments", shown only to them.
 FIELD_LIMIT = 1024  # Discord's limit of an embed field's value
 CHIPS_AND_STATS = ("wallet", "daily", "pay", "stats", "leaderboard", "privacy")
 PLAY_ORDER = ("rules", "odds", "replay", "history", "resign", "end")
@@ -147,20 +152,27 @@ def _described(command: app_commands.Command[Any, ..., Any] | app_commands.Group
 
 
 def help_embed(
-    tree: app_commands.CommandTree[Any], mention: Mention, permissions: discord.Permissions
+    tree: app_commands.CommandTree[Any],
+    mention: Mention,
+    permissions: discord.Permissions,
+    organiser: bool = False,
 ) -> discord.Embed:
-    """/help for a member with ``permissions``: start-here steps, then the commands they
-    can use by section, each a mention (clickable) where the command ids are known."""
+    """/help for a member with ``permissions`` (and who may run tournaments here, or not):
+    start-here steps, then the commands they can use by section, each a mention (clickable)
+    where the command ids are known."""
     mention = _in_language(mention)
     every = [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
     every.sort(key=_game_order)  # stable: otherwise in the tree's order
     starts = [c for c in every if c.name == "start" and c.parent is not None]
-    play, chips, admin = [], [], []
+    play, chips, admin, organisers = [], [], [], []
     for command in every:
         needs = _needs(command)
         if needs is not None:
             if needs.is_subset(permissions):
                 admin.append(command)
+        elif for_organisers(command):
+            if organiser:
+                organisers.append(command)
         elif command in starts or command.name == "help":
             continue
         elif command.qualified_name.split(" ", 1)[0] in CHIPS_AND_STATS:
@@ -190,6 +202,7 @@ def help_embed(
         (_("Start here"), start_here),
         (_("Play"), _lines(play, mention)),
         (_("Your chips and stats"), _lines(chips, mention)),
+        (_("Run tournaments"), _lines(organisers, mention)),
         (_("Server admins"), _lines(admin, mention)),
     ]
     for name, lines in sections:

@@ -13,6 +13,7 @@ from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.tables.names import clean_name
 from bot.ui.history import HistoryButton, render_history
+from bot.ui.i18n import publicly
 from bot.ui.replay import ReplayButton, replay_message
 from bot.ui.review import ReviewButton
 
@@ -34,7 +35,8 @@ class Replays(commands.Cog):
             raise UserError(_("Replays belong to a server: use this in a server channel."))
         shell = self.bot.shell
         found = await shell.replays.load(game, interaction.guild_id)
-        payload = replay_message(shell, found, step or 0)  # the start: no spoiler
+        async with publicly(interaction):  # one shared message: the server's words
+            payload = replay_message(shell, found, step or 0)  # the start: no spoiler
         await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
 
     @replay.autocomplete("game")
@@ -69,11 +71,12 @@ class Replays(commands.Cog):
             key = self.bot.games.find_key(game)
             if key is None:
                 raise UserError(_("There is no such game here: pick one from the list."))
-        embed, view = await render_history(
-            self.bot.shell, interaction.guild_id, interaction.user.id, 1,
-            None if member is None else member.id, key,
-            None if member is None else clean_name(member.display_name),
-        )  # fmt: skip
+        async with publicly(interaction):  # a public page: the server's words
+            embed, view = await render_history(
+                self.bot.shell, interaction.guild_id, interaction.user.id, 1,
+                None if member is None else member.id, key,
+                None if member is None else clean_name(member.display_name),
+            )  # fmt: skip
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @history.autocomplete("game")

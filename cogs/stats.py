@@ -17,11 +17,13 @@ from bot.render.common import NO_PINGS
 from bot.render.standings import stats_embed
 from bot.tables import stats
 from bot.tables.names import clean_name
+from bot.ui.i18n import publicly
 from bot.ui.leaderboard import LeaderboardButton, render_board
 from bot.ui.members import remember
 from bot.ui.seasons import chosen_season, season_choices
 
 CHART_GAMES = 30
+CHART_MIN_GAMES = 3  # fewer rated games draw a dot or a line, not a story: no chart
 
 
 class Stats(commands.Cog):
@@ -107,16 +109,17 @@ class Stats(commands.Cog):
             else next(iter(self.bot.games.labels))
         )
         await remember(self.bot.shell, interaction.guild_id, interaction.user)
-        embed, view = await render_board(
-            self.bot.shell,
-            interaction.guild_id,
-            key,
-            scope,
-            sort,
-            1,
-            interaction.user.id,
-            chosen,
-        )
+        async with publicly(interaction):  # a public page: the server's words
+            embed, view = await render_board(
+                self.bot.shell,
+                interaction.guild_id,
+                key,
+                scope,
+                sort,
+                1,
+                interaction.user.id,
+                chosen,
+            )
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @leaderboard.autocomplete("game")
@@ -160,25 +163,39 @@ class Stats(commands.Cog):
             if chart_game is not None
             else []
         )
+        if len(points) < CHART_MIN_GAMES:
+            points = []
         embed = stats_embed(
             clean_name(who.display_name),
             lines,
             everywhere,
             chart_game if points else None,
             self.bot.games.label,
+            self._stat_words,
         )
+        # A private answer (README: who reads what), in the asking member's words.
         if points:
             # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
             # answer first ("thinking"), then the chart replaces it.
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(thinking=True, ephemeral=True)
             png = await asyncio.to_thread(rating_chart, points)
             await interaction.followup.send(
                 embed=embed,
                 file=discord.File(io.BytesIO(png), filename="rating.png"),
                 allowed_mentions=NO_PINGS,
+                ephemeral=True,
             )
         else:
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(
+                embed=embed, allowed_mentions=NO_PINGS, ephemeral=True
+            )
+
+    def _stat_words(self, game_key: str) -> tuple[str | None, str | None]:
+        """A game's words for a best turn and their meaning (none for the board game)."""
+        game = self.bot.games.of_key(game_key)
+        if game is None:
+            return None, None
+        return game.best_turn_text, game.best_turn_meaning
 
     @stats.autocomplete("game")
     async def _stats_game(

@@ -12,7 +12,9 @@ from bot.i18n.speaking import N_, _, plural
 from bot.render.common import NO_PINGS, user_mention
 from bot.tables.limits import OPTION_INT_MAX
 from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import TournamentError
+from bot.tables.tournaments import Picture, TournamentError
+from bot.ui.checks import ORGANISERS
+from bot.ui.i18n import publicly
 from bot.ui.tournaments import (
     FORMAT_LABELS,
     PRIZE_LABELS,
@@ -59,7 +61,9 @@ class TournamentCog(
         # are opened and posted here, on the next tick (restart-safe: all in the database).
         await post_due(self.bot, self.bot.shell)
 
-    @app_commands.command(name="create", description="Open sign-up for a tournament here")
+    @app_commands.command(
+        name="create", description="Open sign-up for a tournament here", extras=ORGANISERS
+    )
     @app_commands.describe(
         game="Which game (its standard settings)",
         format="Swiss, single elimination or round robin",
@@ -179,6 +183,10 @@ class TournamentCog(
     ) -> None:
         t = await self._find(interaction, tournament)
         picture = await self.bot.shell.tournaments.picture(t)
+        async with publicly(interaction):  # a public answer: the server's words
+            await self._show(interaction, picture)
+
+    async def _show(self, interaction: discord.Interaction[SequencesBot], picture: Picture) -> None:
         if picture.tournament.status in ("signup", "cancelled"):
             t_row = picture.tournament
             content = None
@@ -237,7 +245,9 @@ class TournamentCog(
         text = "\n".join(shown) or _("No tournament has been held here yet.")
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Cancel a tournament: no result")
+    @app_commands.command(
+        name="cancel", description="Cancel a tournament: no result", extras=ORGANISERS
+    )
     @app_commands.describe(tournament="Its number")
     async def cancel(
         self,
@@ -256,16 +266,23 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        text = (
-            _("Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.", id=t_id)
-            if t.fee
-            else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
-        )
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            text = (
+                _(
+                    "Tournament #%(id)s is cancelled: no result. Every entry fee is refunded.",
+                    id=t_id,
+                )
+                if t.fee
+                else _("Tournament #%(id)s is cancelled: no result.", id=t_id)
+            )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         # Its sign-up message (or live standings) says it is over: no buttons left.
         await redraw_signup(self.bot, self.bot.shell, await service.get(t_id))
 
-    @app_commands.command(name="remove", description="Take a player out: the rest forfeited")
+    @app_commands.command(
+        name="remove", description="Take a player out: the rest forfeited", extras=ORGANISERS
+    )
     @app_commands.describe(tournament="Its number", member="Who to take out")
     async def remove(
         self,
@@ -286,26 +303,30 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        if t.status != "signup":
-            text = _(
-                "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
-                member=member.mention,
-                id=t_id,
-            )
-        elif t.fee:  # before the start: no match to forfeit, the fee went back
-            text = _(
-                "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
-                member=member.mention,
-                id=t_id,
-            )
-        else:
-            text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            if t.status != "signup":
+                text = _(
+                    "%(member)s is out of tournament #%(id)s: their matches are forfeited.",
+                    member=member.mention,
+                    id=t_id,
+                )
+            elif t.fee:  # before the start: no match to forfeit, the fee went back
+                text = _(
+                    "%(member)s is out of tournament #%(id)s: their entry fee is refunded.",
+                    member=member.mention,
+                    id=t_id,
+                )
+            else:
+                text = _("%(member)s is out of tournament #%(id)s.", member=member.mention, id=t_id)
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         if t.status == "signup":  # the list and the pool lose them
             await redraw_signup(self.bot, self.bot.shell, t)
         await post_due(self.bot, self.bot.shell)
 
-    @app_commands.command(name="result", description="Set a match's result (it is logged)")
+    @app_commands.command(
+        name="result", description="Set a match's result (it is logged)", extras=ORGANISERS
+    )
     @app_commands.describe(table="The match's table number", winner="Who won (default: a draw)")
     async def result(
         self,
@@ -337,34 +358,37 @@ class TournamentCog(
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
-        kind = (await service.get(t_id)).format
-        if winner is None and kind == "elimination" and match.b_id is not None:
-            # A bracket has no draws: the better seed goes through (bot.rules.tournament).
-            seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
-            through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
-            text = _(
-                "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
-                "on seed (set by %(by)s).",
-                table=table,
-                id=t_id,
-                name=user_mention(through),
-                by=interaction.user.mention,
-            )
-        elif winner is None:
-            text = _(
-                "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
-                table=table,
-                id=t_id,
-                by=interaction.user.mention,
-            )
-        else:
-            text = _(
-                "Table #%(table)s of tournament #%(id)s is now won by %(winner)s (set by %(by)s).",
-                table=table,
-                id=t_id,
-                winner=winner.mention,
-                by=interaction.user.mention,
-            )
+        # A line in the channel: the server's words, whoever set it.
+        async with publicly(interaction):
+            kind = (await service.get(t_id)).format
+            if winner is None and kind == "elimination" and match.b_id is not None:
+                # A bracket has no draws: the better seed goes through (bot.rules.tournament).
+                seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
+                through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
+                    "on seed (set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    name=user_mention(through),
+                    by=interaction.user.mention,
+                )
+            elif winner is None:
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s is now a draw (set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    by=interaction.user.mention,
+                )
+            else:
+                text = _(
+                    "Table #%(table)s of tournament #%(id)s is now won by %(winner)s "
+                    "(set by %(by)s).",
+                    table=table,
+                    id=t_id,
+                    winner=winner.mention,
+                    by=interaction.user.mention,
+                )
         await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         await post_due(self.bot, self.bot.shell)
 

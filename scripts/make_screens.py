@@ -6,7 +6,8 @@ each as an HTML page styled like the Discord client and screenshots it with head
 
     .venv/bin/python scripts/make_screens.py docs/screens
 
-Needs ``chromium`` and ``fonts-noto-color-emoji`` / ``fonts-noto-core`` (Debian packages).
+Needs Chromium and the Noto fonts, colour emoji included; on Debian or Ubuntu, ``APT_LINE``
+(the README says the same; the script checks both before it plays anything).
 Dev tooling only: not part of the bot and not run by ``make test``.
 """
 
@@ -762,12 +763,37 @@ def render_components(rows: Iterable[dict[str, Any]]) -> str:
 # --------------------------------------------------------------------------- screenshots
 
 
+# What the pictures need, as one line to paste (README.md, "the screens", says the same).
+APT_LINE = "sudo apt-get install -y chromium fonts-noto-core fonts-noto-color-emoji"
+FONTS = ("Noto Sans", "Noto Color Emoji")  # the text and the emoji of every picture
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+
 def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    for name in BROWSERS:
         path = shutil.which(name)
         if path:
             return path
-    raise SystemExit("chromium not found: apt-get install -y chromium fonts-noto-color-emoji")
+    raise SystemExit(f"Chromium not found; install it and the fonts: {APT_LINE}")
+
+
+def missing_fonts(families: str) -> list[str]:
+    """The fonts of ``FONTS`` that ``fc-list : family`` (its output) does not list."""
+    listed = {name.strip() for line in families.splitlines() for name in line.split(",")}
+    return [font for font in FONTS if font not in listed]
+
+
+def check_tools() -> None:
+    """Stop with one line before anything is played when Chromium or a font is missing: a
+    picture without the emoji font draws empty boxes where 🎲 and 🏆 stand."""
+    chromium()
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return  # no fontconfig to ask: Chromium will use what it finds
+    found = subprocess.run([fc_list, ":", "family"], capture_output=True, text=True, check=False)
+    missing = missing_fonts(found.stdout)
+    if missing:
+        raise SystemExit(f"font not found: {', '.join(missing)}; install them: {APT_LINE}")
 
 
 def screenshot(page: Path, png: Path, height: int = 2400) -> None:
@@ -924,6 +950,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     only = {name for name in args.only.split(",") if name}
+    check_tools()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         tmp = Path(work)

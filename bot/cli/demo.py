@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import sys
@@ -47,7 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="which game to play (default: sequences)",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, help="seed the dice and cards, to replay a demo"
+        "--seed",
+        type=int,
+        default=None,
+        help="seed the dice and cards, to replay a demo (default: random, a new game each run)",
     )
     parser.add_argument(
         "--out",
@@ -88,7 +92,15 @@ def run(args: argparse.Namespace) -> int:
             )
             print(message, file=sys.stderr)
             return 2
-        return asyncio.run(_demo(args))
+        try:
+            return asyncio.run(_demo(args))
+        except BrokenPipeError:
+            # The reader stopped reading (``demo | head``): stop quietly, as ``seq`` does.
+            # Python would report the pipe again when it flushes stdout at exit, so stdout
+            # is pointed at nothing first.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
 
 
 class _Clock:
@@ -103,11 +115,25 @@ def _plain(text: str) -> str:
     return unescape_markdown(re.sub(r"\*\*|<t:\d+:R>", "", text))
 
 
-def _print_lines(table: Table, quiet: bool) -> None:
-    """The events this read of ``table`` added, in words."""
-    if not quiet:
+class _Log:
+    """Prints what the thread would show, move by move: the events each read of a table
+    added, in words, and a mark where each stage of the game starts (a round, a
+    tie-break: ``Game.stage``)."""
+
+    def __init__(self, game: Game[Any], quiet: bool) -> None:
+        self.game = game
+        self.quiet = quiet
+        self.stage: str | None = None
+
+    def __call__(self, table: Table) -> None:
+        if self.quiet:
+            return
         for line in event_lines(table, table.fresh_events):
             print(_plain(line))
+        stage = self.game.stage(table.rules) if table.status == "running" else None
+        if stage is not None and stage != self.stage:
+            print(f"-- {stage} --")
+        self.stage = stage
 
 
 async def _demo(args: argparse.Namespace) -> int:
@@ -140,8 +166,12 @@ async def _demo(args: argparse.Namespace) -> int:
             change = await service.start(table.id, HOST)
             names = ", ".join(s.name for s in change.table.seats)
             title = _(game.title(change.table.settings))
-            print(f"{title} #{table.id}: {names}\n")
-            _print_lines(change.table, args.quiet)
+            print(f"{title} #{table.id}: {names}")
+            # TRANSLATORS: the demo's second line: %(settings)s is the lobby's settings line.
+            print(_("Settings: %(settings)s", settings=game.describe_settings(demo.settings)))
+            print()
+            log = _Log(game, args.quiet)
+            log(change.table)
             for _tick in range(20_000):
                 if change.table.status != "running":
                     break
@@ -150,7 +180,7 @@ async def _demo(args: argparse.Namespace) -> int:
                     change = fired
                     # Every line the timer's move added, once: a table keeps only its last
                     # few events, so their count says nothing once the list is full.
-                    _print_lines(fired.table, args.quiet)
+                    log(fired.table)
             final = change.table
             print()
             shown = game.turn_view(final.snapshot())
@@ -209,7 +239,8 @@ async def _staked_game(
     )
     await service.join(table.id, 202, "Bo")
     change = await service.start(table.id, 201)
-    _print_lines(change.table, args.quiet)
+    log = _Log(game, args.quiet)
+    log(change.table)
     while change.table.status == "running":
         seat_index = game.current_seat(change.table.rules)
         assert seat_index is not None
@@ -218,7 +249,7 @@ async def _staked_game(
         assert button is not None
         assert seat.user_id is not None
         change = await service.act(table.id, seat.user_id, change.table.version, button)
-        _print_lines(change.table, args.quiet)
+        log(change.table)
     for user, name in members.items():
         balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
         print(_("%(name)s after:  %(balance)s", name=name.ljust(4), balance=balance))

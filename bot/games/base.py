@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import discord
 
 from bot.errors import add_texts
-from bot.i18n.speaking import _, number
+from bot.i18n.speaking import N_, _, number
 from bot.records import NO_GUILD, Button, TurnAction
 from bot.render.common import COLOUR, COLOUR_DONE
 from bot.render.odds_text import PlayerOdds
@@ -103,6 +103,11 @@ class Demo:
     bot_levels: tuple[str, ...]
 
 
+# TRANSLATORS: /stats, a player's best turn in a dice game.
+BEST_TURN = N_("best turn %(best)s")
+BEST_TURN_MEANING = N_("best turn: the most points one turn scored")
+
+
 def guild_of(interaction: discord.Interaction[Any]) -> int:
     """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
     DM and in a server that has not installed the app (a member's own install answers
@@ -179,6 +184,11 @@ class Game(GameKind[S]):
     odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
     # Whether a finished game has a Review for its players (``review_payload``; bot.ui.review).
     reviewable: bool = False
+    # /stats: a player's best turn as this game words it, and what that figure means
+    # (catalogue messages, N_); None: the game scores no turn (the board game), so /stats
+    # shows none.
+    best_turn_text: str | None = BEST_TURN
+    best_turn_meaning: str | None = BEST_TURN_MEANING
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -203,6 +213,12 @@ class Game(GameKind[S]):
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         """The settings in one line (the lobby, the Rules button)."""
         return self.summary
+
+    def stage(self, state: S) -> str | None:
+        """Where a running game stands, in words ("Round 2 of 3", "Tie-break"), so that a
+        log can mark where each stage starts (``python -m bot demo``); None for a game
+        without stages, and once it is over."""
+        return None
 
     def button_text(self, state: S, action: TurnAction) -> tuple[str, str | None]:
         """A turn button's label and emoji. Default: ``button_texts``."""

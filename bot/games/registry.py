@@ -59,6 +59,10 @@ class Games(Mapping[str, Game[Any]]):
             return known
         return " · ".join(part.replace("_", " ").title() for part in game_key.split(":"))
 
+    def of_key(self, game_key: str) -> Game[Any] | None:
+        """The game that declares a leaderboard key (None: an old or removed game)."""
+        return next((game for game in self.values() if game_key in game.labels), None)
+
     def find_key(self, text: str) -> str | None:
         """The leaderboard key a member typed or picked: a key or a label, any case."""
         wanted = text.strip().casefold()

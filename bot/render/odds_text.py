@@ -11,15 +11,17 @@ from babel.numbers import format_decimal
 
 from bot.i18n.speaking import _, current, number, plural
 
-# The longest line a player's answer may hold: an embed on a phone shows about 45-50
-# characters a line, and a table whose lines wrap cannot be read as a table.
+# The longest line of the full table: an embed on a phone shows about 45-50 characters a
+# line, and a table whose lines wrap cannot be read as a table. Prose (the advice, the
+# chances) is a sentence a line, which Discord wraps to the screen it is read on.
 PHONE_LINE = 46
 
 
 @dataclass(frozen=True)
 class PlayerOdds:
     """What ``/odds`` shows: the plain advice and the chance that matters, then (behind a
-    button) the full table in words. Every line fits ``PHONE_LINE``."""
+    button) the full table in words. A line is a heading, a whole sentence (never broken
+    by hand: Discord wraps it) or, in the table, a figure within ``PHONE_LINE``."""
 
     summary: tuple[str, ...]
     table: tuple[str, ...]

@@ -301,12 +301,18 @@ def season_label(season: Season, now: float) -> str:
     return _("season **%(name)s** (ended %(when)s)", name=name, when=timestamp(at, "d"))
 
 
-def _streak(streak: int) -> str:
+def _streak(streak: int) -> str | None:
+    """The current run of results, as a whole phrase; None when there is none."""
     if streak > 0:
         return plural("%(count)s win in a row", "%(count)s wins in a row", streak)
     if streak < 0:
-        return _("%(count)s without a win", count=number(-streak))
-    return "—"
+        return plural("%(count)s game without a win", "%(count)s games without a win", -streak)
+    return None
+
+
+# What the figures of /stats mean, said under them (issue 31.18: a board game's "best turn
+# 0" meant nothing); a game's own figures are its own (``stat_words``).
+RATING_MEANING = N_("rating: 1,000 for a newcomer; games with bot players don't move it")
 
 
 def stats_embed(
@@ -315,11 +321,16 @@ def stats_embed(
     global_lines: dict[str, StatLine],
     chart_game: str | None,
     game_label: Callable[[str], str],
+    stat_words: Callable[[str], tuple[str | None, str | None]] = lambda key: (None, None),
 ) -> discord.Embed:
+    """A member's statistics, a field per game. ``stat_words(game_key)`` is the game's
+    words for a best turn and what it means (catalogue messages), or None where the game
+    has none (the board game shows no "best turn 0")."""
     embed = discord.Embed(title=_("Statistics · %(name)s", name=name), colour=COLOUR)
     if not lines:
         embed.description = _("No finished games on this server yet.")
         return embed
+    meanings: list[str] = []
     for line in lines[:10]:
         glob = global_lines.get(line.game_key)
         everywhere = glob is not None and glob.rated_games
@@ -338,25 +349,37 @@ def stats_embed(
             )
         else:
             rated = _("not rated yet")
-        record = _(
-            "%(wins)s won of %(games)s (%(percent)s %%) · best turn %(best)s",
-            wins=number(line.wins),
-            games=number(line.games),
-            percent=number(round(100 * line.win_rate)),
-            best=number(line.best_turn),
-        )
-        money = _(
-            "chips won %(won)s · lost %(lost)s · streak %(streak)s",
-            won=number(line.chips_won),
-            lost=number(line.chips_lost),
-            streak=_streak(line.streak),
-        )
-        embed.add_field(
-            name=game_label(line.game_key), value=f"{rated}\n{record}\n{money}", inline=False
-        )
+        record = [
+            _(
+                "%(wins)s won of %(games)s (%(percent)s %%)",
+                wins=number(line.wins),
+                games=number(line.games),
+                percent=number(round(100 * line.win_rate)),
+            )
+        ]
+        best, meaning = stat_words(line.game_key)
+        if best is not None:
+            record.append(_(best, best=number(line.best_turn)))
+            if meaning is not None:
+                meanings.append(_(meaning))
+        money = [
+            _(
+                "chips won %(won)s · lost %(lost)s",
+                won=number(line.chips_won),
+                lost=number(line.chips_lost),
+            )
+        ]
+        streak = _streak(line.streak)
+        if streak is not None:
+            money.append(streak)
+        value = "\n".join([rated, " · ".join(record), " · ".join(money)])
+        embed.add_field(name=game_label(line.game_key), value=value, inline=False)
+    meanings.append(_(RATING_MEANING))
+    footer = list(dict.fromkeys(meanings))
     if chart_game is not None:
         embed.set_image(url="attachment://rating.png")
-        embed.set_footer(
-            text=_("Rating after each of the last games: %(game)s", game=game_label(chart_game))
+        footer.insert(
+            0, _("Rating after each of the last games: %(game)s", game=game_label(chart_game))
         )
+    embed.set_footer(text="\n".join(footer))
     return embed

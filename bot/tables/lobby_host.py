@@ -128,13 +128,19 @@ class LobbyHost:
             await tables._save(table, user_id, "settings", detail, money)
             return Change(table), asked
 
-    async def _check_stake(self, table: Table, stake: int) -> None:
+    async def stake_cap(self, table: Table) -> int:
+        """The largest stake this table may ask: the bot's limit, or the server's lower one
+        (``/settings max-stake``); 0: no staked tables here."""
         tables = self._tables
         row = table.row
         checks = await games.open_checks(tables.db, row.guild_id, row.channel_id, row.host_id)
         cap = tables.settings.max_stake
         if checks.max_stake is not None:
             cap = min(cap, checks.max_stake)
+        return cap
+
+    async def _check_stake(self, table: Table, stake: int) -> None:
+        cap = await self.stake_cap(table)
         if stake > 0 and cap == 0:
             raise UserError(code="host.stake_off")
         if not 0 <= stake <= cap:

@@ -772,6 +772,9 @@ class TableService:
     ) -> tuple[Change, list[int]]:
         return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
 
+    async def stake_cap(self, table: Table) -> int:
+        return await self.lobby_host.stake_cap(table)
+
     async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
         return await self.lobby_host.watch(table_id, user_id, watching)
 

@@ -22,6 +22,18 @@ PERMISSION_LABELS = {
 }
 
 
+# A command only tournament organisers may run (Manage Server, or the server's organiser
+# role): ``@app_commands.command(..., extras=ORGANISERS)``. /help lists it to them only;
+# the check in the command is what counts.
+ORGANISERS = {"who": "organisers"}
+
+
+def for_organisers(command: Any) -> bool:
+    """Whether an app command is marked ``ORGANISERS``."""
+    extras = getattr(command, "extras", None) or {}
+    return bool(extras.get("who") == ORGANISERS["who"])
+
+
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)

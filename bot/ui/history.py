@@ -12,13 +12,14 @@ import discord
 
 from bot.errors import UserError
 from bot.games.words import how_left
-from bot.i18n.speaking import _, number, plural
+from bot.i18n.speaking import _, current, number, plural, speaking
 from bot.render.common import every_language
 from bot.tables.names import md_name
 from bot.tables.replays import FinishedGame
 from bot.ui.buttons import is_button
 from bot.ui.checks import fits_id
 from bot.ui.errors import handle_error, reply_private
+from bot.ui.i18n import locale_for
 from bot.ui.pages import on_own_page
 from bot.ui.replay import HISTORY_TITLE as TITLE
 from bot.ui.replay import ReplayButton
@@ -88,10 +89,16 @@ class HistoryButton(
             if interaction.guild_id is None:
                 raise UserError(_("Game history belongs to a server."))
             viewer = interaction.user.id
-            embed, view = await render_history(
-                shell_of(interaction), interaction.guild_id, viewer, self.page,
-                self.member_id, self.game_key,
-            )  # fmt: skip
+            # Its asker turns the public page (the server's words); anyone else gets a
+            # copy of their own, in theirs.
+            words = (
+                await locale_for(interaction, public=True) if viewer == self.owner else current()
+            )
+            with speaking(words):
+                embed, view = await render_history(
+                    shell_of(interaction), interaction.guild_id, viewer, self.page,
+                    self.member_id, self.game_key,
+                )  # fmt: skip
             if viewer == self.owner:
                 await interaction.response.edit_message(embed=embed, view=view)
             else:

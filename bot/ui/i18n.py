@@ -290,6 +290,15 @@ def privately(interaction: discord.Interaction[Any]) -> Iterator[Language]:
         yield words
 
 
+@asynccontextmanager
+async def publicly(interaction: discord.Interaction[Any]) -> AsyncIterator[Language]:
+    """Draw a command's public answer (a line or a page everyone in the channel reads) in
+    the server's language, whoever asked (``locale_for``); refusals raised before the block
+    stay in the member's."""
+    with speaking(await locale_for(interaction, public=True)) as words:
+        yield words
+
+
 def in_public_language(
     method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
 ) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:

@@ -9,6 +9,8 @@ presses gets the page privately, with their own row.
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
@@ -20,6 +22,7 @@ from bot.render.standings import leaderboard_embed
 from bot.tables import stats
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
+from bot.ui.i18n import privately, publicly
 from bot.ui.pages import on_own_page
 from bot.ui.shell import Shell, shell_of
 
@@ -111,17 +114,18 @@ class LeaderboardButton(
             season = await shell.stats.season(interaction.guild_id, self.season_id)
             if season is None:
                 raise UserError(_("That season is not one of this server's."))
-        embed, view = await render_board(
-            shell,
-            interaction.guild_id,
-            self.game_key,
-            self.scope,
-            self.sort,
-            self.page,
-            viewer,
-            season,
-        )
-        if viewer == self.owner:
+        async with publicly(interaction) if viewer == self.owner else _private(interaction):
+            embed, view = await render_board(
+                shell,
+                interaction.guild_id,
+                self.game_key,
+                self.scope,
+                self.sort,
+                self.page,
+                viewer,
+                season,
+            )
+        if viewer == self.owner:  # the public page, turned in place: the server's words
             await interaction.response.edit_message(embed=embed, view=view)
         else:
             await interaction.response.send_message(
@@ -130,6 +134,13 @@ class LeaderboardButton(
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+
+@asynccontextmanager
+async def _private(interaction: discord.Interaction[Any]) -> AsyncIterator[object]:
+    """A page drawn for the presser alone: their own words (those of the interaction)."""
+    with privately(interaction) as words:
+        yield words
 
 
 async def render_board(

@@ -53,11 +53,10 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
     return buttons
 
 
-# On the lobby and on the table message: a spectator follows the game from its thread.
-WATCH_BUTTONS = (
-    Button("watch", N_("Watch"), "secondary", row=2, emoji="👀"),
-    Button("unwatch", N_("Stop watching"), "secondary", row=2),
-)
+# On the lobby and on the table message: a spectator follows the game from its thread. One
+# toggle: a member watching who presses it again stops (the private answer says which).
+# Messages drawn before it had a Stop watching button too ("unwatch"), which still answers.
+WATCH_BUTTONS = (Button("watch", N_("Watch"), "secondary", row=2, emoji="👀"),)
 
 
 def labelled(buttons: Iterable[Button]) -> list[Button]:

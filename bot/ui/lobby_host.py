@@ -1,6 +1,6 @@
 """The lobby host's private panel (the lobby's Manage button): remove a seat, make another
 member seated the host, change the settings (a modal of the game's own start options), and
-the spectators' Watch and Stop watching buttons of the lobby and the table message.
+the spectators' Watch button (a toggle) of the lobby and the table message.
 
 The panel's selects are persistent (``bot.ui.manage.ManageSelect``, custom_id
 ``lm:<table>:<action>``): they answer after a restart too; each pick is checked again by
@@ -174,6 +174,8 @@ def _hint(option: Option[Any]) -> str:
         if option.default is None:
             return _("One of: %(values)s, or empty for the default", values=values)
         return _("One of: %(values)s", values=values)
+    if option.name == STAKE.name and option.high == 0:
+        return _("0: this server has no staked tables")
     if option.low is not None and option.high is not None:
         low, high = number(option.low), number(option.high)
         if option.default is None:
@@ -224,8 +226,11 @@ class SettingsModal(discord.ui.Modal):
     """The game's own start options and the stake, filled with the lobby's values (five
     fields at most, as Discord allows)."""
 
-    def __init__(self, router: Router, table: Table) -> None:
+    def __init__(self, router: Router, table: Table, stake_cap: int = STAKE.high or 0) -> None:
         super().__init__(title=_("Settings of table #%(id)s", id=table.id)[:45], timeout=900)
+        # The stake as this server allows it: its hint and refusal name this server's cap
+        # (at least the table's own stake, so a lowered cap can still be met by lowering).
+        stake = replace(STAKE, high=max(stake_cap, table.row.stake))
         self.router = router
         self.table_id = table.id
         named = presentation(table.game).option_labels  # the game's own words for its fields
@@ -234,13 +239,13 @@ class SettingsModal(discord.ui.Modal):
                 replace(o, label=named[o.name]) if o.name in named and not o.label else o
                 for o in table.game.setting_options
             ),
-            STAKE,
+            stake,
         ][:5]
         self.fields: list[discord.ui.TextInput[Any]] = []
         for option in self.options:
-            value = table.row.stake if option is STAKE else table.settings.get(option.name)
+            value = table.row.stake if option is stake else table.settings.get(option.name)
             field: discord.ui.TextInput[Any] = discord.ui.TextInput(
-                label=_label(option) if option is not STAKE else _("Stake (chips each)")[:45],
+                label=_label(option) if option is not stake else _("Stake (chips each)")[:45],
                 default=_shown(option, value),
                 placeholder=_hint(option)[:100] or None,
                 required=False,
@@ -263,7 +268,8 @@ class SettingsModal(discord.ui.Modal):
 
 async def ask_settings(interaction: discord.Interaction[Any], router: Router, table: Table) -> None:
     require_host(table, interaction.user.id, "settings")
-    await interaction.response.send_modal(SettingsModal(router, table))
+    cap = await router.tables.stake_cap(table)
+    await interaction.response.send_modal(SettingsModal(router, table, cap))
 
 
 async def on_settings(
@@ -338,11 +344,13 @@ async def on_settings(
 
 
 async def on_watch(
-    interaction: discord.Interaction[Any], router: Router, table: Table, watching: bool
+    interaction: discord.Interaction[Any], router: Router, table: Table, action: str
 ) -> None:
-    """Watch or Stop watching, pressed on the lobby or on the table message."""
+    """Watch, pressed on the lobby or on the table message: a toggle, so a member who
+    watches stops (``unwatch``: the Stop watching button of messages drawn before)."""
     shell = router
     user = interaction.user
+    watching = action == "watch" and user.id not in table.watchers
     if watching and table.seat_of(user.id) is not None:
         raise UserError(_("You're playing at this table: the thread is yours already."))
     thread = None
@@ -376,8 +384,10 @@ async def on_watch(
     if table.status == "lobby":
         await shell.publisher.show_lobby(table, interaction)
         line = (
+            # TRANSLATORS: Watch is the button of that name.
             _(
-                "👀 You're watching table #%(id)s: you join its thread when the game starts.",
+                "👀 You're watching table #%(id)s: you join its thread when the game starts. "
+                "Press Watch again to stop.",
                 id=table.id,
             )
             if watching
@@ -386,8 +396,9 @@ async def on_watch(
     else:
         await shell.publisher.publish(change, interaction)
         if watching:
+            # TRANSLATORS: Watch is the button of that name.
             line = _(
-                "👀 You're watching game #%(id)s in <#%(thread)s>.",
+                "👀 You're watching game #%(id)s in <#%(thread)s>. Press Watch again to stop.",
                 id=table.id,
                 thread=table.row.thread_id,
             )

@@ -31,6 +31,7 @@ from bot.tables.replays import Replay
 from bot.ui import pages
 from bot.ui.buttons import is_button
 from bot.ui.errors import handle_error
+from bot.ui.i18n import locale_for
 from bot.ui.review_texts import review_button
 from bot.ui.shell import Shell, shell_of
 
@@ -122,7 +123,8 @@ class ReplayButton(
                 await send_animation(shell, interaction, replay)
                 return
             if self.code == "o":  # opened from /history: a new shared replay, at the start
-                payload = replay_message(shell, replay, 0)
+                with speaking(await locale_for(interaction, public=True)):
+                    payload = replay_message(shell, replay, 0)
                 await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
                 return
             payload = replay_message(shell, replay, self.step, private=True)

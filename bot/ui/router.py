@@ -228,7 +228,7 @@ class Router:
             await lobby_host.ask_settings(interaction, self, table)
         else:
             await self._answer_if_waiting(interaction, table.id)
-            await lobby_host.on_watch(interaction, self, table, action == "watch")
+            await lobby_host.on_watch(interaction, self, table, action)
 
     async def on_turn_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -268,7 +268,7 @@ class Router:
         elif action in ("watch", "unwatch"):
             table = await self.tables.get(table_id, place)
             await self._answer_if_waiting(interaction, table_id)
-            await lobby_host.on_watch(interaction, self, table, action == "watch")
+            await lobby_host.on_watch(interaction, self, table, action)
         elif action == "agree_end":
             await self._answer_if_waiting(interaction, table_id)
             change = await self.tables.agree_to_end(table_id, interaction.user.id, place)

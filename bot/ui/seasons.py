@@ -3,13 +3,15 @@ of ``/leaderboard`` (its choices, and what a typed value names)."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import re
 
 from babel.dates import format_date
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n.speaking import _, current
+from bot.i18n.speaking import _, current, plural
 from bot.records import DAY, Season
 from bot.tables.names import clean_name, md_name
 from bot.ui.shell import Shell
@@ -17,17 +19,24 @@ from bot.ui.shell import Shell
 ALL_TIME = "all-time"
 NAME_MAX = 40
 MAX_SEASON_DAYS = 5 * 366  # an end date further off than this is a typo
+ISO_DAY = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
 
 
 def end_of_day(text: str, now: float) -> float:
     """The moment a season whose last day is ``text`` (YYYY-MM-DD, UTC) ends: midnight UTC
     after it. A past day, a malformed one or one years ahead is refused."""
+    written = text.strip()
     try:
-        day = dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(written)
     except ValueError:
-        raise UserError(
-            _("Give the season's last day as YYYY-MM-DD (UTC), for example 2026-06-30.")
-        ) from None
+        shaped = ISO_DAY.fullmatch(written)
+        if shaped is None:
+            raise UserError(
+                _("Give the season's last day as YYYY-MM-DD (UTC), for example 2026-06-30.")
+            ) from None
+        # Well written but not in the calendar (2026-02-30, 2026-13-01): say so, not the
+        # format again.
+        raise UserError(_no_such_day(written, int(shaped["year"]), int(shaped["month"]))) from None
     start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp()
     ends = start + DAY
     if ends <= now:
@@ -35,6 +44,22 @@ def end_of_day(text: str, now: float) -> float:
     if ends - now > MAX_SEASON_DAYS * DAY:
         raise UserError(_("A season may run five years at most: pick an earlier last day."))
     return ends
+
+
+def _no_such_day(written: str, year: int, month: int) -> str:
+    if not 1 <= month <= 12:
+        return _("There is no day %(day)s: a year has 12 months.", day=written)
+    if year < 1:
+        return _("There is no day %(day)s: the calendar starts at year 1.", day=written)
+    # TRANSLATORS: a CLDR date pattern for a month and its year ("February 2026").
+    named = format_date(dt.date(year, month, 1), format=_("MMMM y"), locale=current().babel)
+    return plural(
+        "There is no day %(day)s: %(month)s has %(count)s day.",
+        "There is no day %(day)s: %(month)s has %(count)s days.",
+        calendar.monthrange(year, month)[1],
+        day=written,
+        month=named,
+    )
 
 
 def season_name(text: str) -> str:

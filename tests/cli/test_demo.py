@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -46,10 +48,10 @@ def test_demo_board_writes_the_final_board(
 
 
 def _play_and_recent(out: str) -> tuple[list[str], list[str]]:
-    """The event lines the demo printed while the game ran, and the ``Recent`` lines of the
-    final table (the table's own last events)."""
+    """The event lines the demo printed while the game ran (without the marks of where a
+    round starts), and the ``Recent`` lines of the final table (its own last events)."""
     blocks = out.split("\n\n")
-    played = blocks[1].splitlines()
+    played = [line for line in blocks[1].splitlines() if not line.startswith("-- ")]
     final = "\n\n".join(blocks[2:]).splitlines()
     start = final.index("-- Recent --") + 1
     recent = []
@@ -130,3 +132,58 @@ def test_a_stake_the_demo_players_cannot_pay_is_refused_in_the_language_asked(
     assert captured.out == ""
     assert "--stake doit être compris entre 0 et 1\u202f000" in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_demo_says_its_settings_and_marks_rounds_and_tie_breaks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 31.24: the demo played 3 rounds, and the Team demo to 15 (the README says Team
+    plays to 30), without saying so, and nothing marked where a round or a tie-break began."""
+    assert main(["demo", "--seed", "2", "--stake", "0"]) == 0  # seed 2: a three-way tie
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "Settings: 3 rounds · 5 dice"
+    marks = [line for line in lines if line.startswith("-- ") and "Round" in line]
+    assert marks == [f"-- Round {n} of 3 --" for n in (1, 2, 3)]
+    tie = lines.index("-- Tie-break --")
+    assert tie > lines.index("-- Round 3 of 3 --")
+    # Each round mark stands before that round's three turns.
+    first = lines.index("-- Round 1 of 3 --")
+    assert lines[first + 1].startswith("Ada ") and lines[first + 4] == "-- Round 2 of 3 --"
+
+    assert main(["demo", "sequences-team", "--seed", "2", "--stake", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Settings: first to 30 · 5 dice" in out
+    totals = [int(t) for t in re.findall(r"^Team [AB] \(.*\): (\d+)$", out, flags=re.M)]
+    assert len(totals) == 2 and max(totals) >= 30  # played to the README's 30
+    assert "-- Race to 30 · round 1 --" in out
+
+    assert main(["demo", "classic", "--seed", "1", "--stake", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "-- Opening throws: the highest sum starts --" in out
+    assert "-- Round 1 · race to 100 --" in out
+
+
+def test_demo_into_a_pipe_closed_early_ends_quietly() -> None:
+    """``demo | head``: the reader stops after a few lines; the demo stops too, without a
+    BrokenPipeError traceback (and its --help says the default seed is random)."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "bot", "demo", "board"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert demo.stdout is not None and demo.stderr is not None
+    assert demo.stdout.readline().startswith(b"Sequence")
+    demo.stdout.close()  # as head does after its lines
+    err = demo.stderr.read().decode()
+    assert demo.wait(timeout=120) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert "default: random" in " ".join(shown.stdout.split())

@@ -15,6 +15,7 @@ import pytest
 
 from bot.app import SequencesBot
 from bot.config import Settings
+from bot.i18n.speaking import gettext, speaking
 from bot.store.db import Database
 from bot.store.games import upsert_member
 from bot.store.stats import record_finished_game
@@ -77,8 +78,8 @@ async def test_wallet_daily_and_pay(env: Env) -> None:
     assert "**1,000 chips**" in reply.text and "Welcome chips" in reply.text
 
     reply = await alice.slash("daily")
-    assert not reply.ephemeral
-    assert f"{alice.mention} collected 100 chips: 1,100 chips now." in reply.text
+    assert reply.ephemeral  # a balance is the member's own
+    assert "You collected 100 chips: 1,100 chips now." in reply.text
     tomorrow = (int(T0) // DAY + 1) * DAY
     one_private_line(
         await alice.slash("daily"),
@@ -99,7 +100,9 @@ async def test_wallet_daily_and_pay(env: Env) -> None:
         "The amount must be at least 1 chip.",
     )
     reply = await alice.slash("pay", member=bob.member, amount=200)
-    assert f"{alice.mention} paid {bob.mention} 200 chips; 1,000 chips left." in reply.text
+    assert not reply.ephemeral and reply.text == f"{alice.mention} paid {bob.mention} 200 chips."
+    [left] = reply.followups
+    assert left.ephemeral and left.text == "You have 1,000 chips left."
 
     reply = await bob.slash("wallet")
     assert "**1,200 chips**" in reply.text and f"From {alice.mention}" in reply.text
@@ -117,13 +120,17 @@ async def test_chips_grant_and_take_need_manage_server(env: Env) -> None:
     )
     reply = await admin.slash("chips grant", member=alice.member, amount=5_000, reason="prize")
     assert not reply.ephemeral
-    assert f"granted {alice.mention} 5,000 chips (prize): 6,000 chips now." in reply.text
+    assert f"granted {alice.mention} 5,000 chips (prize)." in reply.text
+    assert "6,000" not in reply.text  # the balance is said to the admin alone
+    [now] = reply.followups
+    assert now.ephemeral and now.text == f"{alice.mention} has 6,000 chips now."
     one_private_line(
         await admin.slash("chips take", member=alice.member, amount=7_000, reason="x"),
         "They have 6,000 chips; you cannot take 7,000 chips.",
     )
     reply = await admin.slash("chips take", member=alice.member, amount=1_500, reason="oops")
-    assert "4,500 chips left" in reply.text
+    assert f"removed 1,500 chips from {alice.mention} (oops)." in reply.text
+    assert "4,500 chips now" in reply.followups[0].text
     reply = await alice.slash("wallet")
     assert f"Removed by {admin.mention}: oops" in reply.text
     assert f"Granted by {admin.mention}: prize" in reply.text
@@ -195,8 +202,7 @@ async def test_staked_game_pays_the_pot_and_fills_the_boards(env: Env) -> None:
     assert "1 won of 1 (100 %)" in stats.text
     assert "chips won 300 · lost 0" in stats.text  # net of the stake, each labelled
     assert "chips won 0 · lost 300" in (await loser.slash("stats")).text
-    assert [f.filename for f in stats.files] == ["rating.png"]
-    assert stats.files[0].size > 500
+    assert stats.files == []  # one game: no chart (from three on)
     refused = await winner.slash("stats", game="no such game!")
     assert refused.ephemeral and "\n" not in refused.text
     assert refused.text.startswith("There is no such game here: pick one from the list")
@@ -334,7 +340,7 @@ async def test_chips_reasons_echo_everyone_and_roles_without_pinging(env: Env) -
     alice, admin = await h.member("Alice"), await h.member("Admin", manage_guild=True)
     reason = f"@everyone look, {mods.mention} too @here"
     reply = await admin.slash("chips grant", member=alice.member, amount=50, reason=reason)
-    assert f"granted {alice.mention} 50 chips ({reason}): 1,050 chips now." in reply.text
+    assert f"granted {alice.mention} 50 chips ({reason})." in reply.text
     allowed = sent_mentions(h, "granted")
     assert allowed["parse"] == [] and allowed["users"] == [alice.id]
 
@@ -377,7 +383,7 @@ async def test_stats_answers_before_it_draws_a_slow_chart(
     h = env.h
     alice, bob = await h.member("Alice"), await h.member("Bob")
     async with env.db.transaction() as conn:
-        for _ in range(2):
+        for _ in range(3):  # a chart from three games on
             game = await create_game(conn, guild_id=h.guild_id, game_key=KEY)
             await write_results(conn, game, [S(alice.id, 1), S(bob.id, 2)])
             await record_finished_game(conn, game)
@@ -395,5 +401,115 @@ async def test_stats_answers_before_it_draws_a_slow_chart(
 
     assert stats.answer_seconds is not None and stats.answer_seconds < 1.0
     assert not stats.message.loading  # the chart replaced "thinking"
-    assert "2 won of 2 (100 %)" in stats.text
+    assert "3 won of 3 (100 %)" in stats.text
     assert [f.filename for f in stats.files] == ["rating.png"]
+    assert stats.files[0].size > 500
+
+
+async def finished(env: Env, game_key: str, seats: list[S]) -> None:
+    async with env.db.transaction() as conn:
+        game = await create_game(conn, guild_id=env.h.guild_id, game_key=game_key)
+        await write_results(conn, game, seats)
+        await record_finished_game(conn, game)
+
+
+def field(reply: Any, name: str) -> str:
+    [value] = [f["value"] for f in reply.embeds[0]["fields"] if f["name"] == name]
+    return str(value)
+
+
+async def test_board_stats_show_no_best_turn_and_each_figure_is_explained(env: Env) -> None:
+    """Issue 31.18: the board game's /stats said "best turn 0" (a move scores no points),
+    a loss read "streak 1 without a win", and one game drew a one-dot chart. The board game
+    shows no best turn, a run reads as a phrase, the figures are explained under them, and
+    the chart comes from three games on."""
+    alice, bob = await env.h.member("Alice"), await env.h.member("Bob")
+    await finished(env, "board", [S(bob.id, 1), S(alice.id, 2)])
+    stats = await alice.slash("stats", game="board")
+    board = field(stats, "Sequence (board game)")
+    assert "best turn" not in board and "best" not in board
+    assert "1 game without a win" in board and "streak" not in board
+    assert stats.files == [] and "image" not in stats.embeds[0]
+    footer = stats.embeds[0]["footer"]["text"]
+    assert "rating: 1,000 for a newcomer" in footer and "best turn" not in footer
+
+    for _ in range(2):
+        await finished(env, "board", [S(alice.id, 1), S(bob.id, 2)])
+    stats = await alice.slash("stats", game="board")
+    assert "2 wins in a row" in field(stats, "Sequence (board game)")
+    assert [f.filename for f in stats.files] == ["rating.png"]  # three rated games: a chart
+
+    # A dice game's best turn stays, said what it is.
+    await finished(env, KEY, [S(alice.id, 1, best_turn=7), S(bob.id, 2, best_turn=3)])
+    stats = await alice.slash("stats")
+    assert "best turn 7" in field(stats, "Sequences")
+    footer = stats.embeds[0]["footer"]["text"]
+    assert "best turn: the most points banked in one turn" in footer
+    await finished(env, "heartsdue", [S(alice.id, 1, best_turn=25), S(bob.id, 2)])
+    assert "best throw 25" in field(await alice.slash("stats", game="heartsdue"), "Hearts Due")
+
+
+def german(message: str, **values: object) -> str:
+    with speaking("de"):
+        return gettext(message, **values)
+
+
+async def test_public_answers_in_the_servers_words_private_ones_in_the_members(
+    env: Env,
+) -> None:
+    """Issue 31.8: on a German server a member with an English client posted an English
+    /leaderboard and /stats; an admin with a German client, the server switched to English,
+    posted a German chip-grant notice; /daily and /pay announced balances in the channel.
+    Public: /leaderboard (and the page its owner turns), the /pay and /chips notices (no
+    balance), in the server's language. Private: /stats, /daily, the balances, in the
+    member's."""
+    h = env.h
+    h.guild_locale = "de"  # the server's Discord language; the members' clients are English
+    alice, bob = await h.member("Alice"), await h.member("Bob")
+    admin = await h.member("Admin", manage_guild=True, locale="de")
+    await seed_board(env, 24)  # three pages
+    for _game in range(3):
+        await finished(env, KEY, [S(alice.id, 1, best_turn=4), S(bob.id, 2)])
+
+    board = await alice.slash("leaderboard", sort="wins")
+    assert not board.ephemeral
+    assert board.embeds[0]["title"].startswith(german("Leaderboard · "))
+    turned = await alice.click(board.message, board.message.labels[1])  # her own page: public
+    assert turned.message.id == board.message.id
+    assert turned.message.embeds[0]["title"].startswith(german("Leaderboard · "))
+    theirs = await bob.click(board.message, board.message.labels[1])  # another's: private
+    assert theirs.ephemeral and theirs.embeds[0]["title"].startswith("Leaderboard · ")
+
+    stats = await alice.slash("stats")
+    assert stats.ephemeral and stats.message.visible_to == alice.id
+    assert stats.embeds[0]["title"] == "Statistics · Alice"
+    assert [f.filename for f in stats.files] == ["rating.png"]
+
+    daily = await alice.slash("daily")
+    assert daily.ephemeral and daily.text.startswith("You collected 100 chips")
+
+    paid = await alice.slash("pay", member=bob.member, amount=10)
+    assert not paid.ephemeral
+    assert paid.text == german("%(who)s paid %(member)s %(chips)s.", who=alice.mention,
+                               member=bob.mention, chips="10 Chips")  # fmt: skip
+    [left] = paid.followups
+    assert left.ephemeral and left.text == "You have 1,090 chips left."
+
+    # The admin reads German; the server is switched to English: the notice is English.
+    await admin.slash("settings language", language="en")
+    granted = await admin.slash("chips grant", member=bob.member, amount=5, reason="prize")
+    assert not granted.ephemeral
+    assert granted.text == f"{admin.mention} granted {bob.mention} 5 chips (prize)."
+    [now] = granted.followups
+    assert now.ephemeral and now.text == german(
+        "%(member)s has %(balance)s now.", member=bob.mention, balance="1.015 Chips"
+    )
+    season = await admin.slash("settings season", name="Spring")
+    assert not season.ephemeral and season.text.startswith("🏁 Season **Spring** has started.")
+    # A tournament's public answers too: /tournament show and cancel's line.
+    await admin.slash("tournament create", game="sequences:standard", format="swiss")
+    shown = await admin.slash("tournament show")
+    assert not shown.ephemeral and shown.content.startswith("Join on the tournament's sign-up")
+    cancelled = await admin.slash("tournament cancel", tournament=1)
+    [line] = cancelled.followups
+    assert not line.ephemeral and line.text == "Tournament #1 is cancelled: no result."

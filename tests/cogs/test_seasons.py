@@ -269,3 +269,25 @@ async def test_season_refusals_are_short_and_private(env: Env) -> None:
     far = await ana.slash("leaderboard", season="Autumn", scope="global")
     assert far.ephemeral
     assert far.text == "Seasons belong to one server: pick scope “this server” to see one."
+
+
+async def test_an_impossible_last_day_is_named_not_answered_with_the_format(env: Env) -> None:
+    """Issue 31.20: 2026-02-30 is written as asked but is no day; the answer says so (the
+    month's length), in the member's language, and starts no season."""
+    admin = await env.h.member("Admin", manage_guild=True)
+    for day, said in [
+        ("2026-02-30", "February 2026 has 28 days"),
+        ("2028-02-30", "February 2028 has 29 days"),
+        ("2026-04-31", "April 2026 has 30 days"),
+        ("2026-13-01", "a year has 12 months"),
+        ("2026-00-10", "a year has 12 months"),
+    ]:
+        reply = await admin.slash("settings season", name="X", last_day=day)
+        assert reply.ephemeral and "\n" not in reply.text
+        assert f"There is no day {day}" in reply.text and said in reply.text, reply.text
+        assert "YYYY" not in reply.text
+    admin.locale = "de"
+    reply = await admin.slash("settings season", name="X", last_day="2026-02-30")
+    assert reply.ephemeral and "2026-02-30" in reply.text and "Februar 2026" in reply.text
+    assert "There is" not in reply.text
+    assert await env.bot.shell.stats.list_seasons(env.h.guild_id) == []

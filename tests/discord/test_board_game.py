@@ -95,7 +95,6 @@ async def test_two_players_play_a_whole_game_by_clicks(make_env: MakeEnv) -> Non
         "Rules",
         "Resign",
         "Watch",
-        "Stop watching",
     ]
     [picture] = board.attachments
     assert picture.data.startswith(PNG) and len(picture.data) < 300_000

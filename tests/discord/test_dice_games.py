@@ -86,7 +86,6 @@ async def test_classic_game_with_penalty_and_tie_throw(make_env: MakeEnv) -> Non
         "Rules",
         "Resign",
         "Watch",
-        "Stop watching",
     ]
     await press(env, ana, "Throw")
     message = await press(env, bo, "Throw")

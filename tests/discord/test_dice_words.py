@@ -154,19 +154,39 @@ def test_wiped_totals_and_every_bust_are_worded() -> None:
     assert not [t for t in wipes + softs if escaped(t)]
 
 
-def test_odds_lines_fit_a_phone_in_every_language() -> None:
-    """/odds is read on a phone, which shows 45-50 characters of a line: each translated
-    line fits (the English ones keep to ``PHONE_LINE``, 46)."""
+def test_odds_table_lines_fit_a_phone_in_every_language() -> None:
+    """/odds' full table is read on a phone, which shows 45-50 characters of a line: each
+    of its figures fits (the English ones keep to ``PHONE_LINE``, 46); a sentence is
+    prose, which Discord wraps."""
     too_long = []
     for tag in ("en", "de", "fr", "es", "pt-BR"):
         with speaking(tag):
             for game in (SEQUENCES, ONEROLL):
                 for page in game.odds_pages:
-                    figures = page.figures()
-                    for line in (*figures.summary, *figures.table):
+                    for line in page.figures().table:
+                        if line.endswith("."):
+                            continue
                         if len(line.replace("**", "")) > (PHONE_LINE if tag == "en" else 50):
                             too_long.append(f"{tag}: {line}")
     assert too_long == []
+
+
+def test_odds_prose_is_whole_sentences_discord_wraps() -> None:
+    """Issue 31.23: /odds' advice was broken by hand at about 40 characters ("... bank 5:
+    the bonus" / "throw is worth ..."), ragged in an embed wider than a phone. Every line
+    of the answer is a heading or a whole sentence, in every language: Discord wraps it."""
+    broken = []
+    for tag in ("en", "de", "fr", "es", "pt-BR"):
+        with speaking(tag):
+            for game in (SEQUENCES, ONEROLL):
+                for page in game.odds_pages:
+                    figures = page.figures()
+                    # The summary, and the table's opening line (a heading or a sentence).
+                    for line in (*figures.summary, figures.table[0]):
+                        heading = line.startswith("**") and line.endswith(("**", ")"))
+                        if not heading and not line.endswith((".", "!", ")")):
+                            broken.append(f"{tag} {page.key}: {line}")
+    assert broken == []
 
 
 def test_buttons_fit_a_phone_row_in_every_language() -> None:

@@ -115,7 +115,7 @@ async def test_leaderboard_and_stats_take_game_names_and_refuse_unknown_games(
         assert "Ana" in board.text
 
     mine = await ana.slash("stats", game="Hearts Due")
-    assert not mine.ephemeral and "Hearts Due" in mine.text and "1 won of 1" in mine.text
+    assert mine.ephemeral and "Hearts Due" in mine.text and "1 won of 1" in mine.text
     refused = await ana.slash("stats", game="xyz")
     assert refused.ephemeral and "no such game" in refused.text
 

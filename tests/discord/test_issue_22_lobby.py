@@ -213,15 +213,16 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     assert "👀 1 watching" in env.h.message(lobby.id).text
     [line] = watched.followups
     assert line.ephemeral and line.text == (
-        "👀 You're watching table #1: you join its thread when the game starts."
+        "👀 You're watching table #1: you join its thread when the game starts. "
+        "Press Watch again to stop."
     )
-    twice = await cy.click(env.h.message(lobby.id), "Watch")
-    assert twice.ephemeral and "already" in twice.text
-    # A watcher who sits down stops watching; Stop watching in the lobby takes one off.
+    # A watcher who sits down stops watching; Watch pressed again (a toggle) takes one off.
     ed = await env.h.member("Ed")
     await ed.click(env.h.message(lobby.id), "Watch")
     assert "👀 2 watching" in env.h.message(lobby.id).text
-    await ed.click(env.h.message(lobby.id), "Stop watching")
+    again = await ed.click(env.h.message(lobby.id), "Watch")
+    assert again.followups[0].ephemeral
+    assert again.followups[0].text == "You stopped watching table #1."
     assert "👀 1 watching" in env.h.message(lobby.id).text
     await ed.click(env.h.message(lobby.id), "Watch")
     await ed.click(env.h.message(lobby.id), "Join")
@@ -244,8 +245,8 @@ async def test_spectators_watch_from_the_thread_and_hands_stay_private(
     player = await mover(env, [ana, bo])
     mine = await player.click(env.turn_message(), "My hand")
     assert mine.ephemeral and mine.message.visible_to == player.id
-    # Stop watching: out of the thread and the count.
-    await di.click(env.turn_message(), "Stop watching")
+    # Watch again stops watching: out of the thread and the count.
+    await di.click(env.turn_message(), "Watch")
     assert di.id not in env.h.fake.thread_members[thread.id]
     assert "1 watching" in env.turn_message().text
     # A seated player can't watch; a thread Discord refuses to add to is said privately.
@@ -276,3 +277,64 @@ async def test_the_host_panel_answers_after_a_restart(make_env: MakeEnv) -> None
     forged = await forge_component(env, ana, lobby, "lm:1:kick", P.STRING_SELECT)
     assert forged.ephemeral and forged.text == "That button doesn't belong to this message."
     assert env.h.message(lobby.id).text == before
+
+
+async def test_the_settings_forms_stake_names_this_servers_cap(make_env: MakeEnv) -> None:
+    """Issue 31.10: the form's stake field and its refusal name this server's limits (the
+    bot's 10,000 and the server's own /settings max-stake), not the option's 1,000,000,000."""
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    admin = await env.h.member("Admin", manage_guild=True)
+    lobby = (await ana.slash("sequences start")).message
+    panel = await open_panel(ana, lobby)
+    shown = await ana.click(panel, "Change settings")
+    stake = next(f for f in shown.modal.fields if f["label"] == "Stake (chips each)")
+    assert "10,000" in stake["placeholder"] and "1,000,000,000" not in stake["placeholder"]
+    bad = await ana.submit_modal({"Stake (chips each)": "20000"})
+    assert bad.ephemeral and "10,000" in bad.text and "1,000,000,000" not in bad.text
+    await admin.slash("settings max-stake", amount=500)
+    await ana.click(panel, "Change settings")
+    bad = await ana.submit_modal({"Stake (chips each)": "501"})
+    assert bad.ephemeral and "500" in bad.text and "10,000" not in bad.text, bad.text
+    assert (await env.bot.tables.get(1)).row.stake == 0
+    await admin.slash("settings max-stake", amount=0)
+    shown = await ana.click(panel, "Change settings")
+    stake = next(f for f in shown.modal.fields if f["label"] == "Stake (chips each)")
+    assert "no staked tables" in stake["placeholder"]
+    bad = await ana.submit_modal({"Stake (chips each)": "5"})
+    assert bad.ephemeral and "1,000,000,000" not in bad.text
+    assert (await env.bot.tables.get(1)).row.stake == 0
+
+
+async def test_watch_is_one_toggle_and_an_old_stop_watching_button_still_answers(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 31.19: Watch and Stop watching were two buttons on every message (a German dice
+    turn had 8 buttons in 4 rows). One Watch button toggles; a table message drawn before
+    still carries Stop watching, which still takes its presser out."""
+    env = await make_env()
+    env.h.speak("de")
+    ana, bo, cy = [await env.h.member(n) for n in ("Ana", "Bo", "Cy")]
+    lobby = (await ana.slash("sequences start")).message
+    assert "Zuschauen" in lobby.labels and len(lobby.buttons) == len(set(lobby.labels))
+    lobby = (await bo.click(lobby, "Beitreten")).message
+    await ana.click(lobby, "Starten")
+    turn = env.turn_message()
+    # One watch button, and the turn fits three rows (a phone shows 5 buttons a row).
+    assert [b.label for b in turn.buttons].count("Zuschauen") == 1
+    assert not [b for b in turn.buttons if (b.custom_id or "").endswith(":unwatch")]
+    assert len(turn.buttons) <= 7 and len({b.row for b in turn.buttons}) <= 3, turn.labels
+    [thread] = env.h.threads
+    on = await cy.click(turn, "Zuschauen")
+    assert on.followups[0].ephemeral and "Zuschauen" in on.followups[0].text
+    assert cy.id in env.h.fake.thread_members[thread.id]
+    off = await cy.click(env.turn_message(), "Zuschauen")
+    assert off.followups[0].ephemeral
+    assert cy.id not in env.h.fake.thread_members[thread.id]
+    assert (await env.bot.tables.get(1)).watchers == []
+    # A message from before the toggle: its Stop watching button (unwatch) still works.
+    await cy.click(env.turn_message(), "Zuschauen")
+    [watch] = [b for b in env.turn_message().buttons if b.custom_id.endswith(":watch")]
+    unwatch = watch.custom_id[: -len("watch")] + "unwatch"
+    old = await forge_component(env, cy, env.turn_message(), unwatch, P.BUTTON)
+    assert old.followups[0].ephemeral and (await env.bot.tables.get(1)).watchers == []

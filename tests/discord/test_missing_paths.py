@@ -513,7 +513,7 @@ async def test_reverse_is_played_to_the_end_and_counted_in_stats(make_env: MakeE
     mine = await ana.slash("stats")
     assert "Sequences (Reverse): rating" in mine.text
     assert "1 won of 1 (100 %) · best turn 10" in mine.text
-    assert [f.filename for f in mine.files] == ["rating.png"]
+    assert mine.files == []  # one game: no chart yet (from three on)
     theirs = await ana.slash("stats", member=bo, game="sequences:reverse")
     assert "0 won of 1 (0 %) · best turn 5" in theirs.text
 

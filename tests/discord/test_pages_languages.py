@@ -61,38 +61,42 @@ async def test_help_and_the_table_rules_page_in_german(make_env: MakeEnv) -> Non
 async def test_history_and_replay_in_german_and_french_buttons_across_languages(
     make_env: MakeEnv,
 ) -> None:
+    """/history and /replay's shared message are public: in the server's language, whoever
+    asks (issue 31.8); the copy a member steps is theirs, in their own."""
     env = await make_env(rng=ScriptedRandom(HEARTS_DUE_FACES * 3))
     ana, bo = await env.h.member("Ana"), await env.h.member("Bo")
     cy, dee = await env.h.member("Cy"), await env.h.member("Dee")
     for _ in range(2):
         await finish_hearts_due(env, ana, bo)
     cy.locale, dee.locale = "de", "fr"
+    env.h.guild_locale = "de"  # a German server: its public pages are German (issue 31.8)
 
     with speaking("de"):
         page = (await cy.slash("history")).message
-    assert page.embeds[0]["title"] == "Beendete Spiele"
+    assert not page.ephemeral and page.embeds[0]["title"] == "Beendete Spiele"
     assert "Ana, Bo · gewonnen von Ana · 4 Züge" in page.text
     assert "Seite 1/1 · 2 Spiele · ▶ öffnet die Wiederholung" in page.text
     assert page.labels[:2] == ["◀ Zurück", "Weiter ▶"]
     assert not ENGLISH.search(page.text), page.text
 
-    # A French member opens a game from the German page: the page is still one of the bot's.
+    # A French member opens a game from the German page: the page is still one of the bot's,
+    # and the shared replay it opens is a public message, in the server's German.
     with speaking("fr"):
         opened = (await dee.click(page, "▶ #2")).message
-    assert opened.embeds[0]["title"] == "Rediffusion de la partie #2\u00a0: Hearts Due"
-    assert "**Au début**" in opened.text and "Étape 0/4" in opened.text
-    assert opened.labels[:3] == ["⏮ Début", "⏪ Manche", "◀ Retour"]
+    assert not opened.ephemeral
+    assert opened.embeds[0]["title"].startswith("Wiederholung von Spiel #2")
+    assert not ENGLISH.search(opened.embed_text().split("```")[0]), opened.text
 
-    # A German member steps the French replay: a private copy, in German, and its own
-    # buttons step it in place; the shared message stays at the start.
-    with speaking("de"):
-        copy = (await cy.click(opened, "Suivant ▶")).message  # as the French message says
+    # The French member steps the German replay: a private copy, in French, and its own
+    # buttons step it in place; the shared message stays at the start, in German.
+    with speaking("fr"):
+        copy = (await dee.click(opened, "Weiter ▶")).message  # as the German message says
         assert copy.ephemeral and copy.id != opened.id
-        assert "**Bei Schritt 1 von 4**" in copy.text
-        assert "Schritt 1/4 · deine eigene Kopie: nur du siehst sie" in copy.text
-        stepped = (await cy.click(copy, "Weiter ▶")).message
-    assert stepped.id == copy.id and "Schritt 2/4" in stepped.text
-    assert "Étape 0/4" in opened.text
+        assert copy.embeds[0]["title"] == "Rediffusion de la partie #2\u00a0: Hearts Due"
+        assert "Étape 1/4" in copy.text
+        stepped = (await dee.click(copy, "Suivant ▶")).message
+    assert stepped.id == copy.id and "Étape 2/4" in stepped.text
+    assert opened.embeds[0]["title"].startswith("Wiederholung von Spiel #2")
     assert not ENGLISH.search(stepped.embed_text().split("```")[0]), stepped.text
 
 
@@ -127,7 +131,7 @@ async def test_help_fits_discord_in_every_language_with_clickable_mentions(
         return f"</{name}:1234567890123456789>"
 
     with speaking(language):
-        embed = help_embed(env.bot.tree, mention, admin)
+        embed = help_embed(env.bot.tree, mention, admin, organiser=True)
         shown = (await mod.slash("help")).embeds[0]
     values = [f.value or "" for f in embed.fields]
     assert all(len(v) <= 1024 for v in values), [len(v) for v in values]

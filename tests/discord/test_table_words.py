@@ -52,7 +52,6 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
             "Absagen",
             "Verwalten",
             "Zuschauen",
-            "Nicht mehr zuschauen",
         ]
         lobby = (await bo.click(lobby, "Beitreten")).message
         # Refusals, privately, in German.
@@ -62,7 +61,8 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         assert manage.ephemeral and manage.text == "Nur der Gastgeber kann diesen Tisch verwalten."
         [watching] = (await cy.click(lobby, "Zuschauen")).followups
         assert watching.ephemeral and watching.text == (
-            "👀 Du schaust Tisch #1 zu: du kommst in seinen Thread, sobald das Spiel beginnt."
+            "👀 Du schaust Tisch #1 zu: du kommst in seinen Thread, sobald das Spiel beginnt. "
+            "Drück noch einmal auf Zuschauen, um aufzuhören."
         )
         assert "· 👀 1 schaut zu" in env.h.message(lobby.id).embed_text()
         # The host's panel: its title, its selects, a pick answered on the German panel.
@@ -81,11 +81,10 @@ async def test_a_german_table_reads_in_german_from_the_lobby_to_the_result(
         await ana.click(lobby, "Starten")
         started = env.h.message(lobby.id).embed_text()
         assert started.startswith("Sequences · Tisch #1\nDas Spiel läuft! Verfolge es in <#")
-        assert env.turn_message().labels[-4:] == [
+        assert env.turn_message().labels[-3:] == [
             "Regeln",
             "Aufgeben",
             "Zuschauen",
-            "Nicht mehr zuschauen",
         ]
         pings = [m.content for m in env.thread_messages() if PING.match(m.content)]
         assert pings == [f"{ana.mention}, du bist dran."]
@@ -168,7 +167,7 @@ async def test_the_settings_form_asks_and_answers_in_german(make_env: MakeEnv) -
         ]
         assert shown[0]["value"] == "Standard"
         assert shown[-1]["label"] == "Einsatz (Chips pro Person)"
-        assert shown[-1]["placeholder"] == "0 bis 1.000.000.000"
+        assert shown[-1]["placeholder"] == "0 bis 10.000"  # this server's cap (issue 31.10)
         assert shown[2]["placeholder"] == "5 bis 500, oder leer für den Standard"
         assert shown[3]["placeholder"] == "ja oder nein" and shown[3]["value"] == "nein"
         # German answers are taken: "ja", and a number grouped the German way.

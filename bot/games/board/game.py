@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 class BoardGame(BoardKind, Game[b.BoardState]):
     labels = LABELS
+    best_turn_text = None  # a move scores no points: /stats shows no best turn
+    best_turn_meaning = None
     option_labels = OPTION_LABELS
     demos = (
         Demo(

@@ -30,6 +30,9 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
     odds_pages = ODDS_PAGES
     labels = LABELS
     option_labels = OPTION_LABELS
+    # TRANSLATORS: /stats, a player's best throw in a one-roll game.
+    best_turn_text = N_("best throw %(best)s")
+    best_turn_meaning = N_("best throw: the most points one throw scored")
     demos = tuple(
         Demo(ruleset, {"ruleset": ruleset, "target": 100}, ("thrower",) * 3)
         for ruleset in ("classic", "heartsdue")
@@ -43,6 +46,20 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
         return _(
             "race to %(target)s · six dice, one throw a turn",
             target=number(options.target(settings)),
+        )
+
+    def stage(self, table: OneRollTable) -> str | None:
+        state = table.state
+        if state.outcome is not None:
+            return None
+        if state.phase != "play":
+            return render.phase_text(state)
+        round_no = min(state.turns[s] for s in state.playing) + 1
+        # TRANSLATORS: where a one-roll game stands (the demo marks each round's start).
+        return _(
+            "Round %(round)s · race to %(target)s",
+            round=number(round_no),
+            target=number(state.config.target),
         )
 
     def button_text(self, table: OneRollTable, action: TurnAction) -> tuple[str, str | None]:

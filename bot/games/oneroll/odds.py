@@ -12,22 +12,22 @@ from bot.rules import odds, oneroll
 
 WITHIN = (9, 10, 20)
 
-# TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
-# most; a message with a line break is one sentence over two lines: break it where your
-# language reads well, each line within 46 characters.
+# TRANSLATORS (the /odds lines): a sentence is one line, which Discord wraps to the
+# screen: write no line break in it. The full table's short lines (a figure each) keep
+# within 46 characters, so a phone shows each whole.
 
 
 def _oneroll_player(ruleset: oneroll.Ruleset) -> PlayerOdds:
     o = odds.oneroll_odds(ruleset)
     turns = odds.expected_turns_to_target(ruleset)
     summary = (
-        *_("**No choices**: each turn is one throw\nof six dice; only luck decides.").split("\n"),
+        _("**No choices**: each turn is one throw of six dice; only luck decides."),
         _("**The chances**"),
-        *_(
-            "%(nothing)s of throws score nothing\n(%(wipe)s wipe your total: four 1s).",
+        _(
+            "%(nothing)s of throws score nothing (%(wipe)s wipe your total: four 1s).",
             nothing=percent(o.p_no_score),
             wipe=percent(o.p_penalty),
-        ).split("\n"),
+        ),
         _("An average throw scores %(points)s.", points=num(o.mean_points)),
         _("Reaching 100 takes %(turns)s turns on average.", turns=num(turns)),
     )

@@ -16,6 +16,15 @@ from bot.tables.names import md_name
 PENALTY_COLOUR = discord.Colour(0xC53030)
 
 
+def phase_text(state: one.OneRollState) -> str:
+    """The phase of a running game, as the turn's title names it."""
+    return {
+        "opening": _("Opening throws: the highest sum starts"),
+        "play": _("Race to %(target)s", target=number(state.config.target)),
+        "tiebreak": _("Tie-break: the highest throw wins"),
+    }[state.phase]
+
+
 def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: one.OneRollState = table.rules.state
     title = ruleset_title(state.config.ruleset)
@@ -51,12 +60,7 @@ def turn_embed(table: TableSnapshot) -> discord.Embed:
         colour = COLOUR_DONE
     else:
         seat = table.seats[state.current]
-        phase = {
-            "opening": _("Opening throws: the highest sum starts"),
-            "play": _("Race to %(target)s", target=number(state.config.target)),
-            "tiebreak": _("Tie-break: the highest throw wins"),
-        }[state.phase]
-        title = f"🎲 {title} · {phase}"
+        title = f"🎲 {title} · {phase_text(state)}"
         lines.append(_("**%(who)s** to throw.", who=md_name(seat.name)))
         if table.turn_deadline is not None and not seat.is_bot:
             # TRANSLATORS: %(when)s is Discord's relative time ("in 3 minutes").

@@ -25,7 +25,7 @@ from bot.games.sequences.texts import (
 )
 from bot.games.sequences.words import turn_line
 from bot.i18n.drawn import Drawn
-from bot.i18n.speaking import _, plural
+from bot.i18n.speaking import N_, _, plural
 from bot.records import TurnAction
 from bot.render.common import NO_PINGS
 from bot.rules import odds
@@ -43,6 +43,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
     odds_pages = ODDS_PAGES
     labels = LABELS
     option_labels = OPTION_LABELS
+    best_turn_meaning = N_("best turn: the most points banked in one turn")
     demos = (
         Demo(
             "sequences",
@@ -55,7 +56,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
                 {
                     "variant": variant,
                     "rounds": None if variant in ("sudden", "team") else 3,
-                    "target": 15 if variant == "team" else None,
+                    "target": pl.TEAM_DEFAULT_TARGET if variant == "team" else None,
                     "soft_last_die": False,
                 },
                 ("optimal", "bold", "cautious", "optimal")
@@ -76,6 +77,9 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
             # TRANSLATORS: the house rule, as the lobby's settings line names it.
             parts.append(_("soft last die"))
         return " · ".join(parts)
+
+    def stage(self, state: pl.PushState) -> str | None:
+        return None if state.outcome is not None else render.stage_text(state)
 
     def button_text(self, state: pl.PushState, action: TurnAction) -> tuple[str, str | None]:
         return buttons.button_text(state, action)

@@ -13,14 +13,9 @@ from bot.render.odds_text import PlayerOdds, dice, num, percent
 from bot.rules import odds
 from bot.rules import pushluck as pl
 
-# TRANSLATORS (the /odds lines): each line is shown alone on a phone, 46 characters at
-# most; a message with a line break is one sentence over two lines: break it where your
-# language reads well, each line within 46 characters.
-
-
-def _lines(text: str) -> list[str]:
-    """A translated message of one or more lines, as the lines of an answer."""
-    return text.split("\n")
+# TRANSLATORS (the /odds lines): a sentence is one line, which Discord wraps to the
+# screen: write no line break in it. The full table's short lines (a figure each) keep
+# within 46 characters, so a phone shows each whole.
 
 
 def _run_name(config: pl.PushConfig, run: int) -> str:
@@ -76,9 +71,9 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
         )
     elif full.best == "bank":
         assert full.ev_push is not None
-        advice += _lines(
+        advice.append(
             _(
-                "• With all %(count)s locked, bank %(value)s: the bonus\n"
+                "• With all %(count)s locked, bank %(value)s: the bonus "
                 "throw is worth only %(bonus)s on average.",
                 count=number(n),
                 value=num(full.value),
@@ -111,17 +106,17 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
             "bank": num(entry.ev_bank),
         }
         if verdict == "push":
-            chance += _lines(
+            chance.append(
                 _(
-                    "Holding %(run)s, a push of %(dice)s busts %(bust)s\n"
+                    "Holding %(run)s, a push of %(dice)s busts %(bust)s "
                     "but is worth %(push)s against %(bank)s banked: push.",
                     **values,
                 )
             )
         else:
-            chance += _lines(
+            chance.append(
                 _(
-                    "Holding %(run)s, a push of %(dice)s busts %(bust)s\n"
+                    "Holding %(run)s, a push of %(dice)s busts %(bust)s "
                     "and is worth %(push)s against %(bank)s banked: bank.",
                     **values,
                 )
@@ -141,7 +136,7 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
 def _push_table_words(v: pl.Variant) -> tuple[str, ...]:
     config = pl.PushConfig(variant=v)
     n = config.n_dice
-    lines = _lines(_("Worth: what the turn scores from there on\naverage, played well after."))
+    lines = [_("Worth: what the turn scores from there on average, played well after.")]
     for entry in odds.push_table(v):
         if entry.run == 0:
             lines.append(_("**Start**: throw all %(count)s dice", count=number(n)))
@@ -299,33 +294,28 @@ def _sudden_player() -> PlayerOdds:
     summary = [
         _("**Best play** (exactly %(target)s wins)", **values),
         _("• From %(first)s to %(last)s: %(play)s.", play=usual, **values),
-        *_lines(
-            _(
-                "• From %(next)s: never lock past the total\n"
-                "you need: a bank past %(target)s scores 0.",
-                **values,
-            )
+        _(
+            "• From %(next)s: never lock past the total you need: a bank past %(target)s scores 0.",
+            **values,
         ),
         _("**The chances**"),
-        *_lines(
-            _(
-                "From 0, best play needs %(turns)s turns\non average; from %(next)s, %(more)s.",
-                turns=_turns(0),
-                more=_turns(last + 1),
-                **values,
-            )
+        _(
+            "From 0, best play needs %(turns)s turns on average; from %(next)s, %(more)s.",
+            turns=_turns(0),
+            more=_turns(last + 1),
+            **values,
         ),
         _(
             "First throw: %(bust)s bust.",
             bust=percent(odds.extension_distribution(5)[0]),
         ),
     ]
-    table = _lines(
+    table = [
         _(
-            "Best play by your total, and the turns\nit needs on average to reach %(target)s.",
+            "Best play by your total, and the turns it needs on average to reach %(target)s.",
             **values,
         )
-    )
+    ]
     for first, last, advice in groups:
         if last == first:
             head = _(

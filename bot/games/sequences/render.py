@@ -18,7 +18,8 @@ from bot.tables.teams import TEAM_NAMES
 TARGET = pl.SUDDEN_TARGET
 
 
-def _header(state: pl.PushState) -> str:
+def stage_text(state: pl.PushState) -> str:
+    """The turn's stage as its title names it: the round, the race, the tie-break."""
     config = state.config
     if state.tiebreak:
         return _("Tie-break")
@@ -38,7 +39,7 @@ def _header(state: pl.PushState) -> str:
 
 def turn_embed(table: TableSnapshot) -> discord.Embed:
     state: pl.PushState = table.rules
-    title = f"🎲 {_title(table)} · {_header(state)}"
+    title = f"🎲 {_title(table)} · {stage_text(state)}"
     if state.outcome is not None:
         return final_embed(table)
     seat = table.seats[state.current]
