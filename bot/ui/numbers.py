@@ -47,7 +47,8 @@ def past_discord(interaction: discord.Interaction[Any]) -> tuple[str, Any] | Non
 def refusal(interaction: discord.Interaction[Any], name: str) -> str:
     """The one-line refusal: the option (named as the member's client shows it) and the
     command's declared range (Discord's bound where the command declares none)."""
-    low, high = -DISCORD_MAX, DISCORD_MAX
+    low: float = -DISCORD_MAX
+    high: float = DISCORD_MAX
     command = interaction.command
     if isinstance(command, app_commands.Command):
         for param in command.parameters:

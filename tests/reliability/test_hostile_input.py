@@ -61,8 +61,9 @@ async def test_forged_and_replayed_custom_ids_are_refused(make_env: MakeEnv) -> 
         "t:1:0:throw": "That throw is over.",  # an old turn counter (replayed)
         f"t:1:{version}:bank": ("That move is not possible now.", not_yours),  # not this phase
         f"t:1:{version}:lock9": ("There is nothing to lock now.", not_yours),
-        "t:1:L:start": "That game has already started.",  # a lobby button after the start
-        "t:1:L:bogus": "That button is not part of this lobby.",
+        # A lobby button pressed on the table message (issue 31.1): not its message.
+        "t:1:L:start": "doesn't belong to this message",
+        "t:1:L:bogus": "doesn't belong to this message",
         "t:99:1:throw": "That game no longer exists.",  # no such game
         "t:9999999999999999999:1:throw": "That game no longer exists.",  # beyond SQLite's
         "t:1:5": "isn't one of mine",  # truncated
