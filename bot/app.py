@@ -39,6 +39,7 @@ from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.i18n import CommandTranslator, ServerLanguages, tree_refusals
 from bot.ui.manage import ManageSelect
+from bot.ui.numbers import CommandTree
 from bot.ui.publisher import PACE_LIMIT, Publisher
 from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
@@ -143,6 +144,7 @@ class SequencesBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=CommandTree,
             # Nothing a user types can ping @everyone or a role through the bot.
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False

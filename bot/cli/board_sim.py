@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     reasons = report["draw_reasons"]
     print(
         f"  drawn {report['draws']} (no card playable {reasons['blocked']},"
-        f" two idle reshuffles {reasons['stalled']}), unfinished {report['unfinished']}"
+        f" two idle reshuffles {reasons['stalled']}, a round of idle passes"
+        f" {reasons['passed']}), unfinished {report['unfinished']}"
     )
     print(f"  average length {report['avg_turns']:.1f} turns")
     for level, row in report["move_ms"].items():

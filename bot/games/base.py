@@ -117,9 +117,17 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def place_of(interaction: discord.Interaction[Any]) -> Place:
-    """Where a click comes from, for the table service to check against the table."""
-    return Place(guild_of(interaction), interaction.channel_id)
+def place_of(interaction: discord.Interaction[Any], on: str = "") -> Place:
+    """Where a click comes from, for the table service to check against the table; ``on``:
+    which of the table's messages the button belongs on (``Place``), checked for a public
+    message in a server (a private one is checked by the button: ``GameButton``)."""
+    guild_id = guild_of(interaction)
+    message = interaction.message
+    public = on and guild_id != NO_GUILD and message is not None and not message.flags.ephemeral
+    if not public:
+        return Place(guild_id, interaction.channel_id)
+    assert message is not None
+    return Place(guild_id, interaction.channel_id, message.id, on)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:

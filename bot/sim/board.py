@@ -103,9 +103,10 @@ def simulate(
             for side in range(config.sides)
         ],
         # Drawn games, and why: "blocked" (no card could ever be played again), "stalled"
-        # (two reshuffles with no chip placed or removed in between).
+        # (two reshuffles with no chip placed or removed in between), "passed" (a whole
+        # round of passes with nothing changing).
         "draws": sum(draws.values()),
-        "draw_reasons": {reason: draws[reason] for reason in ("blocked", "stalled")},
+        "draw_reasons": {reason: draws[reason] for reason in ("blocked", "stalled", "passed")},
         "unfinished": unfinished,
         "avg_turns": sum(turns) / games,
         "move_ms": _move_ms(move_times),

@@ -282,10 +282,20 @@ class Change:
 @dataclass(frozen=True)
 class Place:
     """Where a click comes from: its server and channel. A table's buttons work only in its
-    own channel or thread, so a custom_id copied elsewhere, or forged, changes nothing."""
+    own channel or thread, so a custom_id copied elsewhere, or forged, changes nothing.
+
+    ``message_id`` and ``on``: the public message clicked and which of the table's messages
+    the button belongs on (``"lobby"``, ``"table"``: the game message, ``"request"``: the
+    request to end early, ``"panel"``: the host's private panel, so no public message). A
+    button's id pressed on another message of the channel (another lobby, a tournament's
+    sign-up, the lobby of a game now running) would redraw that message as this table's
+    and take its own buttons away. None: no public message (a command, a private
+    message's button, a table outside servers)."""
 
     guild_id: int | None
     channel_id: int | None
+    message_id: int | None = None
+    on: str = ""
 
     def check(self, table: Table) -> None:
         row = table.row
@@ -294,3 +304,15 @@ class Place:
             row.thread_id,
         ):
             raise StaleAction(code="table.elsewhere")
+        if self.message_id is not None and self.message_id != self._home(table):
+            raise StaleAction(code="table.not_this_message")
+
+    def _home(self, table: Table) -> int | None:
+        if self.on == "lobby":
+            return table.row.lobby_message_id
+        if self.on == "request":
+            where = (table.end_request or {}).get("message")
+            return int(where[1]) if where else None
+        if self.on == "panel":
+            return None
+        return table.row.message_id

@@ -11,9 +11,13 @@ from typing import Any
 
 import discord
 
+from bot.i18n.speaking import N_, _
+from bot.render.common import every_language
 from bot.render.view import LOBBY, TABLE
-from bot.ui.errors import handle_error
+from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import shell_of
+
+NOT_THIS_MESSAGE = N_("That button doesn't belong to this message.")
 
 
 class GameButton(
@@ -41,8 +45,37 @@ class GameButton(
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         # A select with a button's id: the bot's on_interaction refuses it. Where the click
-        # comes from is checked by the table service, on the copy it reads (``Place``).
-        return is_button(interaction)
+        # comes from, and on which public message, is checked by the table service, on the
+        # copy it reads (``Place``). A private message (seen by its owner alone) holds only
+        # a few of a table's buttons: the hand's, the host panel's Change settings, the
+        # resign question's; any other pressed there is forged and would redraw it.
+        if not is_button(interaction):
+            return False
+        message = interaction.message
+        if message is not None and message.flags.ephemeral and not self._private(interaction):
+            await reply_private(interaction, _(NOT_THIS_MESSAGE))
+            return False
+        return True
+
+    def _private(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this button belongs on the private message pressed: the host's panel of
+        this table (Change settings), the question to resign from this game, or a hand (a
+        game's private buttons)."""
+        from bot.ui.endings import RESIGN_QUESTION  # they draw the buttons this one answers
+        from bot.ui.lobby_host import PANEL_TITLE
+
+        message = interaction.message
+        assert message is not None
+        ident = {"id": self.table_id}
+        if self.version == LOBBY and self.action == "settings":
+            titles = tuple(f"{t} #{self.table_id}" for t in every_language(PANEL_TITLE))
+            return any((e.title or "") == title for e in message.embeds for title in titles)
+        if self.version == TABLE and self.action in ("resign_yes", "resign_no"):
+            asked = tuple(q % ident for q in every_language(RESIGN_QUESTION))
+            return (message.content or "").startswith(asked)
+        if self.version in (LOBBY, TABLE):
+            return False
+        return shell_of(interaction).router.games.may_be_private(self.action)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         router = shell_of(interaction).router

@@ -26,6 +26,8 @@ from bot.ui.i18n import privately
 
 log = logging.getLogger(__name__)
 
+# The private question a Resign press answers with (its buttons check they are on it).
+RESIGN_QUESTION = N_("Resign from game #%(id)s? You leave the game for good and rank last.")
 # What a request to end early shows once it is over (``Table.end_request["over"]``).
 REQUEST_OVER = {
     "expired": (
@@ -181,9 +183,7 @@ class Endings:
                 Button("resign_no", pgettext("button", "Keep playing"), "secondary"),
             ],
         )
-        text = _(
-            "Resign from game #%(id)s? You leave the game for good and rank last.", id=table.id
-        )
+        text = _(RESIGN_QUESTION, id=table.id)
         if table.row.stake:
             text += " " + _("Your stake stays in the pot.")
         await interaction.response.send_message(

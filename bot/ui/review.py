@@ -14,9 +14,11 @@ import discord
 from bot.errors import UserError
 from bot.games.base import Game
 from bot.i18n.speaking import _
-from bot.render.common import NO_PINGS
-from bot.ui.buttons import is_button
-from bot.ui.errors import handle_error
+from bot.render.common import NO_PINGS, every_language
+from bot.ui.buttons import NOT_THIS_MESSAGE, is_button
+from bot.ui.checks import fits_id
+from bot.ui.errors import handle_error, reply_private
+from bot.ui.replay import TITLE as REPLAY_TITLE
 from bot.ui.review_texts import NO_REVIEW, NOT_A_PLAYER, OUTSIDE, review_button
 from bot.ui.shell import shell_of
 
@@ -40,9 +42,31 @@ class ReviewButton(
         return cls(int(match["game"]))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        # The answer is private and only about the presser's own moves, and the clicked
-        # message is never edited: a copied button can show nobody anything new.
-        return is_button(interaction)
+        """Only on the game's own result message or its /replay. The answer is private and
+        only about the presser's own moves and the clicked message is never edited, but a
+        button answers on its own message alone, as every persistent one does."""
+        if not is_button(interaction):
+            return False
+        message = interaction.message
+        if message is not None:
+            replay = tuple(t % {"id": self.game_id} for t in every_language(REPLAY_TITLE))
+            if any((e.title or "").startswith(replay) for e in message.embeds):
+                return True
+            try:
+                if fits_id(self.game_id) and self.game_id > 0:
+                    game = await shell_of(interaction).tables.get(self.game_id)
+                    if (game.row.guild_id, game.row.message_id) == (
+                        interaction.guild_id,
+                        message.id,
+                    ):
+                        return True
+            except UserError:
+                pass  # no such game: the same refusal
+            except Exception as exc:
+                await handle_error(interaction, exc, f"on the review of game {self.game_id}")
+                return False
+        await reply_private(interaction, _(NOT_THIS_MESSAGE))
+        return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

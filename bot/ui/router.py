@@ -185,7 +185,9 @@ class Router:
         """A lobby button. The service reads the table under its lock and checks there that
         the click comes from the table's place. A click outside servers (whose message may
         have fallen behind) and the host's panel and Watch read it first, in their place."""
-        user, place = interaction.user, place_of(interaction)
+        # Change settings lives on the host's private panel alone: no public message is its.
+        on = "panel" if action == "settings" else "lobby"
+        user, place = interaction.user, place_of(interaction, on)
         if place.guild_id == NO_GUILD or action in ("manage", "settings", "watch", "unwatch"):
             table = await self.tables.get(table_id, place)
             if table.status != "lobby" and outside_servers(table):
@@ -237,7 +239,7 @@ class Router:
         table's lock, where its place is checked too; one a game answers privately (without
         the lock, so it never waits for a change under way) is read here, in its place, as is
         a click outside servers, whose message may have fallen behind."""
-        place = place_of(interaction)
+        place = place_of(interaction, "table")
         if self.games.may_be_private(action) or place.guild_id == NO_GUILD:
             table = await self.tables.get(table_id, place)
             game = self.games[table.kind]
@@ -257,7 +259,7 @@ class Router:
     ) -> None:
         """A button that belongs to the table, not to one turn: Rules, Resign (with its
         confirmation) and Agree to end."""
-        place = place_of(interaction)
+        place = place_of(interaction, "request" if action == "agree_end" else "table")
         if action == "resign_yes":
             await self._answer_if_waiting(interaction, table_id)
             change = await self.tables.resign(table_id, interaction.user.id, place)

@@ -96,6 +96,7 @@ TABLE_TEXTS: dict[str, ErrorText] = {
         "You just opened a table; try again in %(wait)s s.", wait=number(wait)
     ),
     "table.elsewhere": lambda: _("That button belongs to a game somewhere else."),
+    "table.not_this_message": lambda: _("That button doesn't belong to this message."),
     "table.over": lambda: _("This game is over."),
     "table.not_running": lambda: _("This game is not running."),
     "stake.off": _stake_off,

@@ -28,9 +28,9 @@ from bot.tables.tournaments import (
     TournamentFeeShort,
     table_places,
 )
-from bot.ui.buttons import is_button
+from bot.ui.buttons import NOT_THIS_MESSAGE, is_button
 from bot.ui.checks import is_admin
-from bot.ui.errors import handle_error
+from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
 log = logging.getLogger(__name__)
@@ -708,7 +708,24 @@ class TournamentButton(
         return cls(int(match["id"]), match["action"])
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return is_button(interaction)
+        """Only on the tournament's own sign-up message (its standings once it started): the
+        id pressed on a game's table message or a lobby (a forged click) would redraw that
+        message as the sign-up and take the game's buttons away."""
+        if not is_button(interaction):
+            return False
+        try:
+            t = await shell_of(interaction).tournaments.get(self.tournament_id)
+            mine = t.guild_id == interaction.guild_id and t.message_id is not None
+            message = interaction.message
+            if mine and message is not None and message.id == t.message_id:
+                return True
+        except TournamentError:
+            pass  # no such tournament: the same refusal
+        except Exception as exc:
+            await handle_error(interaction, exc, f"on tournament {self.tournament_id}")
+            return False
+        await reply_private(interaction, _(NOT_THIS_MESSAGE))
+        return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

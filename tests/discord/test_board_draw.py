@@ -97,3 +97,33 @@ async def test_rules_say_when_a_board_game_is_drawn(make_env: MakeEnv) -> None:
     assert "only when no card left can ever be played" in text
     assert "shuffled twice with no chip placed or removed" in text
     assert "for a whole round" not in text
+
+
+async def test_a_table_where_everyone_can_only_pass_ends_drawn_and_says_why(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 31.29: the position of ``jacks_only_after_forfeits`` at a table, Ana (one-eyed
+    jacks, nothing to remove) and a bot player (two-eyed jacks, no open space) left of
+    eight. The bot passes, Ana's timer runs out and the bot passes for her: the table ends
+    drawn (it looped for ever before), and its messages say why."""
+    from dataclasses import replace
+
+    from tests.rules.board.board_helpers import jacks_only_after_forfeits
+
+    env = await make_env(seed=3)
+    ana = await env.h.member("Ana")
+    lobby = await open_board(env, ana, [], ["easy"] * 7)
+    await ana.click(lobby, "Start")
+    await put(env, replace(jacks_only_after_forfeits(), turn=1))
+    for _ in range(6):
+        await env.tick(env.settings.turn_timeout_seconds + 1)
+        if (await env.bot.tables.get(1)).status != "running":
+            break
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished"
+    assert table.rules.outcome == b.BoardOutcome(None, (), "passed")
+    why = "Everyone still playing passed in turn with nothing changing"
+    [final] = [m.text for m in env.thread_messages() if "Sequences: " in m.text]
+    assert "the game is drawn" in final and why in final
+    # The line in the channel says it too.
+    assert any(why in m.text for m in env.h.messages(env.h.channel) if "Nobody won" in m.text)

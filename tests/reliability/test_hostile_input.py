@@ -61,8 +61,9 @@ async def test_forged_and_replayed_custom_ids_are_refused(make_env: MakeEnv) -> 
         "t:1:0:throw": "That throw is over.",  # an old turn counter (replayed)
         f"t:1:{version}:bank": ("That move is not possible now.", not_yours),  # not this phase
         f"t:1:{version}:lock9": ("There is nothing to lock now.", not_yours),
-        "t:1:L:start": "That game has already started.",  # a lobby button after the start
-        "t:1:L:bogus": "That button is not part of this lobby.",
+        # A lobby button pressed on the table message (issue 31.1): not its message.
+        "t:1:L:start": "doesn't belong to this message",
+        "t:1:L:bogus": "doesn't belong to this message",
         "t:99:1:throw": "That game no longer exists.",  # no such game
         "t:9999999999999999999:1:throw": "That game no longer exists.",  # beyond SQLite's
         "t:1:5": "isn't one of mine",  # truncated
@@ -359,12 +360,15 @@ async def test_ids_past_64_bits_in_history_and_replay_are_refused(make_env: Make
         reply = await forge_click(env, ana, page, custom_id)
         assert one_private_line(reply), (custom_id, reply.text)
         assert "went wrong" not in reply.text
-    for options in ({"game": 2**63}, {"game": 2**64}, {"game": 0}, {"game": 1, "step": 2**63}):
+    cases = ({"game": 2**63}, {"game": 2**64}, {"game": 0}, {"game": 1, "step": 10**9})
+    for options in cases:
         reply = await ana.slash("replay", _validate=False, **options)
         if options.get("step"):  # a step past the end is clamped, as in range
             assert not reply.ephemeral and "Replay of game #1" in reply.text
             continue
-        assert one_private_line(reply) and "no game" in reply.text, (options, reply.text)
+        # Past Discord's bound (issue 31.2) the option's range is named; else the game.
+        said = "must be between" if options["game"] > 2**53 else "no game"
+        assert one_private_line(reply) and said in reply.text, (options, reply.text)
     assert await snapshot(env.bot.db) == before
 
 
@@ -405,3 +409,58 @@ async def test_persistent_buttons_refuse_another_kind_of_message(make_env: MakeE
     assert one_private_line(refused) and "Finished games" in history.text
     assert await snapshot(env.bot.db, with_messages=True) == before
     await ana.click(turn, "Throw 6 dice")  # the game goes on
+
+
+def _filler(param: Any, member: Player, env: Env) -> Any:
+    """A value of ``param``'s type that the command could take (the other options)."""
+    from discord import AppCommandOptionType as T
+
+    if param.choices:
+        return param.choices[0].value
+    return {
+        T.string: "x",
+        T.integer: 1 if param.min_value is None else int(param.min_value),
+        T.number: 1.0 if param.min_value is None else float(param.min_value),
+        T.boolean: False,
+        T.user: member,
+        T.mentionable: member,
+        T.role: env.h.guild.default_role,
+        T.channel: env.h.guild.text_channels[0],
+    }[param.type]
+
+
+async def test_numbers_past_discords_bound_are_refused_on_every_option(
+    make_env: MakeEnv,
+) -> None:
+    """Issue 31.2: `/tournament create rounds:` 2⁶³ and `/tournament show|cancel|result` with
+    2⁶³ or 10³⁰ reached the store and crashed (an apology and a logged error). Every integer
+    option of the command tree, given a value no Discord client sends, is refused in one
+    private line naming the option's range, and nothing changes."""
+    from discord import AppCommandOptionType as T
+    from discord import app_commands
+
+    env = await make_env()
+    mod = await env.h.member("Mod", manage_guild=True)
+    before = await snapshot(env.bot.db)
+    sent = 0
+    for command in env.bot.tree.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        numbers = [p for p in command.parameters if p.type in (T.integer, T.number)]
+        for param in numbers:
+            for value in (2**53, 2**63, -(2**63) - 1, 10**30):
+                options = {
+                    p.name: (value if p.name == param.name else _filler(p, mod, env))
+                    for p in command.parameters
+                    if p.required or p.name == param.name
+                }
+                reply = await mod.slash(command.qualified_name, _validate=False, **options)
+                where = (command.qualified_name, param.name, value)
+                assert one_private_line(reply), (where, reply.text)
+                assert "must be between" in reply.text, (where, reply.text)
+                sent += 1
+    assert sent >= 4 * 20  # the tree's integer options, each tried (about 30 of them)
+    after = await snapshot(env.bot.db)
+    assert {k: v for k, v in after.items() if k != "members"} == {
+        k: v for k, v in before.items() if k != "members"
+    }

@@ -14,7 +14,7 @@ from bot.games.board.coach_texts import BOT_LEVEL_TEXTS
 from bot.games.board.events import Moved
 from bot.games.board.hand import BoardHands
 from bot.games.board.kind import BoardKind
-from bot.games.board.render import board_embed, score_lines
+from bot.games.board.render import board_embed, draw_reason, score_lines
 from bot.games.board.texts import LABELS, OPTION_LABELS, TITLE, rules_pages
 from bot.games.board.words import move_line
 from bot.i18n.drawn import Drawn
@@ -62,6 +62,13 @@ class BoardGame(BoardKind, Game[b.BoardState]):
         self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
     ) -> dict[str, Any]:
         return await coach.review_payload(tables, game_id, moments, seats, seat)
+
+    def result_note(self, table: TableSnapshot) -> str | None:
+        """A drawn game says which of RULINGS §3's guards ended it, beside its result."""
+        state: b.BoardState | None = table.rules
+        if state is None or state.outcome is None or state.outcome.side is not None:
+            return None
+        return draw_reason(state.outcome).rstrip(".")
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         if settings.get("first_sequence_wins"):

@@ -32,6 +32,11 @@ def draw_reason(outcome: b.BoardOutcome) -> str:
     """Why a drawn game ended (RULINGS §3 "Blocked game"), as a sentence."""
     if outcome.reason == "stalled":
         return _("The cards went round twice with no chip placed or removed.")
+    if outcome.reason == "passed":
+        return _(
+            "Everyone still playing passed in turn with nothing changing, so the same round "
+            "would repeat for ever."
+        )
     return _("No card left in the game can be played.")
 
 

@@ -45,7 +45,8 @@ RULES = (
     N_(
         "• Can't play? Trade a dead card if you hold one, then pass; the game goes on. It is "
         "a **draw** (stakes back, no rating change) only when no card left can ever be "
-        "played, or when the pile is shuffled twice with no chip placed or removed."
+        "played, when the pile is shuffled twice with no chip placed or removed, or when "
+        "everyone still playing passes in turn with nothing changing."
     ),
     # TRANSLATORS: **My hand** is the board message's button: use its label's translation.
     N_(

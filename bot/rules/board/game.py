@@ -18,7 +18,11 @@ Everything here follows RULINGS §3. Points the rulings leave open are decided a
   one-eyed jack of another side could remove; every card is always in the game, in a
   hand, the draw pile or the discards), or when the discards have been shuffled into a
   new draw pile twice with no chip placed or removed in between (reason ``"stalled"``,
-  decided at that second reshuffle).
+  decided at that second reshuffle), or when every seat still playing has passed in turn
+  with no card traded, drawn, placed or removed in between (reason ``"passed"``): the
+  round would repeat forever, e.g. a full board after forfeits, one seat holding only
+  one-eyed jacks with nothing to remove, the other only two-eyed jacks (no card is dead,
+  so nobody trades and the pile never turns).
 - **Pass** is legal exactly when no card in the hand can be played (dead cards, one-eyed
   jacks with no removable chip, two-eyed jacks on a full board) and no dead card can be
   traded: a seat holding a dead card trades it first (once a turn), so a seat that can't
@@ -246,7 +250,8 @@ class BoardOutcome:
     """How a game ended. ``reason`` is ``"sequences"`` (``side`` won), ``"forfeit"``
     (``side`` is the last side with a seat playing), or a draw (``side`` is ``None`` and
     ``seats`` empty): ``"blocked"`` (no card in the game can ever be played again) or
-    ``"stalled"`` (two reshuffles with no chip placed or removed in between). ``seats``
+    ``"stalled"`` (two reshuffles with no chip placed or removed in between) or
+    ``"passed"`` (every seat still playing passed in turn and nothing changed). ``seats``
     are the winning side's seats still playing."""
 
     side: int | None
@@ -263,7 +268,9 @@ class BoardState:
     ``side_masks`` and ``locked`` are bit masks (bit ``row * 10 + col``) kept for speed;
     they are derived from ``chips`` and ``sequences``. ``passes`` counts the passes in a
     row (it ends nothing); ``idle_reshuffles`` the reshuffles since a chip was last placed
-    or removed (the second ends the game ``"stalled"``).
+    or removed (the second ends the game ``"stalled"``); ``idle_passes`` the passes since
+    a card was last traded, drawn, placed or removed, or a seat forfeited (one per seat
+    still playing ends the game ``"passed"``).
     """
 
     config: BoardConfig
@@ -281,6 +288,7 @@ class BoardState:
     outcome: BoardOutcome | None = None
     out: frozenset[int] = frozenset()  # seats that forfeited (RULINGS §4)
     idle_reshuffles: int = 0
+    idle_passes: int = 0
     side_masks: tuple[int, ...] = field(default=(), repr=False, compare=False)
     locked: int = field(default=0, repr=False, compare=False)
 
@@ -634,14 +642,21 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             if all(isinstance(a, TradeDeadCard) for a in legal):
                 raise IllegalAction(code="board.trade_first")
             raise IllegalAction(code="board.cant_pass")
-        # Passing ends nothing: the others play on, and this seat trades again next turn.
+        # Passing ends nothing by itself: the others play on, and this seat trades again
+        # next turn. But once every seat still playing has passed with nothing changed in
+        # between, each would face the same position again, for ever: a draw. A pass after
+        # this turn's trade starts the count again: the seat drew, and trades next turn too.
+        idle = 0 if state.traded else state.idle_passes + 1
+        playing = config.seats - len(state.out)
         return replace(
             state,
             turn=next_playing(state.config.seats, state.out, seat),
             turn_count=state.turn_count + 1,
             traded=False,
             passes=state.passes + 1,
+            idle_passes=idle,
             last_move=MoveRecord(seat, action),
+            outcome=BoardOutcome(None, (), "passed") if idle >= playing else None,
         )
     if not isinstance(action, PlayCard | RemoveChip | TradeDeadCard):
         raise IllegalAction(code="board.not_a_move")
@@ -715,6 +730,7 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
         outcome=done,
         # A chip was placed or removed: a reshuffle in this very draw comes after it.
         idle_reshuffles=int(reshuffled),
+        idle_passes=0,
         side_masks=masks,
         locked=new_locked,
     )
@@ -747,7 +763,12 @@ def forfeit(state: BoardState, seat: int) -> BoardState:
         raise IllegalAction(code="rules.last_seat")
     hands = (*state.hands[:seat], (), *state.hands[seat + 1 :])
     after = replace(
-        state, hands=hands, discards=(*state.discards, *state.hands[seat]), out=out, passes=0
+        state,
+        hands=hands,
+        discards=(*state.discards, *state.hands[seat]),
+        out=out,
+        passes=0,
+        idle_passes=0,
     )
     if seat != state.turn:
         if len(live) == 1:
@@ -788,6 +809,7 @@ def _trade(state: BoardState, card: str, rng: random.Random) -> BoardState:
         last_move=MoveRecord(seat, TradeDeadCard(card), drawn, reshuffled),
         outcome=done,
         idle_reshuffles=idle,
+        idle_passes=0,
     )
 
 
@@ -832,32 +854,36 @@ def dump(state: BoardState) -> dict[str, Any]:
     """JSON-safe form of the whole state (hidden cards included: store it, don't show it)."""
     config = state.config
     out = state.outcome
-    return {
-        "version": _STATE_VERSION,
-        "config": {
-            "seats": config.seats,
-            "first_sequence_wins": config.first_sequence_wins,
-            "teams": config.teams,
-        },
-        "chips": list(state.chips),
-        "hands": [list(hand) for hand in state.hands],
-        "draw_pile": list(state.draw_pile),
-        "discards": list(state.discards),
-        "sequences": [_dump_sequence(s) for s in state.sequences],
-        "turn": state.turn,
-        "first_seat": state.first_seat,
-        "turn_count": state.turn_count,
-        "traded": state.traded,
-        "passes": state.passes,
-        "last_move": None if state.last_move is None else _dump_move(state.last_move),
-        "outcome": None
-        if out is None
-        else {"side": out.side, "seats": list(out.seats), "reason": out.reason},
-        "forfeited": sorted(state.out),
-    } | (
-        # Written only when set, so that a state saved before the count existed (absent:
-        # 0) dumps exactly as it was stored and verify-log still matches it.
-        {"idle_reshuffles": state.idle_reshuffles} if state.idle_reshuffles else {}
+    return (
+        {
+            "version": _STATE_VERSION,
+            "config": {
+                "seats": config.seats,
+                "first_sequence_wins": config.first_sequence_wins,
+                "teams": config.teams,
+            },
+            "chips": list(state.chips),
+            "hands": [list(hand) for hand in state.hands],
+            "draw_pile": list(state.draw_pile),
+            "discards": list(state.discards),
+            "sequences": [_dump_sequence(s) for s in state.sequences],
+            "turn": state.turn,
+            "first_seat": state.first_seat,
+            "turn_count": state.turn_count,
+            "traded": state.traded,
+            "passes": state.passes,
+            "last_move": None if state.last_move is None else _dump_move(state.last_move),
+            "outcome": None
+            if out is None
+            else {"side": out.side, "seats": list(out.seats), "reason": out.reason},
+            "forfeited": sorted(state.out),
+        }
+        | (
+            # Written only when set, so that a state saved before the count existed (absent:
+            # 0) dumps exactly as it was stored and verify-log still matches it.
+            {"idle_reshuffles": state.idle_reshuffles} if state.idle_reshuffles else {}
+        )
+        | ({"idle_passes": state.idle_passes} if state.idle_passes else {})
     )
 
 
@@ -912,6 +938,7 @@ def load(data: dict[str, Any]) -> BoardState:
         ),
         out=forfeited,
         idle_reshuffles=int(data.get("idle_reshuffles", 0)),
+        idle_passes=int(data.get("idle_passes", 0)),
         side_masks=tuple(masks),
         locked=locked,
     )

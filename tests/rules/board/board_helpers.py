@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
-from bot.rules.board import FULL_DECK, BoardState, MoveRecord, load
+from bot.rules.board import FULL_DECK, BoardState, MoveRecord, forfeit, load
 from bot.rules.board.game import EMPTY, PlayCard, RemoveChip
+from bot.rules.board.layout import CORNER_CELLS
 
 
 def position(
@@ -96,3 +98,55 @@ def check_invariants(state: BoardState, log: list[MoveRecord]) -> None:
 
 def seeded(seed: int) -> random.Random:
     return random.Random(seed)
+
+
+def jacks_only_after_forfeits() -> BoardState:
+    """Issue 31.29, found by an independent rules check: an 8-seat game (4 cards a hand)
+    where forfeits left seat 0 (side 0) and seat 1 (side 1). The board is full; side 1's
+    chips are all locked (hand-made), side 0's are not. Seat 0 holds only one-eyed jacks,
+    with nothing it may remove; seat 1 only two-eyed jacks, with no open space. Jacks are
+    never dead, so nobody trades and the pile never turns ("stalled" never comes), and
+    side 0's chips are free ("blocked" is false)."""
+    chips = {
+        (r, c): (r + c) % 2 for r in range(10) for c in range(10) if (r, c) not in CORNER_CELLS
+    }
+    hands = [["JH", "JH", "JS", "JS"], ["JD", "JD", "JC", "JC"], *[[] for _ in range(6)]]
+    rest = sorted((Counter(FULL_DECK) - Counter(c for hand in hands for c in hand)).elements())
+    # The six seats that left had four cards each: theirs were discarded as they forfeited.
+    state = position(
+        seats=8, chips=chips, hands=hands, sequences=_diagonals(chips, 1), draw_pile=rest[24:]
+    )
+    for seat in range(2, 8):
+        cards = rest[(seat - 2) * 4 : (seat - 1) * 4]
+        state = forfeit(replace(state, hands=(*state.hands[:seat], tuple(cards),
+                                              *state.hands[seat + 1 :])), seat)  # fmt: skip
+    return state
+
+
+def _diagonals(
+    chips: dict[tuple[int, int], int], side: int
+) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Five-space diagonal windows of ``side``'s chips (or corners) covering every chip of
+    ``side``: hand-made sequences that lock them all (a checkerboard's colours run along
+    diagonals), each drawable as a sequence."""
+
+    def own(cell: tuple[int, int]) -> bool:
+        return cell in CORNER_CELLS or chips.get(cell) == side
+
+    windows: list[tuple[int, list[tuple[int, int]]]] = []
+    covered: set[tuple[int, int]] = set()
+    for cell in sorted(c for c, s in chips.items() if s == side):
+        if cell in covered:
+            continue
+        for dr, dc in ((1, 1), (1, -1)):
+            for back in range(5):
+                r0, c0 = cell[0] - back * dr, cell[1] - back * dc
+                window = [(r0 + k * dr, c0 + k * dc) for k in range(5)]
+                if all(0 <= r < 10 and 0 <= c < 10 and own((r, c)) for r, c in window):
+                    windows.append((side, window))
+                    covered.update(window)
+                    break
+            if cell in covered:
+                break
+        assert cell in covered, cell
+    return windows

@@ -8,11 +8,12 @@ import random
 from collections import Counter
 
 import pytest
-from board_helpers import check_invariants, position
+from board_helpers import check_invariants, jacks_only_after_forfeits, position
 
 from bot.errors import IllegalAction
 from bot.rules.board import (
     FULL_DECK,
+    PLAYER_LEVELS,
     BoardConfig,
     BoardOutcome,
     BoardState,
@@ -23,11 +24,13 @@ from bot.rules.board import (
     apply,
     choose_action,
     dump,
+    forfeit,
     legal_actions,
     load,
     new_game,
     view_for,
 )
+from bot.rules.board.game import no_card_playable
 from bot.rules.board.layout import CORNER_CELLS
 
 RNG = random.Random(0)
@@ -192,3 +195,44 @@ def test_states_saved_before_the_count_load_and_dump_unchanged() -> None:
     state = load(old)
     assert state.idle_reshuffles == 0 and dump(state) == old
     assert dump(_idle(state, 1))["idle_reshuffles"] == 1
+
+
+def test_a_round_of_passes_with_nothing_changing_is_a_draw() -> None:
+    state = jacks_only_after_forfeits()
+    assert state.out == frozenset(range(2, 8)) and state.outcome is None
+    assert not no_card_playable(state)  # side 0's chips are free: not "blocked"
+    assert legal_actions(state) == [Pass()]  # seat 0: nothing to remove, no dead card
+    once = apply(state, Pass(), RNG)
+    assert once.outcome is None and once.turn == 1 and once.idle_passes == 1
+    assert legal_actions(once) == [Pass()]  # seat 1: no open space
+    twice = apply(once, Pass(), RNG)
+    assert twice.outcome == BoardOutcome(None, (), "passed")
+    assert legal_actions(twice) == []
+    assert load(json.loads(json.dumps(dump(twice)))) == twice
+
+
+def test_bots_in_that_position_end_the_game_instead_of_looping() -> None:
+    state = jacks_only_after_forfeits()
+    rng = random.Random(5)
+    for level in PLAYER_LEVELS:
+        s = state
+        while s.outcome is None:
+            s = apply(s, choose_action(view_for(s, s.turn), level, rng), rng)
+            assert s.turn_count < 10, level
+        assert s.outcome == BoardOutcome(None, (), "passed"), level
+
+
+def test_a_pass_after_this_turns_trade_starts_the_count_again() -> None:
+    """Seat 1 trades its dead card, then passes; seat 0 passes bare: not a round of passes
+    with nothing changing (seat 1 drew, and trades again next turn)."""
+    others = Counter(FULL_DECK) - Counter(["2S", "3S", "2S", "3S", "JH"])
+    pile = [*sorted(others.elements()), "2S", "3S"]
+    state = position(hands=[["JH"], ["2S"]], chips=DEAD_2S_3S, draw_pile=pile, turn=1)
+    state = apply(state, TradeDeadCard("2S"), RNG)  # draws the 3S, dead too
+    state = apply(state, Pass(), RNG)
+    assert state.idle_passes == 0
+    state = apply(state, Pass(), RNG)  # seat 0: its one-eyed jack has nothing to remove
+    assert state.outcome is None and state.idle_passes == 1
+    assert legal_actions(state) == [TradeDeadCard("3S")]
+    # A forfeit starts it again too.
+    assert forfeit(position(seats=3, hands=[["JH"], ["JD"], ["JC"]]), 2).idle_passes == 0

@@ -41,7 +41,7 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board-sim", "--games", "2", "--seats", "random,random", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "95% CI" in out and "plays every side" in out and "games/s" in out
-    assert "drawn 0 (no card playable 0, two idle reshuffles 0)" in out
+    assert "drawn 0 (no card playable 0, two idle reshuffles 0, a round of idle passes 0)" in out
     assert main(["board-sim", "--games", "2", "--seats", "random,wizard"]) == 2
     assert "unknown level" in capsys.readouterr().err
     assert main(["board-sim", "--games", "2", "--seats", "random,random,random,random,random"]) == 2

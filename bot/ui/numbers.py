@@ -1,0 +1,78 @@
+"""Numbers in slash-command options beyond what Discord's clients send. Discord caps an
+integer option at 2⁵³ − 1 either way, but a custom client or a raw API call need not: a value
+past that reached the store (the SQLite driver raises past 64 bits) and the member saw an
+apology. Every integer and number option of every command is checked here, before the
+command runs, and refused in one private line naming the option's range."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n.speaking import _, number, pgettext
+from bot.ui.errors import reply_private
+
+# Discord's own bound of an integer option (its API schema: -2⁵³ + 1 to 2⁵³ − 1).
+DISCORD_MAX = 2**53 - 1
+NUMERIC = (
+    discord.AppCommandOptionType.integer.value,
+    discord.AppCommandOptionType.number.value,
+)
+
+
+def _leaves(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The options a member gave, below the subcommand (group) they nest in."""
+    for option in options:
+        if "options" in option:
+            yield from _leaves(option["options"])
+        else:
+            yield option
+
+
+def past_discord(interaction: discord.Interaction[Any]) -> tuple[str, Any] | None:
+    """The first numeric option whose value lies past Discord's bound (name, value)."""
+    data: Any = interaction.data or {}
+    for option in _leaves(list(data.get("options", []))):
+        value = option.get("value")
+        if option.get("type") not in NUMERIC or isinstance(value, bool):
+            continue
+        if isinstance(value, int | float) and abs(value) > DISCORD_MAX:
+            return str(option.get("name", "")), value
+    return None
+
+
+def refusal(interaction: discord.Interaction[Any], name: str) -> str:
+    """The one-line refusal: the option (named as the member's client shows it) and the
+    command's declared range (Discord's bound where the command declares none)."""
+    low: float = -DISCORD_MAX
+    high: float = DISCORD_MAX
+    command = interaction.command
+    if isinstance(command, app_commands.Command):
+        for param in command.parameters:
+            if param.display_name == name:
+                low = param.min_value if param.min_value is not None else low
+                high = param.max_value if param.max_value is not None else high
+                break
+    return _(
+        "The %(option)s option must be between %(low)s and %(high)s.",
+        option=pgettext("option", name).replace("_", " "),
+        low=number(int(low)),
+        high=number(int(min(high, DISCORD_MAX))),
+    )
+
+
+class CommandTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: a command whose numbers are past Discord's bound is refused
+    before it runs (``past_discord``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.type is not discord.InteractionType.application_command:
+            return True  # autocomplete: the command refuses the value when it is sent
+        found = past_discord(interaction)
+        if found is None:
+            return True
+        await reply_private(interaction, refusal(interaction, found[0]))
+        return False
