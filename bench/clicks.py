@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.database import db_work
+from bench.database import db_work, no_group_commit
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, quantile
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 from bot.tables.events import ENDED, Closed
 
 
@@ -187,6 +187,16 @@ async def burst_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 work_floor=w.get(f"burst{size}_p99"),
                 goal="p99 ≤ 1 s",
             )
+        size = sizes.bursts[-1]  # the biggest again, each click's save its own commit
+        clicks = await throw_clicks(env, table_id, player, throw, size)
+        with no_group_commit():
+            rate, p50, p99 = await burst_clicks(env.h, clicks)
+        where = f"burst of {size:,}, no group commit"
+        w_rate, w_p99 = w.get(f"burst{size}"), w.get(f"burst{size}_p99")
+        report.add("burst.single.rate", f"{where}", "/s", rate, work_floor=w_rate,
+                   higher_is_better=True, goal="(what group commit saves)")  # fmt: skip
+        report.add("burst.single.p99", f"{where}: p99 until answered", "ms", p99,
+                   work_floor=w_p99, goal="")  # fmt: skip
         await locks(env, table_id, throw, player, sizes, report)
     finally:
         await env.stop()

@@ -11,7 +11,7 @@ from typing import Any
 
 from bench.env import Env
 from bench.report import LATENCY, T0, Report, Sizes, ms_since, rss
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 
 
 def same_second(due: float, count: int) -> Callable[[int], float]:
