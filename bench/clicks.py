@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.database import db_work, no_group_commit
+from bench.database import no_group_commit
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, quantile
 from bench.targets import Targets
@@ -37,7 +37,6 @@ async def click_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 )
             if slot == 0:
                 await slow_click(env, table_id, sizes, report)
-                await db_work(env, table_id, sizes, report)
             if n in sizes.restart:
                 seconds, requests = await env.restart()
                 which = sizes.restart.index(n)

@@ -28,6 +28,16 @@ def in_timer_loop() -> bool:
     return task is not None and task.get_name().startswith("table-timers")
 
 
+async def database_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
+    """One live game, the timer loop on: its clicks' database work, then commits/s."""
+    env = await Env(H, dbs, "database", seed, timers=True).start()
+    try:
+        table_id = await env.start_game("sequences start", rounds=10)
+        await db_work(env, table_id, sizes, report)
+    finally:
+        await env.stop()
+
+
 async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None:
     """Database round trips and statements per click, and commits per second."""
     from bot.store.db import AFTER_COMMIT

@@ -182,6 +182,7 @@ class Report:
     work_floor: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     section: str = ""  # the section running now: its rows are marked with it
+    run: int = 1  # which run of it (1 to --repeat)
     touched: list[Row] = field(default_factory=list)  # rows the section's run added to
     machine: list[dict[str, Any]] = field(default_factory=list)  # each section run's
 
@@ -208,6 +209,14 @@ class Report:
         if work_floor is not None:
             row.work_floors.append(work_floor)
         self.touched.append(row)
+
+    def discard_run(self) -> None:
+        """The section's run failed: what it added goes (a row it made, a run it added)."""
+        for row in {id(r): r for r in self.touched}.values():
+            kept = len(row.machines)  # one per finished run
+            del row.runs[kept:], row.floors[kept:], row.work_floors[kept:]
+        self.rows = [r for r in self.rows if r.runs]
+        self.touched = []
 
     def end_run(self, machine: dict[str, Any]) -> None:
         """The section's run is over: how busy the machine was goes beside its rows."""

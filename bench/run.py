@@ -11,6 +11,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +24,30 @@ from bench.targets import BenchDatabaseError, Targets
 from bot.store.db import is_postgresql
 
 
-async def run_section(section: Section, b: Bench, runs: int, also: tuple[int, ...]) -> None:
-    """``runs`` runs of one section; the floors it sets are the median of its runs."""
+async def run_section(section: Section, b: Bench, runs: int, also: tuple[int, ...]) -> bool:
+    """``runs`` runs of one section; the floors it sets are the median of its runs. False if
+    a run failed: its traceback is printed, the note says so, the section's other runs are
+    not made, and the rows keep the runs that were (a full-size run on a loaded machine can
+    fail where a quiet one does not; the bench still prints what it measured)."""
     report = b.report
     floors: dict[str, list[float]] = {}
     works: dict[str, list[float]] = {}
     took = 0.0
     for run in range(1, runs + 1):
-        report.section = section.name
+        report.section, report.run = section.name, run
         before = machine.snapshot(also)
-        await section.run(b)
+        try:
+            await section.run(b)
+        except (Exception, asyncio.CancelledError) as exc:
+            if isinstance(exc, BenchDatabaseError):
+                raise
+            traceback.print_exc()
+            report.discard_run()
+            report.notes.append(
+                f"{section.name}, run {run} of {runs}: FAILED ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else ''})"
+            )
+            return False
         seen = machine.between(before, machine.snapshot(also))
         took += seen["seconds"]
         report.end_run({"run": run, **seen})
@@ -45,19 +60,24 @@ async def run_section(section: Section, b: Bench, runs: int, also: tuple[int, ..
     report.floor.update({k: statistics.median(v) for k, v in floors.items()})
     report.work_floor.update({k: statistics.median(v) for k, v in works.items()})
     report.notes.append(f"{section.name} took {took:.1f} s")
+    return True
 
 
-async def bench_all(H: Any, args: argparse.Namespace, sizes: Sizes, report: Report) -> None:
+async def bench_all(H: Any, args: argparse.Namespace, sizes: Sizes, report: Report) -> bool:
+    """Every section wanted; False if a run of one failed."""
     wanted = [s for s in SECTIONS if s.name in args.wanted]
+    ok = True
     with tempfile.TemporaryDirectory() as tmp_name:
         dbs = Targets(args.database, Path(tmp_name))
         try:
             also = dbs.server_pids()  # the PostgreSQL server's CPU is the bench's own
             b = Bench(H, dbs, sizes, report, args.seed, args.processes)
             for section in wanted:
-                await run_section(section, b, args.repeat if section.repeat else 1, also)
+                runs = args.repeat if section.repeat else 1
+                ok = await run_section(section, b, runs, also) and ok
         finally:
             dbs.close()
+    return ok
 
 
 def sort_rows(report: Report) -> None:
@@ -106,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     report = Report()
     started = time.perf_counter()
     try:
-        asyncio.run(bench_all(H, args, sizes, report))
+        ok = asyncio.run(bench_all(H, args, sizes, report))
     except BenchDatabaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -134,4 +154,4 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(render_table(report))
-    return 0
+    return 0 if ok else 1

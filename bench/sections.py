@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.clicks import board_section, burst_section, click_section
+from bench.database import database_section
 from bench.floor import floor_section
 from bench.frame import frame_section
 from bench.odds import odds_section
@@ -68,8 +69,13 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "click",
-        "push-your-luck clicks beside N live games, a slow Discord, database work, restarts",
+        "push-your-luck clicks beside N live games, a slow Discord, restarts",
         lambda b: click_section(b.H, b.dbs, b.sizes, b.report, b.seed),
+    ),
+    Section(
+        "database",
+        "round trips and statements per click; commits/s, with and without group commit",
+        lambda b: database_section(b.H, b.dbs, b.sizes, b.report, b.seed),
     ),
     Section(
         "board",

@@ -113,8 +113,9 @@ WITH_FLOOR = {
 WITH_WORK_FLOOR = {
     key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))
 }
-# Run once whatever --repeat says: they count, or their setup dwarfs their timings.
-ONCE = ("memory.", "store.")
+# Run once whatever --repeat says: they count, their setup dwarfs their timings, or (the
+# timers at 50 ms a request) they measure the bot's pace of requests.
+ONCE = ("memory.", "store.", "timers.50ms.")
 MACHINE = {
     "run", "seconds", "cores", "own_cores", "other_cores", "stolen_cores", "load_before",
     "load_after", "disturbed",
@@ -341,3 +342,30 @@ def test_bench_without_a_checkout_says_so_in_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "error: bench needs a checkout of the repository (tests/harness)\n"
+
+
+async def test_a_failed_run_keeps_the_runs_before_it_and_says_so(tmp_path: Path) -> None:
+    """A full-size run on a loaded machine can fail (a burst refused by the fake Discord's
+    rate limits); the section stops there, its rows keep the runs made, and the note says
+    which run failed."""
+    from bench.report import QUICK
+    from bench.run import run_section
+    from bench.sections import Bench, Section
+    from bench.targets import Targets
+
+    calls: list[int] = []
+
+    async def flaky(b: Bench) -> None:
+        calls.append(len(calls) + 1)
+        b.report.add("flaky.0", "a flaky row", "ms", float(len(calls)))
+        if len(calls) == 2:
+            b.report.add("flaky.1", "a row only the failed run made", "ms", 1.0)
+            raise RuntimeError("refused\nand more")
+
+    report = Report()
+    b = Bench(None, Targets(None, tmp_path), QUICK, report, 1, 2)
+    assert await run_section(Section("flaky", "a test", flaky), b, 3, ()) is False
+    assert calls == [1, 2]
+    [row] = report.rows
+    assert row.runs == [1.0] and [m["run"] for m in row.machines] == [1]
+    assert "flaky, run 2 of 3: FAILED (RuntimeError: refused)" in report.notes
