@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.database import db_work
+from bench.database import no_group_commit
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, quantile
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 from bot.tables.events import ENDED, Closed
 
 
@@ -37,7 +37,6 @@ async def click_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 )
             if slot == 0:
                 await slow_click(env, table_id, sizes, report)
-                await db_work(env, table_id, sizes, report)
             if n in sizes.restart:
                 seconds, requests = await env.restart()
                 which = sizes.restart.index(n)
@@ -187,9 +186,36 @@ async def burst_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
                 work_floor=w.get(f"burst{size}_p99"),
                 goal="p99 ≤ 1 s",
             )
+        await single_burst(env, table_id, player, throw, sizes.bursts[-1], report)
         await locks(env, table_id, throw, player, sizes, report)
     finally:
         await env.stop()
+
+
+async def single_burst(
+    env: Env, table_id: int, player: Any, throw: str, size: int, report: Report
+) -> None:
+    """The biggest burst again on fresh tables, each click's save its own commit."""
+    clicks = await throw_clicks(env, table_id, player, throw, size)
+    with no_group_commit():
+        rate, _, p99 = await burst_clicks(env.h, clicks)
+    where, w = f"burst of {size:,}, no group commit", report.work_floor
+    report.add(
+        "burst.single.rate",
+        where,
+        "/s",
+        rate,
+        work_floor=w.get(f"burst{size}"),
+        higher_is_better=True,
+        goal="(what group commit saves)",
+    )
+    report.add(
+        "burst.single.p99",
+        f"{where}: p99 until answered",
+        "ms",
+        p99,
+        work_floor=w.get(f"burst{size}_p99"),
+    )
 
 
 async def locks(

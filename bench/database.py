@@ -8,11 +8,13 @@ import dataclasses
 import functools
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from bench.env import Env
 from bench.report import Report, Sizes
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 
 
 def in_timer_loop() -> bool:
@@ -24,6 +26,16 @@ def in_timer_loop() -> bool:
     except RuntimeError:  # no event loop in this thread: the writer
         return False
     return task is not None and task.get_name().startswith("table-timers")
+
+
+async def database_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
+    """One live game, the timer loop on: its clicks' database work, then commits/s."""
+    env = await Env(H, dbs, "database", seed, timers=True).start()
+    try:
+        table_id = await env.start_game("sequences start", rounds=10)
+        await db_work(env, table_id, sizes, report)
+    finally:
+        await env.stop()
 
 
 async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None:
@@ -92,6 +104,8 @@ async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None
     raw_batch = await raw_commits(dbs, sizes.commits * 10, 100)
     store = await store_commits(env, table_id, sizes.commits)
     burst = await store_burst(env, table_id, sizes.commits)
+    with no_group_commit():
+        single = await store_burst(env, table_id, sizes.commits)
     engine, driver = dbs.label, "sqlite3" if name == "sqlite" else "psycopg"
     report.add(
         "db.raw_commits",
@@ -126,6 +140,15 @@ async def db_work(env: Env, table_id: int, sizes: Sizes, report: Report) -> None
         floor=raw_batch,
         higher_is_better=True,
         goal="≥ 10,000 durable changes/s under a burst",
+    )
+    report.add(
+        "db.store_burst_single",
+        f"{engine}: the same {sizes.commits:,} changes at once, no group commit",
+        "/s",
+        single,
+        floor=raw_one,
+        higher_is_better=True,
+        goal="(one transaction per change: what group commit saves)",
     )
 
 
@@ -168,3 +191,17 @@ async def store_burst(env: Env, table_id: int, changes: int) -> float:
     started = time.perf_counter()
     await asyncio.gather(*(db.write(functools.partial(bump_job, row=row)) for row in rows))
     return changes / (time.perf_counter() - started)
+
+
+@contextmanager
+def no_group_commit() -> Iterator[None]:
+    """Every ``Database.write`` its own transaction while it lasts (``MAX_BATCH`` = 1): the
+    alternative to group commit, measured beside it."""
+    from bot.store import db
+
+    saved = db.MAX_BATCH
+    db.MAX_BATCH = 1
+    try:
+        yield
+    finally:
+        db.MAX_BATCH = saved

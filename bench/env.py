@@ -13,7 +13,7 @@ from typing import Any
 
 import tests.harness as harness  # the offline harness: in a checkout, with the dev extras
 from bench.report import T0, ms_since, quantile
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 from bot.store.db import is_postgresql
 
 # A person's look at their hand before tapping a card: far quicker than anyone reads, and

@@ -10,7 +10,7 @@ from typing import Any
 from bench.clicks import throw_button, throw_clicks
 from bench.env import Env, burst_figures, deliver, import_harness
 from bench.report import Report, Sizes
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 
 # --- one burst split across processes on one PostgreSQL database -----------------------
 

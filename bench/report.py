@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import os
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from bench.machine import DISTURBED_SHARE
 
 T0 = 1_780_000_000.0
 LATENCY = 0.05  # seconds per Discord request in the "slow Discord" rows
@@ -29,8 +32,13 @@ class Sizes:
     opens: int = 40
     memory: tuple[int, int] = (10_000, 1_000)
     closed: int = 500
-    frames: int = 100
+    frames: int = 200
     ai_games: int = 4
+    odds_repeat: int = 200  # cached advice calls per state
+    store_games: int = 100_000
+    store_members: int = 10_000
+    store_runs: int = 200  # timed runs per store measurement
+    tables_games: int = 20  # demo games per game, played by bots through the service
 
 
 QUICK = Sizes(
@@ -51,6 +59,11 @@ QUICK = Sizes(
     closed=5,
     frames=3,
     ai_games=1,
+    odds_repeat=1,
+    store_games=300,
+    store_members=40,
+    store_runs=3,
+    tables_games=1,
 )
 
 
@@ -77,17 +90,55 @@ def rss() -> int:
         return 0
 
 
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
 @dataclass
 class Row:
+    """One measurement: the value of each run of its section (``runs``), the floors each run
+    was compared with, and how busy the machine was in each run (``machines``)."""
+
     key: str
     label: str
     unit: str  # ms, s, /s, KB, count
-    bot: float
-    floor: float | None = None
+    section: str = ""
     goal: str = ""
     higher_is_better: bool = False
+    runs: list[float] = field(default_factory=list)
+    floors: list[float] = field(default_factory=list)
     # The work a click cannot avoid (bench/workfloor.py), where the row has one.
-    work_floor: float | None = None
+    work_floors: list[float] = field(default_factory=list)
+    machines: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def bot(self) -> float:
+        """The median of the runs."""
+        return statistics.median(self.runs)
+
+    @property
+    def floor(self) -> float | None:
+        return _median(self.floors)
+
+    @property
+    def work_floor(self) -> float | None:
+        return _median(self.work_floors)
+
+    @property
+    def spread(self) -> float | None:
+        """(slowest − fastest run) / the median, in %; None for a single run (or runs that
+        differ around a median of 0)."""
+        if len(self.runs) < 2:
+            return None
+        width = max(self.runs) - min(self.runs)
+        if not width:
+            return 0.0
+        return width / abs(self.bot) * 100 if self.bot else None
+
+    @property
+    def disturbed(self) -> bool:
+        """Whether the machine was busy in any of the row's runs (bench/machine.py)."""
+        return any(m.get("disturbed") for m in self.machines)
 
     def _times(self, floor: float | None) -> float | None:
         """How many times slower than ``floor`` (>1: slower)."""
@@ -106,16 +157,21 @@ class Row:
         return self._times(self.work_floor)
 
     def as_json(self) -> dict[str, Any]:
-        ratio, work_ratio = self.ratio, self.work_ratio
+        ratio, work_ratio, spread = self.ratio, self.work_ratio, self.spread
         return {
             "label": self.label,
             "unit": self.unit,
+            "section": self.section,
             "floor": self.floor,
             "bot": self.bot,
             "ratio": None if ratio is None else round(ratio, 2),
             "work_floor": self.work_floor,
             "work_ratio": None if work_ratio is None else round(work_ratio, 2),
             "goal": self.goal,
+            "runs": self.runs,
+            "spread_pct": None if spread is None else round(spread, 1),
+            "disturbed": self.disturbed,
+            "machine": self.machines,
         }
 
 
@@ -125,9 +181,48 @@ class Report:
     floor: dict[str, float] = field(default_factory=dict)
     work_floor: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    section: str = ""  # the section running now: its rows are marked with it
+    run: int = 1  # which run of it (1 to --repeat)
+    touched: list[Row] = field(default_factory=list)  # rows the section's run added to
+    machine: list[dict[str, Any]] = field(default_factory=list)  # each section run's
 
-    def add(self, key: str, label: str, unit: str, bot: float, **kw: Any) -> None:
-        self.rows.append(Row(key, label, unit, bot, **kw))
+    def add(
+        self,
+        key: str,
+        label: str,
+        unit: str,
+        bot: float,
+        *,
+        floor: float | None = None,
+        work_floor: float | None = None,
+        goal: str = "",
+        higher_is_better: bool = False,
+    ) -> None:
+        """One run's value of a row: the first run makes the row, the others add to it."""
+        row = next((r for r in self.rows if r.key == key), None)
+        if row is None:
+            row = Row(key, label, unit, self.section, goal, higher_is_better)
+            self.rows.append(row)
+        row.runs.append(bot)
+        if floor is not None:
+            row.floors.append(floor)
+        if work_floor is not None:
+            row.work_floors.append(work_floor)
+        self.touched.append(row)
+
+    def discard_run(self) -> None:
+        """The section's run failed: what it added goes (a row it made, a run it added)."""
+        for row in {id(r): r for r in self.touched}.values():
+            kept = len(row.machines)  # one per finished run
+            del row.runs[kept:], row.floors[kept:], row.work_floors[kept:]
+        self.rows = [r for r in self.rows if r.runs]
+        self.touched = []
+
+    def end_run(self, machine: dict[str, Any]) -> None:
+        """The section's run is over: how busy the machine was goes beside its rows."""
+        for row in {id(r): r for r in self.touched}.values():  # once each, in order
+            row.machines.append(machine)
+        self.touched = []
 
 
 def fmt(value: float | None, unit: str) -> str:
@@ -141,23 +236,43 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.2f} s"
     if unit == "KB":
         return f"{value:,.1f} KB"
+    if unit == "µs":
+        return f"{value:,.2f} µs"
     return f"{value:,.2f} ms"
 
 
-def times(ratio: float | None) -> str:
-    return "—" if ratio is None else f"{ratio:.1f}x"
+def times(ratio: float | None, disturbed: bool = False) -> str:
+    """A ratio; a star when a run was disturbed (its ratio is the machine's too)."""
+    return "—" if ratio is None else f"{ratio:.1f}x{'*' if disturbed else ''}"
+
+
+def runs_cell(row: Row) -> str:
+    """How many runs, and how many of them were disturbed."""
+    busy = sum(1 for m in row.machines if m.get("disturbed"))
+    return f"{len(row.runs)}, {busy} disturbed" if busy else f"{len(row.runs)}, quiet"
+
+
+DISTURBED_NOTE = (
+    f"*: a run of this row was disturbed (other processes used ≥ {DISTURBED_SHARE:.0%} of the "
+    "cores meanwhile): read its ratio as the machine's, not the bot's"
+)
 
 
 def render_table(report: Report) -> str:
-    head = ("measurement", "floor", "work floor", "bot", "ratio", "work ratio", "goal")
+    head = (
+        "measurement", "floor", "work floor", "bot", "spread", "ratio", "work ratio", "runs",
+        "goal",
+    )  # fmt: skip
     lines = [
         [
             r.label,
             fmt(r.floor, r.unit),
             fmt(r.work_floor, r.unit),
             fmt(r.bot, r.unit),
-            times(r.ratio),
-            times(r.work_ratio),
+            "—" if r.spread is None else f"{r.spread:.0f}%",
+            times(r.ratio, r.disturbed),
+            times(r.work_ratio, r.disturbed),
+            runs_cell(r),
             r.goal,
         ]
         for r in report.rows
@@ -171,5 +286,7 @@ def render_table(report: Report) -> str:
             c.rjust(w) for c, w in zip(line[1:n], widths[1:], strict=True)
         ]
         out.append("  ".join(cells) + "  " + line[n])
+    if any(r.disturbed and (r.ratio or r.work_ratio) for r in report.rows):
+        out.append(DISTURBED_NOTE)
     out += [f"note: {n}" for n in report.notes]
     return "\n".join(out)

@@ -11,7 +11,7 @@ from typing import Any
 
 from bench.env import Env
 from bench.report import LATENCY, T0, Report, Sizes, ms_since, rss
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 
 
 def same_second(due: float, count: int) -> Callable[[int], float]:
@@ -23,7 +23,9 @@ async def timer_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed
     n = sizes.timers
     try:
         table_id = await env.start_game("sequences start", rounds=10)
-        for latency in (0.0, LATENCY):
+        # The 50 ms rows once: their "shown" is the bot's pace of 20 requests a second,
+        # which repeating would only measure again (minutes of a run).
+        for latency in (0.0, LATENCY) if report.run == 1 else (0.0,):
             due = env.clock.now + 30
             await env.copies(table_id, n, same_second(due, n))
             env.clock.now = due + 1

@@ -15,7 +15,7 @@ from typing import Any
 
 from bench.env import Env
 from bench.report import Report, Sizes, quantile
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 from bot.rules import board as b
 
 THINKERS = 8

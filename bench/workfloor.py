@@ -28,7 +28,7 @@ from typing import Any
 
 from bench.env import Env, burst_clicks
 from bench.report import LATENCY, Report, Sizes, ms_since, quantile
-from bot.cli.bench_db import Targets
+from bench.targets import Targets
 from bot.store import jsontext
 
 # The board picture's PNG settings (bot/games/board/picture.py: render_board).

@@ -67,14 +67,7 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
         {
             "bench": (
                 "bot.cli.bench",
-                "the performance table: clicks, bursts, restarts, timers against a floor",
-            ),
-            "bench-odds": ("bot.cli.bench_odds", "time the exact odds: cold, cached, full tables"),
-            "bench-render": ("bot.cli.bench_render", "time board image rendering"),
-            "bench-store": ("bot.cli.bench_store", "time leaderboards, escrows and payouts"),
-            "bench-tables": (
-                "bot.cli.bench_tables",
-                "time a click inside the bot (service + redraw)",
+                "every benchmark: clicks, bursts, timers, store, pictures, odds against floors",
             ),
         },
     ),

@@ -1,9 +1,8 @@
-"""``python -m bot bench``: the performance table, measured through the offline harness.
+"""``python -m bot bench``: every benchmark, measured by the checkout's ``bench/`` package.
 
-The measuring code needs the test harness (``tests/harness``), so it lives outside the bot,
-in the checkout's ``bench/`` package; this module holds only the command's arguments and
-finds that package. An installed bot without the checkout (the Docker image, a wheel) has
-neither folder and says so in one line.
+The measuring code needs the test harness (``tests/harness``), so it lives outside the bot;
+this module holds only the command's arguments and finds that package. An installed bot
+without the checkout (the Docker image, a wheel) has neither folder and says so in one line.
 """
 
 from __future__ import annotations
@@ -11,19 +10,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 
 HELP_NOTE = (
     "Needs a checkout of the repository (the bench/ package and the offline test harness, "
     "tests/harness) and dpytest from the dev extras: pip install -e '.[dev]'. N up to 10,000 "
-    "takes minutes; --quick runs every row tiny, in seconds."
+    "and three runs of each section take many minutes; --quick runs every row tiny, in "
+    "seconds."
 )
 CHECKOUT_ONLY = "error: bench needs a checkout of the repository (tests/harness)"
 # Missing when the checkout is missing: the bench package, or the tests beside it.
 CHECKOUT = ("bench", "tests", "tests.harness")
-SECTIONS = (
-    "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame",
-    "thinking",
-)  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         default=None,
-        help=f"comma-separated sections to run: {','.join(SECTIONS)} (ratios need floor; "
+        metavar="SECTIONS",
+        help="comma-separated sections to run (--list names them; ratios need floor, "
         "processes needs --database)",
+    )
+    parser.add_argument("--list", action="store_true", help="name every section and stop")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        metavar="R",
+        help="runs of each timed section: the table gives their median and spread (default 3)",
     )
     parser.add_argument(
         "--database",
@@ -52,6 +58,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="P",
         help="the processes section: the biggest burst split across P processes on one "
         "PostgreSQL database, beside the same burst from 1 process (default 2)",
+    )
+    parser.add_argument(
+        "--write-pictures",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="write board-<position>.png for each sample board position into DIR and stop "
+        "(the docs' pictures: --write-pictures docs)",
     )
 
 

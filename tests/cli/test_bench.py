@@ -1,6 +1,7 @@
 """`python -m bot bench --quick --json` runs every row of the performance table, tiny, so the
 benchmark cannot rot, on SQLite and on PostgreSQL (``--database``, with the burst split across
-two processes). Nothing here is about time: only that every row has its numbers."""
+two processes). Nothing here is about time: only that every row has its numbers, each run's
+value, and how busy the machine was in each run (``bench/machine.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import math
 import os
 import re
 import sqlite3
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,14 @@ from typing import Any
 import psycopg
 import pytest
 
+from bench.machine import Snapshot, between
+from bench.odds import builds
+from bench.report import Report, render_table
 from bot.__main__ import main
+from bot.games.board.samples import SAMPLES
+from bot.games.registry import Games
+from bot.rules import pushluck as pl
+from bot.store import stats
 
 ROWS = {
     *(f"click.{slot}.{q}" for slot in range(3) for q in ("p50", "p99")),
@@ -42,10 +51,42 @@ ROWS = {
     "memory.per_game",
     "locks.service",
     "locks.publisher",
-    "frame.empty",
-    "frame.empty.size",
-    "frame.midgame",
-    "frame.midgame.size",
+    "burst.single.rate",  # the biggest burst again without group commit
+    "burst.single.p99",
+    "db.store_burst_single",
+    "frame.base",
+    *(
+        f"frame.{name}{what}"
+        for name in SAMPLES
+        for what in ("", ".p99", ".max", ".cpu", ".size", ".chips")
+    ),
+    *(f"odds.build.{name}" for name, _ in builds()),
+    *(
+        f"odds.advice.{variant}.{what}"
+        for variant in pl.VARIANTS
+        for what in ("first", "cold", "cached")
+    ),
+    "odds.everything",
+    "odds.worst.cold",
+    "odds.worst.cached",
+    "store.populate",
+    "store.rebuild",
+    *(
+        f"store.board.{scope}.{sort}.{q}"
+        for scope in stats.SCOPES
+        for sort in stats.SORTS
+        for q in ("p50", "p99")
+    ),
+    *(f"store.{what}.{q}" for what in ("escrow", "finish") for q in ("p50", "p99")),
+    *(
+        f"tables.{what}.{q}"
+        for what in (
+            "open",
+            "seat",
+            *(f"{g.name}.{step}" for g in Games().values() for step in ("move", "redraw")),
+        )
+        for q in ("p50", "p99")
+    ),
     "ai.p50",
     "ai.p99",
     "thinking.none.p99",
@@ -54,11 +95,16 @@ ROWS = {
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
 PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
 WITH_FLOOR = {
-    *(key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))),
+    *(
+        key
+        for key in ROWS
+        if key.startswith(("click.", "slow_click.", "board.", "burst."))
+        and not key.startswith("burst.single.")
+    ),
     "db.store_commits",
     "db.store_burst",
-    "frame.empty",
-    "frame.midgame",
+    "db.store_burst_single",
+    *(f"frame.{name}" for name in SAMPLES),
     "thinking.busy.p99",  # beside the same click with no bot thinking
 }
 
@@ -67,6 +113,14 @@ WITH_FLOOR = {
 WITH_WORK_FLOOR = {
     key for key in ROWS if key.startswith(("click.", "slow_click.", "board.", "burst."))
 }
+# Run once whatever --repeat says: they count, their setup dwarfs their timings, or (the
+# timers at 50 ms a request) they measure the bot's pace of requests.
+ONCE = ("memory.", "store.", "timers.50ms.")
+MACHINE = {
+    "run", "seconds", "cores", "own_cores", "other_cores", "stolen_cores", "load_before",
+    "load_after", "disturbed",
+}  # fmt: skip
+REPEAT = 2  # --repeat in these tests (3 by default): the median and the spread of 2 runs
 
 
 def _number(value: object) -> bool:
@@ -75,9 +129,21 @@ def _number(value: object) -> bool:
 
 def _check(report: dict[str, Any], engine: str, rows: set[str]) -> None:
     assert report["quick"] is True and report["engine"] == engine
+    assert report["repeat"] == REPEAT
     assert set(report["rows"]) == rows
     for key, row in report["rows"].items():
         assert _number(row["bot"]), (key, row)
+        runs = 1 if key.startswith(ONCE) else REPEAT
+        assert len(row["runs"]) == runs and all(_number(v) for v in row["runs"]), (key, row)
+        assert row["bot"] == statistics.median(row["runs"]), (key, row)
+        # Beside each row: how busy the machine was in each of its runs.
+        assert [m["run"] for m in row["machine"]] == list(range(1, runs + 1)), (key, row)
+        assert all(set(m) == MACHINE for m in row["machine"]), (key, row)
+        assert row["disturbed"] == any(m["disturbed"] for m in row["machine"]), (key, row)
+        if runs == 1:
+            assert row["spread_pct"] is None, (key, row)
+        elif row["bot"] or len(set(row["runs"])) == 1:
+            assert _number(row["spread_pct"]), (key, row)
         if key in WITH_FLOOR:
             assert _number(row["floor"]) and _number(row["ratio"]), (key, row)
         if key in WITH_WORK_FLOOR:
@@ -95,25 +161,73 @@ def _check(report: dict[str, Any], engine: str, rows: set[str]) -> None:
 
 
 def test_quick_bench_prints_every_row_with_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--json"]) == 0
+    assert main(["bench", "--quick", "--json", "--repeat", str(REPEAT)]) == 0
     _check(json.loads(capsys.readouterr().out), "sqlite", ROWS)
 
 
-def test_the_table_shows_both_floors_and_both_ratios(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--only", "floor,click"]) == 0
+def test_the_table_shows_both_floors_both_ratios_and_the_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "--quick", "--only", "floor,click", "--repeat", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    columns = ["measurement", "floor", "work floor", "bot", "ratio", "work ratio", "goal"]
+    columns = [
+        "measurement", "floor", "work floor", "bot", "spread", "ratio", "work ratio", "runs",
+        "goal",
+    ]  # fmt: skip
     assert re.split(r"\s{2,}", lines[0].strip()) == columns
     row = next(line for line in lines if line.startswith("push-your-luck click p50, N=1,"))
     cells = re.split(r"\s{2,}", row.strip())
     assert [c.endswith(" ms") for c in cells[1:4]] == [True] * 3, row
-    assert [re.fullmatch(r"[0-9.]+x", c) is not None for c in cells[4:6]] == [True] * 2, row
+    assert re.fullmatch(r"[0-9]+%", cells[4]), row
+    # A star on the ratios when a run was disturbed; the runs column says how many.
+    star = cells[7] != "2, quiet"
+    assert re.fullmatch(r"2, (quiet|[12] disturbed)", cells[7]), row
+    ratio = r"[0-9.]+x\*" if star else r"[0-9.]+x"
+    assert [re.fullmatch(ratio, c) is not None for c in cells[5:7]] == [True] * 2, row
+    assert any(line.startswith("note: click, run 2 of 2: ") for line in lines)
+
+
+def _snapshot(at: float, busy: float, own: float, steal: float = 0.0) -> Snapshot:
+    return Snapshot(at=at, load=(1.0, 1.0, 1.0), busy=busy, steal=steal, own=own)
+
+
+def test_a_run_is_disturbed_when_other_processes_took_a_tenth_of_the_cores() -> None:
+    """Over 10 s: the bench used 9 CPU seconds of all the busy time; what is left is the
+    other processes'. At 2 cores, 2 CPU seconds by others (0.2 cores) is the line."""
+    cores = os.cpu_count() or 1
+    line = 0.1 * cores * 10  # CPU seconds others may use in 10 s before the run is disturbed
+    quiet = between(_snapshot(0, 100, 50), _snapshot(10, 100 + 9 + line * 0.9, 59))
+    assert quiet["disturbed"] is False and quiet["own_cores"] == 0.9
+    busy = between(_snapshot(0, 100, 50), _snapshot(10, 100 + 9 + line * 1.1, 59))
+    assert busy["disturbed"] is True
+    assert busy["other_cores"] == round(line * 1.1 / 10, 2)
+    stolen = between(_snapshot(0, 100, 50), _snapshot(10, 109, 59, steal=line * 1.1))
+    assert stolen["disturbed"] is True and stolen["other_cores"] == 0.0
+
+
+def test_a_disturbed_run_stars_its_ratios_and_the_median_of_three_is_the_bot() -> None:
+    report = Report()
+    report.section = "click"
+    quiet = between(_snapshot(0, 100, 50), _snapshot(10, 110, 60))
+    busy = {**quiet, "disturbed": True}
+    for value, seen in ((3.0, quiet), (1.0, busy), (2.0, quiet)):
+        report.add("click.0.p50", "a click", "ms", value, work_floor=1.0)
+        report.end_run(seen)
+    [row] = report.rows
+    assert (row.bot, row.runs, row.spread) == (2.0, [3.0, 1.0, 2.0], 100.0)
+    assert row.disturbed and row.as_json()["disturbed"] is True
+    table = render_table(report)
+    assert "2.0x*" in table and "3, 1 disturbed" in table
+    assert "read its ratio as the machine's" in table
 
 
 def test_quick_bench_on_postgresql_leaves_the_given_database_alone(
     postgres_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["bench", "--quick", "--json", "--database", postgres_url]) == 0
+    assert (
+        main(["bench", "--quick", "--json", "--repeat", str(REPEAT), "--database", postgres_url])
+        == 0
+    )
     _check(json.loads(capsys.readouterr().out), "postgresql", ROWS | PROCESSES)
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         # Every section ran in a database of its own (bench_<pid>_<n>), dropped after it;
@@ -153,8 +267,8 @@ async def test_a_work_floor_click_commits_its_row_before_it_answers_like_the_tur
     from PIL import Image
 
     from bench.env import import_harness
+    from bench.targets import Targets
     from bench.workfloor import WorkFloor, measure_shape
-    from bot.cli.bench_db import Targets
     from bot.store import jsontext
 
     server = None if engine == "sqlite" else request.getfixturevalue("postgres_url")
@@ -228,3 +342,30 @@ def test_bench_without_a_checkout_says_so_in_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "error: bench needs a checkout of the repository (tests/harness)\n"
+
+
+async def test_a_failed_run_keeps_the_runs_before_it_and_says_so(tmp_path: Path) -> None:
+    """A full-size run on a loaded machine can fail (a burst refused by the fake Discord's
+    rate limits); the section stops there, its rows keep the runs made, and the note says
+    which run failed."""
+    from bench.report import QUICK
+    from bench.run import run_section
+    from bench.sections import Bench, Section
+    from bench.targets import Targets
+
+    calls: list[int] = []
+
+    async def flaky(b: Bench) -> None:
+        calls.append(len(calls) + 1)
+        b.report.add("flaky.0", "a flaky row", "ms", float(len(calls)))
+        if len(calls) == 2:
+            b.report.add("flaky.1", "a row only the failed run made", "ms", 1.0)
+            raise RuntimeError("refused\nand more")
+
+    report = Report()
+    b = Bench(None, Targets(None, tmp_path), QUICK, report, 1, 2)
+    assert await run_section(Section("flaky", "a test", flaky), b, 3, ()) is False
+    assert calls == [1, 2]
+    [row] = report.rows
+    assert row.runs == [1.0] and [m["run"] for m in row.machines] == [1]
+    assert "flaky, run 2 of 3: FAILED (RuntimeError: refused)" in report.notes

@@ -1,4 +1,4 @@
-"""The offline dice tools: ``score``, ``odds``, ``simulate`` and ``bench-odds``."""
+"""The offline dice tools: ``score``, ``odds``, ``simulate``, and the odds' bench section."""
 
 from __future__ import annotations
 
@@ -78,5 +78,5 @@ def test_simulate_prints_empirical_next_to_exact(
 
 
 def test_bench_odds_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "bench-odds", "--repeat", "1")
-    assert code == 0 and "cached" in out
+    code, out, _ = run(capsys, "bench", "--quick", "--only", "odds", "--repeat", "1")
+    assert code == 0 and "cached" in out and "odds: everything" in out

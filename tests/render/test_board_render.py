@@ -215,7 +215,7 @@ def test_rendering_is_deterministic() -> None:
 
 
 def test_bench_command_writes_docs_pictures(tmp_path: Path) -> None:
-    assert main(["bench-render", "--write-docs", str(tmp_path)]) == 0
+    assert main(["bench", "--write-pictures", str(tmp_path)]) == 0
     for name in SAMPLES:
         with Image.open(tmp_path / f"board-{name}.png") as img:
             assert img.format == "PNG"
@@ -223,11 +223,11 @@ def test_bench_command_writes_docs_pictures(tmp_path: Path) -> None:
 
 
 def test_bench_command_reports_each_position(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench-render", "--frames", "2", "--base-runs", "1"]) == 0
+    assert main(["bench", "--quick", "--only", "frame", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert "base draw" in out
     for name in SAMPLES:
-        assert name in out
+        assert f"board frame, {name}: p99" in out
 
 
 def test_card_index_stays_on_top_of_a_sequence_line() -> None:

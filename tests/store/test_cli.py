@@ -1,4 +1,4 @@
-"""The rebuild-ratings and bench-store subcommands run end to end."""
+"""The rebuild-ratings subcommand and the bench's store section run end to end."""
 
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ def test_rebuild_ratings_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["rebuild-ratings", "--database", str(tmp_path / "missing.sqlite3")]) == 2
 
 
-def test_bench_store_cli_small(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench-store", "--games", "300", "--members", "40", "--runs", "3"]) == 0
+def test_bench_store_section_small(capsys: pytest.CaptureFixture[str]) -> None:
+    """300 games among 40 members (``--quick``); the section raises if the ledger's invariant
+    does not hold after its escrows and payouts."""
+    assert main(["bench", "--quick", "--only", "store"]) == 0
     out = capsys.readouterr().out
-    assert "global win_rate" in out and "invariant holds" in out
+    assert "leaderboard page, global by win_rate, p99" in out and "300 games" in out

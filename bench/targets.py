@@ -54,17 +54,19 @@ class Targets:
 
     def new(self, name: str) -> str:
         """Where a new, empty database for ``name`` lives: a path or a URL."""
-        if self.server_url is None:
-            return str(self.tmp / f"{name}.sqlite3")
+        if self.server_url is None:  # a section runs several times: a new file each
+            return str(self.tmp / f"{name}_{next(self._numbers)}.sqlite3")
         dbname = f"{self.prefix}{next(self._numbers)}"
         self._execute("CREATE DATABASE {}", dbname, f"create the database {dbname}")
         self._made.append(dbname)
         return database_url(self.server_url, dbname)
 
     def drop(self, target: str) -> None:
-        """Drop a database ``new`` made, once nothing uses it (a no-op for SQLite files,
-        which go with the temporary folder)."""
+        """Drop a database ``new`` made, once nothing uses it (for SQLite, delete the file
+        and its journals, which would otherwise stay in the temporary folder to the end)."""
         if self.server_url is None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(target + suffix).unlink(missing_ok=True)
             return
         dbname = urlsplit(target).path.lstrip("/")
         if dbname in self._made:
@@ -80,6 +82,27 @@ class Targets:
             if self._admin is not None:
                 self._admin.close()
                 self._admin = None
+
+    def server_pids(self) -> tuple[int, ...]:
+        """The PostgreSQL server's main process, when it runs on this machine and the role
+        may read where its data lives (a superuser, as ``tests.pgserver``'s): its CPU time
+        (and its backends') is then counted as the bench's own, not as another process's
+        (``bench/machine.py``). Empty on SQLite, or when it cannot be told."""
+        if self.server_url is None:
+            return ()
+        import psycopg
+
+        try:
+            with psycopg.connect(self.server_url, autocommit=True) as conn:
+                found = conn.execute(
+                    "SELECT setting FROM pg_settings WHERE name = 'data_directory'"
+                ).fetchone()
+            if not found:
+                return ()
+            first = (Path(found[0]) / "postmaster.pid").read_text().split("\n", 1)[0]
+            return (int(first),)
+        except (psycopg.Error, OSError, ValueError):
+            return ()
 
     def _execute(self, statement: str, dbname: str, what: str) -> None:
         import psycopg
