@@ -17,8 +17,9 @@ games over several table sizes rolled out by the kernel and by the pure-Python e
 compared move for move; it exits 1 on the first game that differs, 2 if the kernel is not
 available here.
 
-Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick) and the engines
-``random``, ``greedy``, ``strong``.
+Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick), the engines
+``random``, ``greedy``, ``strong``, and the experiment ``deep`` (``bot/rules/board/deep.py``:
+roll-outs to the game's end over 64 sampled deals).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import sys
 from bot.errors import UserError
 from bot.rules.board import LEVELS
 from bot.rules.board.kernel import compiled
+from bot.rules.board.levels import EXPERIMENTS
 from bot.sim.board import duplicate, simulate
 from bot.sim.board_parity import parity
 
@@ -115,7 +117,7 @@ def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
-    unknown = [level for level in levels if level not in LEVELS]
+    unknown = [level for level in levels if level not in (*LEVELS, *EXPERIMENTS)]
     if args.parity < 0:
         print("error: --parity takes a number of games", file=sys.stderr)
         return 2
