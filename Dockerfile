@@ -9,13 +9,27 @@ WORKDIR /src
 COPY pyproject.toml ./
 RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); print('\n'.join(p['project']['dependencies'] + p['build-system']['requires']))" > requirements.txt
 
+# The board game's playout kernel (bot/rules/board/kernel.c), compiled by Debian's gcc in a
+# stage of its own: the image keeps the library (in BOARD_KERNEL_CACHE), not the compiler.
+# kernel_build.py is standard library only; the library's name hashes kernel.c, so the
+# installed package finds it and never builds at run time.
+FROM python:3.11.11-slim-bookworm AS kernel
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY bot/rules/board/kernel.c bot/rules/board/kernel_build.py ./
+RUN python kernel_build.py /opt/board-kernel
+
 FROM python:3.11.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    DATABASE_PATH=/data/bot.sqlite3
+    DATABASE_PATH=/data/bot.sqlite3 \
+    BOARD_KERNEL_CACHE=/opt/board-kernel
 
 # pg_dump and pg_restore for `python -m bot backup` on PostgreSQL (DATABASE_URL): Debian's
 # client, version 15, which dumps servers up to 15. Not pinned: a bookworm security update
@@ -33,6 +47,9 @@ WORKDIR /app
 # The dependency layer: rebuilt only when the dependencies change, never for the code.
 COPY --from=requirements /src/requirements.txt /tmp/requirements.txt
 RUN pip install --no-cache-dir -r /tmp/requirements.txt && rm /tmp/requirements.txt
+
+# The board kernel's library (its stage rebuilds only when kernel.c or its builder change).
+COPY --from=kernel /opt/board-kernel /opt/board-kernel
 
 # Then the code, installed with what is already there (no download, no dependency touched).
 COPY pyproject.toml README.md ./

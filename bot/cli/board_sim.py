@@ -12,8 +12,14 @@ level wins from both sides (Wilson 95% interval) and the deals the same side win
 plays it (the cards decided those), the games each level won (bootstrap 95% interval over
 the deals) and every level's move times in processor time (one core's worth).
 
-Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick) and the engines
-``random``, ``greedy``, ``strong``.
+``--parity N`` checks the compiled playout kernel (``bot/rules/board/kernel.py``): N seeded
+games over several table sizes rolled out by the kernel and by the pure-Python engine,
+compared move for move; it exits 1 on the first game that differs, 2 if the kernel is not
+available here.
+
+Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick), the engines
+``random``, ``greedy``, ``strong``, and the experiment ``deep`` (``bot/rules/board/deep.py``:
+roll-outs to the game's end over 64 sampled deals).
 """
 
 from __future__ import annotations
@@ -24,7 +30,10 @@ import sys
 
 from bot.errors import UserError
 from bot.rules.board import LEVELS
+from bot.rules.board.kernel import compiled
+from bot.rules.board.levels import EXPERIMENTS
 from bot.sim.board import duplicate, simulate
+from bot.sim.board_parity import parity
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +53,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="play each deal twice, sides swapped (2 seats, or 4/6 with two levels alternating)",
     )
+    parser.add_argument(
+        "--parity",
+        type=int,
+        default=0,
+        metavar="N",
+        help="roll N seeded games out by the compiled kernel and by Python and compare them",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_parity(args: argparse.Namespace) -> int:
+    if compiled() is None:
+        print("error: the compiled board kernel is not available here", file=sys.stderr)
+        return 2
+    report = parity(args.parity, args.seed)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        spent = report["cpu_seconds"]
+        speed = report["us_per_ply"]
+        print(
+            f"{report['agree']} of {report['games']} games agree move for move"
+            f" ({report['plies']} plies, seed {args.seed})"
+        )
+        print(
+            f"  python {spent['python']:.1f} s ({speed['python']:.1f} us a ply),"
+            f" compiled {spent['compiled']:.1f} s ({speed['compiled']:.1f} us a ply)"
+        )
+        if report["first_difference"] is not None:
+            print(f"  first difference: {report['first_difference']}")
+    return 0 if report["agree"] == report["games"] else 1
 
 
 def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
@@ -78,11 +117,16 @@ def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
-    unknown = [level for level in levels if level not in LEVELS]
+    unknown = [level for level in levels if level not in (*LEVELS, *EXPERIMENTS)]
+    if args.parity < 0:
+        print("error: --parity takes a number of games", file=sys.stderr)
+        return 2
     if unknown or args.games < 1:
         problem = f"unknown level {unknown[0]!r}" if unknown else "--games must be at least 1"
         print(f"error: {problem} (levels: {', '.join(LEVELS)})", file=sys.stderr)
         return 2
+    if args.parity:
+        return _run_parity(args)
     if args.duplicate:
         return _run_duplicate(args, levels)
     try:

@@ -76,11 +76,12 @@ def _predict(weights: list[float], row: list[float]) -> float:
 
 def fit(
     rows: list[list[float]], labels: list[float], iterations: int = 25
-) -> tuple[list[float], float, float]:
-    """Logistic regression: raw-scale weights (no intercept), log loss and accuracy.
+) -> tuple[list[float], float, float, float]:
+    """Logistic regression: raw-scale weights, intercept, log loss and accuracy.
 
     Features are standardised for the fit and the weights scaled back, so they apply to
-    the raw features ``strong`` computes."""
+    the raw features ``strong`` computes; the intercept takes back the standardisation's
+    shift too, so ``sigmoid(intercept + weights . row)`` is the fitted probability."""
     n, width = len(rows), len(rows[0])
     means = [sum(row[j] for row in rows) / n for j in range(width)]
     spreads = [
@@ -114,4 +115,34 @@ def fit(
         loss -= y * math.log(p) + (1.0 - y) * math.log(1.0 - p)
         correct += (p > 0.5) == (y > 0.5)
     weights = [w[j] / spreads[j] for j in range(width)]
-    return weights, loss / n, correct / n
+    intercept = w[width] - sum(weights[j] * means[j] for j in range(width))
+    return weights, intercept, loss / n, correct / n
+
+
+def calibrate(scores: list[float], labels: list[float]) -> tuple[float, float]:
+    """``(scale, intercept)`` of the logistic fit of ``labels`` on ``scores`` (Platt
+    scaling): ``sigmoid(scale * score + intercept)`` is then a probability. A positive
+    scale keeps the order of the scores, so the moves ``strong`` picks do not change."""
+    weights, intercept, _, _ = fit([[value] for value in scores], labels)
+    return weights[0], intercept
+
+
+def brier(probabilities: list[float], labels: list[float]) -> float:
+    """Mean squared difference of the probabilities and the outcomes (a draw is 0.5)."""
+    pairs = list(zip(probabilities, labels, strict=True))
+    return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+
+
+def reliability(
+    probabilities: list[float], labels: list[float], bins: int = 10
+) -> list[tuple[int, float, float]]:
+    """The positions sorted by predicted probability in ``bins`` groups of (nearly) equal
+    size (deciles): each group's ``(positions, mean predicted, share won)``."""
+    pairs = sorted(zip(probabilities, labels, strict=True))
+    rows: list[tuple[int, float, float]] = []
+    for b in range(bins):
+        part = pairs[b * len(pairs) // bins : (b + 1) * len(pairs) // bins]
+        if part:
+            n = len(part)
+            rows.append((n, sum(p for p, _ in part) / n, sum(y for _, y in part) / n))
+    return rows

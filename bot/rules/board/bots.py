@@ -29,6 +29,7 @@ the 70% aimed for; ``docs/board-rules.md`` lists what was tried and why it stops
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from math import comb
@@ -240,7 +241,8 @@ FEATURES: tuple[str, ...] = (
 
 #: Weights of a logistic model of "the side that just moved goes on to win", fitted by
 #: ``python -m bot board-fit`` (see ``docs/board-rules.md``); ``strong`` plays the move
-#: whose position scores highest. Only the order matters, so the intercept is left out.
+#: whose position scores highest. ``score`` is their sum: it orders the moves, and
+#: ``win_chance`` turns it into a probability with ``CALIBRATION``.
 WEIGHTS: tuple[float, ...] = (
     0.02689,  # own_fill_1
     0.08977,  # own_fill_2
@@ -269,6 +271,13 @@ WEIGHTS: tuple[float, ...] = (
     -0.04608,  # unseen_two_eyed_jacks
     -0.1866,  # unseen_one_eyed_jacks
 )
+
+
+#: ``(scale, intercept)``: ``sigmoid(scale * score + intercept)`` is the chance that the
+#: mover goes on to win (Platt scaling of ``score`` on strong's games against greedy, fitted
+#: by ``board-fit --calibrate``; the reliability table and Brier score on held-out games are
+#: in ``docs/board-rules.md``). The scale is positive, so the order of the moves is kept.
+CALIBRATION: tuple[float, float] = (0.9693, 0.192)
 
 
 class _Cards:
@@ -338,8 +347,15 @@ def _strong(view: SeatView, actions: list[Action], rng: random.Random) -> Action
 
 
 def score(features: list[float]) -> float:
-    """The log-odds (up to a constant) that the mover wins from a position with ``features``."""
+    """How good a position with ``features`` is for the mover: its log-odds of winning up to
+    the scale and shift of ``CALIBRATION``, which keep the order."""
     return sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
+
+
+def win_chance(value: float) -> float:
+    """The probability that the mover wins from a position that ``score``s ``value``."""
+    scale, intercept = CALIBRATION
+    return 1.0 / (1.0 + math.exp(-(scale * value + intercept)))
 
 
 def strong_candidates(

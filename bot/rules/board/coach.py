@@ -14,12 +14,11 @@ what they say can give away no hidden card (docs/board-rules.md, "Suggest and Re
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.rules.board.bots import _greedy, forced_action, score, strong_candidates
+from bot.rules.board.bots import _greedy, forced_action, score, strong_candidates, win_chance
 from bot.rules.board.cards import ONE_EYED_JACKS, TWO_EYED_JACKS
 from bot.rules.board.game import (
     Action,
@@ -273,7 +272,7 @@ def _same_space(a: Action, b: Action) -> bool:
 
 
 def _chance(value: float) -> float:
-    return 1.0 / (1.0 + math.exp(-value))
+    return win_chance(value)
 
 
 def _value_of(view: SeatView, action: Action) -> float:

@@ -19,6 +19,7 @@ import random
 
 from bot.rules.board.bots import LEVELS as ONE_PLY
 from bot.rules.board.bots import one_ply_action
+from bot.rules.board.deep import deep_action
 from bot.rules.board.game import Action, SeatView
 from bot.rules.board.search import BUDGETS, search_action
 
@@ -30,10 +31,14 @@ ENGINES: dict[str, str] = {"easy": "greedy", "medium": "strong"}
 LEVELS: tuple[str, ...] = (*ONE_PLY, *PLAYER_LEVELS)
 #: Levels slow enough to think off the event loop (tens of milliseconds and more).
 SEARCHING: frozenset[str] = frozenset(BUDGETS)
+#: Experiments ``board-sim`` plays and players are not offered (``deep``: ``deep.py``).
+EXPERIMENTS: tuple[str, ...] = ("deep",)
 
 
 def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
     """Pick a legal action for the viewer, who must be the seat to move."""
+    if level == "deep":
+        return deep_action(view, rng)
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
     budget = BUDGETS.get(level)

@@ -46,6 +46,7 @@ from bot.rules.board.bots import (
     forced_action,
     score,
     strong_candidates,
+    win_chance,
 )
 from bot.rules.board.cards import FULL_DECK
 from bot.rules.board.game import (
@@ -230,24 +231,23 @@ def _playout(state: BoardState, seat: int, action: Action, seed: int) -> float:
 
 
 def _leaf_value(view: SeatView) -> float:
-    """``strong``'s estimate that the viewer's side wins, the viewer to move: the best of
-    its moves as ``strong`` scores them (1.0 for a winning one); with only a trade or a pass
-    to make, the position as it stands."""
+    """``strong``'s calibrated estimate (``win_chance``) that the viewer's side wins, the
+    viewer to move: the best of its moves as ``strong`` scores them (1.0 for a winning
+    one); with only a trade or a pass to make, the position as it stands."""
     actions = legal_actions(view)
     if forced_action(actions) is None:
         immediate, scored = strong_candidates(view, actions, fast=True)
         if immediate is not None:
             return 1.0
         if scored:
-            best = max(score(features) for features, _ in scored)
-            return 1.0 / (1.0 + math.exp(-best))
+            return win_chance(max(score(features) for features, _ in scored))
     config = view.config
     counts = [0] * config.sides
     for seq in view.sequences:
         counts[seq.side] += 1
     dead = [_dead_windows(view, s) for s in range(config.sides)]
     features = _features(view, view.side_masks, view.hand, _Cards(view), dead, counts, 0)
-    return 1.0 / (1.0 + math.exp(-score(features)))
+    return win_chance(score(features))
 
 
 def _threat_moves(view: SeatView, actions: list[Action]) -> list[Action]:

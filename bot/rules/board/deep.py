@@ -1,0 +1,79 @@
+"""A search with roll-outs to the game's end (issue 34's "cheap check"): an experiment,
+played by ``board-sim`` as the level ``deep``, not offered to players.
+
+For the seat to move it takes the candidates ``search`` takes (strong's best ``width`` moves
+by its evaluation, greedy's choice and the threat moves), deals the hidden cards ``deals``
+times (``search.sample_deal``: only what the seat sees), and in each deal plays every
+candidate and then the whole table by ``greedy`` to the end of the game with the compiled
+kernel (``kernel``; the Python engine where it is missing). Every candidate of a deal gets
+the same random numbers (common random numbers). A won game counts 1, a drawn one ½. It
+keeps strong's choice unless another candidate's mean beats it by more than twice the
+standard error of the paired difference (the evidence rule of ``search``).
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.rules.board.bots import _greedy, forced_action, score, strong_candidates
+from bot.rules.board.game import Action, SeatView, legal_actions
+from bot.rules.board.kernel import compiled, playout_python
+from bot.rules.board.search import _clearly_better, _threat_moves, sample_deal
+
+DEALS = 64
+WIDTH = 4
+_CRN = 0x2545F4914F6CDD1D
+
+
+def deep_action(
+    view: SeatView, rng: random.Random, deals: int | None = None, width: int = WIDTH
+) -> Action:
+    """The move of the deep search over ``deals`` deals (``DEALS`` if not given); ``view``
+    must be the seat to move."""
+    actions = legal_actions(view)
+    if not actions:
+        raise ValueError("it is not this seat's turn, or the game is over")
+    forced = forced_action(actions)
+    if forced is not None:
+        return forced
+    immediate, scored = strong_candidates(view, actions, fast=True)
+    if immediate is not None:
+        return immediate
+    ranked = sorted(
+        ((score(features), i, action) for i, (features, action) in enumerate(scored)),
+        key=lambda row: (-row[0], row[1]),
+    )
+    if len(ranked) == 1:
+        return ranked[0][2]
+    prior = {action for _, _, action in ranked}
+    candidates = [action for _, _, action in ranked[:width]]
+    for action in [_greedy(view, actions, rng), *_threat_moves(view, actions)]:
+        if action in prior and action not in candidates:
+            candidates.append(action)
+    if len(candidates) == 1:
+        return candidates[0]
+    count = DEALS if deals is None else deals
+    values = _values(view, candidates, [rng.getrandbits(64) for _ in range(count)])
+    top = candidates[0]
+    best = max(candidates, key=lambda a: (sum(values[a]), -candidates.index(a)))
+    return best if best != top and _clearly_better(values[best], values[top]) else top
+
+
+def _values(
+    view: SeatView, candidates: list[Action], seeds: list[int]
+) -> dict[Action, list[float]]:
+    """Each candidate's result in each deal, for the viewer's side: 1, ½ or 0."""
+    kernel = compiled()
+    side = view.side
+    values: dict[Action, list[float]] = {action: [] for action in candidates}
+    for seed in seeds:
+        state = sample_deal(view, random.Random(seed))
+        prepared = None if kernel is None else kernel.prepare(state)
+        for action in candidates:
+            rng = random.Random(seed ^ _CRN)
+            if kernel is None:
+                result = playout_python(state, rng, first=action).result
+            else:
+                result = kernel.run(prepared, rng, first=action)
+            values[action].append(1.0 if result == side else 0.0 if result >= 0 else 0.5)
+    return values
