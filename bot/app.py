@@ -19,8 +19,8 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
 from bot import metrics
+from bot.config import Settings
 from bot.errors import DatabaseUnavailable, UserError
 from bot.games.registry import Games
 from bot.i18n.speaking import _
