@@ -26,6 +26,7 @@ from bot.records import LeaderboardRow
 from bot.render.chart import rating_chart
 from bot.tables.limits import MAX_ID
 from bot.tables.replays import Replay
+from bot.tables.tournaments import TournamentError
 from bot.tables.web import WebDirectory
 from bot.ui.i18n import ServerLanguages
 from bot.ui.shell import Shell
@@ -415,9 +416,11 @@ class Pages:
     async def step_png(self, request: web.Request) -> web.Response:
         guild_id, _web_id, _name = await self.guild(request)
         replay = await self.replay(request)
-        step_text = request.match_info["step"]
-        step = whole(step_text, 0, replay.last)
-        if step is None:
+        step_text = request.match_info["step"]  # a part of the address: 404, not 400
+        if not step_text.isascii() or not step_text.isdigit() or len(step_text) > 7:
+            raise web.HTTPNotFound()
+        step = int(step_text)
+        if step > replay.last:
             raise web.HTTPNotFound()
         game = self.site.shell.games[replay.kind]
         words_in = await self.language(request, guild_id)
@@ -480,7 +483,7 @@ class Pages:
     async def _picture(self, guild_id: int, tournament_id: int) -> Any:
         try:
             picture = await self.site.shell.tournaments.picture(tournament_id)
-        except UserError:
+        except (UserError, TournamentError):
             raise web.HTTPNotFound() from None
         if picture.tournament.guild_id != guild_id:
             raise web.HTTPNotFound()
