@@ -20,6 +20,7 @@ from bot.tables.names import clean_name
 from bot.ui.leaderboard import LeaderboardButton, render_board
 from bot.ui.members import remember
 from bot.ui.seasons import chosen_season, season_choices
+from bot.ui.weblinks import add_link, player_path, web_address
 
 CHART_GAMES = 30
 
@@ -117,6 +118,9 @@ class Stats(commands.Cog):
             interaction.user.id,
             chosen,
         )
+        season = "" if chosen is None else f"&season={chosen.id}"
+        url = await web_address(self.bot.shell, interaction.guild_id, f"?game={key}{season}")
+        view = add_link(view, url if scope == "server" else None)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @leaderboard.autocomplete("game")
@@ -167,6 +171,12 @@ class Stats(commands.Cog):
             chart_game if points else None,
             self.bot.games.label,
         )
+        shell = self.bot.shell
+        url = await web_address(shell, interaction.guild_id)
+        if url is not None and lines:
+            url += await player_path(shell, interaction.guild_id, who.id)
+        view = add_link(None, url)
+        links = {} if view is None else {"view": view}
         if points:
             # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
             # answer first ("thinking"), then the chart replaces it.
@@ -176,9 +186,10 @@ class Stats(commands.Cog):
                 embed=embed,
                 file=discord.File(io.BytesIO(png), filename="rating.png"),
                 allowed_mentions=NO_PINGS,
+                **links,
             )
         else:
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS, **links)
 
     @stats.autocomplete("game")
     async def _stats_game(

@@ -88,6 +88,7 @@ DOMAINS: tuple[Domain, ...] = (
             "bot/render/**.py",
             "bot/cli/demo.py",
             "bot/web/**.py",
+            "bot/ui/weblinks.py",
         ),
         "the commands' answers: /help, /rules' table page, /stats, /leaderboard, /history, "
         "/replay, /odds, /wallet, /settings; the rating chart; the web pages",

@@ -49,7 +49,7 @@ def words() -> dict[str, str]:
         "forward": _("Next ▶"),
         "last": _("Last ⏭"),
         "autoplay": _("Autoplay"),
-        "keys": _("The arrow keys step too."),
+        "arrow_keys": _("The arrow keys step too."),
         "story": _("The story so far"),
         "at_start": _("At the start: nothing played yet."),
         "board_at_step": _("The board at this step"),

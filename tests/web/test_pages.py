@@ -126,6 +126,7 @@ async def test_the_replay_viewer_steps_with_the_board_picture(
     game = f"/s/{played.web_id}/g/1"
     start = await page(client, game)
     assert "Step 0 of" in start and "At the start" in start
+    assert "The arrow keys step too." in start  # a word of the template, not a dict method
     last = int(re.search(r"Step 0 of (\d+)", start)[1])  # type: ignore[index]
     assert last >= 4
     pictures = []
@@ -139,6 +140,7 @@ async def test_the_replay_viewer_steps_with_the_board_picture(
     # Each move its own board; the last step is Bobby's resignation, which moves nothing.
     assert len(set(pictures[:last])) == last and pictures[last] == pictures[last - 1]
     assert "Bobby" in html and "resigned" in html
+    assert "<li>1. Ana played" in html  # the story's own numbers, once
     assert f"Step {last} of {last}" in await page(client, f"{game}?step=999999")
     await page(client, f"{game}/{last + 1}.png", 404)
     await page(client, f"{game}?step=-3", 400)
