@@ -21,6 +21,7 @@ from bench.processes import process_section
 from bench.report import LATENCY, QUICK, Report, Sizes, render_table
 from bench.scale import memory_section, open_section, timer_section
 from bench.thinking import thinking_section
+from bench.web import web_section
 from bench.workfloor import work_floor_section
 from bot.cli.bench import SECTIONS
 from bot.cli.bench_db import BenchDatabaseError, Targets
@@ -50,6 +51,7 @@ async def bench_all(
             ("timers", "timers", lambda: timer_section(H, dbs, sizes, report, seed)),
             ("open", "open", lambda: open_section(H, dbs, sizes, report, seed)),
             ("thinking", "thinking", lambda: thinking_section(H, dbs, sizes, report, seed)),
+            ("web", "web", lambda: web_section(H, dbs, sizes, report, seed)),
         ]
         try:
             for name, label, part in parts:
@@ -108,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         "locks",
         "frame",
         "ai",
+        "web",
     ]
     report.rows.sort(key=lambda r: order.index(r.key.split(".")[0]))
     if args.json:

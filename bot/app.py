@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import logging
 import pkgutil
@@ -196,6 +197,7 @@ class SequencesBot(commands.Bot):
         self._timer_task: asyncio.Task[None] | None = None
         self._templates: list[tuple[re.Pattern[str], int]] = []
         self.web_server: WebServer | None = None
+        self.web_db: Database | None = None
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -269,20 +271,37 @@ class SequencesBot(commands.Bot):
             log.info("commands synced to dev guild %s", self.settings.dev_guild_id)
         self.tables.bots.start()
         if self.settings.web_port:
+            # The pages read through a connection of their own: on SQLite a reader of its
+            # own thread beside the writer (WAL), so a page never queues before a click.
+            self.web_db = await Database.open(self.db.target)
             self.web_server = WebServer(
-                self.web_app(), self.settings.web_host, self.settings.web_port
+                self.web_app(read_db=self.web_db), self.settings.web_host, self.settings.web_port
             )
             await self.web_server.start()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
 
-    def web_app(self, limit: RateLimit | None = None) -> web.Application:
-        """The web companion's pages and operator routes over this bot's services."""
+    def web_app(
+        self, limit: RateLimit | None = None, read_db: Database | None = None
+    ) -> web.Application:
+        """The web companion's pages and operator routes over this bot's services (read
+        through ``read_db`` when given)."""
         assert self.shell.web is not None
         token = self.settings.metrics_token
+        shell, directory = self.shell, self.shell.web
+        if read_db is not None:
+            clock = self.clock
+            directory = WebDirectory(read_db, clock)
+            shell = dataclasses.replace(
+                shell,
+                stats=Stats(read_db, clock),
+                replays=Replays(read_db, self.games),
+                tournaments=Tournaments(read_db, self.tables, clock),
+                web=directory,
+            )
         site = Site(
-            self.shell,
-            self.shell.web,
+            shell,
+            directory,
             self.languages,
             guild_name=lambda guild_id: getattr(self.get_guild(guild_id), "name", None),
             public_url=self.settings.public_url,
@@ -408,6 +427,9 @@ class SequencesBot(commands.Bot):
         if self.web_server is not None:
             await self.web_server.stop()
             self.web_server = None
+        if self.web_db is not None:
+            await self.web_db.close()
+            self.web_db = None
         await self.tables.bots.close()
         try:
             await self.shell.publisher.flush_shown()

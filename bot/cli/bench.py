@@ -22,7 +22,7 @@ CHECKOUT_ONLY = "error: bench needs a checkout of the repository (tests/harness)
 CHECKOUT = ("bench", "tests", "tests.harness")
 SECTIONS = (
     "floor", "click", "board", "burst", "processes", "timers", "open", "memory", "frame",
-    "thinking",
+    "thinking", "web",
 )  # fmt: skip
 
 

@@ -5,6 +5,7 @@ a bad ``lang``) is answered 400 or 404 with nothing logged as an error; only a b
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -85,7 +86,15 @@ def route_name(request: web.Request) -> str:
     return "static" if request.path.startswith("/static/") else "unknown"
 
 
+# Pages drawn at once; more wait their turn (cheaply, in aiohttp's queue), so that a flood
+# of page requests leaves the event loop room for clicks.
+PAGES_AT_ONCE = 4
+UNLIMITED_ROUTES = frozenset({"healthz", "readyz", "metrics", "static"})
+
+
 def guard(limit: RateLimit, error_page: ErrorPage) -> Callable[..., Awaitable[web.StreamResponse]]:
+    drawing = asyncio.Semaphore(PAGES_AT_ONCE)
+
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         began = time.perf_counter()
@@ -98,7 +107,11 @@ def guard(limit: RateLimit, error_page: ErrorPage) -> Callable[..., Awaitable[we
             response = await error_page(request, 400)
         else:
             try:
-                response = await handler(request)
+                if route_name(request) in UNLIMITED_ROUTES:
+                    response = await handler(request)
+                else:
+                    async with drawing:
+                        response = await handler(request)
             except web.HTTPException as exc:
                 if exc.status >= 400:
                     response = await error_page(request, exc.status)

@@ -8,6 +8,8 @@ as one that does not exist."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -175,8 +177,9 @@ class Pages:
         guild_id, web_id, name = await self.guild(request)
         shell = self.site.shell
         words_in = await self.language(request, guild_id)
-        keys = await shell.stats.game_keys(guild_id)
-        seasons = await shell.stats.list_seasons(guild_id)
+        keys, seasons = await asyncio.gather(
+            shell.stats.game_keys(guild_id), shell.stats.list_seasons(guild_id)
+        )
         season_id = whole(request.query.get("season"), 1, MAX_ID)
         if season_id is not None and all(s.id != season_id for s in seasons):
             raise web.HTTPNotFound()
@@ -201,9 +204,12 @@ class Pages:
                 )
                 rows, total = board.rows, board.total
                 pages = max(1, -(-total // board.page_size))
-        ids = await self.site.web.player_ids(guild_id, [r.user_id for r in rows])
-        history = await shell.replays.history(guild_id)
-        tournaments = (await shell.tournaments.listed(guild_id))[:10]
+        ids, history, listed = await asyncio.gather(
+            self.site.web.player_ids(guild_id, [r.user_id for r in rows]),
+            shell.replays.history(guild_id),
+            shell.tournaments.listed(guild_id),
+        )
+        tournaments = listed[:10]
         base = f"/s/{web_id}"
 
         def link(**changed: Any) -> str:
@@ -544,11 +550,11 @@ def _accepted(header: str) -> list[str]:
 def _language_links(request: web.Request) -> list[dict[str, str]]:
     """This page in each of the bot's languages."""
     books = catalogues()
-    links = []
-    for tag in books.tags:
-        query = dict(request.query)
-        query["lang"] = tag
-        links.append(
-            {"name": books.language(tag).name, "url": f"{request.path}?{urlencode(query)}"}
-        )
-    return links
+    kept = urlencode([(k, v) for k, v in request.query.items() if k != "lang"])
+    start = f"{request.path}?{kept}&lang=" if kept else f"{request.path}?lang="
+    return [{"name": _language_name(tag), "url": start + tag} for tag in books.tags]
+
+
+@functools.cache
+def _language_name(tag: str) -> str:
+    return catalogues().language(tag).name

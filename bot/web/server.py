@@ -122,6 +122,11 @@ class WebServer:
         await site.start()
         log.info("web pages at http://%s:%s", self.host, self.port)
 
+    def port_bound(self) -> int:
+        """The port listened on (the one the system chose for port 0)."""
+        assert self._runner is not None
+        return int(self._runner.addresses[0][1])
+
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
