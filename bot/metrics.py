@@ -44,12 +44,6 @@ COMMANDS = Counter(
 TIMERS_FIRED = Counter(
     "bot_timers_fired", "Table timers fired (bot moves, timeouts, lobby expiry)", registry=REGISTRY
 )
-TIMER_LATE_SECONDS = Histogram(
-    "bot_timer_late_seconds",
-    "Seconds a timer tick ran after the earliest deadline it fired",
-    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0),
-    registry=REGISTRY,
-)
 DB_STATEMENTS = Counter(
     "bot_db_statements", "SQL statements sent to the database (round trips)", registry=REGISTRY
 )
