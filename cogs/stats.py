@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -176,7 +177,7 @@ class Stats(commands.Cog):
         if url is not None and lines:
             url += await player_path(shell, interaction.guild_id, who.id)
         view = add_link(None, url)
-        links = {} if view is None else {"view": view}
+        links: dict[str, Any] = {} if view is None else {"view": view}
         if points:
             # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
             # answer first ("thinking"), then the chart replaces it.

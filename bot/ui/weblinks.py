@@ -5,6 +5,7 @@ pages public (/settings web on); the address holds opaque ids only (bot.tables.w
 from __future__ import annotations
 
 import contextlib
+from typing import overload
 
 import discord
 
@@ -28,6 +29,10 @@ async def player_path(shell: Shell, guild_id: int, user_id: int) -> str:
     return f"/p/{ids[user_id]}" if user_id in ids else ""
 
 
+@overload
+def add_link(view: discord.ui.View, url: str | None) -> discord.ui.View: ...
+@overload
+def add_link(view: None, url: str | None) -> discord.ui.View | None: ...
 def add_link(view: discord.ui.View | None, url: str | None) -> discord.ui.View | None:
     """``view`` with the link button (a new view when there was none); unchanged when
     there is no address or no room left."""

@@ -447,7 +447,6 @@ class Pages:
         base = f"/s/{web_id}/t/{t.id}"
         with speaking(words_in):
             head, header, rows = standings_table(picture, shell.games)
-            rows = [[_plain_name(cell) for cell in row] for row in rows]
         has_picture = t.status not in ("signup", "cancelled") and bool(picture.entries)
         image = f"{base}.png" if has_picture else None
         og = {"title": head, "url": self.absolute(base), "image": None}
@@ -461,7 +460,6 @@ class Pages:
             header=header,
             rows=rows,
             image=image,
-            status=t.status,
             server_url=f"/s/{web_id}",
             og=og,
         )
@@ -494,10 +492,6 @@ class Pages:
         if picture.tournament.guild_id != guild_id:
             raise web.HTTPNotFound()
         return picture
-
-
-def _plain_name(cell: str) -> str:
-    return cell
 
 
 def _has_pictures(game: Any) -> bool:
