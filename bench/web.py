@@ -98,6 +98,7 @@ async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: 
 
     from bot.sim.live_games import insert_finished
     from bot.web.guard import RateLimit
+    from bot.web.pages import page_renderer
     from bot.web.server import WebServer
 
     env = await Env(H, dbs, "web", seed, timers=False).start()
@@ -119,7 +120,9 @@ async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: 
         from bot.store.db import Database
 
         read_db = await Database.open(env.bot.db.target)  # as setup_hook opens it
-        server = WebServer(env.bot.web_app(unlimited, read_db=read_db), "127.0.0.1", 0)
+        renderer = page_renderer()
+        app = env.bot.web_app(unlimited, read_db=read_db, renderer=renderer)
+        server = WebServer(app, "127.0.0.1", 0)
         await server.start()
         port = server.port_bound()
         base = f"http://127.0.0.1:{port}/s/{web_id}"
@@ -178,4 +181,5 @@ async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: 
         if server is not None:
             await server.stop()
             await read_db.close()
+            renderer.shutdown()
         await env.stop()

@@ -11,6 +11,7 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,7 +51,7 @@ from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
 from bot.web.guard import RateLimit
-from bot.web.pages import Site
+from bot.web.pages import Site, page_renderer
 from bot.web.server import Operator, WebServer, build_app
 
 log = logging.getLogger("bot")
@@ -198,6 +199,7 @@ class SequencesBot(commands.Bot):
         self._templates: list[tuple[re.Pattern[str], int]] = []
         self.web_server: WebServer | None = None
         self.web_db: Database | None = None
+        self.web_renderer: Executor | None = None
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -274,15 +276,18 @@ class SequencesBot(commands.Bot):
             # The pages read through a connection of their own: on SQLite a reader of its
             # own thread beside the writer (WAL), so a page never queues before a click.
             self.web_db = await Database.open(self.db.target)
-            self.web_server = WebServer(
-                self.web_app(read_db=self.web_db), self.settings.web_host, self.settings.web_port
-            )
+            self.web_renderer = page_renderer()
+            app = self.web_app(read_db=self.web_db, renderer=self.web_renderer)
+            self.web_server = WebServer(app, self.settings.web_host, self.settings.web_port)
             await self.web_server.start()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
 
     def web_app(
-        self, limit: RateLimit | None = None, read_db: Database | None = None
+        self,
+        limit: RateLimit | None = None,
+        read_db: Database | None = None,
+        renderer: Executor | None = None,
     ) -> web.Application:
         """The web companion's pages and operator routes over this bot's services (read
         through ``read_db`` when given)."""
@@ -305,6 +310,7 @@ class SequencesBot(commands.Bot):
             self.languages,
             guild_name=lambda guild_id: getattr(self.get_guild(guild_id), "name", None),
             public_url=self.settings.public_url,
+            renderer=renderer,
         )
         operator = Operator(
             gateway=lambda: self.is_ready() and not self.is_closed(),
@@ -430,6 +436,9 @@ class SequencesBot(commands.Bot):
         if self.web_db is not None:
             await self.web_db.close()
             self.web_db = None
+        if self.web_renderer is not None:
+            self.web_renderer.shutdown(cancel_futures=True)
+            self.web_renderer = None
         await self.tables.bots.close()
         try:
             await self.shell.publisher.flush_shown()

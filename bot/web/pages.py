@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +55,9 @@ class Site:
     guild_name: Callable[[int], str | None] = lambda guild_id: None
     public_url: str | None = None
     pictures: PictureCache = field(default_factory=PictureCache)
+    # Where the HTML is drawn: a worker process when the bot serves the pages (a page is a
+    # few milliseconds of Python that would hold up clicks), None: on the event loop (tests).
+    renderer: Executor | None = None
 
 
 def _environment() -> jinja2.Environment:
@@ -85,10 +90,26 @@ def path_id(text: str) -> int:
     return int(text)
 
 
+_ENVIRONMENT: list[jinja2.Environment] = []
+
+
+def page_renderer() -> Executor:
+    """The worker process that draws the pages' HTML (started on the first page)."""
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def render_page(template: str, tag: str, values: dict[str, Any]) -> str:
+    """A page's HTML from its values, in the language ``tag``: a plain function of plain
+    values, so a worker process can draw it (``Site.renderer``)."""
+    if not _ENVIRONMENT:
+        _ENVIRONMENT.append(_environment())
+    with speaking(tag):
+        return _ENVIRONMENT[0].get_template(template).render(w=words.words(), lang=tag, **values)
+
+
 class Pages:
     def __init__(self, site: Site) -> None:
         self.site = site
-        self.env = _environment()
 
     # --- languages ----------------------------------------------------------------------
 
@@ -117,7 +138,7 @@ class Pages:
 
     # --- drawing ------------------------------------------------------------------------
 
-    def render(
+    async def render(
         self,
         request: web.Request,
         template: str,
@@ -125,13 +146,13 @@ class Pages:
         status: int = 200,
         **values: Any,
     ) -> web.Response:
-        with speaking(words_in):
-            page = self.env.get_template(template).render(
-                w=words.words(),
-                lang=words_in.tag,
-                languages=_language_links(request),
-                og=values.pop("og", None),
-                **values,
+        values.update(languages=_language_links(request), og=values.get("og"))
+        if self.site.renderer is None:
+            page = render_page(template, words_in.tag, values)
+        else:  # in the worker process: the event loop answers clicks meanwhile
+            loop = asyncio.get_running_loop()
+            page = await loop.run_in_executor(
+                self.site.renderer, render_page, template, words_in.tag, values
             )
         return web.Response(text=page, content_type="text/html", status=status)
 
@@ -144,7 +165,7 @@ class Pages:
             title, text = {400: words.bad_request, 404: words.not_found, 429: words.too_many}.get(
                 status, words.not_found if status < 500 else words.broken
             )()
-        return self.render(request, "error.html", words_in, status, title=title, text=text)
+        return await self.render(request, "error.html", words_in, status, title=title, text=text)
 
     def absolute(self, path: str) -> str | None:
         return None if self.site.public_url is None else self.site.public_url + path
@@ -171,7 +192,9 @@ class Pages:
                 server["name"] = server["name"] or words.a_server()
             title = words.words()["site"]
         og = {"title": title, "url": self.absolute("/"), "image": None}
-        return self.render(request, "index.html", words_in, title=title, servers=servers, og=og)
+        return await self.render(
+            request, "index.html", words_in, title=title, servers=servers, og=og
+        )
 
     async def server(self, request: web.Request) -> web.Response:
         guild_id, web_id, name = await self.guild(request)
@@ -270,7 +293,7 @@ class Pages:
                 "next": link(page=page + 1) if page < pages else None,
             }
         og = {"title": title, "url": self.absolute(base), "image": None}
-        return self.render(
+        return await self.render(
             request,
             "server.html",
             words_in,
@@ -330,7 +353,7 @@ class Pages:
         og = {"title": title, "url": self.absolute(me), "image": None}
         if per_game and per_game[0]["rated"]:
             og["image"] = self.absolute(str(per_game[0]["chart"]))
-        return self.render(
+        return await self.render(
             request,
             "player.html",
             words_in,
@@ -404,7 +427,7 @@ class Pages:
         og = {"title": title, "url": self.absolute(f"{base}?step={step}"), "image": None}
         if image is not None:
             og["image"] = self.absolute(f"{base}/{replay.last}.png")
-        return self.render(
+        return await self.render(
             request,
             "game.html",
             words_in,
@@ -452,7 +475,7 @@ class Pages:
         og = {"title": head, "url": self.absolute(base), "image": None}
         if image is not None:
             og["image"] = self.absolute(image)
-        return self.render(
+        return await self.render(
             request,
             "tournament.html",
             words_in,
