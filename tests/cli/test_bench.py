@@ -51,7 +51,9 @@ ROWS = {
     "thinking.none.p99",
     "thinking.busy.p99",
     # the web companion (bench/web.py)
+    "web.board.p50",
     "web.board.p99",
+    "web.step.p50",
     "web.step.p99",
     "web.picture",
     "web.clicks.quiet",
