@@ -33,7 +33,10 @@ typecheck: $(STAMP)
 
 # Under a throw-away PostgreSQL server (tests/pgserver.py, BOT_TEST_POSTGRES) for the store
 # tests; one pytest worker per core (pytest-xdist).
+# The browser tests' Chromium first (tests/browser/find.py): Debian's chromium, else apt-get
+# install as root, else playwright install; one line says which, and none fails the run.
 unit: $(STAMP)
+	$(BIN)/python -m tests.browser.find
 	$(BIN)/python -m tests.pgserver run -- $(BIN)/python -m pytest -n auto
 
 test: lint typecheck unit

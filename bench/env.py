@@ -94,6 +94,7 @@ class Env:
             max_games_per_channel=many,
             max_lobbies_per_guild=many,
             max_games_per_guild=many,
+            web_port=0,  # bench/web.py serves the pages itself, on a port of its own
             **options,
         )
         db = await Database.open(self.target)

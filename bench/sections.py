@@ -19,6 +19,7 @@ from bench.store import store_section
 from bench.tables import tables_section
 from bench.targets import Targets
 from bench.thinking import thinking_section
+from bench.web import web_section
 from bench.workfloor import work_floor_section
 
 
@@ -117,6 +118,12 @@ SECTIONS: tuple[Section, ...] = (
         "store",
         "leaderboards, escrows and payouts on a big database",
         lambda b: store_section(b.dbs, b.sizes, b.report, b.seed),
+        repeat=False,
+    ),
+    Section(
+        "web",
+        "the web pages with 100,000 games; clicks while 200 page requests run",
+        lambda b: web_section(b.H, b.dbs, b.sizes, b.report, b.seed),
         repeat=False,
     ),
     Section("frame", "board pictures and the strong bot's move time", frames),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import logging
 import pkgutil
@@ -10,16 +11,19 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
 import aiohttp
 import discord
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.config import Settings
-from bot.errors import DatabaseUnavailable
+from bot.errors import DatabaseUnavailable, UserError
 from bot.games.registry import Games
 from bot.i18n.speaking import _
 from bot.store.db import Database, DatabaseUnusable
@@ -35,6 +39,7 @@ from bot.tables.thinking import BotPool
 from bot.tables.tournaments import Tournaments
 from bot.tables.wallet_hooks import WalletHooks
 from bot.tables.wallets import Wallets
+from bot.tables.web import WebDirectory
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.i18n import CommandTranslator, ServerLanguages, tree_refusals
@@ -45,6 +50,9 @@ from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
+from bot.web.guard import RateLimit
+from bot.web.pages import Site, page_renderer
+from bot.web.server import Operator, WebServer, build_app
 
 log = logging.getLogger("bot")
 
@@ -191,10 +199,15 @@ class SequencesBot(commands.Bot):
             reminders=reminders,
             tournaments=Tournaments(db, self.tables, clock),
             shards=shards,
+            web=WebDirectory(db, clock),
+            public_url=settings.public_url,
         )
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._templates: list[tuple[re.Pattern[str], int]] = []
+        self.web_server: WebServer | None = None
+        self.web_db: Database | None = None
+        self.web_renderer: Executor | None = None
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -267,14 +280,66 @@ class SequencesBot(commands.Bot):
             await self.tree.sync(guild=guild)
             log.info("commands synced to dev guild %s", self.settings.dev_guild_id)
         self.tables.bots.start()
+        if self.settings.web_port:
+            # The pages read through a connection of their own: on SQLite a reader of its
+            # own thread beside the writer (WAL), so a page never queues before a click.
+            self.web_db = await Database.open(self.db.target)
+            self.web_renderer = page_renderer()
+            app = self.web_app(read_db=self.web_db, renderer=self.web_renderer)
+            self.web_server = WebServer(app, self.settings.web_host, self.settings.web_port)
+            await self.web_server.start()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
+
+    def web_app(
+        self,
+        limit: RateLimit | None = None,
+        read_db: Database | None = None,
+        renderer: Executor | None = None,
+    ) -> web.Application:
+        """The web companion's pages and operator routes over this bot's services (read
+        through ``read_db`` when given)."""
+        assert self.shell.web is not None
+        token = self.settings.metrics_token
+        shell, directory = self.shell, self.shell.web
+        if read_db is not None:
+            clock = self.clock
+            directory = WebDirectory(read_db, clock)
+            shell = dataclasses.replace(
+                shell,
+                stats=Stats(read_db, clock),
+                replays=Replays(read_db, self.games),
+                tournaments=Tournaments(read_db, self.tables, clock),
+                web=directory,
+            )
+        site = Site(
+            shell,
+            directory,
+            self.languages,
+            guild_name=lambda guild_id: getattr(self.get_guild(guild_id), "name", None),
+            public_url=self.settings.public_url,
+            renderer=renderer,
+        )
+        operator = Operator(
+            gateway=lambda: self.is_ready() and not self.is_closed(),
+            latency=lambda: self.latency,
+            token=None if token is None else token.get_secret_value(),
+        )
+        return build_app(site, operator, limit)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
+        original = getattr(error, "original", None) or error
+        refused = isinstance(original, UserError | app_commands.CheckFailure)
+        metrics.COMMANDS.labels(command, "refused" if refused else "error").inc()
         await handle_error(interaction, error, f"in /{command}")
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: Any
+    ) -> None:
+        metrics.COMMANDS.labels(command.qualified_name, "ok").inc()
 
     async def on_ready(self) -> None:
         restored = await self.shell.publisher.restore()
@@ -310,6 +375,7 @@ class SequencesBot(commands.Bot):
             showing.add(asyncio.create_task(show(change)))
 
         fired = len(await self.tables.run_due(committed))
+        metrics.TIMERS_FIRED.inc(fired)
         if showing:
             await asyncio.wait(showing)
         # After the timers: a turn that ran out has its next player's reminder by now.
@@ -369,6 +435,15 @@ class SequencesBot(commands.Bot):
     async def close(self) -> None:
         if self._timer_task is not None:
             self._timer_task.cancel()
+        if self.web_server is not None:
+            await self.web_server.stop()
+            self.web_server = None
+        if self.web_db is not None:
+            await self.web_db.close()
+            self.web_db = None
+        if self.web_renderer is not None:
+            self.web_renderer.shutdown(cancel_futures=True)
+            self.web_renderer = None
         await self.tables.bots.close()
         try:
             await self.shell.publisher.flush_shown()

@@ -67,6 +67,14 @@ class Settings(BaseSettings):
     # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.
     shard_count: int | None = None
     shard_ids: Annotated[list[int] | None, NoDecode] = None
+    # The web companion (bot/web): pages, health and metrics in this process, on this address;
+    # port 0 serves nothing. PUBLIC_URL is the address users see (links and link previews).
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(default=8080, ge=0, le=65535)
+    public_url: str | None = None
+    # /metrics and the health routes answer requests from WEB_HOST's own machine only, or
+    # any that carry this token (Authorization: Bearer ...).
+    metrics_token: SecretStr | None = None
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -89,7 +97,18 @@ class Settings(BaseSettings):
             return value.strip().upper()
         raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
 
-    @field_validator("dev_guild_id", "shard_count", "database_url", mode="before")
+    @field_validator("public_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(("http://", "https://")) or len(value) > 200:
+            raise ValueError("must be an http:// or https:// address, e.g. https://games.example")
+        return value.rstrip("/")
+
+    @field_validator(
+        "dev_guild_id", "shard_count", "database_url", "public_url", "metrics_token", mode="before"
+    )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if value is None or (isinstance(value, str) and not value.strip()):

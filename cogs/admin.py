@@ -196,6 +196,42 @@ class Admin(
         # The server's live tables in the new language, once the member has the answer.
         await self.bot.shell.publisher.redraw_guild(interaction.guild_id)
 
+    @app_commands.command(name="web", description="Whether this server's pages are on the web")
+    @app_commands.describe(
+        state="on: leaderboards, players, replays and tournaments for all to see"
+    )
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def web(self, interaction: discord.Interaction[SequencesBot], state: str) -> None:
+        require_admin(interaction, _("You need Manage Server to change game settings."))
+        assert interaction.guild_id is not None
+        shell = self.bot.shell
+        if state not in ("on", "off") or shell.web is None:
+            raise UserError(_("Pick on or off."))
+        web_id = await shell.web.set_public(
+            interaction.guild_id, state == "on", interaction.user.id
+        )
+        if state == "off":
+            text = _("This server's pages are off the web: their addresses answer 'not found'.")
+        elif shell.public_url:
+            address = f"{shell.public_url}/s/{web_id}"
+            text = _(
+                "This server's pages are on the web: %(url)s (forgotten members appear as "
+                "Deleted member; hands are never shown).",
+                url=address,
+            )
+        else:
+            text = _(
+                "This server's pages are on the web at /s/%(id)s of the bot's web address "
+                "(its operator has set no PUBLIC_URL, so no link is shown in Discord).",
+                id=web_id,
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
     @app_commands.command(name="season", description="Start a season of the leaderboards")
     @app_commands.describe(
         name="The season's name, e.g. Spring 2026",

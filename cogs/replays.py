@@ -16,6 +16,7 @@ from bot.ui.history import HistoryButton, render_history
 from bot.ui.i18n import publicly
 from bot.ui.replay import ReplayButton, replay_message
 from bot.ui.review import ReviewButton
+from bot.ui.weblinks import add_link, web_address
 
 
 class Replays(commands.Cog):
@@ -37,6 +38,10 @@ class Replays(commands.Cog):
         found = await shell.replays.load(game, interaction.guild_id)
         async with publicly(interaction):  # one shared message: the server's words
             payload = replay_message(shell, found, step or 0)  # the start: no spoiler
+        path = f"/g/{found.game_id}?step={found.clamp(step or 0)}"
+        payload["view"] = add_link(
+            payload["view"], await web_address(shell, interaction.guild_id, path)
+        )
         await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
 
     @replay.autocomplete("game")
@@ -77,6 +82,7 @@ class Replays(commands.Cog):
                 None if member is None else member.id, key,
                 None if member is None else clean_name(member.display_name),
             )  # fmt: skip
+        view = add_link(view, await web_address(self.bot.shell, interaction.guild_id))
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @history.autocomplete("game")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,6 +22,7 @@ from bot.ui.i18n import publicly
 from bot.ui.leaderboard import LeaderboardButton, render_board
 from bot.ui.members import remember
 from bot.ui.seasons import chosen_season, season_choices
+from bot.ui.weblinks import add_link, player_path, web_address
 
 CHART_GAMES = 30
 CHART_MIN_GAMES = 3  # fewer rated games draw a dot or a line, not a story: no chart
@@ -120,6 +122,9 @@ class Stats(commands.Cog):
                 interaction.user.id,
                 chosen,
             )
+        season = "" if chosen is None else f"&season={chosen.id}"
+        url = await web_address(self.bot.shell, interaction.guild_id, f"?game={key}{season}")
+        view = add_link(view, url if scope == "server" else None)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @leaderboard.autocomplete("game")
@@ -174,6 +179,12 @@ class Stats(commands.Cog):
             self._stat_words,
         )
         # A private answer (README: who reads what), in the asking member's words.
+        shell = self.bot.shell
+        url = await web_address(shell, interaction.guild_id)
+        if url is not None and lines:
+            url += await player_path(shell, interaction.guild_id, who.id)
+        view = add_link(None, url)
+        links: dict[str, Any] = {} if view is None else {"view": view}
         if points:
             # Drawing the chart can take longer than Discord's 3 seconds on a busy host:
             # answer first ("thinking"), then the chart replaces it.
@@ -184,10 +195,11 @@ class Stats(commands.Cog):
                 file=discord.File(io.BytesIO(png), filename="rating.png"),
                 allowed_mentions=NO_PINGS,
                 ephemeral=True,
+                **links,
             )
         else:
             await interaction.response.send_message(
-                embed=embed, allowed_mentions=NO_PINGS, ephemeral=True
+                embed=embed, allowed_mentions=NO_PINGS, ephemeral=True, **links
             )
 
     def _stat_words(self, game_key: str) -> tuple[str | None, str | None]:

@@ -26,6 +26,10 @@ from tests.harness.harness import (
     running_in_ci,
 )
 
+# A test bot serves no web pages on a port (the default 8080 would be shared by every test
+# worker); the web tests build the pages' application and drive it with aiohttp's client.
+os.environ.setdefault("WEB_PORT", "0")
+
 pytest_plugins = ["tests.pg", "tests.backends"]  # a PostgreSQL database per test; db_target
 
 # Hypothesis, for every test (loaded here, before any test module builds its settings).

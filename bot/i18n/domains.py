@@ -87,9 +87,11 @@ DOMAINS: tuple[Domain, ...] = (
             "bot/ui/rules.py",
             "bot/render/**.py",
             "bot/cli/demo.py",
+            "bot/web/**.py",
+            "bot/ui/weblinks.py",
         ),
         "the commands' answers: /help, /rules' table page, /stats, /leaderboard, /history, "
-        "/replay, /odds, /wallet, /settings; the rating chart",
+        "/replay, /odds, /wallet, /settings; the rating chart; the web pages",
     ),
     Domain(
         "table",

@@ -38,6 +38,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -340,6 +342,7 @@ class Database(ABC):
         """ "ok", or what the engine's own check found wrong."""
 
     def _hook(self, sql: str) -> None:
+        metrics.DB_STATEMENTS.inc()
         if self.on_statement is not None:
             self.on_statement(sql)
 

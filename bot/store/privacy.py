@@ -40,6 +40,7 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tournament_matches": ("a_id", "b_id", "winner_id"),
     "tournament_fees": ("user_id",),
     "tournament_log": ("actor_id",),
+    "web_players": ("user_id",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
 GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once", "tournament_fees_settle_once")

@@ -7,10 +7,13 @@ the click comes from the table's own place (``Place``)."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import discord
 
+from bot import metrics
+from bot.errors import UserError
 from bot.i18n.speaking import N_, _
 from bot.render.common import every_language
 from bot.render.view import LOBBY, TABLE
@@ -79,6 +82,8 @@ class GameButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         router = shell_of(interaction).router
+        kind = "lobby" if self.version == LOBBY else "table" if self.version == TABLE else "turn"
+        began, outcome = time.perf_counter(), "ok"
         try:
             if self.version == LOBBY:
                 await router.on_lobby_click(interaction, self.table_id, self.action)
@@ -88,7 +93,11 @@ class GameButton(
                 assert isinstance(self.version, int)
                 await router.on_turn_click(interaction, self.table_id, self.version, self.action)
         except Exception as exc:
+            outcome = "refused" if isinstance(exc, UserError) else "error"
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")
+        finally:
+            metrics.CLICKS.labels(kind, outcome).inc()
+            metrics.CLICK_SECONDS.labels(kind).observe(time.perf_counter() - began)
 
 
 def is_button(interaction: discord.Interaction[Any]) -> bool:

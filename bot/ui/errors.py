@@ -6,6 +6,7 @@ import logging
 
 import discord
 
+from bot import metrics
 from bot.errors import DatabaseUnavailable, UserError
 from bot.i18n.speaking import N_, _
 from bot.ui import texts  # noqa: F401  (registers the words of the table layer's refusals)
@@ -39,6 +40,7 @@ async def handle_error(
         await reply_private(interaction, str(original))
         return
     if isinstance(original, DatabaseUnavailable):
+        metrics.DB_UNAVAILABLE.inc()
         log.warning("%s %s (user %s)", context or "interaction", original, interaction.user.id)
         await reply_private(interaction, _(TRY_AGAIN))
         return

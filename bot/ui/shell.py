@@ -17,6 +17,7 @@ from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.tournaments import Tournaments
 from bot.tables.wallets import Wallets
+from bot.tables.web import WebDirectory
 from bot.ui.publisher import Publisher
 from bot.ui.router import Router
 
@@ -35,6 +36,8 @@ class Shell:
     reminders: TurnReminders  # the turn reminders' /notify choices
     tournaments: Tournaments
     shards: Shards = EVERY_GUILD  # the guilds this process owns
+    web: WebDirectory | None = None  # the web companion's public servers and opaque ids
+    public_url: str | None = None  # PUBLIC_URL: where the pages are, for "View on the web"
 
 
 class _HasShell(Protocol):

@@ -32,6 +32,7 @@ from bot.ui.buttons import NOT_THIS_MESSAGE, is_button
 from bot.ui.checks import is_admin
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
+from bot.ui.weblinks import add_link, web_address
 
 log = logging.getLogger(__name__)
 
@@ -785,6 +786,8 @@ async def _signup_message(shell: Shell, picture: Picture) -> dict[str, Any]:
         )
         for action in actions:
             view.add_item(TournamentButton(tournament_id, action))
+    add_link(view, await web_address(shell, t.guild_id, f"/t/{tournament_id}"))
+    if t.status == "signup":
         return {"embed": picture_embed(picture, shell.games, now), "view": view}
     embed, file = await shown(picture, shell.games, now)
     return {"embed": embed, "view": view, "attachments": [file] if file else []}

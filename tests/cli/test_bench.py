@@ -91,6 +91,14 @@ ROWS = {
     "ai.p99",
     "thinking.none.p99",
     "thinking.busy.p99",
+    # the web companion (bench/web.py)
+    "web.board.p50",
+    "web.board.p99",
+    "web.step.p50",
+    "web.step.p99",
+    "web.picture",
+    "web.clicks.quiet",
+    "web.clicks.busy",
 }
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
 PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
@@ -106,6 +114,7 @@ WITH_FLOOR = {
     "db.store_burst_single",
     *(f"frame.{name}" for name in SAMPLES),
     "thinking.busy.p99",  # beside the same click with no bot thinking
+    "web.clicks.busy",  # beside the same clicks with no page requests
 }
 
 

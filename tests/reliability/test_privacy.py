@@ -318,6 +318,8 @@ TRUSTED_SQL_NAMES = {
     "bot/store/reminders.py": {"where", "_DUE"},  # games.py's shard filter, fixed text
     "bot/store/copy.py": {"name", "columns", "key", "marks", "column"},  # schema names, "?"
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
+    # "?, ?, ..." and fixed text the code picks (all-time or season table, its columns)
+    "bot/store/web.py": {"marks", "guild", "source", "ranked", "where"},
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
 

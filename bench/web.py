@@ -1,0 +1,181 @@
+"""The web companion's rows (issue 33): a server's leaderboard page and a replay's step with
+100,000 finished games in the store, each read through the real HTTP server the bot runs in
+its own process; and the push-your-luck click's p99 while 200 page requests are always in
+flight (from another process, as browsers would be), against the same clicks with none."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+import time
+from typing import Any
+
+from bot.cli.bench_db import Targets
+
+from bench.env import Env
+from bench.report import T0, Report, Sizes, quantile
+
+PLAYERS = 1_000  # on the leaderboard
+CONCURRENT = 200  # page requests in flight while the clicks run
+
+# The browsers: CONCURRENT requests always in flight over the URLs given, until killed.
+_LOAD = textwrap.dedent(
+    """
+    import asyncio, sys
+    import aiohttp
+
+    async def main(urls, concurrent):
+        async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=concurrent)
+        ) as session:
+            async def one(i):
+                while True:
+                    try:
+                        async with session.get(urls[i % len(urls)]) as response:
+                            await response.read()
+                    except aiohttp.ClientError:
+                        await asyncio.sleep(0.01)
+            print("ready", flush=True)
+            await asyncio.gather(*(one(i) for i in range(concurrent)))
+
+    asyncio.run(main(sys.argv[2:], int(sys.argv[1])))
+    """
+)
+
+
+def finished_games(sizes: Sizes) -> int:
+    return 100_000 if sizes.clicks >= 100 else 1_000  # --quick: a thousand
+
+
+async def _players(env: Env, guild_id: int) -> None:
+    """PLAYERS members with statistics on the push-your-luck board of the server."""
+    rows = [
+        (guild_id, "sequences", 50_000 + i, 10 + i % 40, i % 17, 25.0 + (i % 300) / 20, 3.0)
+        for i in range(PLAYERS)
+    ]
+    async with env.bot.db.transaction() as conn:
+        await conn.executemany(
+            "INSERT INTO player_stats (scope, game_key, user_id, games, wins, best_turn,"
+            " chips_won, chips_lost, chips_net, streak, win_rate, rated_games, mu, sigma,"
+            " ordinal, last_game_id, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0.3, 5, ?, ?, ? - 9.0, NULL, 0)",
+            [(g, k, u, n, w, mu, s, mu) for g, k, u, n, w, mu, s in rows],
+        )
+        await conn.executemany(
+            "INSERT INTO members (guild_id, user_id, display_name, updated_at) VALUES (?, ?, ?, 0)",
+            [(guild_id, 50_000 + i, f"Player {i}") for i in range(PLAYERS)],
+        )
+
+
+async def _board_game(env: Env) -> int:
+    """A board game of a few moves that Bo resigns: a replay with pictures."""
+    board_id = await env.start_game("board start")
+    for _ in range(12):
+        await env.board_move(board_id)
+    table = await env.bot.tables.get(board_id)
+    player = env.players[table.seats[table.rules.turn].user_id]
+    message = env.h.message(table.row.message_id)
+    ask = await player.click(message, "Resign")
+    await player.click(ask.message, "Resign")
+    assert (await env.bot.tables.get(board_id)).status == "finished"
+    return board_id
+
+
+async def _timed(session: Any, url: str, count: int) -> list[float]:
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        async with session.get(url) as response:
+            await response.read()
+            assert response.status == 200, (url, response.status)
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: int) -> None:
+    import aiohttp
+
+    from bot.sim.live_games import insert_finished
+    from bot.web.guard import RateLimit
+    from bot.web.pages import page_renderer
+    from bot.web.server import WebServer
+
+    env = await Env(H, dbs, "web", seed, timers=False).start()
+    server = None
+    load = None
+    try:
+        env.h.ignore_tasks(lambda task: "RequestHandler" in repr(task.get_coro()))
+        guild_id = env.h.guild.id
+        dice_id = await env.start_game("sequences start", rounds=2)
+        await env.dice_clicks(40, dice_id)  # a game or two finished by clicks
+        board_id = await _board_game(env)
+        template = (await env.bot.tables.get(dice_id)).row
+        count = finished_games(sizes)
+        await insert_finished(env.bot.db, template, count, host_ids=[env.ana.id], at=T0)
+        await _players(env, guild_id)
+        assert env.bot.shell.web is not None
+        web_id = await env.bot.shell.web.set_public(guild_id, True, env.ana.id)
+        unlimited = RateLimit(per_second=1e9, burst=1e9)
+        from bot.store.db import Database
+
+        read_db = await Database.open(env.bot.db.target)  # as setup_hook opens it
+        renderer = page_renderer()
+        app = env.bot.web_app(unlimited, read_db=read_db, renderer=renderer)
+        server = WebServer(app, "127.0.0.1", 0)
+        await server.start()
+        port = server.port_bound()
+        base = f"http://127.0.0.1:{port}/s/{web_id}"
+        board_url = f"{base}?game=sequences&page=3"
+        replay = await env.bot.shell.replays.load(board_id, guild_id)
+        step_urls = [f"{base}/g/{board_id}?step={i}" for i in range(replay.last + 1)]
+        n = max(20, sizes.clicks)
+        async with aiohttp.ClientSession() as session:
+            await _timed(session, board_url, 3)  # warm: templates compiled, caches filled
+            boards = await _timed(session, board_url, n)
+            steps: list[float] = []
+            while len(steps) < n:
+                for url in step_urls:
+                    steps += await _timed(session, url, 1)
+            started = time.perf_counter()
+            pictures = await _timed(session, f"{base}/g/{board_id}/{replay.last}.png", 1)
+            first_picture = (time.perf_counter() - started) * 1000
+        report.add("web.board.p50", f"leaderboard page p50, {count:,} finished games", "ms",
+                   quantile(boards, 0.5), goal="—")  # fmt: skip
+        report.add("web.step.p50", f"replay step page p50, {count:,} finished games", "ms",
+                   quantile(steps, 0.5), goal="—")  # fmt: skip
+        report.add("web.board.p99", f"leaderboard page p99, {count:,} finished games", "ms",
+                   quantile(boards, 0.99), goal="≤ 25 ms")  # fmt: skip
+        report.add("web.step.p99", f"replay step page p99, {count:,} finished games", "ms",
+                   quantile(steps, 0.99), goal="≤ 40 ms")  # fmt: skip
+        report.add("web.picture", "replay step picture, first draw (off the loop)", "ms",
+                   first_picture or pictures[0], goal="drawn once, then cached")  # fmt: skip
+
+        quiet, dice_id = await env.dice_clicks(sizes.clicks, dice_id)
+        load = subprocess.Popen(
+            [sys.executable, "-c", _LOAD, str(CONCURRENT), board_url, *step_urls[:5]],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert load.stdout is not None
+        await asyncio.to_thread(load.stdout.readline)  # "ready"
+        await asyncio.sleep(0.5)  # every request in flight
+        busy, dice_id = await env.dice_clicks(sizes.clicks, dice_id)
+        ratio = quantile(busy, 0.99) / quantile(quiet, 0.99)
+        report.add("web.clicks.quiet", "push-your-luck click p99, no page requests", "ms",
+                   quantile(quiet, 0.99), goal="—")  # fmt: skip
+        # Its ratio column is against the same clicks with no page requests (the floor here).
+        report.add("web.clicks.busy", f"push-your-luck click p99, {CONCURRENT} page requests "
+                   "in flight (ratio: against none)", "ms", quantile(busy, 0.99),
+                   floor=quantile(quiet, 0.99), goal="≤ 1.2x")  # fmt: skip
+        report.notes.append(f"web: click p99 {ratio:.2f}x with {CONCURRENT} page requests")
+    finally:
+        if load is not None:
+            load.kill()
+            load.wait()
+        if server is not None:
+            await server.stop()
+            await read_db.close()
+            renderer.shutdown()
+        await env.stop()

@@ -1,0 +1,80 @@
+"""What an operator scrapes from ``/metrics`` (Prometheus' text format, ``prometheus_client``).
+
+The counters live here, beside ``bot.records``, so that every layer may count what it does
+without importing the web server: a click in ``bot.ui.buttons``, a command in ``bot.app``, a
+statement in ``bot.store.db``, a request in ``bot.web``. Gauges that are a reading (live
+tables, gateway latency) are set when ``/metrics`` is read. One registry per process, of its
+own (not prometheus_client's global one), so a test or a second bot in the process never
+registers a name twice.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+ProcessCollector(registry=REGISTRY)
+
+CLICKS = Counter(
+    "bot_clicks",
+    "Game buttons pressed, by kind (turn, lobby, table) and outcome (ok, refused, error)",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+CLICK_SECONDS = Histogram(
+    "bot_click_seconds",
+    "Seconds from a game button's press to its answer and redraw",
+    ["kind"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    registry=REGISTRY,
+)
+COMMANDS = Counter(
+    "bot_commands",
+    "Slash commands run, by command and outcome (ok, refused, error)",
+    ["command", "outcome"],
+    registry=REGISTRY,
+)
+TIMERS_FIRED = Counter(
+    "bot_timers_fired", "Table timers fired (bot moves, timeouts, lobby expiry)", registry=REGISTRY
+)
+DB_STATEMENTS = Counter(
+    "bot_db_statements", "SQL statements sent to the database (round trips)", registry=REGISTRY
+)
+DB_UNAVAILABLE = Counter(
+    "bot_db_unavailable",
+    "Interactions answered 'try again' because the database did not answer",
+    registry=REGISTRY,
+)
+LIVE_TABLES = Gauge(
+    "bot_live_tables", "Lobbies and running games, by game", ["game"], registry=REGISTRY
+)
+GATEWAY_LATENCY = Gauge(
+    "bot_gateway_latency_seconds", "Discord gateway heartbeat latency", registry=REGISTRY
+)
+WEB_REQUESTS = Counter(
+    "bot_web_requests",
+    "Web companion requests, by route and status",
+    ["route", "status"],
+    registry=REGISTRY,
+)
+WEB_SECONDS = Histogram(
+    "bot_web_request_seconds",
+    "Seconds to answer a web companion request, by route",
+    ["route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+    registry=REGISTRY,
+)
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def exposition() -> bytes:
+    """Every metric of this process in the Prometheus text format."""
+    return generate_latest(REGISTRY)

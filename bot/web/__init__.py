@@ -1,0 +1,1 @@
+"""The web companion: public pages, health and metrics (bot/web/server.py)."""
