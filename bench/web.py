@@ -12,10 +12,9 @@ import textwrap
 import time
 from typing import Any
 
-from bot.cli.bench_db import Targets
-
 from bench.env import Env
 from bench.report import T0, Report, Sizes, quantile
+from bench.targets import Targets
 
 PLAYERS = 1_000  # on the leaderboard
 CONCURRENT = 200  # page requests in flight while the clicks run
