@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 from bot.errors import UserError
+from bot.rules.board.kernel import CDEF
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGIC = ("bot/tables", "bot/rules")
@@ -39,6 +40,13 @@ NOT_PLAYER_TEXT: dict[tuple[str, str], str] = {
     ("bot/tables/history.py", "the results differ: stored {}, replayed {}"): (
         "a verify-log verdict"
     ),
+    ("bot/rules/board/kernel.py", CDEF): "the C declarations cffi reads",
+    ("bot/rules/board/kernel.py", "struct kstate *"): "a C type given to cffi",
+    ("bot/rules/board/kernel.py", "struct kstate"): "a C type given to cffi",
+    (
+        "bot/rules/board/kernel_build.py",
+        ("the board kernel could not be built (no C compiler, or a compile error)"),
+    ): "the exit line of the kernel's build command (the Docker image's build stage)",
     ("bot/tables/kind.py", "{}: logged {}, the rules make {}"): (
         "ReplayMismatch's message, for verify-log and logs (not a UserError)"
     ),

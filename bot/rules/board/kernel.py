@@ -45,7 +45,8 @@ _REASONS = {BLOCKED: "blocked", STALLED: "stalled", PASSED: "passed"}
 _KINDS = {PlayCard: 0, RemoveChip: 1, TradeDeadCard: 2, Pass: 3}
 _CODE = {card: i for i, card in enumerate(ONE_DECK)}
 
-_CDEF = """
+# The C declarations cffi reads (kernel.c's struct and entry points).
+CDEF = """
 struct kstate {
     int seats, sides, need;
     int turn, traded, idle_reshuffles, idle_passes, out_mask, turn_count;
@@ -111,7 +112,7 @@ class _Kernel:
         if path is None:
             raise OSError("the board kernel could not be built")
         self.ffi = ffi = cffi.FFI()
-        ffi.cdef(_CDEF)
+        ffi.cdef(CDEF)
         self.lib = lib = ffi.dlopen(str(path))
         ranks = {card: i for i, card in enumerate(sorted(ONE_DECK))}
         kinds = [
