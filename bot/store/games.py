@@ -40,6 +40,9 @@ class GameRow:
     remind_at: float | None = None
     remind_set: bool = False
     rematch_id: int | None = None  # the rematch lobby this finished game opened, once
+    # Changes within this version that leave it as it is (a spectator's): a save expects
+    # the one it read, so such a change is never lost to another process's save.
+    revision: int = 0
 
 
 def _row(row: Row) -> GameRow:
@@ -62,6 +65,7 @@ def _row(row: Row) -> GameRow:
         finished_at=row["finished_at"],
         remind_at=row["remind_at"],
         rematch_id=row["rematch_id"],
+        revision=row["revision"],
     )
 
 
@@ -94,8 +98,8 @@ async def insert(conn: Connection, row: GameRow) -> int:
 _UPDATE = (
     "UPDATE games SET lobby_message_id = ?, game_key = ?, host_id = ?, "
     "status = ?, stake = ?, state_json = ?, version = ?, deadline = ?, updated_at = ?, "
-    "finished_at = ?, remind_at = CASE WHEN ? = 1 THEN ? ELSE remind_at END "
-    "WHERE id = ? AND version = ?"
+    "finished_at = ?, remind_at = CASE WHEN ? = 1 THEN ? ELSE remind_at END, revision = 0 "
+    "WHERE id = ? AND version = ? AND revision = ?"
 )
 
 
@@ -115,6 +119,7 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
         row.remind_at,
         row.id,
         expected_version,
+        row.revision,
     )
 
 
@@ -170,14 +175,20 @@ def save_job(
     )
 
 
-_SET_STATE = "UPDATE games SET state_json = ? WHERE id = ? AND version = ?"
+_SET_STATE = (
+    "UPDATE games SET state_json = ?, revision = revision + 1 "
+    "WHERE id = ? AND version = ? AND revision = ?"
+)
 
 
 def set_state_sync(conn: WriteConnection, row: GameRow) -> None:
     """Write the state of a change that leaves the version as it is (a spectator came or
-    went: the turn buttons, drawn at the version, must stay live); still only over the
-    version the change was made on."""
-    cursor = conn.execute(_SET_STATE, (jsontext.dumps(row.state), row.id, row.version))
+    went: the turn buttons, drawn at the version, must stay live); a compare-and-set on
+    the version and the revision the change was made on, so of two such changes at the
+    same moment (two processes) the second is refused, never lost. The caller counts the
+    revision on (``row.revision + 1``) once it is written."""
+    params = (jsontext.dumps(row.state), row.id, row.version, row.revision)
+    cursor = conn.execute(_SET_STATE, params)
     _check_updated(cursor.rowcount, row, row.version)
 
 

@@ -37,5 +37,8 @@ async def ask_suggestion(
             raise UserError(code="coach.off")
         if user_id not in table.coached:
             table.coached.append(user_id)
-            await tables._save_aside(table)
+            try:
+                await tables._save_aside(table)
+            except games.VersionConflict:
+                raise StaleAction(code="table.changed") from None
         return table

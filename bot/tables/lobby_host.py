@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import Forbidden, StaleAction, UserError
 from bot.store import games
 from bot.store.db import Connection
+from bot.store.games import VersionConflict
 from bot.tables.model import Change, Table
 
 if TYPE_CHECKING:
@@ -151,7 +152,18 @@ class LobbyHost:
     # --- spectators -------------------------------------------------------------------
 
     async def watch(self, table_id: int, user_id: int, watching: bool) -> Change:
-        """Note (or forget) a spectator. The version stays: a turn's buttons stay live."""
+        """Note (or forget) a spectator. The version stays: a turn's buttons stay live. A
+        compare-and-set all the same (``_save_aside``): a change another process saved in
+        between is read again and this one tried once more on it, so none is lost."""
+        for attempt in (1, 2):
+            try:
+                return await self._watch(table_id, user_id, watching)
+            except VersionConflict:
+                if attempt == 2:
+                    break
+        raise StaleAction(code="table.changed")
+
+    async def _watch(self, table_id: int, user_id: int, watching: bool) -> Change:
         tables = self._tables
         async with tables._locked(table_id) as table:
             if table.status not in ("lobby", "running"):

@@ -234,15 +234,16 @@ class TableService:
             table.row.version = expected
             raise
         table.row.remind_set = False  # written: a later save of this copy leaves it be
+        table.row.revision = 0  # a new version starts its count of spectators' changes
 
     async def _save_aside(self, table: Table) -> None:
-        """Save a change beside the game's (a spectator): its state, at the same version."""
+        """Save a change beside the game's (a spectator): its state, at the same version, a
+        compare-and-set on the version and the revision it was read at (``VersionConflict``
+        when another save came between: another process's)."""
         table.row.state = table.to_state()
         row = dataclasses.replace(table.row)
-        try:
-            await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
-        except VersionConflict:
-            raise StaleAction(code="table.changed") from None
+        await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        table.row.revision = row.revision + 1
 
     # --- lobby -----------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 integer option at 2⁵³ − 1 either way, but a custom client or a raw API call need not: a value
 past that reached the store (the SQLite driver raises past 64 bits) and the member saw an
 apology. Every integer and number option of every command is checked here, before the
-command runs, and refused in one private line naming the option's range."""
+command runs, and refused in one private line naming the option's range; so is a value
+outside the range the command declares (discord.py trusts the client to keep it)."""
 
 from __future__ import annotations
 
@@ -32,46 +33,62 @@ def _leaves(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield option
 
 
-def past_discord(interaction: discord.Interaction[Any]) -> tuple[str, Any] | None:
-    """The first numeric option whose value lies past Discord's bound (name, value)."""
-    data: Any = interaction.data or {}
-    for option in _leaves(list(data.get("options", []))):
-        value = option.get("value")
-        if option.get("type") not in NUMERIC or isinstance(value, bool):
-            continue
-        if isinstance(value, int | float) and abs(value) > DISCORD_MAX:
-            return str(option.get("name", "")), value
-    return None
-
-
-def refusal(interaction: discord.Interaction[Any], name: str) -> str:
-    """The one-line refusal: the option (named as the member's client shows it) and the
-    command's declared range (Discord's bound where the command declares none)."""
+def _bounds(interaction: discord.Interaction[Any], name: str) -> tuple[float, float]:
+    """The option's declared range, within Discord's bound (Discord's bound where the
+    command declares none)."""
     low: float = -DISCORD_MAX
     high: float = DISCORD_MAX
     command = interaction.command
     if isinstance(command, app_commands.Command):
         for param in command.parameters:
             if param.display_name == name:
-                low = param.min_value if param.min_value is not None else low
-                high = param.max_value if param.max_value is not None else high
+                if param.min_value is not None:
+                    low = max(low, param.min_value)
+                if param.max_value is not None:
+                    high = min(high, param.max_value)
                 break
+    return low, high
+
+
+def out_of_range(interaction: discord.Interaction[Any]) -> tuple[str, Any] | None:
+    """The first numeric option whose value lies outside its declared range (name, value).
+    discord.py does not check a ``Range`` of numbers (it trusts Discord's clients), so
+    ``rounds:50`` reached a command declaring 1 to 20."""
+    data: Any = interaction.data or {}
+    for option in _leaves(list(data.get("options", []))):
+        value = option.get("value")
+        if option.get("type") not in NUMERIC or isinstance(value, bool):
+            continue
+        if not isinstance(value, int | float):
+            continue
+        name = str(option.get("name", ""))
+        low, high = _bounds(interaction, name)
+        if not low <= value <= high:
+            return name, value
+    return None
+
+
+def refusal(interaction: discord.Interaction[Any], name: str) -> str:
+    """The one-line refusal: the option (named as the member's client shows it) and the
+    command's declared range (Discord's bound where the command declares none)."""
+    low, high = _bounds(interaction, name)
     return _(
         "The %(option)s option must be between %(low)s and %(high)s.",
         option=pgettext("option", name).replace("_", " "),
         low=number(int(low)),
-        high=number(int(min(high, DISCORD_MAX))),
+        high=number(int(high)),
     )
 
 
 class CommandTree(app_commands.CommandTree[Any]):
-    """The bot's command tree: a command whose numbers are past Discord's bound is refused
-    before it runs (``past_discord``)."""
+    """The bot's command tree: a command whose numbers are outside their declared range (or past
+    Discord's bound) is refused
+    before it runs (``out_of_range``)."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
             return True  # autocomplete: the command refuses the value when it is sent
-        found = past_discord(interaction)
+        found = out_of_range(interaction)
         if found is None:
             return True
         await reply_private(interaction, refusal(interaction, found[0]))

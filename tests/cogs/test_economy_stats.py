@@ -96,8 +96,9 @@ async def test_wallet_daily_and_pay(env: Env) -> None:
         await alice.slash("pay", member=alice.member, amount=5), "You cannot pay yourself."
     )
     one_private_line(
+        # Outside the option's declared range: refused before the command runs.
         await alice.slash("pay", member=bob.member, amount=0, _validate=False),
-        "The amount must be at least 1 chip.",
+        "The amount option must be between 1 and 1,000,000,000.",
     )
     reply = await alice.slash("pay", member=bob.member, amount=200)
     assert not reply.ephemeral and reply.text == f"{alice.mention} paid {bob.mention} 200 chips."

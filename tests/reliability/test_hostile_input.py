@@ -360,15 +360,18 @@ async def test_ids_past_64_bits_in_history_and_replay_are_refused(make_env: Make
         reply = await forge_click(env, ana, page, custom_id)
         assert one_private_line(reply), (custom_id, reply.text)
         assert "went wrong" not in reply.text
-    cases = ({"game": 2**63}, {"game": 2**64}, {"game": 0}, {"game": 1, "step": 10**9})
+    cases = (
+        {"game": 2**63}, {"game": 2**64}, {"game": 0}, {"game": 1, "step": 10**9},
+        {"game": 1, "step": 100_000},
+    )  # fmt: skip
     for options in cases:
         reply = await ana.slash("replay", _validate=False, **options)
-        if options.get("step"):  # a step past the end is clamped, as in range
+        if options.get("step") == 100_000:  # a step past the end is clamped, in range
             assert not reply.ephemeral and "Replay of game #1" in reply.text
             continue
-        # Past Discord's bound (issue 31.2) the option's range is named; else the game.
-        said = "must be between" if options["game"] > 2**53 else "no game"
-        assert one_private_line(reply) and said in reply.text, (options, reply.text)
+        # Outside the declared range (game 0, step 10⁹) or past Discord's bound (issue
+        # 31.2): the option's range is named.
+        assert one_private_line(reply) and "must be between" in reply.text, (options, reply.text)
     assert await snapshot(env.bot.db) == before
 
 
@@ -460,6 +463,52 @@ async def test_numbers_past_discords_bound_are_refused_on_every_option(
                 assert "must be between" in reply.text, (where, reply.text)
                 sent += 1
     assert sent >= 4 * 20  # the tree's integer options, each tried (about 30 of them)
+    after = await snapshot(env.bot.db)
+    assert {k: v for k, v in after.items() if k != "members"} == {
+        k: v for k, v in before.items() if k != "members"
+    }
+
+
+async def test_numbers_outside_the_declared_range_are_refused_on_every_option(
+    make_env: MakeEnv,
+) -> None:
+    """`/tournament create rounds:50` opened a 50-round Swiss though the option declares 1 to
+    20: discord.py does not check a ``Range`` of numbers (it trusts Discord's clients), so any
+    value up to 2⁵³ − 1 reached the command. Every integer option with a declared bound,
+    given one past it, is refused in the same one private line as any other out-of-range
+    number, naming the range, and nothing changes."""
+    from discord import AppCommandOptionType as T
+    from discord import app_commands
+
+    env = await make_env()
+    mod = await env.h.member("Mod", manage_guild=True)
+    before = await snapshot(env.bot.db)
+    rounds = await mod.slash(
+        "tournament create", _validate=False, game="sequences:standard", format="swiss", rounds=50
+    )
+    assert one_private_line(rounds), rounds.text
+    assert "must be between 1 and 20" in rounds.text, rounds.text
+    sent = 0
+    for command in env.bot.tree.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        for param in (p for p in command.parameters if p.type in (T.integer, T.number)):
+            past = [
+                *([int(param.max_value) + 1] if param.max_value is not None else []),
+                *([int(param.min_value) - 1] if param.min_value is not None else []),
+            ]
+            for value in (v for v in past if abs(v) < 2**53):
+                options = {
+                    p.name: (value if p.name == param.name else _filler(p, mod, env))
+                    for p in command.parameters
+                    if p.required or p.name == param.name
+                }
+                reply = await mod.slash(command.qualified_name, _validate=False, **options)
+                where = (command.qualified_name, param.name, value)
+                assert one_private_line(reply), (where, reply.text)
+                assert "must be between" in reply.text, (where, reply.text)
+                sent += 1
+    assert sent >= 20
     after = await snapshot(env.bot.db)
     assert {k: v for k, v in after.items() if k != "members"} == {
         k: v for k, v in before.items() if k != "members"

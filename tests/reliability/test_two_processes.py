@@ -157,6 +157,80 @@ async def test_two_instances_clicking_one_table_apply_each_version_once(
         await check_whole(a.db)
 
 
+def read_together(services: list[TableService]) -> None:
+    """Each service's next read of a table waits until every one has read it: the changes
+    that follow are made on the same row, as two processes' can be."""
+    both = asyncio.Barrier(len(services))
+    for service in services:
+        get = service.get
+        waiting = [True]
+
+        async def together(
+            table_id: int, place: Any = None, get: Any = get, waiting: list[bool] = waiting
+        ) -> Table:
+            table = await get(table_id, place)
+            if waiting[0]:
+                waiting[0] = False
+                await asyncio.wait_for(both.wait(), 5)
+            return table
+
+        service.get = together  # type: ignore[method-assign]
+
+
+async def test_two_instances_adding_watchers_at_once_keep_both(db_target: DbTarget) -> None:
+    """Issue 31.4: watchers were saved over the version alone (it stays, so the turn's buttons
+    stay live), so two processes each adding a watcher on the same read wrote one after the
+    other and the first was lost. Now a compare-and-set on the row's revision: the second is
+    refused and tried again on the fresh row, and both are watching; the turn's buttons are
+    still those of the same version."""
+    async with two_instances(db_target("bot"), FakeClock()) as (a, b):
+        table_id = await open_table(a, 1, [2], stake=0)
+        version = (await a.get(table_id)).version
+        for round_, (first, second) in enumerate([(101, 102), (103, 104)]):
+            read_together([a, b])
+            outcomes = await asyncio.gather(
+                a.watch(table_id, first, True), b.watch(table_id, second, True)
+            )
+            assert all(isinstance(o, Change) for o in outcomes), outcomes
+            watchers = (await a.get(table_id)).watchers
+            assert sorted(watchers) == [101, 102, 103, 104][: 2 * round_ + 2], watchers
+        read_together([a, b])
+        outcomes = await asyncio.gather(
+            a.watch(table_id, 101, False), b.watch(table_id, 104, False)
+        )
+        fresh = await a.get(table_id)
+        assert sorted(fresh.watchers) == [102, 103] and fresh.version == version
+        await check_whole(a.db)
+
+
+async def test_a_save_on_the_read_before_a_watcher_came_does_not_drop_them(
+    db_target: DbTarget,
+) -> None:
+    """Issue 31.4, the other order: a move saved by one process on the row it read before
+    another process noted a watcher wrote the old watchers back (the move's version check
+    passed: a watcher leaves the version). Now the move is refused as stale (the member
+    presses again on the same buttons) and the watcher stays."""
+    async with two_instances(db_target("bot"), FakeClock()) as (a, b):
+        table_id = await open_table(a, 1, [2], stake=0)
+        table = await a.get(table_id)
+        assert table.rules is not None
+        user = table.seats[table.rules.current].user_id
+        assert user is not None
+        read_together([a, b])
+        outcomes = await asyncio.gather(
+            a.watch(table_id, 101, True),
+            b.act(table_id, user, table.version, "throw"),
+            return_exceptions=True,
+        )
+        fresh = await a.get(table_id)
+        assert fresh.watchers == [101], (fresh.watchers, outcomes)
+        if isinstance(outcomes[1], StaleAction):  # the watcher came first: press again
+            await b.act(table_id, user, table.version, "throw")
+        assert (await a.get(table_id)).watchers == [101]
+        assert (await a.get(table_id)).version == table.version + 1
+        await check_whole(a.db)
+
+
 async def test_two_instances_opening_at_once_keep_the_server_caps(db_target: DbTarget) -> None:
     # The open checks count the server's tables, then the new one is inserted: another
     # process must not count in between (each process's own lock does not see it).
