@@ -29,7 +29,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DATABASE_PATH=/data/bot.sqlite3 \
-    BOARD_KERNEL_CACHE=/opt/board-kernel
+    BOARD_KERNEL_CACHE=/opt/board-kernel \
+    WEB_HOST=0.0.0.0
 
 # pg_dump and pg_restore for `python -m bot backup` on PostgreSQL (DATABASE_URL): Debian's
 # client, version 15, which dumps servers up to 15. Not pinned: a bookworm security update
@@ -61,6 +62,10 @@ RUN python -m bot i18n compile \
 
 USER 10001
 VOLUME ["/data"]
+# The web companion (WEB_PORT, 0 turns it off): every address inside the container, so that
+# `-p 8080:8080` reaches it; /metrics and the health routes still answer only the container
+# itself or a request with METRICS_TOKEN.
+EXPOSE 8080
 
 # Healthy while the database on the volume opens read-only and passes SQLite's quick check.
 HEALTHCHECK --interval=60s --timeout=15s --start-period=30s --retries=3 \
