@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import random
 
-from bot.rules.board.bots import _greedy, forced_action, score, strong_candidates
-from bot.rules.board.game import Action, SeatView, legal_actions
+from bot.rules.board.game import Action, SeatView
 from bot.rules.board.kernel import compiled, playout_python
-from bot.rules.board.search import _clearly_better, _threat_moves, sample_deal
+from bot.rules.board.search import _clearly_better, candidates, sample_deal
 
 DEALS = 64
 WIDTH = 4
@@ -30,32 +29,13 @@ def deep_action(
 ) -> Action:
     """The move of the deep search over ``deals`` deals (``DEALS`` if not given); ``view``
     must be the seat to move."""
-    actions = legal_actions(view)
-    if not actions:
-        raise ValueError("it is not this seat's turn, or the game is over")
-    forced = forced_action(actions)
-    if forced is not None:
-        return forced
-    immediate, scored = strong_candidates(view, actions, fast=True)
-    if immediate is not None:
-        return immediate
-    ranked = sorted(
-        ((score(features), i, action) for i, (features, action) in enumerate(scored)),
-        key=lambda row: (-row[0], row[1]),
-    )
-    if len(ranked) == 1:
-        return ranked[0][2]
-    prior = {action for _, _, action in ranked}
-    candidates = [action for _, _, action in ranked[:width]]
-    for action in [_greedy(view, actions, rng), *_threat_moves(view, actions)]:
-        if action in prior and action not in candidates:
-            candidates.append(action)
-    if len(candidates) == 1:
-        return candidates[0]
+    weighed = candidates(view, rng, width)
+    if not isinstance(weighed, list):
+        return weighed
     count = DEALS if deals is None else deals
-    values = _values(view, candidates, [rng.getrandbits(64) for _ in range(count)])
-    top = candidates[0]
-    best = max(candidates, key=lambda a: (sum(values[a]), -candidates.index(a)))
+    values = _values(view, weighed, [rng.getrandbits(64) for _ in range(count)])
+    top = weighed[0]
+    best = max(weighed, key=lambda a: (sum(values[a]), -weighed.index(a)))
     return best if best != top and _clearly_better(values[best], values[top]) else top
 
 

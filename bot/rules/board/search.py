@@ -80,8 +80,11 @@ BUDGETS: dict[str, Budget] = {
 }
 
 
-def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
-    """The move a searching level plays; ``view`` must be the seat to move."""
+def candidates(view: SeatView, rng: random.Random, width: int) -> Action | list[Action]:
+    """What a searching player weighs, best first: strong's ``width`` best moves by its
+    evaluation, then greedy's choice and the threat moves that strong ranks; or the one move
+    to play when there is nothing to weigh (forced, an immediate finish or block, a single
+    candidate). ``view`` must be the seat to move."""
     actions = legal_actions(view)
     if not actions:
         raise ValueError("it is not this seat's turn, or the game is over")
@@ -97,19 +100,25 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
     )
     if len(ranked) == 1:
         return ranked[0][2]
-    prior = {action: value for value, _, action in ranked}
-    candidates = [action for _, _, action in ranked[: budget.width]]
+    prior = {action for _, _, action in ranked}
+    chosen = [action for _, _, action in ranked[:width]]
     for action in [_greedy(view, actions, rng), *_threat_moves(view, actions)]:
-        if action in prior and action not in candidates:
-            candidates.append(action)
-    if len(candidates) == 1:
-        return candidates[0]
+        if action in prior and action not in chosen:
+            chosen.append(action)
+    return chosen[0] if len(chosen) == 1 else chosen
+
+
+def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
+    """The move a searching level plays; ``view`` must be the seat to move."""
+    weighed = candidates(view, rng, budget.width)
+    if not isinstance(weighed, list):
+        return weighed
     seeds = _DealSeeds(rng.getrandbits(64))
-    top = candidates[0]  # strong's choice: kept to the end, left only for a clearly better
-    values: dict[Action, list[float]] = {action: [] for action in candidates}
+    top = weighed[0]  # strong's choice: kept to the end, left only for a clearly better
+    values: dict[Action, list[float]] = {action: [] for action in weighed}
     done = 0  # deals every surviving candidate has been played in
     spent = 0
-    alive = list(candidates)
+    alive = list(weighed)
     while spent < budget.playouts:
         # The rounds left until two moves remain share what is left of the budget; each
         # round plays at least ``_MIN_DEALS`` deals, or a move would fall on a few unlucky
@@ -127,7 +136,7 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
         done += deals
         # Keep the better half (at least two, strong's choice among them): the mean over
         # the same deals, strong's order breaking ties.
-        alive.sort(key=lambda a: (-sum(values[a]), candidates.index(a)))
+        alive.sort(key=lambda a: (-sum(values[a]), weighed.index(a)))
         keep = alive[: max(2, len(alive) // 2)]
         if top not in keep:
             keep[-1] = top
