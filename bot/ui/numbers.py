@@ -14,10 +14,9 @@ import discord
 from discord import app_commands
 
 from bot.i18n.speaking import _, number, pgettext
+from bot.tables.limits import OPTION_INT_MAX
 from bot.ui.errors import reply_private
 
-# Discord's own bound of an integer option (its API schema: -2⁵³ + 1 to 2⁵³ − 1).
-DISCORD_MAX = 2**53 - 1
 NUMERIC = (
     discord.AppCommandOptionType.integer.value,
     discord.AppCommandOptionType.number.value,
@@ -36,8 +35,8 @@ def _leaves(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def _bounds(interaction: discord.Interaction[Any], name: str) -> tuple[float, float]:
     """The option's declared range, within Discord's bound (Discord's bound where the
     command declares none)."""
-    low: float = -DISCORD_MAX
-    high: float = DISCORD_MAX
+    low: float = -OPTION_INT_MAX
+    high: float = OPTION_INT_MAX
     command = interaction.command
     if isinstance(command, app_commands.Command):
         for param in command.parameters:
