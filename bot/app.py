@@ -27,12 +27,13 @@ from bot.errors import DatabaseUnavailable, UserError
 from bot.games.registry import Games
 from bot.i18n.speaking import _
 from bot.store.db import Database, DatabaseUnusable
+from bot.tables.clock import Clock
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change
 from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
-from bot.tables.service import Clock, TableHooks, TableService
+from bot.tables.service import TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.thinking import BotPool

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.store import games
 from bot.store.db import Database
-from bot.tables.service import Clock
+from bot.tables.clock import Clock
 
 
 class GuildSettings:

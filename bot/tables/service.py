@@ -26,6 +26,7 @@ from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
 from bot.tables import reminders
+from bot.tables.clock import Clock
 from bot.tables.fair_play import FairPlay, forfeit_how, request_over, set_deadline
 from bot.tables.kind import GameKind
 from bot.tables.limits import TableLimits
@@ -40,7 +41,6 @@ from bot.tables.thinking import BotPool
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
 CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 BOT_NAMES = (

@@ -21,8 +21,9 @@ from bot.store import tournaments as store
 from bot.store import wallets as chips
 from bot.store.db import Connection, Database
 from bot.store.tournaments import FORMATS, Entry, Format, Match, Tournament
+from bot.tables.clock import Clock
 from bot.tables.model import Change
-from bot.tables.service import Clock, TableService
+from bot.tables.service import TableService
 from bot.tables.wallets import START_CHIPS
 
 __all__ = ["FORMATS", "Entry", "Format", "Match", "Tournament", "Tournaments", "on_game_over"]

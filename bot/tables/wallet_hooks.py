@@ -10,8 +10,9 @@ from bot.records import SeatResult
 from bot.store import stats
 from bot.store.db import Connection
 from bot.tables import tournaments, wallets
+from bot.tables.clock import Clock
 from bot.tables.model import Seat, Table
-from bot.tables.service import Clock, TableHooks
+from bot.tables.service import TableHooks
 
 
 class WalletHooks(TableHooks):

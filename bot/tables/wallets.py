@@ -23,7 +23,7 @@ from bot.store import games
 from bot.store import wallets as store
 from bot.store.db import Connection, Database
 from bot.store.wallets import InvariantReport, LedgerKind, check_invariant, game_chips
-from bot.tables.service import Clock
+from bot.tables.clock import Clock
 
 __all__ = [
     "DAILY_CHIPS",

@@ -13,7 +13,7 @@ from bot.records import LeaderboardRow
 from bot.store import web
 from bot.store.db import Database
 from bot.store.web import Rival
-from bot.tables.service import Clock
+from bot.tables.clock import Clock
 
 __all__ = ["OPAQUE_ID", "Rival", "WebDirectory"]
 

@@ -9,10 +9,11 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.games.registry import Games
+from bot.tables.clock import Clock
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
-from bot.tables.service import Clock, TableService
+from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.tournaments import Tournaments
