@@ -76,7 +76,7 @@ def one_ply_action(view: SeatView, level: str, rng: random.Random) -> Action:
     if forced is not None:
         return forced
     if level == "greedy":
-        return _greedy(view, actions, rng)
+        return greedy_action(view, actions, rng)
     return _strong(view, actions, rng)
 
 
@@ -94,7 +94,7 @@ def forced_action(actions: list[Action]) -> Action | None:
     return actions[0] if isinstance(actions[0], Pass) else None
 
 
-def _dead_windows(view: SeatView, side: int) -> frozenset[int]:
+def dead_windows(view: SeatView, side: int) -> frozenset[int]:
     """Windows that can never become a new sequence of ``side``: they share two or more
     spaces with one of its sequences (the rule allows one shared space)."""
     cells = tuple(seq.cells for seq in view.sequences if seq.side == side)
@@ -139,7 +139,7 @@ _GREEDY_BLOCK = (0.0, 1.0, 3.0, 15.0, 500.0, 0.0)
 _GREEDY_JACK_COST = 45.0
 
 
-def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
+def greedy_action(view: SeatView, actions: list[Action], rng: random.Random) -> Action:
     """One ply: window gains of each placement or removal, jacks at a fixed cost."""
     side = view.side
     masks = view.side_masks
@@ -152,7 +152,7 @@ def _greedy(view: SeatView, actions: list[Action], rng: random.Random) -> Action
     for s, m in enumerate(masks):
         if s != side:
             foes |= m
-    dead = _dead_windows(view, side)
+    dead = dead_windows(view, side)
     cache: dict[int, float] = {}
 
     def place_gain(cell: int) -> float:
@@ -280,7 +280,7 @@ WEIGHTS: tuple[float, ...] = (
 CALIBRATION: tuple[float, float] = (0.9693, 0.192)
 
 
-class _Cards:
+class Cards:
     """What the viewer knows about the cards: the unseen pool and who may hold what."""
 
     def __init__(self, view: SeatView) -> None:
@@ -369,8 +369,8 @@ def strong_candidates(
     the same values up to the rounding of the sums, several times faster."""
     side = view.side
     config = view.config
-    cards = _Cards(view)
-    dead = [_dead_windows(view, s) for s in range(config.sides)]
+    cards = Cards(view)
+    dead = [dead_windows(view, s) for s in range(config.sides)]
     counts = [0] * config.sides
     for seq in view.sequences:
         counts[seq.side] += 1
@@ -410,7 +410,7 @@ def strong_candidates(
             return action, []
         left = without_card(hand, card)
         if windows is None:
-            features = _features(view, new_masks, left, cards, dead, counts, made)
+            features = position_features(view, new_masks, left, cards, dead, counts, made)
         else:
             features = windows.features(new_masks, left, cell, counts, made)
         scored.append((features, action))
@@ -418,24 +418,24 @@ def strong_candidates(
         new_masks = tuple(m & ~(1 << cell) for m in masks)
         left = without_card(hand, card)
         if windows is None:
-            features = _features(view, new_masks, left, cards, dead, counts, 0)
+            features = position_features(view, new_masks, left, cards, dead, counts, 0)
         else:
             features = windows.features(new_masks, left, cell, counts, 0)
         scored.append((features, RemoveChip(card, *divmod(cell, SIZE))))
     return None, scored
 
 
-# One window's part in ``_features`` for one side: (spaces held, fill weight, hole of a four
+# One window's part in ``position_features`` for one side: (spaces held, fill weight, hole of a four
 # or -1), or None when the window counts for nothing (blocked, dead, or none held).
 _Part = tuple[int, float, int] | None
 
 
 class _Windows:
-    """``_features`` of the positions one move away from ``view``: the window sums of the
+    """``position_features`` of the positions one move away from ``view``: the window sums of the
     view's own position, corrected for the windows through the space the move changes
     (and, for our side, those through the spaces of a card the move gives up)."""
 
-    def __init__(self, view: SeatView, cards: _Cards, dead: list[frozenset[int]]) -> None:
+    def __init__(self, view: SeatView, cards: Cards, dead: list[frozenset[int]]) -> None:
         self.view = view
         self.cards = cards
         self.dead = dead
@@ -572,11 +572,11 @@ def _hot_cells(masks: tuple[int, ...], dead: list[frozenset[int]]) -> int:
     return hot
 
 
-def _features(
+def position_features(
     view: SeatView,
     masks: tuple[int, ...],
     hand: tuple[str, ...],
-    cards: _Cards,
+    cards: Cards,
     dead: list[frozenset[int]],
     counts: list[int],
     made: int,
@@ -642,7 +642,7 @@ def _features(
 def _finish(
     view: SeatView,
     hand: tuple[str, ...],
-    cards: _Cards,
+    cards: Cards,
     counts: list[int],
     made: int,
     my_fill: list[float],

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.rules.board.bots import _greedy, forced_action, score, strong_candidates, win_chance
+from bot.rules.board.bots import forced_action, greedy_action, score, strong_candidates, win_chance
 from bot.rules.board.cards import ONE_EYED_JACKS, TWO_EYED_JACKS
 from bot.rules.board.game import (
     Action,
@@ -31,7 +31,7 @@ from bot.rules.board.game import (
     legal_actions,
 )
 from bot.rules.board.layout import CORNER_MASK, SIZE, WINDOW_MASKS, WINDOWS
-from bot.rules.board.search import _leaf_value, _playout, _threat_moves, sample_deal
+from bot.rules.board.search import leaf_value, playout_value, sample_deal, threat_moves
 
 Cell = tuple[int, int]
 
@@ -96,7 +96,7 @@ def suggest(view: SeatView, rng: random.Random, count: int = SUGGESTIONS) -> lis
         raise ValueError("it is not this seat's turn, or the game is over")
     forced = forced_action(actions)
     if forced is not None:
-        return [Suggestion(forced, _leaf_value(view), reasons(view, forced, only=True))]
+        return [Suggestion(forced, leaf_value(view), reasons(view, forced, only=True))]
     immediate, scored = strong_candidates(view, actions, fast=True)
     if immediate is not None:
         return [Suggestion(immediate, 1.0, reasons(view, immediate))]
@@ -105,7 +105,7 @@ def suggest(view: SeatView, rng: random.Random, count: int = SUGGESTIONS) -> lis
     )
     prior = {a: v for v, _, a in ranked}
     candidates = [a for _, _, a in ranked[:SUGGEST_WIDTH]]
-    for action in [_greedy(view, actions, rng), *_threat_moves(view, actions)]:
+    for action in [greedy_action(view, actions, rng), *threat_moves(view, actions)]:
         if action in prior and action not in candidates:
             candidates.append(action)
     deals = [rng.getrandbits(64) for _ in range(SUGGEST_DEALS)]
@@ -113,7 +113,7 @@ def suggest(view: SeatView, rng: random.Random, count: int = SUGGESTIONS) -> lis
     for action in candidates:
         total = 0.0
         for seed in deals:
-            total += _playout(sample_deal(view, random.Random(seed)), view.seat, action, seed)
+            total += playout_value(sample_deal(view, random.Random(seed)), view.seat, action, seed)
         means[action] = total / len(deals)
     order = sorted(candidates, key=lambda a: (-means[a], -prior[a]))
     return [Suggestion(a, means[a], reasons(view, a)) for a in order[:count]]

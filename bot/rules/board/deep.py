@@ -17,7 +17,7 @@ import random
 
 from bot.rules.board.game import Action, SeatView
 from bot.rules.board.kernel import compiled, playout_python
-from bot.rules.board.search import _clearly_better, candidates, sample_deal
+from bot.rules.board.search import candidates, clearly_better, sample_deal
 
 DEALS = 64
 WIDTH = 4
@@ -36,7 +36,7 @@ def deep_action(
     values = _values(view, weighed, [rng.getrandbits(64) for _ in range(count)])
     top = weighed[0]
     best = max(weighed, key=lambda a: (sum(values[a]), -weighed.index(a)))
-    return best if best != top and _clearly_better(values[best], values[top]) else top
+    return best if best != top and clearly_better(values[best], values[top]) else top
 
 
 def _values(

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.rules.board.bots import _greedy, forced_action
+from bot.rules.board.bots import forced_action, greedy_action
 from bot.rules.board.cards import ONE_DECK, ONE_EYED_JACKS, TWO_EYED_JACKS
 from bot.rules.board.game import (
     Action,
@@ -315,7 +315,9 @@ def playout_python(
             actions = legal_actions(state)
             forced = forced_action(actions)
             action = (
-                forced if forced is not None else _greedy(view_for(state, state.turn), actions, rng)
+                forced
+                if forced is not None
+                else greedy_action(view_for(state, state.turn), actions, rng)
             )
         if record:
             moves.append(encode(action))

@@ -39,11 +39,11 @@ import random
 from dataclasses import dataclass
 
 from bot.rules.board.bots import (
-    _Cards,
-    _dead_windows,
-    _features,
-    _greedy,
+    Cards,
+    dead_windows,
     forced_action,
+    greedy_action,
+    position_features,
     score,
     strong_candidates,
     win_chance,
@@ -102,7 +102,7 @@ def candidates(view: SeatView, rng: random.Random, width: int) -> Action | list[
         return ranked[0][2]
     prior = {action for _, _, action in ranked}
     chosen = [action for _, _, action in ranked[:width]]
-    for action in [_greedy(view, actions, rng), *_threat_moves(view, actions)]:
+    for action in [greedy_action(view, actions, rng), *threat_moves(view, actions)]:
         if action in prior and action not in chosen:
             chosen.append(action)
     return chosen[0] if len(chosen) == 1 else chosen
@@ -131,7 +131,7 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
         for d in range(done, done + deals):
             state = _deal(view, seeds.seed(d))
             for action in alive:
-                values[action].append(_playout(state, view.seat, action, seeds.seed(d)))
+                values[action].append(playout_value(state, view.seat, action, seeds.seed(d)))
             spent += len(alive)
         done += deals
         # Keep the better half (at least two, strong's choice among them): the mean over
@@ -142,10 +142,10 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
             keep[-1] = top
         alive = keep
     best = alive[0]
-    return best if best != top and _clearly_better(values[best], values[top]) else top
+    return best if best != top and clearly_better(values[best], values[top]) else top
 
 
-def _clearly_better(challenger: list[float], incumbent: list[float]) -> bool:
+def clearly_better(challenger: list[float], incumbent: list[float]) -> bool:
     """Whether the challenger's mean over the same deals beats the incumbent's by more
     than twice the standard error of the paired difference: the playouts re-rank
     strong's order only on evidence (a difference of noise would cost as often as help)."""
@@ -217,9 +217,9 @@ def _deal(view: SeatView, seed: int) -> BoardState:
     return sample_deal(view, random.Random(seed))
 
 
-def _playout(state: BoardState, seat: int, action: Action, seed: int) -> float:
+def playout_value(state: BoardState, seat: int, action: Action, seed: int) -> float:
     """Play ``action`` in one deal, the others by ``greedy`` until ``seat`` moves again;
-    the value of what is reached for ``seat``'s side (see ``_leaf_value``)."""
+    the value of what is reached for ``seat``'s side (see ``leaf_value``)."""
     rng = random.Random(seed ^ 0x9E3779B97F4A7C15)
     side = state.config.side_of(seat)
     state = apply(state, action, rng)
@@ -228,7 +228,7 @@ def _playout(state: BoardState, seat: int, action: Action, seed: int) -> float:
         view = view_for(state, state.turn)
         actions = legal_actions(view)
         forced = forced_action(actions)
-        move = forced if forced is not None else _greedy(view, actions, rng)
+        move = forced if forced is not None else greedy_action(view, actions, rng)
         state = apply(state, move, rng)
         steps += 1
     result = state.outcome
@@ -236,10 +236,10 @@ def _playout(state: BoardState, seat: int, action: Action, seed: int) -> float:
         if result.side is None:
             return 0.5
         return 1.0 if result.side == side else 0.0
-    return _leaf_value(view_for(state, seat))
+    return leaf_value(view_for(state, seat))
 
 
-def _leaf_value(view: SeatView) -> float:
+def leaf_value(view: SeatView) -> float:
     """``strong``'s calibrated estimate (``win_chance``) that the viewer's side wins, the
     viewer to move: the best of its moves as ``strong`` scores them (1.0 for a winning
     one); with only a trade or a pass to make, the position as it stands."""
@@ -254,12 +254,12 @@ def _leaf_value(view: SeatView) -> float:
     counts = [0] * config.sides
     for seq in view.sequences:
         counts[seq.side] += 1
-    dead = [_dead_windows(view, s) for s in range(config.sides)]
-    features = _features(view, view.side_masks, view.hand, _Cards(view), dead, counts, 0)
+    dead = [dead_windows(view, s) for s in range(config.sides)]
+    features = position_features(view, view.side_masks, view.hand, Cards(view), dead, counts, 0)
     return win_chance(score(features))
 
 
-def _threat_moves(view: SeatView, actions: list[Action]) -> list[Action]:
+def threat_moves(view: SeatView, actions: list[Action]) -> list[Action]:
     """Moves on the threat structure: a placement or removal in a window where a live foe
     holds four (blocks or breaks the four), and a placement that makes a four of ours."""
     side = view.side
