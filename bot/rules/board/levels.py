@@ -21,7 +21,7 @@ from bot.rules.board.bots import LEVELS as ONE_PLY
 from bot.rules.board.bots import one_ply_action
 from bot.rules.board.deep import deep_action
 from bot.rules.board.game import Action, SeatView
-from bot.rules.board.search import BUDGETS, search_action
+from bot.rules.board.search import BUDGETS, EXPERIMENT_BUDGETS, search_action
 
 #: The levels a player picks, weakest first.
 PLAYER_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -31,20 +31,32 @@ ENGINES: dict[str, str] = {"easy": "greedy", "medium": "strong"}
 LEVELS: tuple[str, ...] = (*ONE_PLY, *PLAYER_LEVELS)
 #: Levels slow enough to think off the event loop (tens of milliseconds and more).
 SEARCHING: frozenset[str] = frozenset(BUDGETS)
-#: Experiments ``board-sim`` plays and players are not offered (``deep``: ``deep.py``).
-EXPERIMENTS: tuple[str, ...] = ("deep",)
+#: Levels whose move is fixed by the view alone: ``strong`` draws from the generator only to
+#: break exact ties of its learned scores, which all but never happen. Two of them in
+#: duplicate play measure nothing (``board-sim --league`` flags such a matchup).
+DETERMINISTIC: frozenset[str] = frozenset({"strong", "medium"})
+#: Experiments ``board-sim`` plays and players are not offered (``deep``: ``deep.py``; the
+#: searches with inference over the opponent's hand: ``inference.py``).
+EXPERIMENTS: tuple[str, ...] = ("deep", *EXPERIMENT_BUDGETS)
+
+
+def engine_of(level: str) -> str:
+    """The engine a level plays as (``easy``: ``greedy``; a searching level is its own)."""
+    return ENGINES.get(level, level)
 
 
 def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
     """Pick a legal action for the viewer, who must be the seat to move."""
     if level == "deep":
         return deep_action(view, rng)
+    if level in EXPERIMENT_BUDGETS:
+        return search_action(view, EXPERIMENT_BUDGETS[level], rng)
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
     budget = BUDGETS.get(level)
     if budget is not None:
         return search_action(view, budget, rng)
-    return one_ply_action(view, ENGINES.get(level, level), rng)
+    return one_ply_action(view, engine_of(level), rng)
 
 
 def bot_steps(view: SeatView, level: str, seed: int) -> list[Action]:

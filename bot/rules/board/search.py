@@ -59,6 +59,7 @@ from bot.rules.board.game import (
     legal_actions,
     view_for,
 )
+from bot.rules.board.inference import TRIES, Evidence, evidence, likelihood
 from bot.rules.board.layout import CORNER_MASK, SIZE, WINDOW_MASKS
 
 _MIN_DEALS = 8
@@ -71,12 +72,20 @@ class Budget:
 
     playouts: int
     width: int
+    #: Deals drawn from what the opponent's last move says about its hand (``inference``).
+    infer: bool = False
 
 
 #: The searching levels. Measured budgets and strengths: ``docs/board-rules.md``.
 BUDGETS: dict[str, Budget] = {
     "hard": Budget(playouts=64, width=3),
     "expert": Budget(playouts=320, width=6),
+}
+#: Experiments ``board-sim`` plays, not offered to players: the searching levels with their
+#: deals weighted by the opponent's last move (``inference``; measured in docs/board-rules.md).
+EXPERIMENT_BUDGETS: dict[str, Budget] = {
+    "hard-infer": Budget(playouts=64, width=3, infer=True),
+    "expert-infer": Budget(playouts=320, width=6, infer=True),
 }
 
 
@@ -114,6 +123,7 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
     if not isinstance(weighed, list):
         return weighed
     seeds = _DealSeeds(rng.getrandbits(64))
+    found = evidence(view) if budget.infer else None
     top = weighed[0]  # strong's choice: kept to the end, left only for a clearly better
     values: dict[Action, list[float]] = {action: [] for action in weighed}
     done = 0  # deals every surviving candidate has been played in
@@ -129,7 +139,7 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
         if deals < 1:
             break
         for d in range(done, done + deals):
-            state = _deal(view, seeds.seed(d))
+            state = inferred_deal(view, random.Random(seeds.seed(d)), found)
             for action in alive:
                 values[action].append(playout_value(state, view.seat, action, seeds.seed(d)))
             spent += len(alive)
@@ -213,8 +223,25 @@ def sample_deal(view: SeatView, rng: random.Random) -> BoardState:
     )
 
 
-def _deal(view: SeatView, seed: int) -> BoardState:
-    return sample_deal(view, random.Random(seed))
+def inferred_deal(view: SeatView, rng: random.Random, found: Evidence | None) -> BoardState:
+    """A deal consistent with ``view`` drawn from the posterior given what the opponent's
+    last move says (``found``, from ``inference.evidence``): ``sample_deal``'s deals, each
+    kept with the probability of that move with the hand it gives the foe, at most
+    ``inference.TRIES`` drawn, else the likeliest of them. Without evidence, ``sample_deal``'s
+    deal (the same random draws)."""
+    if found is None:
+        return sample_deal(view, rng)
+    best: BoardState | None = None
+    best_weight = -1.0
+    for _ in range(TRIES):
+        state = sample_deal(view, rng)
+        weight = likelihood(state.hands[found.seat], found)
+        if weight >= 1.0 or rng.random() < weight:
+            return state
+        if weight > best_weight:
+            best, best_weight = state, weight
+    assert best is not None
+    return best
 
 
 def playout_value(state: BoardState, seat: int, action: Action, seed: int) -> float:
