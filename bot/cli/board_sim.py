@@ -12,6 +12,13 @@ level wins from both sides (Wilson 95% interval) and the deals the same side win
 plays it (the cards decided those), the games each level won (bootstrap 95% interval over
 the deals) and every level's move times in processor time (one core's worth).
 
+``--duplicate --league [LEVELS]`` plays a league instead: every pair of the levels (the four
+player levels if none are given) and the references ``strong`` and ``greedy`` (unless a level
+already plays as one: ``medium`` is strong, ``easy`` greedy), at 2 seats, each pair over the
+same deals, so each level is reported against strong, greedy and the other levels with the
+same intervals and both-seat wins. A matchup of two deterministic players (or of one engine on
+both sides) is flagged as uninformative and left out of the standing.
+
 ``--parity N`` checks the compiled playout kernel (``bot/rules/board/kernel.py``): N seeded
 games over several table sizes rolled out by the kernel and by the pure-Python engine,
 compared move for move; it exits 1 on the first game that differs, 2 if the kernel is not
@@ -27,12 +34,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from bot.errors import UserError
-from bot.rules.board import LEVELS
+from bot.rules.board import LEVELS, PLAYER_LEVELS
 from bot.rules.board.kernel import compiled
 from bot.rules.board.levels import EXPERIMENTS
-from bot.sim.board import duplicate, simulate
+from bot.sim.board import duplicate, league, simulate
 from bot.sim.board_parity import parity
 
 
@@ -52,6 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--duplicate",
         action="store_true",
         help="play each deal twice, sides swapped (2 seats, or 4/6 with two levels alternating)",
+    )
+    parser.add_argument(
+        "--league",
+        nargs="?",
+        const=",".join(PLAYER_LEVELS),
+        default=None,
+        metavar="LEVELS",
+        help="with --duplicate: every pair of LEVELS (default: the player levels), strong, greedy",
     )
     parser.add_argument(
         "--parity",
@@ -84,6 +100,42 @@ def _run_parity(args: argparse.Namespace) -> int:
         if report["first_difference"] is not None:
             print(f"  first difference: {report['first_difference']}")
     return 0 if report["agree"] == report["games"] else 1
+
+
+def _matchup_lines(report: dict[str, Any]) -> list[str]:
+    first, second = report["levels"]
+    low, high = first["score_ci95"]
+    line = (
+        f"  {first['level']} vs {second['level']}: {first['level']} wins {first['score']:.1%}"
+        f" of the games (95% CI {low:.1%}-{high:.1%}); from both seats {first['level']}"
+        f" {first['wins_both']:.1%}, {second['level']} {second['wins_both']:.1%};"
+        f" the cards decide {report['same_seat_wins_both']:.1%}"
+    )
+    why = report["uninformative"]
+    return [line] if why is None else [line, f"    uninformative: {why}"]
+
+
+def _run_league(args: argparse.Namespace, levels: list[str]) -> int:
+    report = league(levels, args.games, args.seed, args.first_sequence_wins)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    members = report["members"]
+    print(
+        f"League of {len(members)} levels at 2 seats, {args.games} deals a pair, each played"
+        f" twice with sides swapped, seed {args.seed}"
+    )
+    for matchup in report["matchups"]:
+        for line in _matchup_lines(matchup):
+            print(line)
+    print("Standing (mean share of the games won over its informative matchups):")
+    ranked = sorted(members, key=lambda m: -(report["standing"][m]["mean_score"] or 0.0))
+    for member in ranked:
+        row = report["standing"][member]
+        alias = f" (plays as {row['plays_as']})" if row["plays_as"] != member else ""
+        mean = "-" if row["mean_score"] is None else f"{row['mean_score']:.1%}"
+        print(f"  {member}{alias}: {mean} over {row['matchups']} matchups")
+    return 0
 
 
 def _run_duplicate(args: argparse.Namespace, levels: list[str]) -> int:
@@ -127,6 +179,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.parity:
         return _run_parity(args)
+    if args.league is not None:
+        members = [level.strip() for level in args.league.split(",") if level.strip()]
+        wrong = [level for level in members if level not in (*LEVELS, *EXPERIMENTS)]
+        if wrong or not args.duplicate:
+            problem = f"unknown level {wrong[0]!r}" if wrong else "--league needs --duplicate"
+            print(f"error: {problem} (levels: {', '.join(LEVELS)})", file=sys.stderr)
+            return 2
+        return _run_league(args, members)
     if args.duplicate:
         return _run_duplicate(args, levels)
     try:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from bot.rules.board import BoardConfig, apply, choose_action, new_game, view_for
+from bot.rules.board.levels import DETERMINISTIC, engine_of
 
 # A safety net for the statistics only: no bot game has come near it in measurements.
 MAX_TURNS = 5000
@@ -220,6 +221,79 @@ def duplicate(
         # (wall-clock times grow with whatever else the machine runs).
         "move_cpu_ms": _move_ms(move_cpu),
         "seconds": elapsed,
+    }
+
+
+#: The references every league measures its levels against.
+REFERENCES: tuple[str, ...] = ("strong", "greedy")
+
+
+def league_members(levels: list[str]) -> list[str]:
+    """The players of a league of ``levels``: each level once, then ``strong`` and
+    ``greedy`` if not among them."""
+    return list(dict.fromkeys([*levels, *REFERENCES]))
+
+
+def uninformative(first: str, second: str) -> str | None:
+    """Why a duplicate matchup of these two levels measures nothing, or ``None``: the same
+    engine on both sides (the two games of each deal are one game: the bots share the deal's
+    generator), or two deterministic players (their moves depend on the cards alone)."""
+    if engine_of(first) == engine_of(second):
+        return "the same player on both sides: the two games of every deal are one game"
+    if first in DETERMINISTIC and second in DETERMINISTIC:
+        return "two deterministic players: nothing but the cards varies"
+    return None
+
+
+def league(
+    levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
+) -> dict[str, Any]:
+    """Every pair of ``league_members(levels)`` in duplicate play at 2 seats, each pair over
+    the same ``deals`` deals (``duplicate`` with ``seed``): each level against strong, greedy
+    and the others, with the bootstrap interval of its games won and the deals it wins from
+    both seats. A matchup ``uninformative`` names the reason (``easy`` against ``greedy``,
+    ``medium`` against ``strong``); each level's ``standing`` is its mean score over its
+    informative matchups."""
+    members = league_members(levels)
+    matchups: list[dict[str, Any]] = []
+    # Levels playing as one engine play the same games (same deals, same generators), so a
+    # pair of engines is played once and reported under each pair of names.
+    played: dict[tuple[str, str], dict[str, Any]] = {}
+    for i, first in enumerate(members):
+        for second in members[i + 1 :]:
+            engines = (engine_of(first), engine_of(second))
+            report = played.get(engines)
+            if report is None:
+                report = played[engines] = duplicate(
+                    [first, second], deals, seed, first_sequence_wins
+                )
+            named = [
+                row | {"level": level}
+                for row, level in zip(report["levels"], (first, second), strict=True)
+            ]
+            matchups.append(
+                report | {"levels": named, "uninformative": uninformative(first, second)}
+            )
+    standing: dict[str, dict[str, Any]] = {}
+    for member in members:
+        scores = [
+            row["score"]
+            for report in matchups
+            if report["uninformative"] is None
+            for row in report["levels"]
+            if row["level"] == member
+        ]
+        standing[member] = {
+            "plays_as": engine_of(member),
+            "mean_score": sum(scores) / len(scores) if scores else None,
+            "matchups": len(scores),
+        }
+    return {
+        "deals": deals,
+        "seed": seed,
+        "members": members,
+        "matchups": matchups,
+        "standing": standing,
     }
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.__main__ import main
-from bot.sim.board import duplicate, simulate, wilson
+from bot.sim.board import duplicate, league, simulate, uninformative, wilson
 
 
 def test_wilson_interval() -> None:
@@ -91,3 +91,42 @@ def test_duplicate_with_teams_swaps_the_sides_and_gives_intervals() -> None:
     for levels in (["greedy", "greedy", "random", "random"], ["greedy", "random", "greedy"]):
         with pytest.raises(ValueError, match="two levels on two sides"):
             duplicate(levels, deals=1, seed=1)
+
+
+def test_a_league_plays_every_pair_and_flags_the_same_player() -> None:
+    report = league(["easy", "medium", "random"], deals=2, seed=3)
+    assert report["members"] == ["easy", "medium", "random", "strong", "greedy"]
+    pairs = {tuple(row["level"] for row in m["levels"]): m for m in report["matchups"]}
+    assert len(pairs) == 10  # every pair of the five, strong and greedy among them
+    flagged = {pair for pair, m in pairs.items() if m["uninformative"] is not None}
+    assert flagged == {("easy", "greedy"), ("medium", "strong")}
+    # Levels playing as one engine play the same games: reported under both names.
+    easy_strong = [row["score"] for row in pairs[("easy", "strong")]["levels"]]
+    easy_medium = [row["score"] for row in pairs[("easy", "medium")]["levels"]]
+    assert easy_strong == easy_medium
+    for m in pairs.values():
+        for row in m["levels"]:
+            low, high = row["score_ci95"]
+            assert low <= row["score"] <= high
+    assert pairs[("random", "strong")]["levels"][1]["wins_both"] == 1.0
+    standing = report["standing"]
+    assert standing["medium"]["plays_as"] == "strong"
+    assert standing["random"]["matchups"] == 4 and standing["strong"]["matchups"] == 3
+    assert standing["random"]["mean_score"] == 0.0
+
+
+def test_two_deterministic_players_are_uninformative() -> None:
+    assert uninformative("strong", "medium") is not None
+    assert uninformative("greedy", "easy") is not None
+    assert uninformative("strong", "greedy") is None and uninformative("hard", "strong") is None
+
+
+def test_cli_league(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["board-sim", "--games", "1", "--duplicate", "--league", "medium,random"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "League of 4 levels" in out and "medium vs strong" in out
+    assert "uninformative: " in out and "Standing" in out
+    assert main(["board-sim", "--games", "1", "--league", "random"]) == 2
+    assert "--league needs --duplicate" in capsys.readouterr().err
+    assert main(["board-sim", "--games", "1", "--duplicate", "--league", "wizard"]) == 2
