@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -23,12 +23,10 @@ from discord import app_commands
 from bot.games.base import answer_update
 from bot.games.words import last_line
 from bot.i18n.speaking import N_, _
-from bot.records import NO_GUILD
 from bot.render.common import NO_PINGS
 from bot.tables.model import Change, Table
-
-if TYPE_CHECKING:
-    from bot.ui.publisher import Publisher
+from bot.ui.compose import closed_message, lobby_message, to_move, turn_edit
+from bot.ui.delivery import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -56,16 +54,12 @@ NO_STAKES = N_("Stakes and leaderboards are for servers: start without a stake h
 NO_INVITES = N_("Invitations are for servers: here, everyone in the chat can press Join.")
 
 
-def outside_servers(table: Table) -> bool:
-    return table.row.guild_id == NO_GUILD
-
-
 class Anywhere:
     """Shows the tables outside servers, through interactions only (``Publisher`` hands
-    them here)."""
+    them here); ``delivery`` records where the game is and which version it shows."""
 
-    def __init__(self, publisher: Publisher, clock: Callable[[], float]) -> None:
-        self.publisher = publisher
+    def __init__(self, delivery: Delivery, clock: Callable[[], float]) -> None:
+        self.delivery = delivery
         self.clock = clock
         # Per table: the freshest interaction answered on its message, and when.
         # (the ``TABLES_REMEMBERED`` most recent: an older table's token has run out anyway).
@@ -97,18 +91,16 @@ class Anywhere:
     def message(self, table: Table, notice: str | None = None) -> dict[str, Any]:
         """What the table's one message shows now."""
         if table.row.message_id is None:  # still a lobby, or one that closed
-            payload = self.publisher.lobby_message(table)
+            payload = lobby_message(table)
             payload["content"] = notice
             return payload
         if table.status not in ("running", "finished"):
             # Closed without a result: why, over the scores as they stood (issue 31).
-            payload = self.publisher.closed_message(table, last_line(table) or _("Game over."))
+            payload = closed_message(table, last_line(table) or _("Game over."))
             payload["content"] = notice
             return payload
-        payload = self.publisher.turn_edit(table)
-        user_id = self.publisher.to_move(
-            table
-        )  # named in the message: there is no ping outside servers
+        payload = turn_edit(table)
+        user_id = to_move(table)  # named in the message: there is no ping outside servers
         turn = _("<@%(user)s>, your turn.", user=user_id) if user_id is not None else None
         hint = _(HINT) if table.status == "running" else None
         lines = [notice, payload.get("content"), turn, hint]
@@ -132,7 +124,7 @@ class Anywhere:
                 log.info("game %s: click not answered (%s)", table.id, exc.code)
             else:
                 self._remember(table, interaction)
-                self.publisher.mark_shown(table)
+                self.delivery.shown.mark(table)
                 return True
         fresh = self._fresh(table)
         if fresh is None:
@@ -143,7 +135,7 @@ class Anywhere:
         except discord.HTTPException as exc:
             log.info("game %s: not redrawn through its token (%s)", table.id, exc.code)
             return False
-        self.publisher.mark_shown(table)
+        self.delivery.shown.mark(table)
         return True
 
     async def posted(self, table: Table, interaction: discord.Interaction[Any]) -> None:
@@ -153,7 +145,7 @@ class Anywhere:
     async def started(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Start pressed: the lobby's message becomes the game's."""
         assert table.row.lobby_message_id is not None
-        await self.publisher.set_game_message(
+        await self.delivery.set_game_message(
             table, thread_id=None, message_id=table.row.lobby_message_id
         )
         await self.show(table, interaction)

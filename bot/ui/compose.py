@@ -17,12 +17,11 @@ import discord
 from bot.games.base import Game, presentation
 from bot.games.words import notice_line
 from bot.i18n.speaking import N_, _
-from bot.records import Button
+from bot.records import NO_GUILD, Button
 from bot.render.common import COLOUR_DONE, NO_PINGS
 from bot.render.view import LOBBY, build_view
 from bot.tables import events as ev
 from bot.tables.model import Table
-from bot.ui.anywhere import outside_servers
 from bot.ui.checks import missing_permissions
 from bot.ui.lobby import WATCH_BUTTONS, labelled, lobby_buttons, lobby_embed, watching_text
 from bot.ui.rematch_texts import rematch_view
@@ -36,6 +35,11 @@ TABLE_WATCH_BUTTONS = [dataclasses.replace(b, row=4) for b in WATCH_BUTTONS]
 # Kinds whose table message uses the Components V2 layout (``table_layout``).
 LAYOUT_KINDS = frozenset({"board"})
 TABLE_ROW = 4  # the row of the table's own buttons (Rules, Resign, Watch)
+
+
+def outside_servers(table: Table) -> bool:
+    """A table in a DM or group DM (``bot.ui.anywhere``): one message, no thread."""
+    return table.row.guild_id == NO_GUILD
 
 
 def game_of(table: Table) -> Game[Any]:

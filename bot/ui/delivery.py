@@ -21,9 +21,36 @@ from bot.ui.compose import lobby_message, turn_message
 from bot.ui.errors import reply_private
 from bot.ui.i18n import privately
 from bot.ui.pacing import RequestPace
-from bot.ui.restore import ShownVersions
 
 log = logging.getLogger(__name__)
+
+
+class ShownVersions:
+    """The versions Discord now shows, not yet recorded in the database (``flush``): after
+    a restart only the tables whose message is behind are redrawn."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self._shown_versions: dict[int, int] = {}
+
+    def mark(self, table: Table) -> None:
+        self._shown_versions[table.id] = max(table.version, self._shown_versions.get(table.id, 0))
+
+    def set(self, table_id: int, version: int) -> None:
+        self._shown_versions[table_id] = version
+
+    async def flush(self) -> int:
+        """Record in the database which version each message shows (one transaction for
+        every table redrawn since the last flush); returns how many."""
+        shown, self._shown_versions = self._shown_versions, {}
+        if shown:
+            try:
+                await self.tables.record_shown(sorted(shown.items()))
+            except Exception:
+                for table_id, version in shown.items():  # try again at the next flush
+                    self._shown_versions.setdefault(table_id, version)
+                raise
+        return len(shown)
 
 
 class Delivery:

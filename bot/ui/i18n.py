@@ -163,6 +163,17 @@ def public_tag(books: Catalogues, chosen: str | None, guild_locale: str | None) 
     return books.resolve(guild_locale)
 
 
+class _Settings(Protocol):
+    guild_settings: GuildSettings
+
+
+class _HasSettings(Protocol):
+    """The bot, as far as the server's language goes: the shell (``bot.ui.shell``) sits
+    above this module, which its publisher uses."""
+
+    shell: _Settings
+
+
 async def locale_for(
     interaction: discord.Interaction[Any], public: bool, books: Catalogues | None = None
 ) -> Language:
@@ -172,9 +183,9 @@ async def locale_for(
     books = books or catalogues()
     if not public or interaction.guild_id is None:
         return books.language(interaction.locale.value)
-    from bot.ui.shell import shell_of  # the shell imports the publisher, which will use this
-
-    chosen = await shell_of(interaction).guild_settings.language(interaction.guild_id)
+    chosen = await cast(_HasSettings, interaction.client).shell.guild_settings.language(
+        interaction.guild_id
+    )
     guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
     return books.language(public_tag(books, chosen, guild_locale))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -25,9 +25,7 @@ from bot.tables.lobby_host import seat_key
 from bot.tables.model import Table
 from bot.tables.names import md_name
 from bot.ui.errors import handle_error, reply_private
-
-if TYPE_CHECKING:
-    from bot.ui.router import Router
+from bot.ui.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +110,15 @@ async def open_panel(interaction: discord.Interaction[Any], table: Table) -> Non
 
 
 async def on_pick(
-    interaction: discord.Interaction[Any], router: Router, table_id: int, action: str, value: str
+    interaction: discord.Interaction[Any],
+    publisher: Publisher,
+    table_id: int,
+    action: str,
+    value: str,
 ) -> None:
-    shell = router
     user = interaction.user.id
     if action == "kick":
-        change, name = await shell.tables.remove_seat(table_id, user, value)
+        change, name = await publisher.tables.remove_seat(table_id, user, value)
         table = change.table
         refunded = table.row.stake and value.startswith("u")
         line = (
@@ -133,11 +134,11 @@ async def on_pick(
     else:
         if not value.isdigit():
             raise StaleAction(_("That member is no longer seated here."))
-        change, name = await shell.tables.make_host(table_id, user, int(value))
+        change, name = await publisher.tables.make_host(table_id, user, int(value))
         table = change.table
         line = _("%(name)s is the host of table #%(id)s now.", name=md_name(name), id=table.id)
         await interaction.response.edit_message(content=line, embed=None, view=None)
-    await shell.publisher.redraw_lobby(table)
+    await publisher.redraw_lobby(table)
 
 
 # --- the settings -------------------------------------------------------------------------
@@ -226,12 +227,14 @@ class SettingsModal(discord.ui.Modal):
     """The game's own start options and the stake, filled with the lobby's values (five
     fields at most, as Discord allows)."""
 
-    def __init__(self, router: Router, table: Table, stake_cap: int = STAKE.high or 0) -> None:
+    def __init__(
+        self, publisher: Publisher, table: Table, stake_cap: int = STAKE.high or 0
+    ) -> None:
         super().__init__(title=_("Settings of table #%(id)s", id=table.id)[:45], timeout=900)
         # The stake as this server allows it: its hint and refusal name this server's cap
         # (at least the table's own stake, so a lowered cap can still be met by lowering).
         stake = replace(STAKE, high=max(stake_cap, table.row.stake))
-        self.router = router
+        self.publisher = publisher
         self.table_id = table.id
         named = presentation(table.game).option_labels  # the game's own words for its fields
         self.options: list[Option[Any]] = [
@@ -258,7 +261,7 @@ class SettingsModal(discord.ui.Modal):
         values = {
             o.name: parse_option(o, f.value) for o, f in zip(self.options, self.fields, strict=True)
         }
-        await on_settings(interaction, self.router, self.table_id, values)
+        await on_settings(interaction, self.publisher, self.table_id, values)
 
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], error: Exception, /
@@ -266,23 +269,27 @@ class SettingsModal(discord.ui.Modal):
         await handle_error(interaction, error, f"on the settings of game {self.table_id}")
 
 
-async def ask_settings(interaction: discord.Interaction[Any], router: Router, table: Table) -> None:
+async def ask_settings(
+    interaction: discord.Interaction[Any], publisher: Publisher, table: Table
+) -> None:
     require_host(table, interaction.user.id, "settings")
-    cap = await router.tables.stake_cap(table)
-    await interaction.response.send_modal(SettingsModal(router, table, cap))
+    cap = await publisher.tables.stake_cap(table)
+    await interaction.response.send_modal(SettingsModal(publisher, table, cap))
 
 
 async def on_settings(
-    interaction: discord.Interaction[Any], router: Router, table_id: int, values: dict[str, Any]
+    interaction: discord.Interaction[Any],
+    publisher: Publisher,
+    table_id: int,
+    values: dict[str, Any],
 ) -> None:
-    shell = router
-    table = await shell.tables.get(table_id)
+    table = await publisher.tables.get(table_id)
     require_host(table, interaction.user.id, "settings")
     stake = int(values.pop(STAKE.name, table.row.stake) or 0)
     current = {k: v for k, v in table.settings.items() if k != "turn_timeout"}
     settings = table.game.settings_from(current, values)
     old_stake = table.row.stake
-    change, asked = await shell.tables.change_settings(
+    change, asked = await publisher.tables.change_settings(
         table_id, interaction.user.id, settings, stake
     )
     table = change.table
@@ -298,10 +305,10 @@ async def on_settings(
     else:
         answer = _("Table #%(id)s now plays **%(settings)s**.", id=table.id, settings=described)
     await reply_private(interaction, answer)
-    await shell.publisher.redraw_lobby(table)
+    await publisher.redraw_lobby(table)
     # Everyone seated, and those whose seat is held, hears of it once, in the channel:
     # a public line, in the server's words (the answer above was the host's own).
-    async with shell.publisher.languages.public(table):
+    async with publisher.languages.public(table):
         described = presentation(table.game).describe_settings(table.settings)
         seated = [s.user_id for s in table.seats if s.user_id and s.user_id != interaction.user.id]
         if stake:
@@ -344,11 +351,10 @@ async def on_settings(
 
 
 async def on_watch(
-    interaction: discord.Interaction[Any], router: Router, table: Table, action: str
+    interaction: discord.Interaction[Any], publisher: Publisher, table: Table, action: str
 ) -> None:
     """Watch, pressed on the lobby or on the table message: a toggle, so a member who
     watches stops (``unwatch``: the Stop watching button of messages drawn before)."""
-    shell = router
     user = interaction.user
     watching = action == "watch" and user.id not in table.watchers
     if watching and table.seat_of(user.id) is not None:
@@ -360,7 +366,7 @@ async def on_watch(
         # Adding to (or taking out of) the thread is a call to Discord before the answer,
         # which a rate limit may hold up: acknowledge the click first.
         await defer_update(interaction)
-        thread = shell.publisher.client.get_channel(table.row.thread_id)
+        thread = publisher.client.get_channel(table.row.thread_id)
         if watching and isinstance(thread, discord.Thread):
             try:
                 await thread.add_user(user)
@@ -372,7 +378,7 @@ async def on_watch(
                         thread=thread.id,
                     )
                 ) from None
-    change = await shell.tables.watch(table.id, user.id, watching)
+    change = await publisher.tables.watch(table.id, user.id, watching)
     table = change.table
     left_in = False
     if not watching and isinstance(thread, discord.Thread):
@@ -382,7 +388,7 @@ async def on_watch(
             log.info("game %s: watcher not taken out (%s)", table.id, exc.status)
             left_in = True
     if table.status == "lobby":
-        await shell.publisher.show_lobby(table, interaction)
+        await publisher.show_lobby(table, interaction)
         line = (
             # TRANSLATORS: Watch is the button of that name.
             _(
@@ -394,7 +400,7 @@ async def on_watch(
             else _("You stopped watching table #%(id)s.", id=table.id)
         )
     else:
-        await shell.publisher.publish(change, interaction)
+        await publisher.publish(change, interaction)
         if watching:
             # TRANSLATORS: Watch is the button of that name.
             line = _(

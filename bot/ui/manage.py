@@ -68,7 +68,7 @@ class ManageSelect(
         try:
             if len(values) != 1:
                 raise UserError(_("Pick one seat."))
-            router = shell_of(interaction).router
-            await on_pick(interaction, router, self.table_id, self.action, values[0])
+            publisher = shell_of(interaction).publisher
+            await on_pick(interaction, publisher, self.table_id, self.action, values[0])
         except Exception as exc:
             await handle_error(interaction, exc, f"on {self.action} of game {self.table_id}")

@@ -26,22 +26,20 @@ from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
 from bot.tables.wallets import Wallets
-from bot.ui.anywhere import Anywhere, outside_servers
+from bot.ui.anywhere import Anywhere
 from bot.ui.compose import (
     closed_message,
-    lobby_message,
+    outside_servers,
     refusal,
-    to_move,
     turn_edit,
-    turn_message,
 )
-from bot.ui.delivery import Delivery
+from bot.ui.delivery import Delivery, ShownVersions
 from bot.ui.endings import Endings
 from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.opening import Opening
 from bot.ui.pacing import RequestPace
 from bot.ui.pings import Pings
-from bot.ui.restore import Restorer, ShownVersions
+from bot.ui.restore import Restorer
 
 log = logging.getLogger(__name__)
 
@@ -74,26 +72,8 @@ class Publisher:
         self.restorer = Restorer(
             tables, self.delivery, self.endings, self._publishing, self.languages
         )
-        self.anywhere = Anywhere(self, tables.clock)  # tables in DMs and group DMs
+        self.anywhere = Anywhere(self.delivery, tables.clock)  # tables in DMs and group DMs
         self.pings = Pings(client, self.pace)  # the mention of the member to move (bot.ui.pings)
-
-    # --- what the other parts of the shell draw with (bot/ui/compose.py) ----------------
-
-    lobby_message = staticmethod(lobby_message)
-    turn_edit = staticmethod(turn_edit)
-    closed_message = staticmethod(closed_message)
-    turn_message = staticmethod(turn_message)
-    to_move = staticmethod(to_move)
-
-    def mark_shown(self, table: Table) -> None:
-        """The table's message now shows its version (after a restart only those behind
-        are redrawn)."""
-        self.shown.mark(table)
-
-    async def set_game_message(
-        self, table: Table, *, thread_id: int | None, message_id: int
-    ) -> None:
-        await self.delivery.set_game_message(table, thread_id=thread_id, message_id=message_id)
 
     def live_locks(self) -> int:
         return len(self._publishing)

@@ -20,7 +20,7 @@ from bot.tables.rematch import RematchRefused
 from bot.ui import rematch_texts as texts
 from bot.ui.buttons import is_button
 from bot.ui.checks import fits_id
-from bot.ui.compose import refusal
+from bot.ui.compose import lobby_message, refusal
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 from bot.ui.tournaments import no_rematch
@@ -111,7 +111,7 @@ async def post_lobby(shell: Shell, game: Table, lobby: Table) -> str | None:
     channel_id = lobby.row.channel_id
     channel: Any = client.get_channel(channel_id)
     async with publisher.languages.public(lobby):  # the lobby is public: the server's words
-        call, shown = texts.call(game, lobby), publisher.lobby_message(lobby)
+        call, shown = texts.call(game, lobby), lobby_message(lobby)
     try:
         if channel is None:
             channel = await client.fetch_channel(channel_id)
@@ -131,5 +131,5 @@ async def post_lobby(shell: Shell, game: Table, lobby: Table) -> str | None:
         return refusal_line(refused, THEN["rematch_off"])
     lobby.row.version = await shell.tables.set_lobby_message(lobby.id, message.id)
     lobby.row.lobby_message_id = message.id
-    publisher.mark_shown(lobby)  # after a restart only a lobby changed since is redrawn
+    publisher.shown.mark(lobby)  # after a restart only a lobby changed since is redrawn
     return None

@@ -1,26 +1,21 @@
-"""After a restart: which version each game message shows, and the redraw of the messages
-that are behind the database, paced under Discord's rate limits. A deleted game message is
-posted again here too."""
+"""After a restart: the redraw of the messages that are behind the database, paced under
+Discord's rate limits. A deleted game message is posted again here too."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.ui.anywhere import outside_servers
-from bot.ui.compose import thread_name, turn_edit
+from bot.ui.compose import outside_servers, thread_name, turn_edit
+from bot.ui.delivery import Delivery
+from bot.ui.endings import Endings
 from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.pacing import Pacer
-
-if TYPE_CHECKING:
-    from bot.ui.delivery import Delivery
-    from bot.ui.endings import Endings
 
 log = logging.getLogger(__name__)
 
@@ -30,34 +25,6 @@ RESTORE_BURST = 20
 RESTORE_PER_SECOND = 25
 RESTORE_CONCURRENCY = 8
 RENAME_SECONDS = 600  # Discord's window for a thread's two renames
-
-
-class ShownVersions:
-    """The versions Discord now shows, not yet recorded in the database (``flush``): after
-    a restart only the tables whose message is behind are redrawn."""
-
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self._shown_versions: dict[int, int] = {}
-
-    def mark(self, table: Table) -> None:
-        self._shown_versions[table.id] = max(table.version, self._shown_versions.get(table.id, 0))
-
-    def set(self, table_id: int, version: int) -> None:
-        self._shown_versions[table_id] = version
-
-    async def flush(self) -> int:
-        """Record in the database which version each message shows (one transaction for
-        every table redrawn since the last flush); returns how many."""
-        shown, self._shown_versions = self._shown_versions, {}
-        if shown:
-            try:
-                await self.tables.record_shown(sorted(shown.items()))
-            except Exception:
-                for table_id, version in shown.items():  # try again at the next flush
-                    self._shown_versions.setdefault(table_id, version)
-                raise
-        return len(shown)
 
 
 class Restorer:

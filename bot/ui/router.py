@@ -18,8 +18,9 @@ from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.ui import lobby_host
-from bot.ui.anywhere import NO_INVITES, NO_STAKES, outside_servers
+from bot.ui.anywhere import NO_INVITES, NO_STAKES
 from bot.ui.checks import is_admin, require_game_permissions
+from bot.ui.compose import outside_servers
 from bot.ui.publisher import Publisher
 from bot.ui.rules import table_rules_embed
 
@@ -227,10 +228,10 @@ class Router:
         if action == "manage":
             await lobby_host.open_panel(interaction, table)
         elif action == "settings":  # a modal must be the click's first answer: no defer
-            await lobby_host.ask_settings(interaction, self, table)
+            await lobby_host.ask_settings(interaction, self.publisher, table)
         else:
             await self._answer_if_waiting(interaction, table.id)
-            await lobby_host.on_watch(interaction, self, table, action)
+            await lobby_host.on_watch(interaction, self.publisher, table, action)
 
     async def on_turn_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -270,7 +271,7 @@ class Router:
         elif action in ("watch", "unwatch"):
             table = await self.tables.get(table_id, place)
             await self._answer_if_waiting(interaction, table_id)
-            await lobby_host.on_watch(interaction, self, table, action)
+            await lobby_host.on_watch(interaction, self.publisher, table, action)
         elif action == "agree_end":
             await self._answer_if_waiting(interaction, table_id)
             change = await self.tables.agree_to_end(table_id, interaction.user.id, place)
