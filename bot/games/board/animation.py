@@ -1,7 +1,7 @@
 """A board game replayed as pictures: one position with its move framed, or the whole game
 as an animated image (``python -m bot replay GAME_ID --out FILE``).
 
-Frames come straight from the board renderer's palette frames (``picture._render_frame``),
+Frames come straight from the board renderer's palette frames (``picture.render_frame``),
 so an animation costs one frame's pastes per move and no colour quantisation; Pillow then
 stores each frame as the rectangle that changed; in a GIF (``optimize``) the pixels of that
 rectangle that did not change become transparent, which is what keeps a 140-move game near
@@ -52,7 +52,7 @@ def frames(moments: Moments, seats: Sequence[Seat]) -> tuple[list[Image.Image], 
     durations: list[int] = []
     last = len(moments) - 1
     for index, (_, state) in enumerate(moments):
-        frame = pic._render_frame(picture(state, names))
+        frame = pic.render_frame(picture(state, names))
         _number(frame, index)
         images.append(frame)
         move = state.last_move
@@ -89,9 +89,9 @@ def animation(moments: Moments, seats: Sequence[Seat], fmt: str = "png") -> byte
 def _number(frame: Image.Image, index: int) -> None:
     """The move number in the empty top-left corner, on the felt (0 for the start)."""
     draw = ImageDraw.Draw(frame)
-    felt, ink = pic._KEY_COLOURS.index(pic.FELT), pic._KEY_COLOURS.index(pic.WHITE)
+    felt, ink = pic.KEY_COLOURS.index(pic.FELT), pic.KEY_COLOURS.index(pic.WHITE)
     draw.rectangle((0, 0, pic.LABEL - 1, pic.LABEL - 1), fill=felt)
     draw.text(
-        (pic.LABEL // 2, pic.LABEL // 2), str(index), font=pic._font(COUNTER_SIZE), fill=ink,
+        (pic.LABEL // 2, pic.LABEL // 2), str(index), font=pic.builtin_font(COUNTER_SIZE), fill=ink,
         anchor="mm",
     )  # fmt: skip

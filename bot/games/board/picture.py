@@ -215,7 +215,7 @@ def _paste_shape(img: Image.Image, shape: Draw, size: int, xy: tuple[int, int], 
 
 
 @functools.lru_cache(maxsize=16)
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def builtin_font(size: int) -> ImageFont.FreeTypeFont:
     font = ImageFont.load_default(size=size)
     if not isinstance(font, ImageFont.FreeTypeFont):
         # Without FreeType Pillow falls back to a fixed-size bitmap font: unreadable here.
@@ -234,7 +234,7 @@ def _text_font(text: str, size: int) -> ImageFont.FreeTypeFont:
     """The built-in font where it has every letter of ``text`` (English, as before), else
     the Latin one: a text is drawn in one font, never a mix within a word."""
     if all(_in_font(ch, False) for ch in text):
-        return _font(size)
+        return builtin_font(size)
     return _latin_font(size)
 
 
@@ -293,7 +293,7 @@ def _draw_tight(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, ink: RGB
     With the font's own spacing "10" is too wide to share the index strip with its suit; set
     this tight, every rank fits beside its suit at the same large size.
     """
-    font = _font(RANK_SIZE)
+    font = builtin_font(RANK_SIZE)
     x, y = xy
     for ch in text:
         mask, (ox, _) = font.getmask2(ch, stroke_width=1, anchor="ls")
@@ -314,7 +314,7 @@ def _draw_base(highlighted: bool) -> Image.Image:
     """The whole board without chips, every card plain or every card highlighted (RGB)."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), FELT)
     d = ImageDraw.Draw(img)
-    label_font = _font(TEXT_SIZE)
+    label_font = builtin_font(TEXT_SIZE)
     for i in range(SIZE):
         cx, cy = cell_centre(i, i)
         d.text((cx, LABEL // 2 + 1), "ABCDEFGHIJ"[i], font=label_font, fill=FELT_TEXT, anchor="mm")
@@ -430,7 +430,7 @@ class _Assets:
 
 
 # Colours that must come out exact (tests and players rely on the chip colours).
-_KEY_COLOURS: tuple[RGB, ...] = (
+KEY_COLOURS: tuple[RGB, ...] = (
     FELT,
     CARD,
     INK_RED,
@@ -462,11 +462,11 @@ def _make_palette(samples: list[Image.Image]) -> Image.Image:
         collage.paste(s, (0, y))
         y += s.height
     adaptive = collage.quantize(
-        colors=_PALETTE_SIZE - len(_KEY_COLOURS), method=Image.Quantize.MEDIANCUT
+        colors=_PALETTE_SIZE - len(KEY_COLOURS), method=Image.Quantize.MEDIANCUT
     )
     extra = adaptive.getpalette() or []
-    flat: list[int] = [v for colour in _KEY_COLOURS for v in colour]
-    flat += extra[: 3 * (_PALETTE_SIZE - len(_KEY_COLOURS))]
+    flat: list[int] = [v for colour in KEY_COLOURS for v in colour]
+    flat += extra[: 3 * (_PALETTE_SIZE - len(KEY_COLOURS))]
     flat += [0] * (768 - len(flat))
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat)
@@ -550,7 +550,7 @@ def prepare() -> None:
 
 def clear_cache() -> None:
     """Forget every cached drawing, so the next frame pays for the base again (benchmarks)."""
-    for cached in (_assets_in, _legend_in, _shape_mask, _font, _latin_font, _in_font):
+    for cached in (_assets_in, _legend_in, _shape_mask, builtin_font, _latin_font, _in_font):
         cached.cache_clear()
 
 
@@ -560,7 +560,7 @@ def clear_cache() -> None:
 @functools.lru_cache(maxsize=512)
 def _in_font(ch: str, latin: bool) -> bool:
     # A font draws every missing character as the same box; compare against one.
-    font = _latin_font(TEXT_SIZE) if latin else _font(TEXT_SIZE)
+    font = _latin_font(TEXT_SIZE) if latin else builtin_font(TEXT_SIZE)
     return ch.isspace() or bytes(font.getmask(ch)) != bytes(font.getmask("\ue000"))
 
 
@@ -645,7 +645,7 @@ def _paste(frame: Image.Image, sprite: _Sprite, xy: tuple[int, int]) -> None:
     frame.paste(sprite.image, xy, sprite.mask)
 
 
-def _render_frame(picture: BoardPicture) -> Image.Image:
+def render_frame(picture: BoardPicture) -> Image.Image:
     """The picture as a "P" mode image on the shared palette."""
     if not 1 <= picture.n_sides <= len(SIDES):
         raise ValueError(f"n_sides must be 1..{len(SIDES)}, got {picture.n_sides}")
@@ -703,7 +703,7 @@ def render_board(picture: BoardPicture) -> bytes:
     # Encoding is most of a frame's cost. Measured on a full board: zlib level 3 takes ~3.5 ms
     # for 74 KB, level 6 ~7 ms for 63 KB, level 9 ~65 ms for 59 KB; the bytes saved past 3 are
     # not worth the time (the budget is 300 KB). No "optimize" pass, for the same reason.
-    _render_frame(picture).save(out, format="PNG", compress_level=3)
+    render_frame(picture).save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
