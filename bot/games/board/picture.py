@@ -1,22 +1,8 @@
 """The Sequence board as a PNG: picture data in, bytes out.
 
-Everything that does not depend on the position (card faces, coordinates, chip sprites, the
-colour palette) is drawn once, anti-aliased, and cached as palette ("P" mode) images. A frame is
-then a copy of the cached base plus a few pastes of cached sprites, encoded straight from palette
-mode: no per-frame drawing of curves, no per-frame colour quantisation, so a frame stays fast and
-the PNG stays small.
-
-Coordinates: ``(row, col)`` with ``(0, 0)`` the top-left corner; the picture labels columns A-J
-left to right and rows 1-10 top to bottom, so ``(0, 0)`` is "A1" and ``(9, 9)`` is "J10".
-
-Fonts: Pillow's built-in scalable font (``ImageFont.load_default(size=...)``), so the bot needs
-no system font in a slim image; it has only ASCII letters, so a text with others (a German
-"Grün", a player named "Zoë") is drawn whole in the Noto Sans shipped in ``bot/data/fonts`` (its
-Latin letters only). Neither has suit symbols, so suits, the wild star and the chip marks are
-drawn as shapes.
-
-Words: the corners' label and a legend's fallback colour name are in the language being drawn
-(``bot.i18n.speaking``), so every cache of drawn pixels is keyed by that language too.
+What does not depend on the position (card faces, coordinates, chip sprites, the palette) is
+drawn once and cached as palette images, so a frame is a copy and a few pastes, encoded
+without quantisation. Coordinates, fonts and words: docs/board-render.md.
 """
 
 from __future__ import annotations
@@ -729,21 +715,11 @@ def frame_key(picture: BoardPicture) -> FrameKey:
 
 
 class Frames:
-    """PNG frames drawn ahead on one worker thread, and the most recent ones kept.
-
-    The private hand asks for the frames its cards may need next (``draw_ahead``) while the
-    player reads it; the card click then takes its frame (``get``) instead of drawing it. A
-    frame is found by everything it is drawn from (:func:`frame_key`, the language of its
-    words too: the worker draws in the language of the one who asked), never by a table's
-    id or version: a table that moved on asks for other chips or highlights, so it can
-    only miss, never be shown an older board. The bytes are exactly ``render_board``'s.
-
-    Bounded: at most ``max_bytes`` of PNG kept (least recently used out first) and at most
-    ``max_ahead`` frames waiting to be drawn; frames asked for by an owner (a table) replace
-    that owner's earlier ones not started yet (an older hand's). One worker thread, so frames
-    drawn ahead never take more than one core; Pillow's encoder, most of a frame, runs
-    without the GIL, so the event loop keeps answering meanwhile.
-    """
+    """PNG frames drawn ahead on one worker thread, and the most recent ones kept: the
+    private hand asks for the frames its cards may need next (``draw_ahead``), the card click
+    takes its frame (``get``). Keyed by what a frame is drawn from (:func:`frame_key`), never
+    by a table's version, so a table that moved on can only miss. Bounds and threads:
+    docs/board-render.md, "Using it from the bot"."""
 
     def __init__(self, max_bytes: int = 8 << 20, max_ahead: int = 64) -> None:
         self.max_bytes = max_bytes
