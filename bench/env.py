@@ -14,6 +14,7 @@ from typing import Any
 import tests.harness as harness  # the offline harness: in a checkout, with the dev extras
 from bench.report import T0, ms_since, quantile
 from bench.targets import Targets
+from bot.games.base import presentation
 from bot.store.db import is_postgresql
 
 # A person's look at their hand before tapping a card: far quicker than anyone reads, and
@@ -195,7 +196,7 @@ class Env:
             if b.custom_id
             and not b.disabled
             and b.custom_id.startswith(f"t:{table_id}:{table.version}:")
-            and not table.game.is_private(b.custom_id.rsplit(":", 1)[1])  # type: ignore[attr-defined]
+            and not presentation(table.game).is_private(b.custom_id.rsplit(":", 1)[1])
         ]
         button = self.rng.choice(choices)
         before = dict(self.counts)

@@ -37,7 +37,7 @@ async def play_demos(env: Env, games: int) -> dict[str, tuple[str, list[float]]]
         timings.setdefault(key, (label, []))[1].append(ms_since(started, None))
 
     host = 10
-    for game in env.bot.games.values():
+    for game in env.bot.games.presentations():
         if not game.demos:
             continue
         demo = game.demos[0]

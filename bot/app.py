@@ -265,7 +265,7 @@ class SequencesBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._dispatch_in_members_language()
         self.add_dynamic_items(GameButton, RematchButton, ManageSelect)
-        for game in self.games.values():
+        for game in self.games.presentations():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():
             await self.load_extension(extension)

@@ -56,7 +56,7 @@ class Help(commands.Cog):
         self, interaction: discord.Interaction[SequencesBot], game: str | None = None
     ) -> None:
         pages: list[tuple[Game[Any] | None, RulesPage]] = [
-            (g, p) for g in self.bot.games.values() for p in g.rules_pages
+            (g, p) for g in self.bot.games.presentations() for p in g.rules_pages
         ]
         pages += [(None, TABLE_RULES), (None, TOURNAMENT_RULES)]
         wanted = (game or pages[0][1].key).strip().casefold()

@@ -47,7 +47,9 @@ class Stats(commands.Cog):
                 games.label(key).casefold(),
             ):
                 return key
-        examples = ", ".join(_(next(iter(g.labels.values()))) for g in games.values() if g.labels)
+        examples = ", ".join(
+            _(next(iter(g.labels.values()))) for g in games.presentations() if g.labels
+        )
         raise UserError(
             _(
                 "There is no such game here: pick one from the list (e.g. %(examples)s).",

@@ -36,7 +36,7 @@ HOST = 100
 
 
 def _demos() -> dict[str, tuple[Game[Any], Demo]]:
-    return {demo.name: (game, demo) for game in Games().values() for demo in game.demos}
+    return {demo.name: (game, demo) for game in Games().presentations() for demo in game.demos}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -218,7 +218,7 @@ async def _staked_game(
 
     probe = random.Random(0)
     seats = [Seat(1, "a"), Seat(2, "b")]
-    if game.member_button(game.start(demo.settings, seats, probe), probe) is None:
+    if game.member_button(game.kind.start(demo.settings, seats, probe), probe) is None:
         return
 
     members = {201: "Ana", 202: "Bo"}
@@ -242,7 +242,7 @@ async def _staked_game(
     log = _Log(game, args.quiet)
     log(change.table)
     while change.table.status == "running":
-        seat_index = game.current_seat(change.table.rules)
+        seat_index = game.kind.current_seat(change.table.rules)
         assert seat_index is not None
         seat = change.table.seats[seat_index]
         button = game.member_button(change.table.rules, rng)
@@ -253,7 +253,7 @@ async def _staked_game(
     for user, name in members.items():
         balance = _aligned(await wallets.balance(db, DEMO_GUILD, user))
         print(_("%(name)s after:  %(balance)s", name=name.ljust(4), balance=balance))
-    key = game.game_key(demo.settings)
+    key = game.kind.game_key(demo.settings)
     page = await stats.leaderboard(db, key, "server", DEMO_GUILD, "rating")
     label = _(game.labels.get(key, key))
     print("\n" + _("== Leaderboard · %(game)s · this server ==", game=label))

@@ -1,11 +1,12 @@
-"""What a game package provides to the Discord shell: ``Game``, a ``GameKind`` plus its
-presentation (titles, button labels, embeds, rules text, leaderboard labels, and a private
-UI if it has one). The kind (the game's ``kind.py`` and ``settings.py``) holds values only;
-every word a player sees is made here and in the game's presentation modules, which read
-the kind, never the other way round (the ``game-halves`` import contract).
+"""What a game package provides to the Discord shell: ``Game``, the presentation of a game
+(titles, button labels, embeds, rules text, leaderboard labels, and a private UI if it has
+one), which holds the game's kind. The kind (the game's ``kind.py`` and ``settings.py``)
+holds values only and is all the table layer sees; every word a player sees is made here and
+in the game's presentation modules, which read the kind, never the other way round (the
+``game-halves`` import contract).
 
-Each game package under ``bot/games/`` defines one subclass and is listed once in
-``bot/games/registry.py``; nothing outside the package names the game.
+Each game package under ``bot/games/`` defines one subclass, made with its kind, and is
+listed once in ``bot/games/registry.py``; nothing outside the package names the game.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import discord
 
@@ -172,10 +173,11 @@ class ClickContext:
     publisher: Publishes
 
 
-class Game(GameKind[S]):
-    """A game as the bot runs it. Override ``turn_text`` (or the whole ``turn_view``); the
-    rest has defaults. A game that sets ``display`` gets the leaderboard label
-    ``{name: display}``, and one that sets ``rules_text`` the /rules page of that title."""
+class Game(Generic[S]):
+    """A game as the bot shows it, made with its kind (``kind``: its rules half). Override
+    ``turn_text`` (or the whole ``turn_view``); the rest has defaults. A game that sets
+    ``display`` gets the leaderboard label ``{name: display}``, and one that sets
+    ``rules_text`` the /rules page of that title."""
 
     display: str = ""  # what players call it ("Heart's Due"): the default title and label
     summary: str = ""  # the lobby's default settings line
@@ -198,13 +200,18 @@ class Game(GameKind[S]):
     best_turn_text: str | None = BEST_TURN
     best_turn_meaning: str | None = BEST_TURN_MEANING
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        title = cls.display or cls.name
-        if cls.display and not cls.labels:
-            cls.labels = {cls.name: title}
-        if cls.rules_text and not cls.rules_pages:
-            cls.rules_pages = (RulesPage(cls.name, title, cls.rules_text),)
+    def __init__(self, kind: GameKind[S]) -> None:
+        self.kind = kind
+        title = self.display or kind.name
+        if self.display and not self.labels:
+            self.labels = {kind.name: title}
+        if self.rules_text and not self.rules_pages:
+            self.rules_pages = (RulesPage(kind.name, title, self.rules_text),)
+        _PRESENTATIONS[kind] = self
+
+    @property
+    def name(self) -> str:
+        return self.kind.name
 
     async def review_payload(
         self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
@@ -216,7 +223,7 @@ class Game(GameKind[S]):
 
     def title(self, settings: Mapping[str, Any]) -> str:
         """The game's name for a table of these settings (lobby, thread, turns, results)."""
-        return self.display or self.name
+        return self.display or self.kind.name
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         """The settings in one line (the lobby, the Rules button)."""
@@ -235,7 +242,7 @@ class Game(GameKind[S]):
     def turn_buttons(self, state: S) -> list[Button]:
         """The turn's actions (``turn_actions``) as labelled buttons."""
         buttons = []
-        for action in self.turn_actions(state):
+        for action in self.kind.turn_actions(state):
             label, emoji = self.button_text(state, action)
             buttons.append(
                 Button(
@@ -273,7 +280,7 @@ class Game(GameKind[S]):
         an embed of ``turn_text`` titled with the game's title (the winners' once it is over),
         no picture."""
         title = self.title(table.settings)
-        over = table.rules is not None and self.current_seat(table.rules) is None
+        over = table.rules is not None and self.kind.current_seat(table.rules) is None
         if over and (sides := self.standings(table)):
             title = _("🏆 %(winners)s won %(game)s!", winners=sides[0][0], game=title)
         colour = COLOUR_DONE if over else COLOUR
@@ -296,7 +303,8 @@ class Game(GameKind[S]):
         result lines:
         one per seat, or one per team ("Ana & Cy") with the team's score, which is what a
         team game records for each of its seats (the board game's sequences)."""
-        results = self.results(table.rules, list(table.seats)) if table.rules is not None else None
+        rules = table.rules
+        results = None if rules is None else self.kind.results(rules, list(table.seats))
         ranked = sorted(results or [], key=lambda r: (r.place, -r.score, r.seat))
         sides: dict[tuple[str, int], tuple[list[str], int]] = {}
         for r in ranked:
@@ -343,7 +351,18 @@ class Game(GameKind[S]):
         raise NotImplementedError
 
 
+# Each kind's presentation, as each ``Game`` is made: the table layer holds the kind only.
+_PRESENTATIONS: dict[GameKind[Any], Game[Any]] = {}
+
+
+def presented(kind: GameKind[Any]) -> Game[Any] | None:
+    """The ``Game`` made with this kind; None for a kind shown nowhere (a test's)."""
+    return _PRESENTATIONS.get(kind)
+
+
 def presentation(kind: GameKind[Any]) -> Game[Any]:
-    """A table's game with its words: every registered kind is a ``Game``."""
-    assert isinstance(kind, Game), f"{kind.name} is a kind without presentation"
-    return kind
+    """A table's game with its words (the ``Game`` made with its kind)."""
+    game = presented(kind)
+    if game is None:
+        raise LookupError(f"{kind.name} is a kind without presentation")
+    return game

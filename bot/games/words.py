@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.games.base import Game
+from bot.games.base import presented
 from bot.i18n.speaking import N_, _, plural
 from bot.tables import events as ev
 from bot.tables.model import Table, TableSnapshot
@@ -44,8 +44,9 @@ _CLOSED = {
 def event_line(event: ev.Event, table: Shown) -> str:
     """One event as the line the table's messages show."""
     line = _table_line(event, table)
-    if line is None and isinstance(table.game, Game):
-        line = table.game.event_words(event, list(table.seats))
+    game = None if table.game is None else presented(table.game)
+    if line is None and game is not None:
+        line = game.event_words(event, list(table.seats))
     if line is None:
         raise TypeError(f"no words for the event {event!r} of a {table.kind} table")
     return line

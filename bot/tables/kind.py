@@ -5,7 +5,7 @@ and one pure rules module. It holds the rules' own state type ``S``; JSON appear
 ``load``/``dump``, at the store boundary. Every method a game may provide is here, with a
 default where most games have nothing special. It holds values only, no words: the
 presentation half of a game (titles, button labels, embeds, rules text, private UI) is
-``bot.games.base.Game``, which extends this class and reads it, never the other way round.
+``bot.games.base.Game``, which holds a kind and reads it, never the other way round.
 
 A small game (no settings beyond its seats, no teams, no bots; its state a frozen
 dataclass of plain values extending ``Turns``; its only randomness dice) sets ``name``
@@ -302,7 +302,7 @@ def forfeit_places(places: list[int], forfeited: frozenset[int]) -> list[int]:
 
 
 def _state_type(cls: type) -> type | None:
-    """The dataclass a game class names as its state: ``class G(Game[State])``."""
+    """The dataclass a game class names as its state: ``class K(GameKind[State])``."""
     for klass in cls.__mro__:
         for base in getattr(klass, "__orig_bases__", ()):
             for arg in get_args(base):

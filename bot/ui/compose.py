@@ -163,7 +163,7 @@ def to_move(table: Table) -> int | None:
     """The member to move now; None when a bot or nobody is."""
     if table.status != "running" or table.rules is None:
         return None
-    current = game_of(table).current_seat(table.rules)
+    current = table.game.current_seat(table.rules)
     if current is None or table.seats[current].is_bot:
         return None
     return table.seats[current].user_id or 0

@@ -72,7 +72,7 @@ class Endings:
         await self.delivery.edit_lobby(table)
         game = game_of(table)
         results = (
-            game.results(table.rules, table.seats) if table.rules is not None else None
+            game.kind.results(table.rules, table.seats) if table.rules is not None else None
         ) or []
         winners = " & ".join(md_name(r.name) for r in results if r.won)
         scores = ", ".join(f"{who} {score}" for who, score in game.standings(table.snapshot()))

@@ -23,7 +23,7 @@ from bot.ui.rematch_texts import held_field
 
 
 def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
-    high = game.seat_limits(table.settings)[1]
+    high = game.kind.seat_limits(table.settings)[1]
     full = len(table.seats) >= high  # an invited member still joins a held seat
     no_room = len(table.seats) + len(table.held) >= high
     buttons = [
@@ -32,7 +32,7 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
         Button("start", pgettext("button", "Start"), "primary"),
         Button("cancel", pgettext("button", "Cancel"), "danger"),
     ]
-    if lobby_team_count(game, table) >= 2 and teams_to_switch(game, table):
+    if lobby_team_count(game.kind, table) >= 2 and teams_to_switch(game.kind, table):
         buttons.append(Button("team", pgettext("button", "Switch team"), "secondary", emoji="🔁"))
     if table.stake == 0:
         buttons += [
@@ -45,7 +45,7 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
                 emoji="🤖",
                 disabled=no_room,
             )
-            for level in game.bot_levels
+            for level in game.kind.bot_levels
         ]
     buttons.append(Button("manage", pgettext("button", "Manage"), "secondary", row=2, emoji="⚙️"))
     if table.guild_id != NO_GUILD:  # watching adds a member to the game's thread: not in a DM
@@ -127,7 +127,7 @@ def seat_lines(
 def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
     status = table.status
     if status == "lobby":
-        need = counts_text(game.seat_counts(table.settings))
+        need = counts_text(game.kind.seat_counts(table.settings))
         description = (
             f"**{game.describe_settings(table.settings)}** · "
             f"{_timer(table.settings.get('turn_timeout', 180))}\n"
@@ -144,7 +144,7 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         # In a lobby: who took over from a host who left, who a Switch team moved (while
         # the lobby still has teams).
         swap = table.events and isinstance(table.events[-1], ev.TeamsSwapped)
-        if table.events and not (swap and lobby_team_count(game, table) < 2):
+        if table.events and not (swap and lobby_team_count(game.kind, table) < 2):
             description += f"\n{last_line(table)}"
         colour = COLOUR
     elif status in ("running", "finished"):
@@ -165,8 +165,8 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         description=description,
         colour=colour,
     )
-    seats, problem = lobby_seats(game, table)
-    lines = seat_lines(game, table, seats)
+    seats, problem = lobby_seats(game.kind, table)
+    lines = seat_lines(game.kind, table, seats)
     teams = as_lobby(table) and any(s.team is not None for s in seats)
     if problem:
         lines.append(f"⚠️ {problem}")
@@ -188,16 +188,16 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
             else _("%(chips)s each · pot %(pot)s", chips=each, pot=chips(table.stake * humans))
         )
         embed.add_field(name=_("Stake"), value=value, inline=False)
-    if status == "lobby" and game.bot_levels and table.stake:
+    if status == "lobby" and game.kind.bot_levels and table.stake:
         # A staked lobby has no Add bot button (RULINGS §5): say so, not list the levels.
         embed.add_field(
             name=_("Bot players"),
             value=_("None here: staked tables are for people only."),
             inline=False,
         )
-    elif status == "lobby" and game.bot_levels:
+    elif status == "lobby" and game.kind.bot_levels:
         # One line: how each level plays is in /rules, not repeated on every lobby.
-        levels = " · ".join(bot_level(level) for level in game.bot_levels)
+        levels = " · ".join(bot_level(level) for level in game.kind.bot_levels)
         embed.add_field(
             name=_("Bot players"),
             value=_("%(levels)s (`/rules` says how each plays)", levels=levels),

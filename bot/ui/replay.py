@@ -155,7 +155,7 @@ def replay_message(
     """The message showing ``replay`` after ``step`` (clamped): an embed with the last few
     moves, the board picture for a game with pictures, and the buttons; ``private`` for a
     viewer's own copy."""
-    game: Game[Any] = shell.games[replay.kind]
+    game: Game[Any] = shell.games.shown(replay.kind)
     step = replay.clamp(step)
     shown = replay.moments[: step + 1]
     embed = discord.Embed(
@@ -266,7 +266,7 @@ async def send_animation(
     """The whole game as a GIF, privately (it takes a moment: deferred). Discord animates a
     GIF inline but shows an animated PNG as a still; frames that keep only what changed
     make a long game's GIF a few hundred KB."""
-    game: Game[Any] = shell.games[replay.kind]
+    game: Game[Any] = shell.games.shown(replay.kind)
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await asyncio.to_thread(game.replay_animation, replay.moments, replay.seats, "gif")
     if data is None:

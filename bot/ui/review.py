@@ -80,7 +80,7 @@ async def review(interaction: discord.Interaction[Any], game_id: int) -> None:
         raise UserError(_(OUTSIDE))
     shell = shell_of(interaction)
     replay = await shell.replays.load(game_id, interaction.guild_id)
-    game: Game[Any] = shell.games[replay.kind]
+    game: Game[Any] = shell.games.shown(replay.kind)
     if not game.reviewable:
         raise UserError(_(NO_REVIEW))
     seat = next((i for i, s in enumerate(replay.seats) if s.user_id == interaction.user.id), None)

@@ -102,7 +102,7 @@ class Router:
         content = None
         async with self.publisher.languages.public(table):  # public: in the server's words
             if calls:
-                title = self.games[table.kind].title(table.settings)
+                title = self.games.shown(table.kind).title(table.settings)
                 values = {"calls": " ".join(calls), "host": interaction.user.mention, "game": title}
                 # TRANSLATORS: %(host)s is the host's mention (who opened the table),
                 # %(calls)s the mentions of those asked; "Join" is the lobby's button.
@@ -243,7 +243,7 @@ class Router:
         place = place_of(interaction, "table")
         if self.games.may_be_private(action) or place.guild_id == NO_GUILD:
             table = await self.tables.get(table_id, place)
-            game = self.games[table.kind]
+            game = self.games.shown(table.kind)
             if game.is_private(action):
                 await game.private_click(self.context, interaction, table, version, action)
                 return
@@ -285,7 +285,7 @@ class Router:
                     content=_("You're still in the game."), view=None
                 )
             elif action == "rules":
-                embed = table_rules_embed(self.games[table.kind], table.snapshot())
+                embed = table_rules_embed(self.games.shown(table.kind), table.snapshot())
                 await interaction.response.send_message(embed=embed, ephemeral=True)
             else:
                 raise StaleAction(_("That button is not part of this game."))
@@ -341,7 +341,7 @@ class Router:
             if table.row.guild_id != guild_of(interaction):
                 raise UserError(_("There is no such game on this server."))
             if group is not None and not group.covers(table.row.game_key):
-                title = self.games[table.kind].title(table.settings)
+                title = self.games.shown(table.kind).title(table.settings)
                 raise UserError(
                     _(
                         "Game #%(id)s is %(game)s, not a %(command)s game.",

@@ -185,7 +185,7 @@ def tournament_games(games: Games) -> dict[str, tuple[str, dict[str, Any]]]:
     game's own standard settings (those its demo plays)."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for kind, game in games.items():
-        for demo in game.demos:
+        for demo in games.shown(kind).demos:
             if game.seat_limits(demo.settings)[0] <= 2 <= game.seat_limits(demo.settings)[1]:
                 out.setdefault(game.game_key(demo.settings), (kind, dict(demo.settings)))
     return out

@@ -396,7 +396,7 @@ class Pages:
         replay = await self.replay(request)
         step = replay.clamp(whole(request.query.get("step"), 0, 1_000_000, 0) or 0)
         shell = self.site.shell
-        game = shell.games[replay.kind]
+        game = shell.games.shown(replay.kind)
         words_in = await self.language(request, guild_id)
         base = f"/s/{web_id}/g/{replay.game_id}"
         lang = request.query.get("lang")
@@ -452,7 +452,7 @@ class Pages:
         step = int(step_text)
         if step > replay.last:
             raise web.HTTPNotFound()
-        game = self.site.shell.games[replay.kind]
+        game = self.site.shell.games.shown(replay.kind)
         words_in = await self.language(request, guild_id)
         names = tuple(s.name for s in replay.seats)
         key = ("step", replay.game_id, step, words_in.tag, names)

@@ -63,10 +63,10 @@ def snapshot(game: Game[Any], settings: dict[str, Any], seats: int, rules: Any,
              events: list[Any]) -> TableSnapshot:  # fmt: skip
     return TableSnapshot(
         id=7, kind=game.name, status="running", version=1,
-        game_key=game.game_key(settings), host_id=1, guild_id=1, stake=0, channel_id=1,
+        game_key=game.kind.game_key(settings), host_id=1, guild_id=1, stake=0, channel_id=1,
         thread_id=2, settings=settings, seats=SEATS[:seats], rules=rules,
         events=tuple(events[-5:]), deadline=None, turn_deadline=1_900_000_000.0,
-        turn_started_at=None, notice=None, game=game,
+        turn_started_at=None, notice=None, game=game.kind,
     )  # fmt: skip
 
 
@@ -77,7 +77,8 @@ def played(game: Game[Any], settings: dict[str, Any], seats: int, seed: int) -> 
     (turn message, buttons, the Odds answer), then the replay story at the end."""
     rng = random.Random(seed)
     table = list(SEATS[:seats])
-    state = game.start(settings, table, rng)
+    kind = game.kind
+    state = kind.start(settings, table, rng)
     events: list[Any] = []
     moments: list[tuple[Any, Any]] = [(None, state)]
     for _ in range(400):
@@ -88,14 +89,14 @@ def played(game: Game[Any], settings: dict[str, Any], seats: int, seed: int) -> 
         if game is SEQUENCES and state.phase in ("lock", "decide"):
             texts.append(advice_text(odds.advice(state)))
         yield shown, texts
-        if game.current_seat(state) is None:
+        if kind.current_seat(state) is None:
             break
-        buttons = [a.action for a in game.turn_actions(state) if not a.private]
-        turn = game.turn_index(state)
-        for action in game.resolve(state, rng.choice(buttons)):
-            if game.turn_index(state) != turn:
+        buttons = [a.action for a in kind.turn_actions(state) if not a.private]
+        turn = kind.turn_index(state)
+        for action in kind.resolve(state, rng.choice(buttons)):
+            if kind.turn_index(state) != turn:
                 break  # as the table service: a lock that ended the turn drops the rest
-            state, detail, event = game.apply(state, action, rng, table)
+            state, detail, event = kind.apply(state, action, rng, table)
             moments.append((SimpleNamespace(detail=detail), state))
             events += [event] if event is not None else []
     yield snapshot(game, settings, seats, state, events), [game.replay_text(moments, table)]
@@ -200,7 +201,7 @@ def test_buttons_fit_a_phone_row_in_every_language() -> None:
                 for game, settings, seats in GAMES
                 for seed in range(3)
                 for shown, _texts in played(game, settings, seats, seed)
-                if game.current_seat(shown.rules) is not None
+                if game.kind.current_seat(shown.rules) is not None
                 for b in game.turn_buttons(shown.rules)
             ]
         longest[tag] = max(labels, key=len)

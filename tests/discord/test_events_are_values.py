@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.base import presentation
 from bot.games.words import event_lines
 from bot.store import games as store
 from bot.tables.events import event_types, load_event
@@ -91,7 +92,7 @@ def turn_message(env: Env, table: Table) -> Message:
 async def play_turn(env: Env, table: Table, player: Player, rng: random.Random) -> None:
     """One press (a dice game: the best button; the board: a card from the hand)."""
     message = turn_message(env, table)
-    action = table.game.member_button(table.rules, rng)
+    action = presentation(table.game).member_button(table.rules, rng)
     if action is not None:
         reply = await player.click(message, custom_id=f"t:{table.id}:{table.version}:{action}")
         assert not reply.ephemeral, reply.text

@@ -95,7 +95,7 @@ def previous_turn_message(env: Env, table: Any) -> dict[str, Any]:
     embed, the buttons in plain action rows, and the ping in its content."""
     game = game_of(table)
     shown = game.turn_view(table.snapshot())
-    current = game.current_seat(table.rules)
+    current = table.game.current_seat(table.rules)
     user_id = table.seats[current].user_id
     view = build_view(
         table.id,

@@ -21,6 +21,7 @@ from bot.games.terms import seat_name
 from bot.records import TurnAction
 from bot.render.common import dice_emoji
 from bot.tables.events import Event
+from bot.tables.kind import GameKind
 from bot.tables.model import Seat, TableSnapshot
 from bot.tables.turns import Turns
 from cogs.game_group import GameGroup
@@ -41,11 +42,8 @@ class Rolled(Event, tag="six.roll"):  # what the recent events show: a value, wo
     face: int
 
 
-class SixGame(Game[SixState]):
-    name, display, players = "six", "First to six", (2, 4)
-    summary = "one die, the first 6 wins"
-    rules_text = "Take turns rolling one die. The first 6 wins."
-    button_texts = {"roll": ("Roll the die", "🎲")}
+class SixKind(GameKind[SixState]):  # the rules half: what the table layer runs
+    name, players = "six", (2, 4)
 
     def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> SixState:
         return SixState(len(seats))
@@ -61,6 +59,12 @@ class SixGame(Game[SixState]):
         # The log's action and dice are what the default replay_step plays again.
         return after, {"action": action, "seat": seat, "dice": [face]}, Rolled(seat, face)
 
+
+class SixGame(Game[SixState]):  # the presentation: words, made with its kind
+    display, summary = "First to six", "one die, the first 6 wins"
+    rules_text = "Take turns rolling one die. The first 6 wins."
+    button_texts = {"roll": ("Roll the die", "🎲")}
+
     def event_words(self, event: Event, seats: list[Seat]) -> str | None:
         if not isinstance(event, Rolled):
             return None
@@ -70,11 +74,11 @@ class SixGame(Game[SixState]):
     def turn_text(self, table: TableSnapshot) -> str:
         state: SixState = table.rules
         roll = "" if state.last is None else f"## {dice_emoji([state.last[1]])}\n"
-        turn = self.current_seat(state)
+        turn = self.kind.current_seat(state)
         return roll + ("" if turn is None else f"**{table.seats[turn].name}** to roll.")
 
 
-GAME = SixGame()
+GAME = SixGame(SixKind())
 
 
 def games_with_six() -> Games:

@@ -22,7 +22,7 @@ from bot.rules import pushluck as pl
 from bot.rules.dice import ScriptedDice
 from bot.tables.model import Seat
 
-SEQUENCES = Games()["sequences"]
+SEQUENCES = Games().shown("sequences")
 
 
 @pytest.mark.parametrize("kind", [SequencesKind, OneRollKind, BoardKind])
@@ -34,13 +34,13 @@ def test_a_kind_holds_no_words(kind: type[Any]) -> None:
 
 @pytest.mark.parametrize("name", list(Games()))
 def test_turn_actions_are_values_and_the_presentation_labels_each(name: str) -> None:
-    game = Games()[name]
+    game = Games().shown(name)
     demo = game.demos[0]
     settings = dict(demo.settings)
     seats = [Seat(None, f"Bot {i}", bot_level=level) for i, level in enumerate(demo.bot_levels)]
-    seats = game.arrange(settings, seats)
-    state = game.start(settings, seats, random.Random(3))
-    actions = game.turn_actions(state)
+    seats = game.kind.arrange(settings, seats)
+    state = game.kind.start(settings, seats, random.Random(3))
+    actions = game.kind.turn_actions(state)
     assert actions and all(type(a) is TurnAction for a in actions)
     buttons = game.turn_buttons(state)
     assert [b.action for b in buttons] == [a.action for a in actions]
@@ -50,7 +50,7 @@ def test_turn_actions_are_values_and_the_presentation_labels_each(name: str) -> 
 def test_sequences_words_its_lock_and_bank_buttons() -> None:
     state = pl.new_game(pl.PushConfig(variant="standard", rounds=1), 2)
     state = pl.apply(state, pl.Throw(), ScriptedDice([[1, 2, 3, 6, 6]]))
-    actions = SEQUENCES.turn_actions(state)
+    actions = SEQUENCES.kind.turn_actions(state)
     assert [(a.action, a.style, a.row) for a in actions] == [
         ("bank", "success", 0),
         ("push", "primary", 0),

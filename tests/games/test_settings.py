@@ -101,9 +101,12 @@ def test_the_odds_of_a_dice_game_come_from_its_package() -> None:
 
     pages = Games().odds_pages
     assert [(c.name, c.value) for c in CHOICES] == [(p.choice, p.key) for p in pages.values()]
-    for game in Games().values():
+    for game in Games().presentations():
         package = type(game).__module__.rsplit(".", 1)[0]
         for page in game.odds_pages:
             assert page.figures.__module__ == f"{package}.odds", page.key
             assert page.game_key in game.labels, page.key
-    assert {game.name for game in Games().values() if game.odds_pages} == {"sequences", "oneroll"}
+    assert {game.name for game in Games().presentations() if game.odds_pages} == {
+        "sequences",
+        "oneroll",
+    }

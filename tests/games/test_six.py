@@ -55,7 +55,7 @@ async def test_a_test_only_game_plays_end_to_end(make_env: MakeEnv) -> None:
         table = await env.bot.tables.get(1)
         if table.status != "running":
             break
-        seat = GAME.current_seat(table.rules)
+        seat = GAME.kind.current_seat(table.rules)
         assert seat is not None
         user = table.seats[seat].user_id
         assert user is not None
@@ -102,10 +102,10 @@ async def test_the_defaults_forfeit_rank_and_replay_the_test_game(make_env: Make
     ask = await bo.click(env.turn_message(), "Resign")
     await bo.click(ask.message, "Resign")
     table = await env.bot.tables.get(1)
-    assert GAME.forfeited(table.rules) == {1} and GAME.current_seat(table.rules) == 2
+    assert GAME.kind.forfeited(table.rules) == {1} and GAME.kind.current_seat(table.rules) == 2
     players = {ana.id: ana, cy.id: cy}
     while (table := await env.bot.tables.get(1)).status == "running":
-        seat = GAME.current_seat(table.rules)
+        seat = GAME.kind.current_seat(table.rules)
         assert seat in (0, 2)
         user = table.seats[seat].user_id
         assert user is not None

@@ -129,7 +129,8 @@ class DictKind:
     """A game kind over the stored JSON of its rules, as these cases keep them."""
 
     def __init__(self, name: str) -> None:
-        self.kind = Games()[name]
+        self.shown = Games().shown(name)
+        self.kind = self.shown.kind
 
     def start(self, settings: dict[str, Any], seats: list[Seat], rng: random.Random) -> Any:
         return self.kind.dump(self.kind.start(settings, seats, rng))
@@ -141,7 +142,7 @@ class DictKind:
         return self.kind.turn_index(self.kind.load(rules))
 
     def turn_buttons(self, rules: dict[str, Any]) -> list[Any]:
-        return self.kind.turn_buttons(self.kind.load(rules))
+        return self.shown.turn_buttons(self.kind.load(rules))
 
     def resolve(self, rules: dict[str, Any], action: str) -> list[Any]:
         return self.kind.resolve(self.kind.load(rules), action)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.games.base import presentation
 from bot.render.view import custom_id
 from bot.store import games
 from bot.tables import wallets
@@ -107,7 +108,7 @@ async def assert_playable(env: Env, players: list[Player]) -> None:
         hand = await player.click(message, "My hand")
         assert hand.ephemeral and "Your cards" in hand.text
         return
-    action = next(x.action for x in kind.turn_buttons(table.rules) if not x.private)
+    action = next(x.action for x in presentation(kind).turn_buttons(table.rules) if not x.private)
     reply = await player.click(message, custom_id=custom_id(1, table.version, action))
     assert not reply.ephemeral, reply.text
     assert (await env.bot.tables.get(1)).version == table.version + 1

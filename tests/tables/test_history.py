@@ -21,7 +21,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Settings
-from bot.games.board import BoardGame
+from bot.games.board import BoardGame, BoardKind
 from bot.games.registry import Games
 from bot.sim.soak import soak
 from bot.store import games
@@ -136,7 +136,7 @@ def test_every_kind_and_variant_replays_from_its_log(
     assert main(["verify-log", "--database", str(path)]) == 0
 
 
-class ShortPileBoard(BoardGame):
+class ShortPileBoard(BoardKind):
     """The board game dealt with all but one card of the draw pile already discarded, so
     the second move reshuffles the discards."""
 
@@ -147,7 +147,7 @@ class ShortPileBoard(BoardGame):
 
 def test_a_board_reshuffle_is_logged_and_replays(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    kinds = Games([ShortPileBoard()])
+    kinds = Games([BoardGame(ShortPileBoard())])
 
     async def play() -> int:
         async with await Database.open(path) as db:

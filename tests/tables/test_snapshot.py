@@ -25,7 +25,7 @@ HOST = 1
 async def test_every_game_draws_from_a_frozen_snapshot(db: Database, kind: str) -> None:
     clock = FakeClock()
     service = make_service(db, clock)
-    game = Games()[kind]
+    game = Games().shown(kind)
     demo = game.demos[0]
     lobby = await service.open_lobby(
         guild_id=GUILD,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.games.board import BoardGame
+from bot.games.board import BoardKind
 from bot.games.registry import Games
 from bot.rules import board as b
 from bot.store.db import Database
@@ -57,7 +57,7 @@ async def test_a_worker_process_plays_the_move_inline_play_would() -> None:
 
 
 def test_only_searching_levels_think_off_the_loop() -> None:
-    game, state = BoardGame(), a_position()
+    game, state = BoardKind(), a_position()
     rng = random.Random(1)
     for level in ("random", "greedy", "strong", "easy", "medium"):
         assert game.bot_job(state, level, rng) is None

@@ -2,7 +2,8 @@
 (RULINGS §3)."""
 
 from bot.games.board.game import BoardGame
+from bot.games.board.kind import BoardKind
 
-GAME = BoardGame()
+GAME = BoardGame(BoardKind())
 
-__all__ = ["GAME", "BoardGame"]
+__all__ = ["GAME", "BoardGame", "BoardKind"]

@@ -1,4 +1,4 @@
-"""Sequence, the board game, as the bot runs it: the kind plus the board picture, rules text
+"""Sequence, the board game, as the bot shows it: its kind with the board picture, rules text
 and the private hand (every button of the game is answered there)."""
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 
-class BoardGame(BoardKind, Game[b.BoardState]):
+class BoardGame(Game[b.BoardState]):
+    kind: BoardKind
+
     labels = LABELS
     best_turn_text = None  # a move scores no points: /stats shows no best turn
     best_turn_meaning = None
@@ -85,7 +87,8 @@ class BoardGame(BoardKind, Game[b.BoardState]):
             parts.append(plural("up to %(count)s player", "up to %(count)s players", seats))
         return " · ".join(parts)
 
-    def __init__(self) -> None:
+    def __init__(self, kind: BoardKind) -> None:
+        super().__init__(kind)
         self.hands = BoardHands()
 
     def prepare(self) -> None:

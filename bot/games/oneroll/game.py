@@ -1,4 +1,4 @@
-"""One-roll Sequences and Hearts Due as the bot runs them: the kind plus its embed and
+"""One-roll Sequences and Hearts Due as the bot shows them: their kind with its embed and
 rules text."""
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from bot.tables.model import Seat, TableSnapshot
 THROWER = N_("throws the dice (a one-roll game has no decisions to make)")
 
 
-class OneRollGame(OneRollKind, Game[OneRollTable]):
+class OneRollGame(Game[OneRollTable]):
+    kind: OneRollKind
+
     bot_level_texts = Drawn(lambda: {"thrower": _(THROWER)})
     rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
@@ -39,7 +41,7 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
     )
 
     def title(self, settings: Mapping[str, Any]) -> str:
-        return ruleset_title(self.ruleset(settings))
+        return ruleset_title(self.kind.ruleset(settings))
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
         # TRANSLATORS: the lobby's settings line of a one-roll game.
@@ -73,7 +75,7 @@ class OneRollGame(OneRollKind, Game[OneRollTable]):
         return throw_line(event, seats) if isinstance(event, Thrown) else None
 
     def table_rules(self, table: TableSnapshot) -> tuple[RulesPage, ...]:
-        ruleset = self.ruleset(table.settings)
+        ruleset = self.kind.ruleset(table.settings)
         pages = self.rules_pages
         return tuple(p for p in pages if p.key == ruleset) or pages[:1]
 

@@ -1,4 +1,4 @@
-"""Push-your-luck Sequences as the bot runs it: the kind plus its embeds, rules text and the
+"""Push-your-luck Sequences as the bot shows it: its kind with its embeds, rules text and the
 private Odds button."""
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from bot.tables.model import Seat, Table, TableSnapshot
 from bot.tables.names import md_name
 
 
-class SequencesGame(SequencesKind, Game[pl.PushState]):
+class SequencesGame(Game[pl.PushState]):
+    kind: SequencesKind
+
     bot_level_texts = Drawn(bot_level_texts)
     rules_pages = Drawn(rules_pages)
     odds_pages = ODDS_PAGES
@@ -71,7 +73,7 @@ class SequencesGame(SequencesKind, Game[pl.PushState]):
         return variant_title(settings.get("variant", "standard"))
 
     def describe_settings(self, settings: Mapping[str, Any]) -> str:
-        config = self.config(settings)
+        config = self.kind.config(settings)
         parts = [length_text(config), plural("%(count)s die", "%(count)s dice", config.n_dice)]
         if config.soft_last_die:
             # TRANSLATORS: the house rule, as the lobby's settings line names it.
