@@ -25,8 +25,10 @@ compared move for move; it exits 1 on the first game that differs, 2 if the kern
 available here.
 
 Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick), the engines
-``random``, ``greedy``, ``strong``, and the experiment ``deep`` (``bot/rules/board/deep.py``:
-roll-outs to the game's end over 64 sampled deals).
+``random``, ``greedy``, ``strong``, and the experiments ``deep`` (``bot/rules/board/deep.py``:
+roll-outs to the game's end over 64 sampled deals), ``hard-infer`` and ``expert-infer`` (hard
+and expert with their deals drawn from what the opponent's last move says about its hand:
+``bot/rules/board/inference.py``).
 """
 
 from __future__ import annotations
