@@ -12,10 +12,21 @@ def unrated_note() -> str:
     return _(UNRATED_NOTE)
 
 
-# TRANSLATORS: how a bot player of each level plays, after its level's name (/rules).
+# TRANSLATORS: how a bot player of each level plays, after its level's name (/rules), and
+# how it measured against the others (docs/board-rules.md, "Levels and their measured
+# strength"): "medium", "easy" and "hard" are the level names of the same catalogue.
 BOT_LEVEL_TEXTS = {
-    "easy": N_("looks one move ahead: extends its own lines and blocks any four it sees"),
-    "medium": N_("one move ahead, weighing every line and which cards are still unseen"),
-    "hard": N_("plays its best moves out a turn ahead over guesses of the hidden hands"),
-    "expert": N_("like hard, with five times as many guesses: slower and stronger"),
+    "easy": N_(
+        "one move ahead: extends its own lines, blocks any four it sees; "
+        "wins 4 games in 10 against medium"
+    ),
+    "medium": N_(
+        "one move ahead, weighing every line and the unseen cards; wins 6 games in 10 against easy"
+    ),
+    "hard": N_(
+        "plays medium's best moves out over guesses of the hidden hands; measured even with medium"
+    ),
+    "expert": N_(
+        "like hard with five times as many guesses: slower, not yet measured stronger than hard"
+    ),
 }
