@@ -39,7 +39,6 @@ from bot.tables.stats import Stats
 from bot.tables.thinking import BotPool
 from bot.tables.tournaments import Tournaments
 from bot.tables.wallet_hooks import WalletHooks
-from bot.tables.wallets import Wallets
 from bot.tables.web import WebDirectory
 from bot.ui.buttons import GameButton, is_known_custom_id
 from bot.ui.errors import handle_error, reply_private
@@ -178,10 +177,9 @@ class SequencesBot(commands.Bot):
             shards=shards,
             bots=BotPool(settings.bot_workers),
         )
-        wallets = Wallets(db, clock)
         guild_settings = GuildSettings(db, clock)
         self.languages = ServerLanguages(guild_settings, self)
-        publisher = Publisher(self, self.tables, wallets, self.languages)
+        publisher = Publisher(self, self.tables, self.languages)
         # Discord's global limit is the token's, shared by every process of the bot: each
         # paces its share, the part of the shards it runs (docs/scaling.md).
         publisher.pace.limit = pace_share(shards)
@@ -190,7 +188,6 @@ class SequencesBot(commands.Bot):
         self.shell = Shell(
             games=self.games,
             tables=self.tables,
-            wallets=wallets,
             stats=Stats(db, clock),
             guild_settings=guild_settings,
             publisher=publisher,

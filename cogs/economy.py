@@ -62,7 +62,7 @@ class Economy(commands.Cog):
         _human(who)
         await remember(self.bot.shell, guild_id, who)
         now = self.bot.clock()
-        view = await self.bot.shell.wallets.view(guild_id, who.id)
+        view = await wallets.get_wallet(self.bot.db, guild_id, who.id, now=now)
         await interaction.response.send_message(
             embed=wallet_embed(view, clean_name(who.display_name), now),
             ephemeral=True,
@@ -74,8 +74,9 @@ class Economy(commands.Cog):
     async def daily(self, interaction: discord.Interaction[SequencesBot]) -> None:
         guild_id = _guild(interaction)
         await remember(self.bot.shell, guild_id, interaction.user)
-        balance, next_due = await self.bot.shell.wallets.claim_daily(guild_id, interaction.user.id)
-        next_time = f"<t:{next_due}:R>"
+        now = self.bot.clock()
+        balance = await wallets.claim_daily(self.bot.db, guild_id, interaction.user.id, now=now)
+        next_time = f"<t:{int(wallets.next_daily(now))}:R>"
         # A private answer: a balance is the member's own (README: who reads what).
         await interaction.response.send_message(
             # TRANSLATORS: %(when)s is a Discord timestamp ("in 5 hours").
@@ -101,7 +102,9 @@ class Economy(commands.Cog):
         guild_id = _guild(interaction)
         _human(member)
         await remember(self.bot.shell, guild_id, interaction.user, member)
-        balance = await self.bot.shell.wallets.pay(guild_id, interaction.user.id, member.id, amount)
+        balance = await wallets.pay(
+            self.bot.db, guild_id, interaction.user.id, member.id, amount, now=self.bot.clock()
+        )
         # The payee hears of it in the channel, in the server's words; what the payer has
         # left is theirs alone, in their own.
         async with publicly(interaction):
@@ -152,7 +155,7 @@ class Chips(
             member,
             amount,
             reason,
-            self.bot.shell.wallets.grant,
+            wallets.grant,
             GRANTED,
         )
 
@@ -170,7 +173,7 @@ class Chips(
             member,
             amount,
             reason,
-            self.bot.shell.wallets.take,
+            wallets.take,
             TAKEN,
         )
 
@@ -191,7 +194,13 @@ class Chips(
         reason = reason[:MAX_REASON]
         await remember(self.bot.shell, guild_id, interaction.user, member)
         balance = await change(
-            guild_id, member.id, amount, actor_id=interaction.user.id, reason=reason
+            self.bot.db,
+            guild_id,
+            member.id,
+            amount,
+            actor_id=interaction.user.id,
+            reason=reason,
+            now=self.bot.clock(),
         )
         async with publicly(interaction):  # the channel's line: the server's words
             line = _(

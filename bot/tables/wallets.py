@@ -6,14 +6,13 @@ guarantee by themselves (a debit never takes a wallet below zero, a daily claim 
 per day, an escrow is settled once); each change below is ONE transaction with its ledger
 rows, so the chip invariant of :func:`check_invariant` holds after every commit.
 
-Functions taking ``conn`` run inside the CALLER's transaction (the table service's, for
-stakes); functions taking ``db`` open their own. :class:`Wallets` binds them to the
-database and the clock for the shell.
+One API, a module of async functions (as Red-DiscordBot's ``bank``): functions taking
+``conn`` run inside the CALLER's transaction (the table service's, for stakes); functions
+taking ``db`` open their own. Each is given the time (``now``, from the caller's clock).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +22,6 @@ from bot.store import games
 from bot.store import wallets as store
 from bot.store.db import Connection, Database
 from bot.store.wallets import InvariantReport, LedgerKind, check_invariant, game_chips
-from bot.tables.clock import Clock
 
 __all__ = [
     "DAILY_CHIPS",
@@ -36,7 +34,6 @@ __all__ = [
     "InvariantReport",
     "Payout",
     "WalletError",
-    "Wallets",
     "balance",
     "check_invariant",
     "claim_daily",
@@ -48,6 +45,7 @@ __all__ = [
     "pay",
     "refund_all",
     "refund_seat",
+    "remember",
     "settle_pot",
     "split_pot",
     "take",
@@ -78,11 +76,6 @@ class DailyAlreadyClaimed(WalletError):
 
 class InvalidAmount(WalletError):
     """An amount that is zero, negative, too large, or a payment to oneself."""
-
-
-def _now(now: float | None) -> float:
-    # Callers in the table layer may omit the clock; tests always pass it.
-    return time.time() if now is None else now
 
 
 def _check_amount(amount: int, what: str = "amount") -> None:
@@ -256,7 +249,7 @@ async def escrow(
     user_id: int,
     amount: int,
     *,
-    now: float | None = None,
+    now: float,
 ) -> bool:
     """Hold ``amount`` of the member's chips as their stake in ``game_id``.
 
@@ -268,38 +261,33 @@ async def escrow(
     if amount == 0:
         return False
     _check_amount(amount, "stake")
-    at = _now(now)
     if await store.held_stake(conn, game_id, user_id) is not None:
         return False
-    short = await _debit(conn, guild_id, user_id, amount, "escrow", at, game_id=game_id)
+    short = await _debit(conn, guild_id, user_id, amount, "escrow", now, game_id=game_id)
     if short is not None:
         raise InsufficientChips(code="wallet.short_stake", have=short, amount=amount)
-    await store.hold_stake(conn, game_id, guild_id, user_id, amount, at)
+    await store.hold_stake(conn, game_id, guild_id, user_id, amount, now)
     return True
 
 
-async def refund_seat(
-    conn: Connection, game_id: int, user_id: int, *, now: float | None = None
-) -> int:
+async def refund_seat(conn: Connection, game_id: int, user_id: int, *, now: float) -> int:
     """Return one member's held stake (they left the lobby); returns the chips refunded."""
-    at = _now(now)
     total = 0
-    for guild_id, amount in await store.release_seat(conn, game_id, user_id, at):
-        await _credit(conn, guild_id, user_id, amount, "refund", at, game_id=game_id)
+    for guild_id, amount in await store.release_seat(conn, game_id, user_id, now):
+        await _credit(conn, guild_id, user_id, amount, "refund", now, game_id=game_id)
         total += amount
     return total
 
 
-async def refund_all(conn: Connection, game_id: int, *, now: float | None = None) -> dict[int, int]:
+async def refund_all(conn: Connection, game_id: int, *, now: float) -> dict[int, int]:
     """Return every held stake of the game (cancelled, lobby expired, abandoned).
 
     Returns {user_id: chips refunded}; empty if nothing was held (already settled).
     """
-    at = _now(now)
-    rows = sorted(await store.release_all(conn, game_id, at), key=lambda r: r[1])
+    rows = sorted(await store.release_all(conn, game_id, now), key=lambda r: r[1])
     refunded: dict[int, int] = {}
     for guild_id, user_id, amount in rows:
-        await _credit(conn, guild_id, user_id, amount, "refund", at, game_id=game_id)
+        await _credit(conn, guild_id, user_id, amount, "refund", now, game_id=game_id)
         refunded[user_id] = refunded.get(user_id, 0) + amount
     return refunded
 
@@ -315,7 +303,7 @@ async def settle_pot(
     game_id: int,
     winners: list[int],
     *,
-    now: float | None = None,
+    now: float,
 ) -> Payout:
     """Pay the game's pot to its winners, in the transaction that finishes the game.
 
@@ -327,8 +315,7 @@ async def settle_pot(
     winners = list(dict.fromkeys(winners))
     if not winners:
         raise ValueError("settle_pot needs at least one winner; use refund_all for no result")
-    at = _now(now)
-    rows = await store.collect_pot(conn, game_id, at)
+    rows = await store.collect_pot(conn, game_id, now)
     if not rows:
         return Payout(0, {})
     guilds = {row[0] for row in rows}
@@ -339,52 +326,18 @@ async def settle_pot(
     shares = split_pot(pot, winners)
     for user_id, amount in shares.items():
         if amount > 0:
-            await _credit(conn, guild_id, user_id, amount, "payout", at, game_id=game_id)
+            await _credit(conn, guild_id, user_id, amount, "payout", now, game_id=game_id)
     return Payout(pot, shares)
 
 
-# --- the service the shell calls ---------------------------------------------------------
+# --- members -----------------------------------------------------------------------------
 
 
-class Wallets:
-    def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
-
-    async def remember(self, guild_id: int, members: list[tuple[int, str]]) -> None:
-        """Keep members' names (id, clean display name), so wallets and leaderboards can name
-        them after they leave."""
-        now = self.clock()
-        async with self.db.transaction() as conn:
-            for user_id, name in members:
-                await games.upsert_member(conn, guild_id, user_id, name, now)
-
-    async def view(self, guild_id: int, user_id: int) -> WalletView:
-        return await get_wallet(self.db, guild_id, user_id, now=self.clock())
-
-    async def claim_daily(self, guild_id: int, user_id: int) -> tuple[int, int]:
-        """The new balance, and when the next daily chips are due (unix time)."""
-        now = self.clock()
-        new_balance = await claim_daily(self.db, guild_id, user_id, now=now)
-        return new_balance, (utc_day(now) + 1) * DAY
-
-    async def pay(self, guild_id: int, payer_id: int, payee_id: int, amount: int) -> int:
-        return await pay(self.db, guild_id, payer_id, payee_id, amount, now=self.clock())
-
-    async def grant(
-        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
-    ) -> int:
-        return await grant(
-            self.db, guild_id, user_id, amount, actor_id=actor_id, reason=reason, now=self.clock()
-        )
-
-    async def take(
-        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
-    ) -> int:
-        return await take(
-            self.db, guild_id, user_id, amount, actor_id=actor_id, reason=reason, now=self.clock()
-        )
-
-    async def game_chips(self, game_id: int) -> dict[int, int]:
-        """Each member's net chips from one game (positive: won)."""
-        return await game_chips(self.db, game_id)
+async def remember(
+    db: Database, guild_id: int, members: list[tuple[int, str]], *, now: float
+) -> None:
+    """Keep members' names (id, clean display name), so wallets and leaderboards can name
+    them after they leave."""
+    async with db.transaction() as conn:
+        for user_id, name in members:
+            await games.upsert_member(conn, guild_id, user_id, name, now)

@@ -15,10 +15,10 @@ from bot.i18n.speaking import N_, _, number, pgettext, plural
 from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import build_view
+from bot.tables import wallets
 from bot.tables.model import Change, Table
 from bot.tables.names import md_name
 from bot.tables.service import TableService
-from bot.tables.wallets import Wallets
 from bot.ui.compose import game_of
 from bot.ui.delivery import Delivery
 from bot.ui.errors import reply_private
@@ -58,12 +58,10 @@ class Endings:
         self,
         client: discord.Client,
         tables: TableService,
-        wallets: Wallets,
         delivery: Delivery,
     ) -> None:
         self.client = client
         self.tables = tables
-        self.wallets = wallets
         self.delivery = delivery
 
     # --- results ---------------------------------------------------------------------
@@ -126,7 +124,7 @@ class Endings:
     async def _pot_line(self, table: Table) -> str | None:
         if not table.row.stake:
             return None
-        net = await self.wallets.game_chips(table.id)
+        net = await wallets.game_chips(self.tables.db, table.id)
         names = {s.user_id: md_name(s.name) for s in table.seats if s.user_id is not None}
         # What each winner received: their net gain plus their own stake back.
         received = {

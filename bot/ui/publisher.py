@@ -25,7 +25,6 @@ from bot.tables import events as ev
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
-from bot.tables.wallets import Wallets
 from bot.ui.anywhere import Anywhere
 from bot.ui.compose import (
     closed_message,
@@ -53,14 +52,12 @@ class Publisher:
         self,
         client: discord.Client,
         tables: TableService,
-        wallets: Wallets,
         languages: ServerLanguages | None = None,
     ) -> None:
         self.client = client
         # Every public message is drawn in its server's language (``in_public_language``).
         self.languages = languages or ServerLanguages(client=client)
         self.tables = tables
-        self.wallets = wallets
         # Per table: its redraw lock while a redraw is under way (it does not grow with
         # every table played: another process may close a table this one showed).
         self._publishing = KeyedLocks()
@@ -68,7 +65,7 @@ class Publisher:
         self.pace = RequestPace(PACE_LIMIT)
         self.delivery = Delivery(client, tables, self.shown, self.pace)
         self.opening = Opening(tables, self.delivery)
-        self.endings = Endings(client, tables, wallets, self.delivery)
+        self.endings = Endings(client, tables, self.delivery)
         self.restorer = Restorer(
             tables, self.delivery, self.endings, self._publishing, self.languages
         )

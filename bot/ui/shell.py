@@ -17,7 +17,6 @@ from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.tournaments import Tournaments
-from bot.tables.wallets import Wallets
 from bot.tables.web import WebDirectory
 from bot.ui.publisher import Publisher
 from bot.ui.router import Router
@@ -27,7 +26,6 @@ from bot.ui.router import Router
 class Shell:
     games: Games
     tables: TableService
-    wallets: Wallets
     stats: Stats
     guild_settings: GuildSettings
     publisher: Publisher

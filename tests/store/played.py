@@ -11,10 +11,10 @@ from typing import Any
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables import wallets
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
-from bot.tables.wallets import Wallets
 from tests.fakes import FakeClock
 
 SETTINGS = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
@@ -61,16 +61,18 @@ async def fill(target: str | Path, games: int = 8, seed: int = 1) -> int:
     async with await Database.open(target) as db:
         service = service_on(db, seed)
         clock = FakeClock()
-        wallets = Wallets(db, clock)
-        await wallets.remember(1, [(10, "Host"), (11, "P11"), (12, "P12"), (13, "Zoë «13»")])
+        named = [(10, "Host"), (11, "P11"), (12, "P12"), (13, "Zoë «13»")]
+        await wallets.remember(db, 1, named, now=clock())
         await GuildSettings(db, clock).set_max_stake(1, 500, 10)
         for i in range(games):
             await play_one(service, rng, i, finish=True)
             if i % 3 == 0:
-                await wallets.grant(1, 11 + i % 2, 25, actor_id=10, reason=f"round {i} ✓")
-                await wallets.pay(1, 11, 12, 3)
-        await wallets.take(1, 12, 1, actor_id=10, reason="tidy")
-        await wallets.claim_daily(1, 13)
+                await wallets.grant(
+                    db, 1, 11 + i % 2, 25, actor_id=10, reason=f"round {i} ✓", now=clock()
+                )
+                await wallets.pay(db, 1, 11, 12, 3, now=clock())
+        await wallets.take(db, 1, 12, 1, actor_id=10, reason="tidy", now=clock())
+        await wallets.claim_daily(db, 1, 13, now=clock())
         running = await play_one(service, rng, games, finish=False)
         assert running.status == "running"
         return int(running.id)

@@ -36,7 +36,7 @@ async def play(
         await write_results(conn, game, seats, now=now)
         winners = [s.user_id for s in seats if s.won and s.user_id]
         if stake and winners:
-            await w.settle_pot(conn, game, winners)
+            await w.settle_pot(conn, game, winners, now=now)
         elif stake:  # a draw: every stake back
             await w.refund_all(conn, game, now=now)
         assert await st.record_finished_game(conn, game)

@@ -183,7 +183,7 @@ async def test_payout_needs_a_winner(db: Database) -> None:
     game = await new_game(db, stake=10)
     with pytest.raises(ValueError, match="at least one winner"):
         async with db.transaction() as conn:
-            await w.settle_pot(conn, game, [])
+            await w.settle_pot(conn, game, [], now=0.0)
 
 
 async def test_ledger_and_escrows_cannot_be_rewritten(db: Database) -> None:
