@@ -62,13 +62,6 @@ def last_line(table: Shown) -> str | None:
     return event_line(table.events[-1], table) if table.events else None
 
 
-def is_result(event: ev.Event) -> bool:
-    """Whether the event is a game's result (the win or draw after its last move)."""
-    return isinstance(event, ev.Won | ev.Draw) or (
-        isinstance(event, ev.Legacy) and event.text.startswith(("🏆", "🤝"))
-    )
-
-
 def ranked_seats(table: Shown) -> list[int]:
     """The seats in the order a score list shows them: once the game is over, by place, as
     the result line ranks them (place, then score, then seat; issue 31), else as seated."""

@@ -41,10 +41,6 @@ STALE = N_("That move is over: press My hand for your current cards.")
 MAX_SPACE_BUTTONS = 20  # beyond this, choose the row first (Discord allows 25 per message)
 
 
-def _is_card(code: str) -> bool:
-    return b.is_card(code.upper())
-
-
 class BoardHands:
     """The private hand's clicks: every action of the board game's buttons."""
 
