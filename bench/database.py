@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import statistics
 import time
 from collections.abc import Iterator
@@ -162,8 +161,8 @@ async def raw_commits(dbs: Targets, changes: int, per_commit: int) -> float:
 
 
 async def store_commits(env: Env, table_id: int, changes: int) -> float:
-    """The store's write path of a click (``games.update_sync`` with its version check, in
-    one ``Database.write``), one change after another, on a copy nobody plays."""
+    """The store's write path of a click (``games.update`` with its version check, in one
+    ``Database.write``), one change after another, on a copy nobody plays."""
 
     [copy_id] = await env.copies(table_id, 1, lambda i: None)
     row = (await env.bot.tables.get(copy_id)).row
@@ -171,14 +170,14 @@ async def store_commits(env: Env, table_id: int, changes: int) -> float:
     started = time.perf_counter()
     for _ in range(changes):
         row.version += 1
-        await db.write(functools.partial(bump_job, row=dataclasses.replace(row)))
+        await db.write(bump_job(dataclasses.replace(row)))
     return changes / (time.perf_counter() - started)
 
 
-def bump_job(conn: Any, *, row: Any) -> None:
+def bump_job(row: Any) -> Any:
     from bot.store import games
 
-    games.update_sync(conn, row, row.version - 1)
+    return games.update(row, row.version - 1)
 
 
 async def store_burst(env: Env, table_id: int, changes: int) -> float:
@@ -189,7 +188,7 @@ async def store_burst(env: Env, table_id: int, changes: int) -> float:
         row.version += 1
     db = env.bot.db
     started = time.perf_counter()
-    await asyncio.gather(*(db.write(functools.partial(bump_job, row=row)) for row in rows))
+    await asyncio.gather(*(db.write(bump_job(row)) for row in rows))
     return changes / (time.perf_counter() - started)
 
 

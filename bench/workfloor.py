@@ -11,7 +11,7 @@ Pillow (the bot's own card-click picture, its size and PNG settings), attached t
 The database is the bot's: ``Database.open`` on a new database of the same engine (the same
 SQLite pragmas, or the same PostgreSQL server and settings), migrated, its ``games`` table
 holding copies of the real game's row; the read is ``games.get`` and the write
-``Database.write`` of ``games.update_sync`` (the bot's group commit, so a burst's clicks share
+``Database.write`` of ``games.update`` (the bot's group commit, so a burst's clicks share
 commits as the bot's do). Whatever the bot does beyond this (its log, the timer loop, its
 locks, rebuilding its views) is the distance the ``work_ratio`` shows.
 """
@@ -19,7 +19,6 @@ locks, rebuilding its views) is the distance the ``work_ratio`` shows.
 from __future__ import annotations
 
 import copy
-import functools
 import io
 import re
 import time
@@ -182,10 +181,7 @@ def work_bot(db: Any, shape: Shape) -> Any:
             expected = row.version
             row.version += 1
             row.updated_at += 1
-            await db.write(
-                functools.partial(games.update_sync, row=row, expected_version=expected),
-                order=row.id,
-            )
+            await db.write(games.update(row, expected), order=row.id)
             await interaction.response.edit_message(**answer(row, self.frame))
 
     class WorkFloorBot(commands.Bot):

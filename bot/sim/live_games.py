@@ -53,7 +53,7 @@ async def insert_live_copies(
             ids.append(game_id)
             message_id = show(i, game_id) if show is not None else None
             if message_id is not None or thread_id is not None:
-                await games.set_location(conn, game_id, thread_id, message_id)
+                await games.set_location(game_id, thread_id, message_id).run(conn)
             if message_id is not None:  # its message shows this version, as after a redraw
                 shown.append((game_id, template.version))
         await games.set_shown_versions(conn, shown)
@@ -82,6 +82,6 @@ async def insert_finished(
             )
             row.id = await games.insert(conn, row)
             row.status, row.version, row.finished_at = "finished", 2, at - count + i
-            await games.update(conn, row, 1)
+            await games.update(row, 1).run(conn)
             ids.append(row.id)
     return ids

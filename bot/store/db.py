@@ -211,38 +211,59 @@ def is_postgresql(target: str | Path) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Statement:
+    """One SQL write: ``sql`` with ``params``, to change exactly ``expect`` rows (None: any
+    number)."""
+
+    sql: str
+    params: Sequence[Any]
+    expect: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Statements:
-    """A ``Database.write`` job given as its statements: ``sql[i]`` with ``params[i]``, in
-    order, each to change exactly ``expect[i]`` rows (None: any number). A statement that
-    changes another number raises ``conflict()`` (a version check that failed), and the job
-    is rolled back alone, as any job that raises.
+    """A change as its statements, in order, written once and run by either path: as a
+    ``Database.write`` job (called with the writer's connection) or inside
+    ``Database.transaction()`` (``await change.run(conn)``). A statement that changes another
+    number of rows than it expects raises ``conflict()`` (a version check that failed), and
+    the change is rolled back: alone in a write batch, whole in a transaction.
 
-    The form lets a batch send such jobs together: those of one batch with the same
-    statements run as one ``executemany`` per statement (on PostgreSQL psycopg pipelines it:
-    one round trip for the lot, not one per statement), their counts checked in sum. If a
-    sum is off, the batch is rolled back and runs again one job at a time, each in its own
-    SAVEPOINT, so that only the job whose check failed gets its error."""
+    A batch sends such jobs together: those with the same statements run as one
+    ``executemany`` per statement (on PostgreSQL psycopg pipelines it: one round trip for the
+    lot), their counts checked in sum. If a sum is off, the batch is rolled back and runs
+    again one job at a time, each in its own SAVEPOINT, so that only the job whose check
+    failed gets its error."""
 
-    sql: tuple[str, ...]
-    params: tuple[Sequence[Any], ...]
-    expect: tuple[int | None, ...]
+    steps: tuple[Statement, ...]
     conflict: Callable[[], Exception]
-    # The same change as one statement that changes ``expect[0]`` rows when it happens and
-    # nothing otherwise (a data-modifying CTE, which only PostgreSQL has): with it a batch of
-    # such jobs needs no savepoints, and the PostgreSQL engine sends it whole in one round
-    # trip (pipeline mode). Such a job must be safe to run twice (a compare-and-set, or a
-    # value set): a batch whose connection was lost in that round trip runs again.
-    single: tuple[str, Sequence[Any]] | None = None
+    # The same change as one statement that changes ``single.expect`` rows when it happens
+    # and nothing otherwise (a data-modifying CTE, which only PostgreSQL has): a batch of
+    # such jobs needs no savepoints and goes whole in one round trip (pipeline mode). It
+    # must be safe to run twice (a compare-and-set, or a value set): a batch whose
+    # connection was lost in that round trip runs again.
+    single: Statement | None = None
 
     def __call__(self, conn: WriteConnection) -> None:
-        for sql, params, expect in zip(self.sql, self.params, self.expect, strict=True):
-            cursor = conn.execute(sql, params)
-            if expect is not None and cursor.rowcount != expect:
-                raise self.conflict()
+        for step in self.steps:
+            self.check(step, conn.execute(step.sql, step.params).rowcount)
+
+    async def run(self, conn: Connection) -> None:
+        """The change inside ``Database.transaction()``."""
+        for step in self.steps:
+            self.check(step, (await conn.execute(step.sql, step.params)).rowcount)
+
+    def check(self, step: Statement, rowcount: int) -> None:
+        if step.expect is not None and rowcount != step.expect:
+            raise self.conflict()
 
     @property
-    def shape(self) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
-        return self.sql, self.expect
+    def shape(self) -> tuple[tuple[str, int | None], ...]:
+        return tuple((step.sql, step.expect) for step in self.steps)
+
+
+def no_conflict() -> Exception:
+    """The ``conflict`` of a change that checks no count (never called)."""
+    return AssertionError("a change without a count check had a conflict")
 
 
 class Hooked:
@@ -341,7 +362,8 @@ class Database(ABC):
     async def check_integrity(self) -> str:
         """ "ok", or what the engine's own check found wrong."""
 
-    def _hook(self, sql: str) -> None:
+    def before_statement(self, sql: str) -> None:
+        """Count the statement and call ``on_statement`` with it (the connections' hook)."""
         metrics.DB_STATEMENTS.inc()
         if self.on_statement is not None:
             self.on_statement(sql)
@@ -446,28 +468,29 @@ def run_batch(
 
     A job that raises is rolled back alone and only its caller gets the error. Jobs seldom
     raise (a stale click, a conflict), so the batch first runs them one after another with
-    nothing between them; if one raises, everything is rolled back, that job's outcome is its
-    error, and the others run again, each in its own SAVEPOINT. They run on the same rows in
-    the same order as the first time, so each does the same again. Two statements less per
-    job in the usual case: on PostgreSQL, where every statement is a round trip to the
-    server, that is half of a click's."""
-    hooked: WriteConnection = conn if hook is None else Hooked(conn, hook)
-    shape = (hook, begin, rollback, transient, lost)
-    if len(jobs) == 1:
-        return _run_jobs(hooked, jobs, *shape, savepoints=False)
+    nothing between them (``Statements`` of one shape merged); if one raises, everything is
+    rolled back, that job's outcome is its error, and the others run again, each in its own
+    SAVEPOINT: on the same rows in the same order, so each does the same again. Two
+    statements less per job in the usual case: on PostgreSQL, where every statement is a
+    round trip to the server, that is half of a click's."""
+    batch = _Batch(conn if hook is None else Hooked(conn, hook), hook, rollback, transient, lost)
     try:
-        return _run_jobs(hooked, jobs, *shape, savepoints=False, merge=True)
-    except _MergedFailed:  # which job of a merged group failed is not known: one at a time
-        return _run_jobs(hooked, jobs, *shape, savepoints=True)
+        if len(jobs) == 1:
+            return batch.frame(begin, lambda: batch.plain(jobs))
+        return batch.frame(begin, lambda: batch.merged(jobs))
     except _JobFailed as failed:
+        if len(jobs) == 1:
+            return [(False, failed.error)]
         rest = [job for i, job in enumerate(jobs) if i != failed.index]
-        outcomes = _run_jobs(hooked, rest, *shape, savepoints=True)
+        outcomes = batch.frame(begin, lambda: batch.one_by_one(rest))
         outcomes.insert(failed.index, (False, failed.error))
         return outcomes
+    except _MergedFailed:  # which job of a merged group failed is not known: one at a time
+        return batch.frame(begin, lambda: batch.one_by_one(jobs))
 
 
 class _JobFailed(Exception):
-    """A job of a batch run without savepoints raised (the batch was rolled back)."""
+    """A job of a batch run without savepoints raised (the batch is rolled back)."""
 
     def __init__(self, index: int, error: Exception) -> None:
         super().__init__(index, error)
@@ -477,7 +500,7 @@ class _JobFailed(Exception):
 
 class _MergedFailed(Exception):
     """A merged group of ``Statements`` jobs changed fewer rows than its jobs expect, or one
-    of its statements raised (the batch was rolled back)."""
+    of its statements raised (the batch is rolled back)."""
 
 
 def _groups(jobs: list[Job[Any]]) -> Iterator[tuple[int, list[Job[Any]]]]:
@@ -499,109 +522,82 @@ def _groups(jobs: list[Job[Any]]) -> Iterator[tuple[int, list[Job[Any]]]]:
         start = end
 
 
-def _run_merged(conn: WriteConnection, group: list[Statements]) -> None:
-    head = group[0]
-    for i, sql in enumerate(head.sql):
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """One write batch's connection and error handling; ``frame`` is its one transaction."""
+
+    conn: WriteConnection
+    hook: StatementHook | None
+    rollback: Callable[[], None]
+    transient: tuple[type[BaseException], ...]
+    lost: Callable[[], bool]
+
+    def frame(
+        self, begin: str, body: Callable[[], list[tuple[bool, Any]]]
+    ) -> list[tuple[bool, Any]]:
+        """``begin``, the body, COMMIT, the after-commit hook; on anything raised (a failing
+        COMMIT included: nothing of the batch was committed) a rollback."""
+        self.conn.execute(begin)
         try:
-            cursor = conn.executemany(sql, [job.params[i] for job in group])
+            outcomes = body()
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.rollback()
+            raise
+        if self.hook is not None:
+            self.hook(AFTER_COMMIT)
+        return outcomes
+
+    def attempt(self, index: int, job: Job[Any]) -> tuple[bool, Any]:
+        """Run one job; a job's own error (not a lost connection, nor a transient one) as
+        ``_JobFailed``."""
+        try:
+            return True, job(self.conn)
+        except self.transient:
+            raise
         except Exception as exc:
-            raise _MergedFailed() from exc
-        expect = head.expect[i]
-        if expect is not None and cursor.rowcount != expect * len(group):
-            raise _MergedFailed()
-
-
-def _run_jobs(
-    hooked: WriteConnection,
-    jobs: list[Job[Any]],
-    hook: StatementHook | None,
-    begin: str,
-    rollback: Callable[[], None],
-    transient: tuple[type[BaseException], ...],
-    lost: Callable[[], bool],
-    *,
-    savepoints: bool,
-    merge: bool = False,
-) -> list[tuple[bool, Any]]:
-    if merge and any(isinstance(job, Statements) for job in jobs):
-        return _run_groups(hooked, jobs, hook, begin, rollback, transient, lost)
-    outcomes: list[tuple[bool, Any]] = []
-    hooked.execute(begin)
-    try:
-        for index, job in enumerate(jobs):
-            if savepoints:
-                hooked.execute("SAVEPOINT job")
-            try:
-                result = job(hooked)
-            except transient:
+            if self.lost():
                 raise
-            except Exception as exc:
-                if lost():
-                    raise
-                if not savepoints:
-                    rollback()
-                    if len(jobs) == 1:
-                        return [(False, exc)]
-                    raise _JobFailed(index, exc) from None
-                hooked.execute("ROLLBACK TO SAVEPOINT job")
-                outcomes.append((False, exc))
-            else:
-                outcomes.append((True, result))
-            if savepoints:
-                hooked.execute("RELEASE SAVEPOINT job")
-        hooked.execute("COMMIT")
-    except _JobFailed:
-        raise
-    except BaseException:
-        # Also reached when COMMIT itself fails: nothing of the batch was committed.
-        rollback()
-        raise
-    if hook is not None:
-        hook(AFTER_COMMIT)
-    return outcomes
+            raise _JobFailed(index, exc) from None
 
+    def plain(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
+        return [self.attempt(index, job) for index, job in enumerate(jobs)]
 
-def _run_groups(
-    hooked: WriteConnection,
-    jobs: list[Job[Any]],
-    hook: StatementHook | None,
-    begin: str,
-    rollback: Callable[[], None],
-    transient: tuple[type[BaseException], ...],
-    lost: Callable[[], bool],
-) -> list[tuple[bool, Any]]:
-    """``_run_jobs`` without savepoints, ``Statements`` jobs of one shape merged."""
-    outcomes: list[tuple[bool, Any]] = [(True, None)] * len(jobs)
-    hooked.execute(begin)
-    try:
+    def merged(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
+        """Without savepoints, ``Statements`` jobs of one shape merged."""
+        outcomes: list[tuple[bool, Any]] = [(True, None)] * len(jobs)
         for start, group in _groups(jobs):
-            if len(group) > 1:
-                _run_merged(hooked, group)  # type: ignore[arg-type]
-                continue
+            if len(group) == 1:
+                outcomes[start] = self.attempt(start, group[0])
+            else:
+                self.run_merged(group)  # type: ignore[arg-type]
+        return outcomes
+
+    def run_merged(self, group: list[Statements]) -> None:
+        for i, step in enumerate(group[0].steps):
             try:
-                outcomes[start] = (True, group[0](hooked))
-            except transient:
+                cursor = self.conn.executemany(step.sql, [job.steps[i].params for job in group])
+            except self.transient:
                 raise
             except Exception as exc:
-                if lost():
+                if self.lost():
                     raise
-                rollback()
-                raise _JobFailed(start, exc) from None
-        hooked.execute("COMMIT")
-    except _JobFailed:
-        raise
-    except _MergedFailed as failed:
-        if lost() or isinstance(failed.__cause__, transient):
-            rollback()
-            raise failed.__cause__ from None  # type: ignore[misc]
-        rollback()
-        raise
-    except BaseException:
-        rollback()
-        raise
-    if hook is not None:
-        hook(AFTER_COMMIT)
-    return outcomes
+                raise _MergedFailed() from exc
+            if step.expect is not None and cursor.rowcount != step.expect * len(group):
+                raise _MergedFailed()
+
+    def one_by_one(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
+        """Each job in its own SAVEPOINT: one that raises is rolled back alone."""
+        outcomes: list[tuple[bool, Any]] = []
+        for index, job in enumerate(jobs):
+            self.conn.execute("SAVEPOINT job")
+            try:
+                outcomes.append(self.attempt(index, job))
+            except _JobFailed as failed:
+                self.conn.execute("ROLLBACK TO SAVEPOINT job")
+                outcomes.append((False, failed.error))
+            self.conn.execute("RELEASE SAVEPOINT job")
+        return outcomes
 
 
 @asynccontextmanager

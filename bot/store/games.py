@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.records import SeatResult
 from bot.store import jsontext
-from bot.store.db import Connection, Database, Row, Statements, WriteConnection
+from bot.store.db import Connection, Database, Row, Statement, Statements, no_conflict
 
 LIVE = ("lobby", "running")
 
@@ -45,7 +46,7 @@ class GameRow:
     revision: int = 0
 
 
-def _row(row: Row) -> GameRow:
+def game_row(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -103,8 +104,12 @@ _UPDATE = (
 )
 
 
-def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
-    return (
+def _conflict(game_id: int, expected_version: int) -> Callable[[], VersionConflict]:
+    return lambda: VersionConflict(f"game {game_id} changed underneath (v{expected_version})")
+
+
+def _update(row: GameRow, expected_version: int) -> Statement:
+    params = (
         row.lobby_message_id,
         row.game_key,
         row.host_id,  # a lobby's host who leaves hands the table to the next member seated
@@ -121,27 +126,37 @@ def _update_params(row: GameRow, expected_version: int) -> tuple[Any, ...]:
         expected_version,
         row.revision,
     )
+    return Statement(_UPDATE, params, 1)
 
 
-def _check_updated(rowcount: int, row: GameRow, expected_version: int) -> None:
-    if rowcount != 1:
-        raise VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
+def update(row: GameRow, expected_version: int) -> Statements:
+    """Write the row back: a compare-and-set on the version and the revision it was read at,
+    so a lost update is impossible (``VersionConflict``). Where the game is shown (thread
+    and message) is not written here: ``set_location`` owns it."""
+    return Statements((_update(row, expected_version),), _conflict(row.id, expected_version))
 
 
-async def update(conn: Connection, row: GameRow, expected_version: int) -> None:
-    """Write the row back; the version check makes a lost update impossible. Where the game
-    is shown (thread and message) is not written here: ``set_location`` owns it."""
-    cursor = await conn.execute(_UPDATE, _update_params(row, expected_version))
-    _check_updated(cursor.rowcount, row, expected_version)
+_APPEND_LOG = (
+    "INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
+    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = ?), "
+    "?, ?, ?, ?)"
+)
 
 
-def update_sync(conn: WriteConnection, row: GameRow, expected_version: int) -> None:
-    """``update`` inside a ``Database.write`` job."""
-    cursor = conn.execute(_UPDATE, _update_params(row, expected_version))
-    _check_updated(cursor.rowcount, row, expected_version)
+def _log(
+    game_id: int, at: float, actor_id: int | None, kind: str, detail: dict[str, Any]
+) -> Statement:
+    return Statement(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, jsontext.dumps(detail)))
 
 
-# ``save_job`` as one statement (PostgreSQL): the log entry is written only if the
+def append_log(
+    game_id: int, at: float, actor_id: int | None, kind: str, detail: dict[str, Any]
+) -> Statements:
+    """The game's next log entry."""
+    return Statements((_log(game_id, at, actor_id, kind, detail),), no_conflict)
+
+
+# ``save`` as one statement (PostgreSQL): the log entry is written only if the
 # version-checked UPDATE changed the row, so its row count (1 or 0) is the check.
 _SAVE_ONE = (
     "WITH saved AS ("
@@ -152,7 +167,7 @@ _SAVE_ONE = (
 )
 
 
-def save_job(
+def save(
     row: GameRow,
     expected_version: int,
     at: float,
@@ -160,19 +175,12 @@ def save_job(
     kind: str,
     detail: dict[str, Any],
 ) -> Statements:
-    """``update`` and ``append_log`` as one ``Database.write`` job, its values taken now: the
-    saves of one batch are sent together (``Statements``), each still a compare-and-set on
-    its version, its log entry written only with it."""
-
-    def conflict() -> VersionConflict:
-        return VersionConflict(f"game {row.id} changed underneath (expected v{expected_version})")
-
-    log_params = (row.id, row.id, at, actor_id, kind, jsontext.dumps(detail))
-    update_params = _update_params(row, expected_version)
-    single = (_SAVE_ONE, (*update_params, at, actor_id, kind, log_params[-1]))
-    return Statements(
-        (_UPDATE, _APPEND_LOG), (update_params, log_params), (1, None), conflict, single
-    )
+    """``update`` and its log entry, one change, its values taken now: the log entry is
+    written only with the row (a batch sends its saves together, each still a
+    compare-and-set)."""
+    written, logged = _update(row, expected_version), _log(row.id, at, actor_id, kind, detail)
+    single = Statement(_SAVE_ONE, (*written.params, *logged.params[2:]), 1)
+    return Statements((written, logged), _conflict(row.id, expected_version), single)
 
 
 _SET_STATE = (
@@ -181,44 +189,23 @@ _SET_STATE = (
 )
 
 
-def set_state_sync(conn: WriteConnection, row: GameRow) -> None:
+def set_state(row: GameRow) -> Statements:
     """Write the state of a change that leaves the version as it is (a spectator came or
     went: the turn buttons, drawn at the version, must stay live); a compare-and-set on
     the version and the revision the change was made on, so of two such changes at the
     same moment (two processes) the second is refused, never lost. The caller counts the
     revision on (``row.revision + 1``) once it is written."""
     params = (jsontext.dumps(row.state), row.id, row.version, row.revision)
-    cursor = conn.execute(_SET_STATE, params)
-    _check_updated(cursor.rowcount, row, row.version)
+    return Statements((Statement(_SET_STATE, params, 1),), _conflict(row.id, row.version))
 
 
 _SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?"
 
 
-async def set_location(
-    conn: Connection, game_id: int, thread_id: int | None, message_id: int | None
-) -> None:
+def set_location(game_id: int, thread_id: int | None, message_id: int | None) -> Statements:
     """Where the game is shown: its thread (kept when None) and its live message."""
-    await conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
-
-
-def set_location_job(game_id: int, thread_id: int | None, message_id: int | None) -> Statements:
-    """``set_location`` as a ``Database.write`` job (sent with the batch's others)."""
-    params = (thread_id, message_id, game_id)
-    return Statements(
-        (_SET_LOCATION,),
-        (params,),
-        (None,),
-        lambda: AssertionError("never"),
-        (_SET_LOCATION, params),
-    )
-
-
-def set_location_sync(
-    conn: WriteConnection, game_id: int, thread_id: int | None, message_id: int | None
-) -> None:
-    """``set_location`` inside a ``Database.write`` job."""
-    conn.execute(_SET_LOCATION, (thread_id, message_id, game_id))
+    step = Statement(_SET_LOCATION, (thread_id, message_id, game_id))
+    return Statements((step,), no_conflict, step)
 
 
 async def claim_rematch(conn: Connection, game_id: int, rematch_id: int) -> bool:
@@ -235,7 +222,7 @@ async def claim_rematch(conn: Connection, game_id: int, rematch_id: int) -> bool
 
 async def get(db: Database | Connection, game_id: int) -> GameRow | None:
     row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-    return None if row is None else _row(row)
+    return None if row is None else game_row(row)
 
 
 async def location(db: Database, game_id: int) -> tuple[int | None, int | None] | None:
@@ -246,13 +233,13 @@ async def location(db: Database, game_id: int) -> tuple[int | None, int | None] 
 
 async def live(db: Database) -> list[GameRow]:
     rows = await db.fetchall("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
-    return [_row(r) for r in rows]
+    return [game_row(r) for r in rows]
 
 
 ShardFilter = tuple[int, tuple[int, ...]] | None  # (shard count, ids run here); None: every guild
 
 
-def _of_shards(shards: ShardFilter) -> tuple[str, tuple[int, ...]]:
+def of_shards(shards: ShardFilter) -> tuple[str, tuple[int, ...]]:
     """The condition on ``guild_id`` that keeps the guilds of these shards (Discord's
     ``(guild_id >> 22) % shard_count``): integer operators SQLite and PostgreSQL share."""
     if shards is None:
@@ -266,7 +253,7 @@ async def due(
 ) -> list[int]:
     """The tables whose timer has passed, soonest first (a closed table has no deadline:
     the deadline index holds only live timers); only those of ``shards``' guilds."""
-    where, params = _of_shards(shards)
+    where, params = of_shards(shards)
     rows = await db.fetchall(
         f"SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?{where} "
         "ORDER BY deadline LIMIT ?",
@@ -282,11 +269,11 @@ async def rows(db: Database, game_ids: list[int]) -> list[GameRow]:
         return []
     marks = ", ".join("?" * len(game_ids))
     found = await db.fetchall(f"SELECT * FROM games WHERE id IN ({marks}) ORDER BY id", game_ids)
-    return [_row(r) for r in found]
+    return [game_row(r) for r in found]
 
 
 async def next_deadline(db: Database, shards: ShardFilter = None) -> float | None:
-    where, params = _of_shards(shards)
+    where, params = of_shards(shards)
     row = await db.fetchone(
         f"SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL{where}", params
     )
@@ -345,7 +332,7 @@ async def set_shown_versions(conn: Connection, shown: list[tuple[int, int]]) -> 
 async def behind_on_discord(db: Database, shards: ShardFilter = None) -> list[int]:
     """Live tables whose message may show an older version than the database holds,
     soonest deadline first (a restart redraws only these); only those of ``shards``' guilds."""
-    where, params = _of_shards(shards)
+    where, params = of_shards(shards)
     rows = await db.fetchall(
         "SELECT id FROM games WHERE status IN ('lobby', 'running')"
         f" AND (shown_version IS NULL OR shown_version < version){where}"
@@ -371,7 +358,7 @@ async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
         "AND (channel_id = ? OR thread_id = ?) ORDER BY id",
         (channel_id, channel_id),
     )
-    return [_row(r) for r in rows]
+    return [game_row(r) for r in rows]
 
 
 async def running_with_message(db: Database, message_id: int) -> GameRow | None:
@@ -379,7 +366,7 @@ async def running_with_message(db: Database, message_id: int) -> GameRow | None:
     row = await db.fetchone(
         "SELECT * FROM games WHERE message_id = ? AND status = 'running'", (message_id,)
     )
-    return None if row is None else _row(row)
+    return None if row is None else game_row(row)
 
 
 async def in_thread(db: Database, thread_id: int) -> GameRow | None:
@@ -387,37 +374,7 @@ async def in_thread(db: Database, thread_id: int) -> GameRow | None:
     row = await db.fetchone(
         "SELECT * FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,)
     )
-    return None if row is None else _row(row)
-
-
-_APPEND_LOG = (
-    "INSERT INTO game_log (game_id, seq, at, actor_id, kind, detail_json) "
-    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game_id = ?), "
-    "?, ?, ?, ?)"
-)
-
-
-async def append_log(
-    conn: Connection,
-    game_id: int,
-    at: float,
-    actor_id: int | None,
-    kind: str,
-    detail: dict[str, Any],
-) -> None:
-    await conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, jsontext.dumps(detail)))
-
-
-def append_log_sync(
-    conn: WriteConnection,
-    game_id: int,
-    at: float,
-    actor_id: int | None,
-    kind: str,
-    detail: dict[str, Any],
-) -> None:
-    """``append_log`` inside a ``Database.write`` job."""
-    conn.execute(_APPEND_LOG, (game_id, game_id, at, actor_id, kind, jsontext.dumps(detail)))
+    return None if row is None else game_row(row)
 
 
 async def log_entries(db: Database, game_id: int) -> list[dict[str, Any]]:

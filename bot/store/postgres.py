@@ -260,11 +260,11 @@ class PgConnection(Connection):
         self._db = db
 
     async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
-        self._db._hook(sql)
+        self._db.before_statement(sql)
         return await self._conn.execute(translate(sql), parameters or None)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
-        self._db._hook(sql)
+        self._db.before_statement(sql)
         cursor = self._conn.cursor()
         await cursor.executemany(translate(sql), list(parameters))
         return cursor
@@ -301,12 +301,12 @@ class _SyncConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> SyncCursor:
         self.last = sql
-        self._db._trip()
+        self._db.round_trip()
         return self._conn.execute(translate(sql), parameters or None)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> SyncCursor:
         self.last = sql
-        self._db._trip()  # pipelined by psycopg: one round trip
+        self._db.round_trip()  # pipelined by psycopg: one round trip
         cursor = self._conn.cursor()
         cursor.executemany(translate(sql), list(parameters))
         return cursor
@@ -472,8 +472,8 @@ class PostgresDatabase(Database):
         while True:
             raw = await self._connection()
             try:
-                self._hook("BEGIN")
-                self._trip()
+                self.before_statement("BEGIN")
+                self.round_trip()
                 await raw.execute("BEGIN")
                 return raw
             except psycopg.OperationalError as exc:
@@ -504,7 +504,7 @@ class PostgresDatabase(Database):
 
         try:
             async with transaction_body(
-                PgConnection(raw, self), None, self._hook, rollback
+                PgConnection(raw, self), None, self.before_statement, rollback
             ) as conn:
                 yield conn
         except _TRANSIENT as exc:  # rolled back: the caller may run it again
@@ -520,7 +520,7 @@ class PostgresDatabase(Database):
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """A read; run once more on a fresh connection if its connection was lost."""
-        self._hook(sql)
+        self.before_statement(sql)
         query, values = translate(sql), tuple(params) or None
         # Lost connections are found by using them (no check first: that was a round trip
         # per read), so a read that finds its connection lost runs again on the next one,
@@ -530,7 +530,7 @@ class PostgresDatabase(Database):
         while True:
             conn = await self._connection()
             try:
-                self._trip()
+                self.round_trip()
                 cursor = await conn.execute(query, values)
                 if cursor.description is None:  # a statement without rows (as SQLite gives [])
                     return []
@@ -609,7 +609,8 @@ class PostgresDatabase(Database):
                 again = True
                 log.info("the writer's connection was lost (%s); writing again", _first_line(exc))
 
-    def _trip(self) -> None:
+    def round_trip(self) -> None:
+        """Call ``on_round_trip`` (the writer connection's hook, on its thread)."""
         if self.on_round_trip is not None:
             self.on_round_trip()
 
@@ -633,11 +634,11 @@ class PostgresDatabase(Database):
             sent.last = sql
             return conn.execute(translate(sql), params or None)
 
-        self._trip()
+        self.round_trip()
         try:
             with conn.pipeline():
                 send("BEGIN")
-                cursors = [send(*job.single) for job in jobs if job.single is not None]
+                cursors = [send(job.single.sql, job.single.params) for job in jobs if job.single]
                 send("COMMIT")
         except psycopg.OperationalError:
             # Lost, maybe after the server took the COMMIT: the batch may run again all the
@@ -660,7 +661,7 @@ class PostgresDatabase(Database):
             hook(AFTER_COMMIT)
         return [
             (True, None)
-            if job.expect[0] is None or cursor.rowcount == job.expect[0]
+            if job.single is None or job.single.expect in (None, cursor.rowcount)
             else (False, job.conflict())
             for job, cursor in zip(jobs, cursors, strict=True)
         ]

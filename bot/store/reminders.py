@@ -4,7 +4,7 @@ processes), and where each member wants theirs (/notify). All SQL for reminders.
 from __future__ import annotations
 
 from bot.store.db import Database, WriteConnection
-from bot.store.games import GameRow, ShardFilter, _of_shards, _row
+from bot.store.games import GameRow, ShardFilter, game_row, of_shards
 
 THREAD = "thread"
 DM = "dm"
@@ -20,7 +20,7 @@ _DUE = (
 
 async def due(db: Database, now: float, limit: int, shards: ShardFilter = None) -> list[int]:
     """The running games whose reminder is due, soonest first; only ``shards``' guilds."""
-    where, params = _of_shards(shards)
+    where, params = of_shards(shards)
     rows = await db.fetchall(
         f"SELECT id FROM games WHERE {_DUE}{where} ORDER BY remind_at LIMIT ?",
         (now, now, *params, limit),
@@ -29,7 +29,7 @@ async def due(db: Database, now: float, limit: int, shards: ShardFilter = None) 
 
 
 async def next_reminder(db: Database, shards: ShardFilter = None) -> float | None:
-    where, params = _of_shards(shards)
+    where, params = of_shards(shards)
     row = await db.fetchone(
         f"SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL{where}", params
     )
@@ -47,7 +47,7 @@ async def claim(db: Database, game_id: int, now: float) -> GameRow | None:
 
     def job(conn: WriteConnection) -> GameRow | None:
         found = conn.execute(_CLAIM, (game_id, now, now)).fetchone()
-        return None if found is None else _row(found)
+        return None if found is None else game_row(found)
 
     return await db.write(job, order=game_id)
 

@@ -57,11 +57,11 @@ class SqliteConnection(Connection):
         self._db = db
 
     async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
-        self._db._hook(sql)
+        self._db.before_statement(sql)
         return await self._conn.execute(sql, parameters)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
-        self._db._hook(sql)
+        self._db.before_statement(sql)
         return await self._conn.executemany(sql, parameters)
 
     async def serialize(self, table: str) -> None:
@@ -191,19 +191,17 @@ class SqliteDatabase(Database):
                 log.warning("a transaction was left open; rolling it back")
                 await self._rollback()
             async with transaction_body(
-                self._wrapped, "BEGIN IMMEDIATE", self._hook, self._rollback
+                self._wrapped, "BEGIN IMMEDIATE", self.before_statement, self._rollback
             ) as conn:
                 yield conn
 
     async def _run_on_writer(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
-        # One hop: aiosqlite's Connection._execute(fn, *args) runs fn on the connection's
-        # worker thread, and Connection._conn is its sqlite3 connection. Both are private
-        # to aiosqlite 0.22 (pinned below 0.23 in pyproject.toml for that reason).
+        # aiosqlite's private _execute (runs fn on its thread), _conn: no public twin (< 0.23).
         on_thread = cast(Callable[..., Awaitable[list[tuple[bool, Any]]]], self.conn._execute)
         return await on_thread(self._run_batch, jobs)
 
     def _run_batch(self, jobs: list[Job[Any]]) -> list[tuple[bool, Any]]:
-        raw = self.conn._conn
+        raw = self.conn._conn  # aiosqlite's private sqlite3 connection: no public twin
         if raw.in_transaction:  # see transaction(): a failed ROLLBACK left one open
             log.warning("a transaction was left open; rolling it back")
             raw.execute("ROLLBACK")
@@ -242,7 +240,7 @@ class SqliteDatabase(Database):
         return rows[0] if rows else None
 
     async def _read(self, sql: str, params: tuple[Any, ...], limit: int | None) -> list[Any]:
-        self._hook(sql)
+        self.before_statement(sql)
 
         def run() -> list[aiosqlite.Row]:
             cursor = self.conn._conn.execute(sql, params)
@@ -251,7 +249,7 @@ class SqliteDatabase(Database):
             finally:
                 cursor.close()
 
-        # aiosqlite's private Connection._execute: see _run_on_writer.
+        # aiosqlite's private _execute and _conn have no public twin: see _run_on_writer.
         on_thread = cast(Callable[..., Awaitable[list[aiosqlite.Row]]], self.conn._execute)
         return await on_thread(run)
 

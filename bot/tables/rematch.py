@@ -124,10 +124,9 @@ class Rematches:
             lobby.row.version = expected + 1
             lobby.row.state = lobby.to_state()
             lobby.row.updated_at = now
-            await games.update(conn, lobby.row, expected)
-            await games.append_log(
-                conn,
-                lobby.id,
+            await games.save(
+                lobby.row,
+                expected,
                 now,
                 user_id,
                 "rematch",
@@ -136,7 +135,7 @@ class Rematches:
                     "seats": [s.dump() for s in lobby.seats],
                     "held": [s.user_id for s in lobby.held],
                 },
-            )
+            ).run(conn)
             await tables.hooks.on_join(conn, lobby, presser)  # short of chips: all rolled back
             if not await games.claim_rematch(conn, game.id, lobby.id):
                 raise _Taken()

@@ -206,19 +206,18 @@ class TableService:
         table.row.version = expected + 1
         table.row.state = table.to_state()
         table.row.updated_at = now
+        save = games.save(table.row, expected, now, actor_id, kind, detail)
         try:
             if extra is None:
                 # The common click: one job, one hop to the database thread, committed with
                 # whatever other changes arrive at the same time (Database.write), the
                 # saves of a batch sent together (a tick's thousands of timers).
-                save = games.save_job(table.row, expected, now, actor_id, kind, detail)
                 await self.db.write(save, order=table.id)
             else:  # hooks that move chips or record results are async: their own transaction
                 for attempt in range(1, CONTENTION_RETRIES + 1):
                     try:
                         async with self.db.transaction() as conn:
-                            await games.update(conn, table.row, expected)
-                            await games.append_log(conn, table.id, now, actor_id, kind, detail)
+                            await save.run(conn)
                             await extra(conn)
                         break
                     except Contention:
@@ -242,7 +241,7 @@ class TableService:
         when another save came between: another process's)."""
         table.row.state = table.to_state()
         row = dataclasses.replace(table.row)
-        await self.db.write(lambda conn: games.set_state_sync(conn, row), order=row.id)
+        await self.db.write(games.set_state(row), order=row.id)
         table.row.revision = row.revision + 1
 
     # --- lobby -----------------------------------------------------------------------
@@ -387,13 +386,12 @@ class TableService:
         table.row.id = await games.insert(conn, table.row)
         await games.upsert_member(conn, guild_id, host_id, host.name, now)
         await games.append_log(
-            conn,
             table.id,
             now,
             host_id,
             "open",
             {"kind": kind, "settings": settings, "stake": stake, "held": list(held)},
-        )
+        ).run(conn)
         if seat_host:
             await self.hooks.on_join(conn, table, host)
         return table
@@ -618,7 +616,7 @@ class TableService:
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
-        await self.db.write(games.set_location_job(table_id, thread_id, message_id), order=table_id)
+        await self.db.write(games.set_location(table_id, thread_id, message_id), order=table_id)
 
     def check_turn(
         self, table: Table, user_id: int, version: int, stale_text: str | None = None

@@ -67,11 +67,11 @@ def assert_values_only(state: dict[str, Any]) -> None:
 def saves(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every state the table service writes to the games table, as it is written."""
     seen: list[dict[str, Any]] = []
-    for name in ("insert", "update", "update_sync", "save_job"):
+    for name in ("insert", "update", "save"):
         real = getattr(store, name)
 
         def spy(*args: Any, _real: Any = real) -> Any:
-            # insert/update/update_sync(conn, row, ...); save_job(row, ...): a batch's save
+            # insert(conn, row); update(row, ...), save(row, ...): the values of a change
             row = next(a for a in args if isinstance(a, store.GameRow))
             seen.append(json.loads(json.dumps(row.state)))
             return _real(*args)

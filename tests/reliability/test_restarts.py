@@ -55,7 +55,7 @@ async def put_rules(env: Env, rules: dict[str, object]) -> None:
             (json.dumps(state),),
         )
         # Logged like the positions other tests set: not a game the log can rebuild.
-        await games.append_log(conn, 1, env.clock(), None, "test-position", {"rules": rules})
+        await games.append_log(1, env.clock(), None, "test-position", {"rules": rules}).run(conn)
 
 
 def player_to_move(players: list[Player], table_seats: list[int | None], seat: int) -> Player:

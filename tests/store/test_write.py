@@ -153,8 +153,8 @@ async def test_jobs_on_the_same_row_keep_their_order(db: Database) -> None:
         copy = games.GameRow(**{**row.__dict__, "version": expected + 1, "state": {"t": turn}})
 
         def job(conn: WriteConnection) -> None:
-            games.update_sync(conn, copy, expected)
-            games.append_log_sync(conn, game_id, 0.0, None, "turn", {"t": turn})
+            games.update(copy, expected)(conn)
+            games.append_log(game_id, 0.0, None, "turn", {"t": turn})(conn)
 
         return job
 
@@ -177,7 +177,7 @@ async def test_jobs_on_the_same_row_keep_their_order(db: Database) -> None:
 async def test_saves_of_one_batch_go_together_and_a_stale_one_conflicts_alone(
     db: Database,
 ) -> None:
-    """Issue 26.5: the saves of a batch (``games.save_job``) are sent as one statement each
+    """Issue 26.5: the saves of a batch (``games.save``) are sent as one statement each
     for the lot (executemany), not one per game; each is still a compare-and-set on its
     version with its log entry, so a stale one fails alone and writes no log entry."""
     rows = []
@@ -189,7 +189,7 @@ async def test_saves_of_one_batch_go_together_and_a_stale_one_conflicts_alone(
 
     def save(row: games.GameRow, expected: int, turn: int) -> Job[None]:
         changed = games.GameRow(**{**row.__dict__, "version": expected + 1, "state": {"t": turn}})
-        return games.save_job(changed, expected, 0.0, None, "turn", {"t": turn})
+        return games.save(changed, expected, 0.0, None, "turn", {"t": turn})
 
     async def batch(jobs: list[Job[None]]) -> list[object]:
         async with db._write_lock:  # the writes queue up and go out as one batch
