@@ -199,7 +199,13 @@ def set_state(row: GameRow) -> Statements:
     return Statements((Statement(_SET_STATE, params, 1),), _conflict(row.id, row.version))
 
 
-_SET_LOCATION = "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ? WHERE id = ?"
+# Where the game is shown moves the revision as a spectator's change does: a save of a copy
+# read before it (another process's, or a cached one) is refused, and reads it again. The
+# write sets values and reads none, so it needs no expected revision of its own.
+_SET_LOCATION = (
+    "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = ?, "
+    "revision = revision + 1 WHERE id = ?"
+)
 
 
 def set_location(game_id: int, thread_id: int | None, message_id: int | None) -> Statements:

@@ -231,6 +231,42 @@ async def test_a_save_on_the_read_before_a_watcher_came_does_not_drop_them(
         await check_whole(a.db)
 
 
+async def test_a_move_on_the_read_before_the_game_moved_is_refused_then_applies(
+    db_target: DbTarget,
+) -> None:
+    """Issue 35.1: where the game is shown (set when its message is posted or reposted) left
+    the row's version and revision as they were, so a process holding a copy read before it
+    saved that copy as current, and kept showing the game where it no longer is. Now the
+    location write moves the revision: the move on the older read is refused as stale (the
+    member presses again on the same buttons), then applies once on the fresh row, and the
+    location stays."""
+    async with two_instances(db_target("bot"), FakeClock()) as (a, b):
+        table_id = await open_table(a, 1, [2], stake=0)
+        table = await a.get(table_id)
+        assert table.rules is not None
+        user = table.seats[table.rules.current].user_id
+        assert user is not None
+        get = b.get
+        moved = [False]
+
+        async def read_then_moved(table_id: int, place: Any = None) -> Table:
+            copy = await get(table_id, place)
+            if not moved[0]:  # the other process posts the game anew after this read
+                moved[0] = True
+                await a.set_game_message(table_id, thread_id=None, message_id=555)
+            return copy
+
+        b.get = read_then_moved  # type: ignore[method-assign]
+        with pytest.raises(StaleAction):
+            await b.act(table_id, user, table.version, "throw")
+        fresh = await a.get(table_id)
+        assert (fresh.version, fresh.row.message_id) == (table.version, 555)
+        await b.act(table_id, user, table.version, "throw")  # pressed again: applies once
+        fresh = await a.get(table_id)
+        assert (fresh.version, fresh.row.message_id) == (table.version + 1, 555)
+        await check_whole(a.db)
+
+
 async def test_two_instances_opening_at_once_keep_the_server_caps(db_target: DbTarget) -> None:
     # The open checks count the server's tables, then the new one is inserted: another
     # process must not count in between (each process's own lock does not see it).

@@ -297,3 +297,28 @@ async def test_a_job_that_loses_a_deadlock_runs_the_whole_batch_again(
         assert seen.count("BEGIN") == 2 and seen.count("COMMIT") == 1
     finally:
         await db.close()
+
+
+async def test_a_save_on_a_copy_read_before_the_game_moved_is_refused(db: Database) -> None:
+    """Issue 35.1: where the game is shown (its thread and message) moves the row's revision
+    as a spectator's change does, so a copy read before it (another process's, or a cached
+    one) cannot be saved as if nothing had changed; read again, it saves, and the location
+    stays."""
+    game_id = await new_game(db)
+    stale = await games.get(db, game_id)
+    assert stale is not None
+    await db.write(games.set_location(game_id, 77, 555), order=game_id)
+    stale.version += 1
+    with pytest.raises(games.VersionConflict):
+        await db.write(games.save(stale, stale.version - 1, 1.0, None, "turn", {}))
+    async with db.transaction() as conn:  # the async path refuses it the same way
+        with pytest.raises(games.VersionConflict):
+            await games.update(stale, stale.version - 1).run(conn)
+    fresh = await games.get(db, game_id)
+    assert fresh is not None and fresh.version == stale.version - 1
+    assert (fresh.thread_id, fresh.message_id, fresh.revision) == (77, 555, stale.revision + 1)
+    fresh.version += 1
+    await db.write(games.save(fresh, fresh.version - 1, 1.0, None, "turn", {}))
+    saved = await games.get(db, game_id)
+    assert saved is not None and (saved.version, saved.revision) == (fresh.version, 0)
+    assert (saved.thread_id, saved.message_id) == (77, 555)
