@@ -92,9 +92,9 @@ TABLES = ("games", "game_log", "game_results", "members")
 
 
 async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, list[Any]]:
-    """Every row the game layer keeps, comparable with ==. Message ids, and the version a
-    message shows, are left out unless asked for: a restart may repost or redraw a message,
-    which is not a game change."""
+    """Every row the game layer keeps, comparable with ==. Message ids, the version a
+    message shows and the revision (which a repost moves) are left out unless asked for: a
+    restart may repost or redraw a message, which is not a game change."""
     out: dict[str, list[Any]] = {}
     for name in await db.tables():
         columns = await db.columns(name)
@@ -103,7 +103,13 @@ async def snapshot(db: Database, *, with_messages: bool = False) -> dict[str, li
         for row in rows:
             data = dict(zip(columns, row, strict=True))
             if name == "games" and not with_messages:
-                for key in ("thread_id", "lobby_message_id", "message_id", "shown_version"):
+                for key in (
+                    "thread_id",
+                    "lobby_message_id",
+                    "message_id",
+                    "shown_version",
+                    "revision",
+                ):
                     data.pop(key)
             cleaned.append(data)
         out[name] = sorted(cleaned, key=repr)  # some tables are WITHOUT ROWID
