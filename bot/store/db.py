@@ -368,7 +368,8 @@ class Database(ABC):
         if self.on_statement is not None:
             self.on_statement(sql)
 
-    async def _migrate(self, shipped: list[tuple[int, str, str]]) -> None:
+    async def migrate(self, shipped: list[tuple[int, str, str]]) -> None:
+        """Apply those of ``shipped`` the database has not applied yet, in order."""
         current = await self.schema_version()
         if current > len(shipped):
             raise DatabaseTooNew(

@@ -339,20 +339,21 @@ class PostgresDatabase(Database):
             raise unreachable(url, exc) from exc
         db = cls(url, pool)
         try:
-            await db._migrate_locked()
+            await db.migrate_locked()
         except BaseException:
-            await db._close()
+            await db.close()
             raise
         return db
 
-    async def _migrate_locked(self) -> None:
+    async def migrate_locked(self) -> None:
+        """``migrate`` under the advisory lock: processes starting together apply each once."""
         async with self.pool.connection() as conn:
             await conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
             try:
                 await conn.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
                 )
-                await self._migrate(migrations("postgresql"))
+                await self.migrate(migrations("postgresql"))
             finally:
                 await conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
 

@@ -123,7 +123,7 @@ class SqliteDatabase(Database):
                     f"database {path} failed its integrity check ({found}); "
                     "restore a backup (python -m bot backup makes one)"
                 )
-            await db._migrate(migrations("sqlite"))
+            await db.migrate(migrations("sqlite"))
         except sqlite3.DatabaseError as exc:
             await conn.close()
             if _is_access_error(exc):  # a read-only file or folder, a full disk: not damage
