@@ -76,7 +76,7 @@ async def thinking_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, s
         report.add(
             "thinking.busy.p99",
             f"the same click p99 while {THINKERS} expert bots think "
-            f"({pool.workers} worker processes)",
+            f"({pool.workers} worker process{'es' if pool.workers != 1 else ''})",
             "ms",
             value,
             floor=base,

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from bot.store.db import is_postgresql
 from bot.tables.limits import TableLimits
 from bot.tables.shards import Shards
+from bot.tables.thinking import default_workers
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -61,8 +62,9 @@ class Settings(BaseSettings):
     max_bot_players: int = Field(default=11, ge=0)
     # Worker processes in which the board game's hard and expert bots think (a search of
     # up to a second a move), so that clicks on other tables never wait; 0 thinks in the
-    # bot's own process, holding up its event loop meanwhile.
-    bot_workers: int = Field(default=2, ge=0, le=32)
+    # bot's own process, holding up its event loop meanwhile. Unset (or empty): one fewer
+    # than the cores, at least one, so the event loop keeps a core (bot.tables.thinking).
+    bot_workers: int = Field(default_factory=default_workers, ge=0, le=32)
     # Sharding over several processes: every process gets the same SHARD_COUNT and its own
     # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.
     shard_count: int | None = None
@@ -113,6 +115,13 @@ class Settings(BaseSettings):
     def _empty_is_none(cls, value: object) -> object:
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
+        return value
+
+    @field_validator("bot_workers", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return default_workers()
         return value
 
     @field_validator("database_url")

@@ -44,6 +44,11 @@ COMMANDS = Counter(
 TIMERS_FIRED = Counter(
     "bot_timers_fired", "Table timers fired (bot moves, timeouts, lobby expiry)", registry=REGISTRY
 )
+BOT_MOVES_TIMED_OUT = Counter(
+    "bot_moves_timed_out",
+    "Bot moves given up after thinking past the pool's wall-clock guard (the fallback played)",
+    registry=REGISTRY,
+)
 DB_STATEMENTS = Counter(
     "bot_db_statements", "SQL statements sent to the database (round trips)", registry=REGISTRY
 )

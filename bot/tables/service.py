@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from functools import partial
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
@@ -915,11 +916,12 @@ class TableService:
         if seat.is_bot:
             level = seat.bot_level or ""
             job = game.bot_job(table.rules, level, self.rng)
-            # A search thinks in a worker process: other tables go on meanwhile.
+            # A search thinks in a worker process: other tables go on meanwhile. One that
+            # overruns the pool's guard plays what a timed-out turn plays instead.
             steps = (
                 game.bot_step(table.rules, level, self.rng)
                 if job is None
-                else (await self.bots.run(job))
+                else (await self.bots.run(job, partial(game.timeout_step, table.rules, self.rng)))
             )
             return await self._play(table, steps, None, "bot")
         return await self.fair_play.turn_ran_out(table, current)
