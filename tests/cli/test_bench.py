@@ -101,7 +101,9 @@ ROWS = {
     "web.clicks.busy",
 }
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
-PROCESSES = {f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99")}
+PROCESSES = {
+    f"procs.{count}.{what}" for count in (1, 2) for what in ("rate", "p50", "p99", "timers")
+}
 WITH_FLOOR = {
     *(
         key
