@@ -129,7 +129,7 @@ async def test_a_table_whose_bot_thinks_too_long_plays_its_timed_out_move(
     db: Database, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The injected slow move: every searching seat's job sleeps in the worker instead.
-    monkeypatch.setattr(BoardGame, "bot_job", lambda self, state, level, rng: partial(slow_move, 3))
+    monkeypatch.setattr(BoardKind, "bot_job", lambda self, state, level, rng: partial(slow_move, 3))
     settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
     pool = BotPool(1, guard_seconds=0.3)
     pool.start()
