@@ -10,6 +10,9 @@ registers a name twice.
 
 from __future__ import annotations
 
+import asyncio
+from types import TracebackType
+
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -76,6 +79,54 @@ WEB_SECONDS = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
     registry=REGISTRY,
 )
+
+CLICKS_ANSWERING = Gauge(
+    "bot_clicks_in_flight", "Game buttons pressed and not yet answered", registry=REGISTRY
+)
+
+
+class Answering:
+    """The clicks being answered now (``with ANSWERING:`` around each): the web pages wait
+    for none before they start (``bot.web.guard``), so a flood of page requests does not
+    queue on the event loop before a click."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle: asyncio.Event | None = None
+
+    def _event(self) -> asyncio.Event:
+        if self._idle is None:
+            self._idle = asyncio.Event()
+            if self.count == 0:
+                self._idle.set()
+        return self._idle
+
+    def __enter__(self) -> None:
+        self.count += 1
+        CLICKS_ANSWERING.inc()
+        if self._idle is not None:
+            self._idle.clear()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.count -= 1
+        CLICKS_ANSWERING.dec()
+        if self.count == 0 and self._idle is not None:
+            self._idle.set()
+
+    async def none(self, at_most: float) -> bool:
+        """Wait until no click is being answered, ``at_most`` seconds; whether none is."""
+        if self.count == 0:
+            return True
+        try:
+            await asyncio.wait_for(self._event().wait(), at_most)
+        except TimeoutError:
+            return False
+        return True
+
+
+ANSWERING = Answering()
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 

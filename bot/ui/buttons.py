@@ -85,13 +85,16 @@ class GameButton(
         kind = "lobby" if self.version == LOBBY else "table" if self.version == TABLE else "turn"
         began, outcome = time.perf_counter(), "ok"
         try:
-            if self.version == LOBBY:
-                await router.on_lobby_click(interaction, self.table_id, self.action)
-            elif self.version == TABLE:
-                await router.on_table_click(interaction, self.table_id, self.action)
-            else:
-                assert isinstance(self.version, int)
-                await router.on_turn_click(interaction, self.table_id, self.version, self.action)
+            with metrics.ANSWERING:  # the web pages wait meanwhile (bot.web.guard)
+                if self.version == LOBBY:
+                    await router.on_lobby_click(interaction, self.table_id, self.action)
+                elif self.version == TABLE:
+                    await router.on_table_click(interaction, self.table_id, self.action)
+                else:
+                    assert isinstance(self.version, int)
+                    await router.on_turn_click(
+                        interaction, self.table_id, self.version, self.action
+                    )
         except Exception as exc:
             outcome = "refused" if isinstance(exc, UserError) else "error"
             await handle_error(interaction, exc, f"on button {self.action} of game {self.table_id}")

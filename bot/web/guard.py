@@ -89,6 +89,9 @@ def route_name(request: web.Request) -> str:
 # Pages drawn at once; more wait their turn (cheaply, in aiohttp's queue), so that a flood
 # of page requests leaves the event loop room for clicks.
 PAGES_AT_ONCE = 4
+# Clicks first: a page starts when no click is being answered, or after this long (a page
+# is never held up for longer, however busy the tables are).
+CLICKS_FIRST = 0.05
 UNLIMITED_ROUTES = frozenset({"healthz", "readyz", "metrics", "static"})
 
 
@@ -111,12 +114,13 @@ def guard(limit: RateLimit, error_page: ErrorPage) -> Callable[..., Awaitable[we
                     response = await handler(request)
                 else:
                     async with drawing:
+                        await metrics.ANSWERING.none(CLICKS_FIRST)
                         response = await handler(request)
             except web.HTTPException as exc:
                 if exc.status >= 400:
                     response = await error_page(request, exc.status)
                 else:
-                    response = exc  # a redirect
+                    response = web.Response(status=exc.status, headers=exc.headers)
             except Exception:
                 log.exception("web page %s failed", route_name(request))
                 response = await error_page(request, 500)
