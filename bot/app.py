@@ -50,6 +50,7 @@ from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
 from bot.ui.shell import Shell
+from bot.web.discord_links import public_channel
 from bot.web.guard import RateLimit
 from bot.web.pages import Site, page_renderer
 from bot.web.server import Operator, WebServer, build_app
@@ -317,6 +318,7 @@ class SequencesBot(commands.Bot):
             guild_name=lambda guild_id: getattr(self.get_guild(guild_id), "name", None),
             public_url=self.settings.public_url,
             renderer=renderer,
+            channel_public=public_channel(self),
         )
         operator = Operator(
             gateway=lambda: self.is_ready() and not self.is_closed(),

@@ -200,6 +200,47 @@ async def head_to_head(db: Database, guild_id: int, user_id: int, limit: int = 5
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """A server's open lobby or running game, and where it is in Discord (for the
+    redirect into it: these ids never appear in a page)."""
+
+    id: int
+    game_key: str
+    status: str  # 'lobby' | 'running'
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None  # the lobby's message, or the running game's turn message
+    created_at: float
+
+
+async def live_tables(db: Database, guild_id: int, limit: int = 25) -> list[LiveTable]:
+    """A server's open lobbies and running games, newest first (``games_guild_live``)."""
+    rows = await db.fetchall(
+        "SELECT id, game_key, status, channel_id, thread_id, lobby_message_id, message_id,"
+        " created_at FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+        " ORDER BY id DESC LIMIT ?",
+        (guild_id, limit),
+    )
+    return [
+        LiveTable(
+            int(r["id"]),
+            str(r["game_key"]),
+            str(r["status"]),
+            int(r["channel_id"]),
+            None if r["thread_id"] is None else int(r["thread_id"]),
+            _message_of(r["status"], r["lobby_message_id"], r["message_id"]),
+            float(r["created_at"]),
+        )
+        for r in rows
+    ]
+
+
+def _message_of(status: str, lobby: int | None, turn: int | None) -> int | None:
+    found = lobby if status == "lobby" else turn
+    return None if found is None else int(found)
+
+
 async def live_counts(db: Database) -> dict[str, int]:
     """Lobbies and running games, by game (``/metrics``)."""
     rows = await db.fetchall(

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from bot.records import LeaderboardRow
 from bot.store import web
 from bot.store.db import Database
-from bot.store.web import Rival
+from bot.store.web import LiveTable, Rival
 from bot.tables.clock import Clock
 
-__all__ = ["OPAQUE_ID", "Rival", "WebDirectory"]
+__all__ = ["OPAQUE_ID", "LiveTable", "Rival", "WebDirectory"]
 
 # What an opaque id looks like (secrets.token_urlsafe(9): 12 characters); anything else in
 # an address is not one, and is answered 404 without a database read.
@@ -94,6 +94,10 @@ class WebDirectory:
 
     async def rivals(self, guild_id: int, user_id: int) -> list[Rival]:
         return await web.head_to_head(self.db, guild_id, user_id)
+
+    async def live_tables(self, guild_id: int) -> list[LiveTable]:
+        """The server's open lobbies and running games, newest first."""
+        return await web.live_tables(self.db, guild_id)
 
     async def live_counts(self) -> dict[str, int]:
         return await web.live_counts(self.db)

@@ -36,6 +36,7 @@ from bot.ui.i18n import ServerLanguages
 from bot.ui.shell import Shell
 from bot.ui.tournaments import picture_png, standings_table
 from bot.web import words
+from bot.web.discord_links import ChannelPublic, jump_url, never_public, where
 from bot.web.pictures import PictureCache
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -58,6 +59,8 @@ class Site:
     # Where the HTML is drawn: a worker process when the bot serves the pages (a page is a
     # few milliseconds of Python that would hold up clicks), None: on the event loop (tests).
     renderer: Executor | None = None
+    # Whether every member may read a channel (Discord's cache): only such tables are listed.
+    channel_public: ChannelPublic = never_public
 
 
 def _environment() -> jinja2.Environment:
@@ -227,12 +230,14 @@ class Pages:
                 )
                 rows, total = board.rows, board.total
                 pages = max(1, -(-total // board.page_size))
-        ids, history, listed = await asyncio.gather(
+        ids, history, listed, live = await asyncio.gather(
             self.site.web.player_ids(guild_id, [r.user_id for r in rows]),
             # The latest ten, uncounted: counting a busy server's 100,000 games took a second.
             shell.replays.recent(guild_id, limit=10),
             shell.tournaments.listed(guild_id),
+            self.site.web.live_tables(guild_id),
         )
+        live = [t for t in live if self.site.channel_public(guild_id, where(t))]
         tournaments = listed[:10]
         base = f"/s/{web_id}"
 
@@ -288,6 +293,14 @@ class Pages:
                 }
                 for t in tournaments
             ]
+            tables = [
+                {
+                    "name": words.game_title(t.id, shell.games.label(t.game_key)),
+                    "status": words.table_status(t.status),
+                    "url": f"{base}/live/{t.id}",
+                }
+                for t in live
+            ]
             paging = {
                 "text": words.page_of(min(page, pages), pages),
                 "previous": link(page=page - 1) if page > 1 else None,
@@ -305,6 +318,7 @@ class Pages:
             query=query,
             paging=paging,
             recent=recent,
+            live=tables,
             tournaments=events,
             action=base,
             game_key=game_key or "",
@@ -312,6 +326,16 @@ class Pages:
             searched=bool(query),
             og=og,
         )
+
+    async def live(self, request: web.Request) -> web.Response:
+        """Into Discord: the live table's message, for a table in a channel every member
+        may read (the page links here, so that no Discord id is in it); 404 else."""
+        guild_id, _web_id, _name = await self.guild(request)
+        table_id = path_id(request.match_info["table"])
+        for table in await self.site.web.live_tables(guild_id):
+            if table.id == table_id and self.site.channel_public(guild_id, where(table)):
+                raise web.HTTPFound(jump_url(guild_id, table))
+        raise web.HTTPNotFound()
 
     async def player(self, request: web.Request) -> web.Response:
         guild_id, web_id, server_name = await self.guild(request)
@@ -471,6 +495,7 @@ class Pages:
         base = f"/s/{web_id}/t/{t.id}"
         with speaking(words_in):
             head, header, rows = standings_table(picture, shell.games)
+            rounds, results, prizes = _tournament_sections(picture, f"/s/{web_id}")
         has_picture = t.status not in ("signup", "cancelled") and bool(picture.entries)
         image = f"{base}.png" if has_picture else None
         og = {"title": head, "url": self.absolute(base), "image": None}
@@ -483,6 +508,9 @@ class Pages:
             title=head,
             header=header,
             rows=rows,
+            rounds=rounds,
+            results=results,
+            prizes=prizes,
             image=image,
             server_url=f"/s/{web_id}",
             og=og,
@@ -516,6 +544,42 @@ class Pages:
         if picture.tournament.guild_id != guild_id:
             raise web.HTTPNotFound()
         return picture
+
+
+def _tournament_sections(
+    picture: Any, base: str
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """A tournament's rounds (each match, who won it, its game's page once it is over), its
+    final places once it is finished, and the chips each place won."""
+    t = picture.tournament
+    names = {e.user_id: words.name_of(e.user_id, e.name) for e in picture.entries}
+
+    def name(user_id: int | None) -> str:
+        return names.get(user_id, words.deleted()) if user_id is not None else "—"
+
+    rounds = []
+    for n in range(1, t.round + 1):
+        lines = []
+        for m in sorted((m for m in picture.matches if m.round == n), key=lambda m: m.slot):
+            players = " · ".join(name(u) for u in m.seated)
+            if len(m.seated) == 1:
+                text = words.match_bye(players)
+            elif m.status == "done" and m.winner_id is not None:
+                text = words.match_won(players, name(m.winner_id))
+            else:
+                text = words.match_open(players)
+            done = m.status == "done" and m.game_id is not None
+            lines.append({"text": text, "url": f"{base}/g/{m.game_id}" if done else None})
+        rounds.append({"title": words.round_title(n), "matches": lines})
+    results: list[str] = []
+    if t.status == "finished":
+        order = picture.places or [s.id for s in picture.standings]
+        results = [words.place_line(i, name(u)) for i, u in enumerate(order, 1)]
+    prizes = [
+        words.place_line(place, words.chips(amount))
+        for place, amount in sorted(picture.prizes.items())
+    ]
+    return rounds, results, prizes
 
 
 def _has_pictures(game: Any) -> bool:

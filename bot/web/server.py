@@ -92,6 +92,7 @@ def build_app(site: Site, operator: Operator, limit: RateLimit | None = None) ->
     app.router.add_get("/metrics", metrics_route, name="metrics")
     app.router.add_get("/", pages.index, name="index")
     app.router.add_get("/s/{server}", pages.server, name="server")
+    app.router.add_get("/s/{server}/live/{table}", pages.live, name="live")
     app.router.add_get("/s/{server}/p/{player}", pages.player, name="player")
     app.router.add_get("/s/{server}/p/{player}/rating.png", pages.rating_png, name="rating_png")
     app.router.add_get("/s/{server}/g/{game}", pages.game, name="game")

@@ -39,6 +39,12 @@ def words() -> dict[str, str]:
         "recent": _("Recent games"),
         "no_games": _("No finished games yet."),
         "tournaments": _("Tournaments"),
+        # TRANSLATORS: the server page's section of the lobbies and games being played now.
+        "live": _("Live tables and open lobbies"),
+        "open_in_discord": _("Open in Discord"),
+        "rounds": _("Rounds"),
+        "results": _("Results"),
+        "prizes": _("Prizes"),
         "rating_over_time": _("Rating over time"),
         "per_game": _("Games and wins per game"),
         "rivals": _("Head to head"),
@@ -90,6 +96,37 @@ def server_title(name: str) -> str:
 
 def player_title(name: str, server: str) -> str:
     return _("%(player)s in %(server)s", player=name, server=server)
+
+
+def table_status(status: str) -> str:
+    """A live table's state on the server page."""
+    return _("Lobby open") if status == "lobby" else _("Being played")
+
+
+def round_title(round_number: int) -> str:
+    return _("Round %(round)s", round=number(round_number))
+
+
+def match_won(players: str, winner: str) -> str:
+    # TRANSLATORS: a tournament match on its page: "Ana · Bo: Ana won".
+    return _("%(players)s: %(winner)s won", players=players, winner=winner)
+
+
+def match_open(players: str) -> str:
+    return _("%(players)s: not decided yet", players=players)
+
+
+def match_bye(player: str) -> str:
+    return _("%(player)s: a bye", player=player)
+
+
+def place_line(place: int, what: str) -> str:
+    # TRANSLATORS: a final place of a tournament and who took it, or the chips it won.
+    return _("Place %(place)s: %(what)s", place=number(place), what=what)
+
+
+def chips(amount: int) -> str:
+    return _("%(chips)s chips", chips=number(amount))
 
 
 def a_server() -> str:

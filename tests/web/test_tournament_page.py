@@ -37,3 +37,29 @@ async def test_a_tournaments_page_has_its_standings_and_picture(
     posts = [m for m in env.h.messages(env.h.channel) if any(b.url for b in m.buttons)]
     assert any(b.url == f"{SITE}/s/{web_id}/t/1" for m in posts for b in m.buttons)
     assert (await client.get(f"/s/{web_id}/t/2")).status == 404
+
+
+async def test_a_tournaments_page_has_its_rounds_results_and_prizes(
+    make_env: MakeEnv, web_of: WebOf
+) -> None:
+    env = await make_env()
+    admin = await env.h.member("Dee", manage_guild=True)
+    on = await admin.slash("settings web", state="on")
+    web_id = on.text.split("/s/", 1)[1].split(" ", 1)[0]
+    await play_round_robin(env, ("Ana", "Bo", "Cy"))
+    picture = await env.bot.shell.tournaments.picture(1)
+    client = await web_of(env)
+    html = await (await client.get(f"/s/{web_id}/t/1")).text()
+    rounds = html.split('<section class="rounds">', 1)[1].split("</section>", 1)[0]
+    assert "Round 1" in rounds and f"Round {picture.tournament.round}" in rounds
+    done = [m for m in picture.matches if m.status == "done" and m.game_id is not None]
+    assert done and all(f'href="/s/{web_id}/g/{m.game_id}"' in rounds for m in done)
+    assert rounds.count(" won</") + rounds.count(": a bye") == len(picture.matches)
+    results = html.split('<section class="results">', 1)[1].split("</section>", 1)[0]
+    first = picture.places[0] if picture.places else picture.standings[0].id
+    winner = next(e.name for e in picture.entries if e.user_id == first)
+    assert f"Place 1: {winner}" in results and "Place 3: " in results
+    if picture.prizes:
+        assert '<section class="prizes">' in html
+    french = await (await client.get(f"/s/{web_id}/t/1?lang=fr")).text()
+    assert "Rondes" in french and "Résultats" in french
