@@ -160,6 +160,7 @@ class SequencesBot(commands.Bot):
             ),
             # Clicks are answered from the database: no message cache that grows with games.
             max_messages=None,
+            http_trace=metrics.discord_trace(),  # Discord requests and 429s for /metrics
         )
         self.settings = settings
         self.db = db

@@ -11,8 +11,10 @@ registers a name twice.
 from __future__ import annotations
 
 import asyncio
-from types import TracebackType
+from types import SimpleNamespace, TracebackType
+from typing import Any
 
+import aiohttp
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -58,6 +60,40 @@ DB_STATEMENTS = Counter(
 DB_UNAVAILABLE = Counter(
     "bot_db_unavailable",
     "Interactions answered 'try again' because the database did not answer",
+    registry=REGISTRY,
+)
+DB_ROUND_TRIPS = Counter(
+    "bot_db_round_trips",
+    "Round trips to the database server (PostgreSQL: a read, a statement, a pipelined batch)",
+    registry=REGISTRY,
+)
+DB_ERRORS = Counter(
+    "bot_db_errors",
+    "Database operations that failed because the database did not answer, by engine",
+    ["engine"],
+    registry=REGISTRY,
+)
+TIMERS_DUE = Gauge(
+    "bot_timers_due",
+    "Table timers whose deadline has passed and that have not fired yet (read at scrape)",
+    registry=REGISTRY,
+)
+TIMERS_LATE = Gauge(
+    "bot_timers_late",
+    "Table timers more than TIMER_LATE_SECONDS past their deadline, not fired (read at scrape)",
+    registry=REGISTRY,
+)
+TIMER_LATE_SECONDS = 5.0  # a timer is late once its deadline is this far behind
+DISCORD_REQUESTS = Counter(
+    "bot_discord_requests",
+    "Requests to Discord's HTTP API, by method and status (429: rate limited)",
+    ["method", "status"],
+    registry=REGISTRY,
+)
+DISCORD_RATE_LIMITED = Counter(
+    "bot_discord_rate_limited",
+    "Discord HTTP answers 429 (rate limited), by scope (user, global, shared)",
+    ["scope"],
     registry=REGISTRY,
 )
 LIVE_TABLES = Gauge(
@@ -127,6 +163,32 @@ class Answering:
 
 
 ANSWERING = Answering()
+
+
+def discord_trace() -> aiohttp.TraceConfig:
+    """Counts every request discord.py makes to Discord's HTTP API (``http_trace`` of the
+    client): by method and status, and the 429s by the scope Discord gives."""
+
+    async def ended(session: aiohttp.ClientSession, context: SimpleNamespace, params: Any) -> None:
+        count_discord_answer(params.method, params.response.status, params.response.headers)
+
+    async def failed(session: aiohttp.ClientSession, context: SimpleNamespace, params: Any) -> None:
+        DISCORD_REQUESTS.labels(params.method, "error").inc()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(ended)
+    trace.on_request_exception.append(failed)
+    return trace
+
+
+def count_discord_answer(method: str, status: int, headers: Any) -> None:
+    DISCORD_REQUESTS.labels(method, str(status)).inc()
+    if status == 429:
+        scope = str(headers.get("X-RateLimit-Scope", "user"))
+        DISCORD_RATE_LIMITED.labels(
+            scope if scope in ("user", "global", "shared") else "user"
+        ).inc()
+
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 

@@ -41,6 +41,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.numeric import NumericBinaryLoader, NumericLoader
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from bot import metrics
 from bot.errors import DatabaseUnavailable
 from bot.store.db import (
     AFTER_COMMIT,
@@ -249,6 +250,7 @@ def closed_by_server(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any
 
 
 def unavailable(exc: BaseException) -> DatabaseUnavailable:
+    metrics.DB_ERRORS.labels("postgresql").inc()
     return DatabaseUnavailable(f"the database server did not answer ({_first_line(exc)})")
 
 
@@ -612,6 +614,7 @@ class PostgresDatabase(Database):
 
     def round_trip(self) -> None:
         """Call ``on_round_trip`` (the writer connection's hook, on its thread)."""
+        metrics.DB_ROUND_TRIPS.inc()
         if self.on_round_trip is not None:
             self.on_round_trip()
 

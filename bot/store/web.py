@@ -250,6 +250,18 @@ async def live_counts(db: Database) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
+async def timers_behind(db: Database, now: float, late_after: float) -> tuple[int, int]:
+    """Timers whose deadline has passed (due), and of those, the ones more than
+    ``late_after`` seconds past it (late): ``/metrics`` (the ``games_deadline`` index)."""
+    row = await db.fetchone(
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN deadline < ? THEN 1 ELSE 0 END), 0)"
+        " FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
+        " AND status IN ('lobby', 'running')",
+        (now - late_after, now),
+    )
+    return (0, 0) if row is None else (int(row[0]), int(row[1]))
+
+
 async def ping(db: Database) -> None:
     """One round trip to the database (``/readyz``); raises when it does not answer."""
     await db.fetchone("SELECT 1")

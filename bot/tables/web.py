@@ -102,6 +102,10 @@ class WebDirectory:
     async def live_counts(self) -> dict[str, int]:
         return await web.live_counts(self.db)
 
+    async def timers_behind(self, late_after: float) -> tuple[int, int]:
+        """(due, late): timers past their deadline, and those ``late_after`` s past it."""
+        return await web.timers_behind(self.db, self.clock(), late_after)
+
     async def ping(self) -> None:
         """A read of the database (``/readyz``); raises if it does not answer."""
         await web.ping(self.db)

@@ -74,7 +74,10 @@ def build_app(site: Site, operator: Operator, limit: RateLimit | None = None) ->
             raise web.HTTPNotFound()
         try:
             counts = await site.web.live_counts()
-        except Exception:
+            due, late = await site.web.timers_behind(metrics.TIMER_LATE_SECONDS)
+            metrics.TIMERS_DUE.set(due)
+            metrics.TIMERS_LATE.set(late)
+        except Exception:  # the database does not answer: its errors are counted already
             counts = {}
         for key in site.shell.games.labels:
             metrics.LIVE_TABLES.labels(key).set(counts.pop(key, 0))
