@@ -200,31 +200,66 @@ async def test_hostile_addresses_are_answered_400_or_404_and_nothing_is_logged(
 SNOWFLAKE = re.compile(r"(?<!\d)\d{17,20}(?!\d)")
 
 
-async def test_no_page_shows_a_discord_id_or_a_hand(played: Played, web_of: WebOf) -> None:
-    """Every page reachable from the index, in every language: no member's, server's or
-    channel's Discord id in a page or an address; no word of the board game's hand."""
-    env = played.env
+async def test_no_page_shows_a_discord_id_a_card_of_a_hand_or_a_token(
+    make_env: MakeEnv, web_of: WebOf
+) -> None:
+    """Every page reachable from the index, in every language, of a played server with a
+    lobby open in its public channel and one in a staff channel @everyone may not read: no
+    member's, server's or channel's Discord id in a page or an address (the private
+    channel's and the DMs' included), not the token, and no card of any hand of the board
+    game that was not played in the open (each card's name alone: "7♥")."""
+    from bot.rules.board.cards import card_label
+
+    env = await make_env(seed=21, channels=("general", "staff"))
+    played = await play_server(env)
+    staff = env.h.text_channel("staff")
+    await env.h.set_permissions(env.h.guild.default_role, staff, view_channel=False)
+    for player in (played.ana, played.cy):
+        await env.h.set_permissions(player, staff, view_channel=True)
+    await env.h.set_bot_permissions(staff, view_channel=True)
+    hidden_lobby = await played.ana.slash("board start", _channel=staff)  # not on the pages
+    assert "table #3" in hidden_lobby.text, hidden_lobby.text
+    await played.bo.slash("board start")  # table 4: listed, its redirect followed
     client = await web_of(env)
-    secret = {str(p.id) for p in (played.ana, played.bo, played.cy, played.admin)}
-    secret |= {str(env.h.guild.id), str(env.h.channel.id), *(str(t.id) for t in env.h.threads)}
+    secret = {str(p.id) for p in env.h.players.values()}
+    secret |= {str(env.h.guild.id), str(env.bot.user.id) if env.bot.user else ""}
+    secret |= {str(c.id) for c in env.h.guild.channels}
+    secret |= {str(t.id) for t in env.h.threads}
+    secret |= {str(c) for c in (*env.h.fake.private_channels, *env.h.fake.dm_channels)}
+    token = env.bot.settings.discord_token
+    secret |= {token.get_secret_value()} if token is not None else set()
+    secret.discard("")
+    board = await env.bot.tables.get(1)
+    held = {card for hand in board.rules.hands for card in hand}
+    hidden = {card_label(c) for c in held - set(board.rules.discards)}
+    assert hidden, "the board game ended with cards in hands"
     seen: set[str] = set()
+    redirects: list[str] = []
     todo = ["/", *(f"/?lang={tag}" for tag in ("de", "fr", "es", "pt-BR"))]
     while todo:
         path = todo.pop()
         if path in seen or path.startswith("/static/") or len(seen) > 400:
             continue
         seen.add(path)
-        response = await client.get(path)
-        assert response.status == 200, path
         assert not SNOWFLAKE.search(path), path
+        response = await client.get(path, allow_redirects=False)
+        if "/live/" in path:  # into Discord: the only answer with a Discord id
+            assert response.status == 302, path
+            redirects.append(response.headers["Location"])
+            continue
+        assert response.status == 200, path
         if response.content_type != "text/html":
             continue
         html = await response.text()
         assert not SNOWFLAKE.search(html), (path, SNOWFLAKE.search(html))
-        assert not any(s in html for s in secret), path
+        assert not [s for s in secret if s in html], path
         assert "My hand" not in html and "Your hand" not in html, path
+        assert not [card for card in hidden if card in html], (path, hidden)
         todo += links(html)
     assert any("/g/1" in p for p in seen) and any("/p/" in p for p in seen)
+    live = [p for p in seen if "/live/" in p]
+    assert live and all(p.endswith("/live/4") for p in live), live
+    assert redirects and all(str(staff.id) not in url for url in redirects)
 
 
 async def test_a_forgotten_member_is_deleted_member_on_every_page(
