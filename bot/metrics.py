@@ -129,10 +129,13 @@ class Answering:
     def __init__(self) -> None:
         self.count = 0
         self._idle: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _event(self) -> asyncio.Event:
-        if self._idle is None:
-            self._idle = asyncio.Event()
+        # An event of the running loop (a test, or a bot started again, runs another one).
+        loop = asyncio.get_running_loop()
+        if self._idle is None or self._loop is not loop:
+            self._idle, self._loop = asyncio.Event(), loop
             if self.count == 0:
                 self._idle.set()
         return self._idle
