@@ -42,7 +42,7 @@ def words() -> dict[str, str]:
         # TRANSLATORS: the server page's section of the lobbies and games being played now.
         "live": _("Live tables and open lobbies"),
         "open_in_discord": _("Open in Discord"),
-        "rounds": _("Rounds"),
+        "rounds": _("Matches by round"),
         "results": _("Results"),
         "prizes": _("Prizes"),
         "rating_over_time": _("Rating over time"),

@@ -62,4 +62,4 @@ async def test_a_tournaments_page_has_its_rounds_results_and_prizes(
     if picture.prizes:
         assert '<section class="prizes">' in html
     french = await (await client.get(f"/s/{web_id}/t/1?lang=fr")).text()
-    assert "Rondes" in french and "Résultats" in french
+    assert "Matchs par ronde" in french and "Résultats" in french
