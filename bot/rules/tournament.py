@@ -338,21 +338,28 @@ def standings(
     ]
 
 
+def through(result: Result, seeds: Sequence[int]) -> int:
+    """Who goes on from a bracket match: its winner, a bye's player, or, with no result (a
+    draw, or a table that ended with none), the better seed of ``seeds`` (``seed_order``:
+    equal ratings by id, so the lower id)."""
+    if result.b is None:
+        return result.a
+    if result.winner is not None:
+        return result.winner
+    rank = {pid: i for i, pid in enumerate(seeds)}
+    return min((result.a, result.b), key=lambda p: (rank.get(p, len(rank)), p))
+
+
 def elimination_places(rounds: Sequence[Sequence[Result]], seeds: Sequence[int]) -> list[int]:
     """Final order of a single elimination: the champion, the runner-up, then those out in
     each earlier round (later rounds first), by seed within a round. A match with no
-    winner puts out the worse seed (the better goes through, as ``next_round`` pairs)."""
+    winner puts out the worse seed (``through``)."""
     rank = {pid: i for i, pid in enumerate(seeds)}
     out_in: dict[int, int] = {}
     for number, matches in enumerate(rounds):
         for r in matches:
-            if r.b is None:
-                continue
-            if r.winner is None:
-                loser = max((r.a, r.b), key=lambda p: rank.get(p, len(rank)))
-            else:
-                loser = r.b if r.winner == r.a else r.a
-            out_in[loser] = number
+            if r.b is not None:
+                out_in[r.b if through(r, seeds) == r.a else r.a] = number
     champions = [pid for pid in seeds if pid not in out_in]
     rest = sorted(out_in, key=lambda p: (-out_in[p], rank[p]))
     return champions + rest
@@ -397,16 +404,8 @@ def next_round(
     if format == "round_robin":
         return round_robin(entrants)[played]
     if format == "elimination":
-        rank = {pid: i for i, pid in enumerate(seed_order(entrants))}
-        last = [r for r in results if r.round == played]
-        winners = [
-            r.winner
-            if r.winner is not None
-            else r.a
-            if r.b is None or rank[r.a] < rank[r.b]
-            else r.b
-            for r in last
-        ]
+        seeds = seed_order(entrants)
+        winners = [through(r, seeds) for r in results if r.round == played]
         return elimination_next_round(winners) if len(winners) > 1 else None
     raise ValueError(f"unknown format {format!r}")
 

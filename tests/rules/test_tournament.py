@@ -20,6 +20,7 @@ from bot.rules.tournament import (
     elimination_next_round,
     elimination_places,
     match_over,
+    next_round,
     points,
     prize_shares,
     round_robin,
@@ -27,6 +28,7 @@ from bot.rules.tournament import (
     standings,
     swiss_pairing,
     swiss_rounds,
+    through,
 )
 
 
@@ -304,3 +306,20 @@ def test_a_bracket_match_with_no_winner_puts_out_the_worse_seed() -> None:
         [Result(2, 1, 2, 1)],
     ]
     assert elimination_places(rounds, [1, 2, 3, 4]) == [1, 2, 3, 4]
+
+
+def test_the_better_seed_goes_through_on_no_result_and_equal_ratings_go_by_id() -> None:
+    """``through`` is the one answer to who goes on: the winner, a bye's player, else the
+    better seed; two equal ratings (unseeded newcomers) are ordered by id, so the lower id
+    goes on whichever of the two is named first, and the pairing and the places agree."""
+    level = [Entrant(7, 0.0), Entrant(3, 0.0), Entrant(5, 1.0), Entrant(9, 1.0)]
+    seeds = seed_order(level)
+    assert seeds == [5, 9, 3, 7]
+    assert through(Result(1, 7, 3, None), seeds) == 3  # named second, the lower id
+    assert through(Result(1, 3, 7, None), seeds) == 3
+    assert through(Result(1, 7, 3, 7), seeds) == 7  # a result is a result
+    assert through(Result(1, 9, None, 9), seeds) == 9  # a bye
+    assert through(Result(1, 9, 5, None), seeds) == 5
+    results = [Result(1, 9, 5, None), Result(1, 7, 3, None)]
+    assert next_round("elimination", level, results, 1, 2) == [Pairing(5, 3)]
+    assert elimination_places([results], seeds)[2:] == [9, 7]
