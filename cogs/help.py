@@ -17,7 +17,8 @@ from bot.ui.anywhere import anywhere
 from bot.ui.checks import for_organisers
 from bot.ui.mentions import CommandMentions, Mention, plain
 from bot.ui.rules import rules_embed
-from bot.ui.tournaments import TOURNAMENT_RULES, may_organise
+from bot.ui.tournament_words import TOURNAMENT_RULES
+from bot.ui.tournaments import may_organise
 
 # What every game shares (RULINGS §4), after the games' own pages in /rules.
 TABLE_RULES = RulesPage(

@@ -8,30 +8,35 @@ from discord.ext import commands
 
 from bot.app import SequencesBot
 from bot.errors import Forbidden, UserError
-from bot.i18n.speaking import N_, _, plural
+from bot.i18n.speaking import N_, _
 from bot.render.common import NO_PINGS, user_mention
 from bot.tables.limits import OPTION_INT_MAX
-from bot.tables.names import clean_name, md_name
-from bot.tables.tournaments import Picture, TournamentError
+from bot.tables.names import clean_name
+from bot.tables.tournament_options import (
+    BEST_OF,
+    CHECKIN,
+    FEE,
+    FINAL_BEST_OF,
+    PRIZE,
+    ROUNDS,
+    SEATS,
+    SIGNUP,
+)
+from bot.tables.tournaments import Picture
 from bot.ui.checks import ORGANISERS
 from bot.ui.i18n import publicly
+from bot.ui.tournament_words import FORMAT_LABELS, PRIZE_LABELS, picture_embed, winner_name
 from bot.ui.tournaments import (
-    FORMAT_LABELS,
-    PRIZE_LABELS,
     TournamentButton,
     may_organise,
-    picture_embed,
     post_due,
     redraw_signup,
-    refusal,
     require_organiser,
     shown,
     signup_message,
     tournament_games,
-    winner_name,
 )
 
-MAX_SIGNUP_MINUTES = 10_080  # a week
 LIST_MAX = 2000  # characters of /tournament list: one message's content
 STATES = {
     "signup": N_("sign-up"),
@@ -89,14 +94,15 @@ class TournamentCog(
         interaction: discord.Interaction[SequencesBot],
         game: app_commands.Range[str, 1, 100],
         format: str,
-        rounds: app_commands.Range[int, 1, 20] | None = None,
-        fee: app_commands.Range[int, 0, 1_000_000_000] = 0,
-        prize: str = "winner",
-        best_of: app_commands.Range[int, 1, 3] = 1,
-        final_best_of: app_commands.Range[int, 1, 3] | None = None,
-        signup: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
-        checkin: app_commands.Range[int, 1, MAX_SIGNUP_MINUTES] | None = None,
-        seats: app_commands.Range[int, 2, 8] = 2,
+        rounds: app_commands.Range[int, ROUNDS.low, ROUNDS.high] | None = ROUNDS.default,
+        fee: app_commands.Range[int, FEE.low, FEE.high] = FEE.default,
+        prize: str = PRIZE.default,
+        best_of: app_commands.Range[int, BEST_OF.low, BEST_OF.high] = BEST_OF.default,
+        final_best_of: app_commands.Range[int, FINAL_BEST_OF.low, FINAL_BEST_OF.high]
+        | None = FINAL_BEST_OF.default,
+        signup: app_commands.Range[int, SIGNUP.low, SIGNUP.high] | None = SIGNUP.default,
+        checkin: app_commands.Range[int, CHECKIN.low, CHECKIN.high] | None = CHECKIN.default,
+        seats: app_commands.Range[int, SEATS.low, SEATS.high] = SEATS.default,
     ) -> None:
         await require_organiser(interaction, self.bot.shell)
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -109,53 +115,15 @@ class TournamentCog(
         key = self.bot.games.find_key(game) or game
         if key not in games:
             raise UserError(_("Pick a game from the list."))
-        if format not in FORMAT_LABELS or prize not in PRIZE_LABELS:
-            raise UserError(_("Pick a format and a prize split from the list."))
-        if rounds is not None and format != "swiss":
-            raise UserError(
-                # TRANSLATORS: rounds is /tournament create's option: write its name as your
-                # language's Discord shows it (the commands catalogue).
-                _(
-                    "Only a Swiss has a number of rounds to choose: a round robin plays "
-                    "everyone once, a bracket until one is left. Leave rounds out."
-                )
-            )
-        if final_best_of not in (None, best_of) and format != "elimination":
-            raise UserError(
-                # TRANSLATORS: final-best-of and best-of are /tournament create's options:
-                # write their names as your language's Discord shows them.
-                _("Only single elimination has a final: leave final-best-of out, or set best-of.")
-            )
-        final = best_of if final_best_of is None else final_best_of
-        if best_of not in (1, 3) or final not in (1, 3):
-            raise UserError(_("A match is a best of 1 or a best of 3."))
-        cap = self.bot.settings.max_stake
-        if not 0 <= fee <= cap:
-            raise UserError(
-                plural(
-                    "The entry fee must be between 0 and %(count)s chip.",
-                    "The entry fee must be between 0 and %(count)s chips.",
-                    cap,
-                )
-            )
-        if not 0 <= (signup or 0) <= MAX_SIGNUP_MINUTES or (checkin or 0) > (signup or 0):
-            raise UserError(
-                # TRANSLATORS: signup-minutes is /tournament create's option: write its name as
-                # your language's Discord shows it (the commands catalogue).
-                _("Check-in needs a sign-up window at least as long: set signup-minutes too.")
-            )
         kind, settings = games[key]
         shell = self.bot.shell
-        try:
-            t = await shell.tournaments.create(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
-                settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
-                fee=fee, prize=prize, best_of=best_of, final_best_of=final,
-                actor_id=interaction.user.id, signup_minutes=signup or 0,
-                checkin_minutes=checkin or 0, seats=seats,
-            )  # fmt: skip
-        except TournamentError as exc:
-            raise refusal(exc) from None
+        t = await shell.tournaments.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=kind,
+            settings=settings, format=format, rounds=rounds or 0,  # type: ignore[arg-type]
+            fee=fee, prize=prize, best_of=best_of, final_best_of=final_best_of,
+            actor_id=interaction.user.id, signup_minutes=signup or 0,
+            checkin_minutes=checkin or 0, seats=seats, max_fee=self.bot.settings.max_stake,
+        )  # fmt: skip
         await interaction.response.send_message(
             **await signup_message(shell, t.id), allowed_mentions=NO_PINGS
         )
@@ -259,10 +227,7 @@ class TournamentCog(
         t = await service.get(t_id)
         if not await may_organise(interaction, self.bot.shell, t):
             raise Forbidden(_("Only the organiser or a member with Manage Server can cancel it."))
-        try:
-            changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
-        except TournamentError as exc:
-            raise refusal(exc) from None
+        changes = await service.cancel(t_id, interaction.user.id, interaction.user.display_name)
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
@@ -294,12 +259,9 @@ class TournamentCog(
         await self._require_organiser(interaction, t_id)
         service = self.bot.shell.tournaments
         t = await service.get(t_id)
-        try:
-            changes = await service.remove(
-                t_id, member.id, interaction.user.id, interaction.user.display_name
-            )
-        except TournamentError as exc:
-            raise refusal(exc) from None
+        changes = await service.remove(
+            t_id, member.id, interaction.user.id, interaction.user.display_name
+        )
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
@@ -340,31 +302,22 @@ class TournamentCog(
             raise UserError(_("That table is not a tournament match."))
         t_id = await self._find(interaction, match.tournament_id)
         await self._require_organiser(interaction, t_id)
-        try:
-            changes = await service.override(
-                match.id, None if winner is None else winner.id, interaction.user.id,
-                interaction.user.display_name,
-            )  # fmt: skip
-        except TournamentError as exc:
-            if exc.code == "override_winner" and winner is not None:
-                raise UserError(
-                    _(
-                        "%(name)s is not playing at that table: pick one of its players as "
-                        "the winner.",
-                        name=md_name(clean_name(winner.display_name)),
-                    )
-                ) from None
-            raise refusal(exc) from None
+        changes = await service.override(
+            match.id, None if winner is None else winner.id, interaction.user.id,
+            interaction.user.display_name,
+            "" if winner is None else clean_name(winner.display_name),
+        )  # fmt: skip
         await interaction.response.defer()
         for change in changes:
             await self.bot.shell.publisher.publish(change)
         # A line in the channel: the server's words, whoever set it.
         async with publicly(interaction):
-            kind = (await service.get(t_id)).format
-            if winner is None and kind == "elimination" and match.b_id is not None:
+            picture = await service.picture(t_id)
+            done = next(m for m in picture.matches if m.id == match.id)
+            through = picture.through(done)
+            bracket = picture.tournament.format == "elimination" and done.b_id is not None
+            if winner is None and bracket and through is not None:
                 # A bracket has no draws: the better seed goes through (bot.rules.tournament).
-                seeds = {e.user_id: e.seed or 10**6 for e in (await service.picture(t_id)).entries}
-                through = min((match.a_id, match.b_id), key=lambda u: seeds.get(u, 10**6))
                 text = _(
                     "Table #%(table)s of tournament #%(id)s has no result: %(name)s goes through "
                     "on seed (set by %(by)s).",
@@ -407,12 +360,9 @@ class TournamentCog(
             if not listed:
                 raise UserError(_("No tournament has been held here yet."))
             return listed[0].id
-        try:
-            t = await self.bot.shell.tournaments.get(tournament)
-        except TournamentError:
-            t = None
-        if t is None or t.guild_id != interaction.guild_id:
-            raise UserError(_("There is no such tournament here."))
+        t = await self.bot.shell.tournaments.get(tournament)
+        if t.guild_id != interaction.guild_id:
+            raise UserError(code="tournament.unknown")
         return t.id
 
 

@@ -16,7 +16,8 @@ from hypothesis import settings
 # presentation registers their words when the bot loads it. A test of the logic alone
 # (tests/tables, tests/rules) loads them here as the bot would, so it reads the messages.
 import bot.games.registry
-import bot.ui.texts  # noqa: F401  (the table layer's refusals)
+import bot.ui.texts
+import bot.ui.tournament_texts  # noqa: F401  (the tournament service's refusals)
 from tests.harness import BotErrorLogged, Harness
 from tests.harness.harness import (
     ANSWER_DEADLINE,

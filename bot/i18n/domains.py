@@ -46,7 +46,7 @@ COMMANDS = Domain(
 DOMAINS: tuple[Domain, ...] = (
     Domain(
         "tournaments",
-        ("bot/ui/tournaments.py", "cogs/tournaments.py", "bot/render/bracket.py"),
+        ("bot/ui/tournament*.py", "cogs/tournaments.py", "bot/render/bracket.py"),
         "tournaments: sign-up, rounds, standings, brackets and their rules page",
     ),
     Domain(

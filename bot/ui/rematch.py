@@ -23,7 +23,7 @@ from bot.ui.checks import fits_id
 from bot.ui.compose import lobby_message, refusal
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
-from bot.ui.tournaments import no_rematch
+from bot.ui.tournament_words import no_rematch
 
 log = logging.getLogger(__name__)
 

@@ -30,11 +30,10 @@ from bot.records import LeaderboardRow
 from bot.render.chart import rating_chart
 from bot.tables.limits import MAX_ID
 from bot.tables.replays import Replay
-from bot.tables.tournaments import TournamentError
 from bot.tables.web import WebDirectory
 from bot.ui.i18n import ServerLanguages
 from bot.ui.shell import Shell
-from bot.ui.tournaments import picture_png, standings_table
+from bot.ui.tournament_pictures import picture_png, standings_table
 from bot.web import words
 from bot.web.discord_links import ChannelPublic, jump_url, never_public, where
 from bot.web.pictures import PictureCache
@@ -539,7 +538,7 @@ class Pages:
     async def _picture(self, guild_id: int, tournament_id: int) -> Any:
         try:
             picture = await self.site.shell.tournaments.picture(tournament_id)
-        except (UserError, TournamentError):
+        except UserError:
             raise web.HTTPNotFound() from None
         if picture.tournament.guild_id != guild_id:
             raise web.HTTPNotFound()

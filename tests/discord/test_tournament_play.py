@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from bot.render.bracket import PAD
 from bot.render.fonts import font
 from bot.tables import wallets
-from bot.ui.tournaments import standings_table
+from bot.ui.tournament_pictures import standings_table
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player
 from tests.reliability.test_tournament_scenarios import resign_matches

@@ -13,18 +13,14 @@ from fractions import Fraction
 import pytest
 
 from bot.config import Settings
+from bot.errors import UserError
 from bot.games.registry import Games
 from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
 from bot.tables.service import TableService
-from bot.tables.tournaments import (
-    TournamentError,
-    TournamentFeeShort,
-    Tournaments,
-    _advance,
-    on_game_over,
-)
+from bot.tables.tournament_rounds import advance
+from bot.tables.tournaments import Tournaments, on_game_over
 from bot.tables.wallet_hooks import WalletHooks
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
@@ -243,9 +239,9 @@ async def test_entry_fees_are_held_refunded_and_paid_out_once_by_place(db: Datab
     await t.leave(made.id, 5)
     assert await wallets.balance(db, GUILD, 5) == 1_000
     await wallets.take(db, GUILD, 5, 800, actor_id=999, reason="test", now=clock())
-    with pytest.raises(TournamentFeeShort) as short:
+    with pytest.raises(UserError) as short:
         await t.join(made.id, 5, "P5")
-    assert short.value.balance == 200
+    assert short.value.code == "tournament.fee" and short.value.values["balance"] == 200
     assert [e.user_id for e in (await t.picture(made.id)).entries] == [1, 2, 3, 4]
     assert (await wallets.check_invariant(db)).held == 1_200
 
@@ -262,7 +258,7 @@ async def test_entry_fees_are_held_refunded_and_paid_out_once_by_place(db: Datab
     assert report.ok and report.held == 0
     # A second look at the finished tournament pays nothing more.
     async with db.transaction() as conn:
-        await _advance(conn, made.id, clock())
+        await advance(conn, made.id, clock())
     assert await wallets.balance(db, GUILD, 1) == 1_540
 
 
@@ -353,7 +349,7 @@ async def test_a_removed_player_forfeits_the_rest_and_an_override_is_logged(
     ]  # fmt: skip
     assert (await t.log(made.id))[0][2] == {"match": m23.id, "was": None, "status": "playing",
                                             "now": 3}  # fmt: skip
-    with pytest.raises(TournamentError):
+    with pytest.raises(UserError, match="round being played"):
         await t.override(m23.id, 2, 999, "Org")  # its round is over: results are final
 
 
@@ -438,12 +434,12 @@ async def test_tables_of_three_or_more_are_for_swiss_and_the_game_must_seat_them
         ("swiss", 3, 3, "seats_best_of"),
         ("swiss", 99, 1, "seats"),
     ):
-        with pytest.raises(TournamentError) as refused:
+        with pytest.raises(UserError) as refused:
             await t.create(
                 guild_id=GUILD, channel_id=CHANNEL, kind="sequences", settings=SETTINGS,
                 format=fmt, actor_id=1, seats=seats, best_of=best_of,  # type: ignore[arg-type]
             )  # fmt: skip
-        assert refused.value.code == code
+        assert refused.value.code == f"tournament.{code}"
 
 
 async def test_at_tables_of_three_a_removal_and_an_override_set_places(db: Database) -> None:
