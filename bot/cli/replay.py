@@ -102,11 +102,11 @@ async def _load(target: str | Path, game_id: int) -> tuple[Any, list[Any], list[
         kinds = Games()
         if kind not in kinds:
             raise Refused(f"game {game_id} is not replayable: unknown game kind {kind!r}")
-        game = kinds[kind]
+        game = kinds.shown(kind)
         entries = await games.log_entries(db, game_id)
     try:
         seats, _ = start_of(entries)
-        moments = list(replay(game, entries))
+        moments = list(replay(game.kind, entries))
     except (NotReplayable, StepMismatch, NotImplementedError) as exc:
         raise Refused(f"game {game_id} is not replayable: {exc or 'no replay'}") from None
     return game, seats, moments
