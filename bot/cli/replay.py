@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _load(target: str | Path, game_id: int) -> tuple[Any, list[Any], list[Any]]:
-    """The game's kind, its seats and every moment of its replay; ``Refused`` if it has none."""
+    """The game's presentation, its seats and every moment of its replay; ``Refused`` if none."""
     from bot.games.registry import Games
     from bot.store import games
     from bot.store.db import Database
