@@ -29,11 +29,11 @@ from bot.i18n.speaking import _
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.clock import Clock
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.kernel import TableHooks, TableKernel
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change
-from bot.tables.reminders import TurnReminders
+from bot.tables.peers import TablePeers
 from bot.tables.replays import Replays
-from bot.tables.service import TableHooks, TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from bot.tables.stats import Stats
 from bot.tables.thinking import BotPool
@@ -169,7 +169,7 @@ class SequencesBot(commands.Bot):
         # Work each timer tick does after the tables' timers (cogs add theirs).
         self.tick_steps: list[Callable[[], Awaitable[None]]] = []
         # Players stake chips on these dice: the OS's randomness unless a test injects a seed.
-        self.tables = TableService(
+        kernel = TableKernel(
             db,
             self.games,
             settings.table_limits(),
@@ -179,13 +179,21 @@ class SequencesBot(commands.Bot):
             shards=shards,
             bots=BotPool(settings.bot_workers),
         )
+        self.peers = TablePeers.of(kernel)
+        self.tables = self.peers.tables
         guild_settings = GuildSettings(db, clock)
         self.languages = ServerLanguages(guild_settings, self)
-        publisher = Publisher(self, self.tables, self.languages)
+        publisher = Publisher(
+            self,
+            self.tables,
+            self.languages,
+            fair_play=self.peers.fair_play,
+            lobby_host=self.peers.lobby_host,
+        )
         # Discord's global limit is the token's, shared by every process of the bot: each
         # paces its share, the part of the shards it runs (docs/scaling.md).
         publisher.pace.limit = pace_share(shards)
-        reminders = TurnReminders(self.tables)
+        reminders = self.peers.reminders
         self.reminders = ReminderPoster(self, reminders, publisher.pings, self.languages)
         self.shell = Shell(
             games=self.games,
@@ -193,10 +201,11 @@ class SequencesBot(commands.Bot):
             stats=Stats(db, clock),
             guild_settings=guild_settings,
             publisher=publisher,
-            router=Router(self.games, self.tables, publisher, guild_settings),
+            router=Router(self.games, self.peers, publisher, guild_settings),
             clock=clock,
             replays=Replays(db, self.games),
             reminders=reminders,
+            rematches=self.peers.rematches,
             tournaments=Tournaments(db, self.tables, clock),
             shards=shards,
             web=WebDirectory(db, clock),

@@ -25,6 +25,7 @@ from bot.i18n import SOURCE, catalogues
 from bot.i18n.speaking import _, number, pgettext, speaking
 from bot.render.common import chips, embed_as_text
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.model import Seat, Table
 from bot.tables.names import unescape_markdown
 from bot.tables.service import TableService
@@ -150,7 +151,7 @@ async def _demo(args: argparse.Namespace) -> int:
 
             games = Games()
             service = TableService(
-                db, games, settings_obj.table_limits(), clock, rng, WalletHooks(clock)
+                TableKernel(db, games, settings_obj.table_limits(), clock, rng, WalletHooks(clock))
             )
             table = await service.open_lobby(
                 guild_id=DEMO_GUILD,

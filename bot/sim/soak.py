@@ -18,6 +18,8 @@ from bot.games.registry import Games
 from bot.store import audit
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 
@@ -118,12 +120,14 @@ class SoakWorld:
         # COMMIT (a fault there: committed, but the caller hears an error).
         self.db.on_statement = statement
         self.service = TableService(
-            self.db,
-            Games(),
-            self.settings.table_limits(),
-            self.clock,
-            random.Random(self.rng.random()),
-            WalletHooks(self.clock),
+            TableKernel(
+                self.db,
+                Games(),
+                self.settings.table_limits(),
+                self.clock,
+                random.Random(self.rng.random()),
+                WalletHooks(self.clock),
+            )
         )
 
     async def close(self) -> None:
@@ -221,7 +225,7 @@ class SoakWorld:
     async def _op_end(self) -> None:
         table = await self._pick("running")
         if table is not None:
-            await self._svc.end(table.id, table.row.host_id, False)
+            await FairPlay(self._svc.kernel).end(table.id, table.row.host_id, False)
 
     async def _op_act(self, stale: bool = False) -> None:
         table = await self._pick("running")

@@ -5,23 +5,19 @@ suggestions off; the table remembers that they asked, so its result is not rated
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.errors import StaleAction, UserError
 from bot.records import NO_GUILD
 from bot.store import games
+from bot.tables.kernel import TableKernel
 from bot.tables.model import Place, Table
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
 
 
 async def ask_suggestion(
-    tables: TableService, table_id: int, user_id: int, version: int, place: Place | None
+    kernel: TableKernel, table_id: int, user_id: int, version: int, place: Place | None
 ) -> Table:
     """Note that ``user_id`` asked for a suggestion on this turn of the table and return
     the table; ``UserError`` (``coach.*``) if they may not."""
-    async with tables._locked(table_id, place) as table:
+    async with kernel.locked(table_id, place) as table:
         if table.status != "running" or table.rules is None:
             raise StaleAction(code="table.changed")
         if version != table.version:
@@ -33,12 +29,12 @@ async def ask_suggestion(
         if table.row.stake > 0:
             raise UserError(code="coach.staked")
         guild = table.row.guild_id
-        if guild != NO_GUILD and not await games.guild_suggestions(tables.db, guild):
+        if guild != NO_GUILD and not await games.guild_suggestions(kernel.db, guild):
             raise UserError(code="coach.off")
         if user_id not in table.coached:
             table.coached.append(user_id)
             try:
-                await tables._save_aside(table)
+                await kernel.save_aside(table)
             except games.VersionConflict:
                 raise StaleAction(code="table.changed") from None
         return table

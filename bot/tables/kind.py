@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar, get_args
 from bot.errors import IllegalAction, UserError
 from bot.records import SeatResult, TurnAction
 from bot.tables.events import Event
-from bot.tables.model import Seat
+from bot.tables.seat import Seat
 from bot.tables.thinking import BotJob
 from bot.tables.turns import Turns
 from bot.tables.values import from_json, to_json

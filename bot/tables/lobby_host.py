@@ -4,22 +4,20 @@ seated, change the settings (a new stake refunds everyone and asks the others ag
 the seats held for invited members. Spectators too: a member who watches a game is noted
 on the table, never seated.
 
-``LobbyHost`` is owned by the table service and works through it: the same lock, the same
-saves with their log entries and chips, as ``FairPlay``.
+``LobbyHost`` is a peer of the table kernel: the same lock, the same saves with their log
+entries and chips, as ``FairPlay``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.errors import Forbidden, StaleAction, UserError
 from bot.store import games
 from bot.store.db import Connection
 from bot.store.games import VersionConflict
+from bot.tables.kernel import TableKernel
 from bot.tables.model import Change, Table
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
 
 MAX_WATCHERS = 50  # spectators noted on one table (each is one thread-member call)
 
@@ -28,8 +26,7 @@ def seat_key(table: Table, index: int) -> str:
     """How a seat is named in the host's panel: ``u<id>`` for a member, ``b<name>`` for a
     bot player (bot names are unique at a table): a key that still names the same seat
     when others joined or left since the panel was drawn."""
-    seat = table.seats[index]
-    return f"u{seat.user_id}" if seat.user_id is not None else f"b{seat.name}"
+    return table.seats[index].key
 
 
 def find_seat(table: Table, key: str) -> int | None:
@@ -37,20 +34,20 @@ def find_seat(table: Table, key: str) -> int | None:
 
 
 class LobbyHost:
-    def __init__(self, tables: TableService) -> None:
-        self._tables = tables
+    def __init__(self, kernel: TableKernel) -> None:
+        self.kernel = kernel
 
     def _require_host(self, table: Table, user_id: int, what: str) -> None:
         """``what``: the host's action refused ("remove", "host", "settings")."""
-        self._tables._require_lobby(table)
+        self.kernel.require_lobby(table)
         if user_id != table.row.host_id:
             raise Forbidden(code="host.only", what=what)
 
     async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
         """The host removes a seat (a bot player's, or a member's, whose stake goes back);
         returns the change and the seat's name."""
-        tables = self._tables
-        async with tables._locked(table_id) as table:
+        kernel = self.kernel
+        async with kernel.locked(table_id) as table:
             self._require_host(table, user_id, "remove")
             index = find_seat(table, key)
             if index is None:
@@ -60,16 +57,16 @@ class LobbyHost:
             seat = table.seats.pop(index)
 
             async def money(conn: Connection) -> None:
-                await tables.hooks.on_leave(conn, table, seat)
+                await kernel.hooks.on_leave(conn, table, seat)
 
             detail = {"seat": index, "user": seat.user_id, "name": seat.name}
-            await tables._save(table, user_id, "remove_seat", detail, money)
+            await kernel.save(table, user_id, "remove_seat", detail, money)
             return Change(table), seat.name
 
     async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
         """The host hands the role to another member seated; returns the new host's name."""
-        tables = self._tables
-        async with tables._locked(table_id) as table:
+        kernel = self.kernel
+        async with kernel.locked(table_id) as table:
             self._require_host(table, user_id, "host")
             if new_host == user_id:
                 raise UserError(code="host.already")
@@ -78,7 +75,7 @@ class LobbyHost:
                 raise StaleAction(code="host.member_gone")
             table.row.host_id = new_host
             table.events = []  # a lobby's one line said who took over when a host left
-            await tables._save(table, user_id, "host", {"host": new_host})
+            await kernel.save(table, user_id, "host", {"host": new_host})
             return Change(table), table.seats[index].name
 
     async def change_settings(
@@ -89,8 +86,8 @@ class LobbyHost:
         whole if the host can't pay it), and where the new stake is not 0 the other members
         leave their seats, held for them, so that each chooses to pay it by pressing Join.
         Returns the change and the members asked again."""
-        tables = self._tables
-        async with tables._locked(table_id) as table:
+        kernel = self.kernel
+        async with kernel.locked(table_id) as table:
             self._require_host(table, user_id, "settings")
             game = table.game
             game.check_settings(settings)
@@ -121,21 +118,21 @@ class LobbyHost:
                 if stake == old_stake:
                     return
                 for seat in members:  # the old stake goes back to every member seated
-                    await tables.hooks.on_leave(conn, table, seat)
+                    await kernel.hooks.on_leave(conn, table, seat)
                 if host is not None:
-                    await tables.hooks.on_join(conn, table, host)
+                    await kernel.hooks.on_join(conn, table, host)
 
             detail = {"settings": settings, "stake": stake, "asked": asked}
-            await tables._save(table, user_id, "settings", detail, money)
+            await kernel.save(table, user_id, "settings", detail, money)
             return Change(table), asked
 
     async def stake_cap(self, table: Table) -> int:
         """The largest stake this table may ask: the bot's limit, or the server's lower one
         (``/settings max-stake``); 0: no staked tables here."""
-        tables = self._tables
+        kernel = self.kernel
         row = table.row
-        checks = await games.open_checks(tables.db, row.guild_id, row.channel_id, row.host_id)
-        cap = tables.settings.max_stake
+        checks = await games.open_checks(kernel.db, row.guild_id, row.channel_id, row.host_id)
+        cap = kernel.settings.max_stake
         if checks.max_stake is not None:
             cap = min(cap, checks.max_stake)
         return cap
@@ -153,7 +150,7 @@ class LobbyHost:
 
     async def watch(self, table_id: int, user_id: int, watching: bool) -> Change:
         """Note (or forget) a spectator. The version stays: a turn's buttons stay live. A
-        compare-and-set all the same (``_save_aside``): a change another process saved in
+        compare-and-set all the same (``save_aside``): a change another process saved in
         between is read again and this one tried once more on it, so none is lost."""
         for attempt in (1, 2):
             try:
@@ -164,8 +161,8 @@ class LobbyHost:
         raise StaleAction(code="table.changed")
 
     async def _watch(self, table_id: int, user_id: int, watching: bool) -> Change:
-        tables = self._tables
-        async with tables._locked(table_id) as table:
+        kernel = self.kernel
+        async with kernel.locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 raise StaleAction(code="watch.over")
             if watching:
@@ -180,5 +177,5 @@ class LobbyHost:
                 if user_id not in table.watchers:
                     raise UserError(code="watch.not")
                 table.watchers = [u for u in table.watchers if u != user_id]
-            await tables._save_aside(table)
+            await kernel.save_aside(table)
             return Change(table)

@@ -3,43 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import StaleAction
 from bot.store.games import GameRow
+from bot.tables import events as ev
 from bot.tables.events import Event, Legacy, Notice, load_event
+from bot.tables.seat import Seat as Seat  # re-exported: most modules import it from here
 
 if TYPE_CHECKING:
     from bot.tables.kind import GameKind
 
 MAX_EVENTS = 6
-MAX_NAME = 32
-
-
-@dataclass(frozen=True)
-class Seat:
-    user_id: int | None  # None for a bot player
-    name: str
-    bot_level: str | None = None
-    team: int | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        return self.user_id is None
-
-    def dump(self) -> dict[str, Any]:
-        return {
-            "user_id": self.user_id,
-            "name": self.name,
-            "bot_level": self.bot_level,
-            "team": self.team,
-        }
-
-    @classmethod
-    def load(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["user_id"], data["name"], data.get("bot_level"), data.get("team"))
 
 
 @dataclass
@@ -68,7 +45,7 @@ class Table:
     # seat limit but are not seated: no stake held, left out at Start.
     held: list[Seat] = field(default_factory=list)
     # A rematch lobby: {"of": the finished game's id, "order": its seats' keys in order
-    # (``seat_key``), so that a held seat taken goes back to its place}.
+    # (``Seat.key``), so that a held seat taken goes back to its place}.
     rematch: dict[str, Any] | None = None
     # Members watching the game from its thread (spectators: never seated).
     watchers: list[int] = field(default_factory=list)
@@ -316,3 +293,92 @@ class Place:
         if self.on == "panel":
             return None
         return table.row.message_id
+
+
+# --- pure helpers on a table: deadlines, end requests, held seats, reminders ---------------
+
+REMINDER_LEFT = 1 / 3  # the share of the turn's time left when the turn reminder comes
+
+
+def set_deadline(table: Table, turn_deadline: float | None) -> None:
+    """The row's deadline: the turn's, or a pending end request's if that is sooner
+    (one timer per row: the timer tells them apart)."""
+    request = table.pending_request
+    if request is None:
+        table.row.deadline = turn_deadline
+        return
+    request["turn_deadline"] = turn_deadline
+    until = float(request["until"])
+    table.row.deadline = until if turn_deadline is None else min(turn_deadline, until)
+
+
+def request_over(table: Table, why: str) -> None:
+    """The pending request to end early is over (it ran out, its asker left, the game
+    ended): it stays in the state, marked, and this change shows its message so."""
+    request = table.pending_request
+    if request is None:
+        return
+    turn_deadline = request.pop("turn_deadline", table.row.deadline)
+    request["over"] = why
+    table.row.deadline = turn_deadline
+    table.ended_request = request
+
+
+def forfeit_how(table: Table, seat: int) -> ev.LeftHow:
+    """How ``seat`` left the game: kept since forfeits were (``Table.forfeits``), else read
+    from the recent events of a game saved before."""
+    how = table.forfeits.get(seat)
+    if how is not None:
+        return how
+    for event in reversed(table.events):
+        if isinstance(event, ev.Resigned) and event.seat == seat:
+            return ev.RESIGNED
+        if isinstance(event, ev.Forfeited) and event.seat == seat:
+            return ev.TIMED_OUT
+    return ev.FORFEITED
+
+
+def take_held(table: Table, user_id: int, name: str) -> Seat | None:
+    """Seat a member whose seat is held (Join in a rematch lobby), back in its place in the
+    finished game's order; None if no seat is held for them."""
+    seat = table.held_seat(user_id)
+    if seat is None:
+        return None
+    table.held.remove(seat)
+    seat = replace(seat, name=name)
+    table.seats.append(seat)
+    order = (table.rematch or {}).get("order", [])
+    place = {key: i for i, key in enumerate(order)}
+    table.seats.sort(key=lambda s: place.get(s.key, len(order)))  # newcomers after
+    return seat
+
+
+def drop_held(table: Table, user_id: int) -> bool:
+    """Give up a member's held seat (Leave in a rematch lobby); False if none was held."""
+    seat = table.held_seat(user_id)
+    if seat is None:
+        return False
+    table.held.remove(seat)
+    return True
+
+
+def plan_reminder(
+    table: Table, now: float, turn_deadline: float | None, timeout: float | None
+) -> None:
+    """A new turn began: remind its player when a third of ``timeout`` is left before
+    ``turn_deadline``; no reminder for a bot's seat, with no turn timer, or a game over."""
+    table.row.remind_set = True
+    table.row.remind_at = None
+    rules = table.rules
+    if rules is None or turn_deadline is None or not timeout or timeout <= 0:
+        return
+    current = table.game.current_seat(rules)
+    if current is None or table.seats[current].is_bot:
+        return
+    table.row.remind_at = max(now, turn_deadline - timeout * REMINDER_LEFT)
+
+
+def cancel_reminder(table: Table) -> None:
+    """No reminder for this turn any more: its player acted, or the game is over."""
+    table.row.remind_set = True
+    table.row.remind_at = None

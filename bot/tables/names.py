@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot.tables.model import MAX_NAME
+from bot.tables.seat import MAX_NAME
 
 # Characters that draw nothing, so a name made of them looks blank. Zero-width and direction
 # marks and variation selectors go; the fillers that stand for a space (Hangul fillers

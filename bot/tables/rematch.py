@@ -16,17 +16,17 @@ back, then given the lobby the first opened. Words are the presentation's
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from bot.errors import UserError
 from bot.store import games
 from bot.store.db import Connection
-from bot.tables.model import Seat, Table
+from bot.tables.kernel import TableKernel
+from bot.tables.model import Table
 from bot.tables.names import clean_name
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.tables.seat import Seat
 
 
 class RematchRefused(UserError):
@@ -51,45 +51,37 @@ class Rematch:
     opened: bool  # False: an earlier press opened it (here or in another process)
 
 
-def seat_key(seat: Seat) -> str:
-    """A seat's identity across the two games: the member, or the bot player's name."""
-    return f"u{seat.user_id}" if seat.user_id is not None else f"b{seat.name}"
-
-
 def _copy(seat: Seat) -> Seat:
     return Seat(seat.user_id, seat.name, seat.bot_level, seat.team)
 
 
-def take_held(table: Table, user_id: int, name: str) -> Seat | None:
-    """Seat a member whose seat is held (Join in a rematch lobby), back in its place in the
-    finished game's order; None if no seat is held for them."""
-    seat = table.held_seat(user_id)
-    if seat is None:
-        return None
-    table.held.remove(seat)
-    seat = dataclasses.replace(seat, name=name)
-    table.seats.append(seat)
-    order = (table.rematch or {}).get("order", [])
-    place = {key: i for i, key in enumerate(order)}
-    table.seats.sort(key=lambda s: place.get(seat_key(s), len(order)))  # newcomers after
-    return seat
+class OpenLobby(Protocol):
+    """``TableService.open_lobby``: how a rematch opens its lobby, with every limit a new
+    table meets."""
 
-
-def drop_held(table: Table, user_id: int) -> bool:
-    """Give up a member's held seat (Leave in a rematch lobby); False if none was held."""
-    seat = table.held_seat(user_id)
-    if seat is None:
-        return False
-    table.held.remove(seat)
-    return True
+    def __call__(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        kind: str,
+        settings: dict[str, Any],
+        stake: int = ...,
+        turn_timeout: int | None = ...,
+        seat_host: bool = ...,
+        then: Callable[[Connection, Table], Awaitable[None]] | None = ...,
+    ) -> Awaitable[Table]: ...
 
 
 class Rematches:
-    """Owned by the table service (``TableService.rematches``): opens through its
-    ``open_lobby``, so a rematch lobby meets every limit a new table does."""
+    """A peer of the table kernel; opens through ``open_lobby`` (the table service's), so a
+    rematch lobby meets every limit a new table does."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
+    def __init__(self, kernel: TableKernel, open_lobby: OpenLobby) -> None:
+        self.kernel = kernel
+        self.open_lobby = open_lobby
 
     @staticmethod
     def check(game: Table, user_id: int) -> None:
@@ -103,11 +95,11 @@ class Rematches:
         """The rematch lobby of a finished game: opened now, or the one a press before
         opened. A presser short of chips for the stake gets the wallet's refusal and nothing
         is opened."""
-        tables = self.tables
-        game = await tables.get(game_id)
+        kernel = self.kernel
+        game = await kernel.get(game_id)
         self.check(game, user_id)
         if game.row.rematch_id is not None:
-            return Rematch(await tables.get(game.row.rematch_id), opened=False)
+            return Rematch(await kernel.get(game.row.rematch_id), opened=False)
         presser = Seat(user_id, clean_name(name))
 
         async def seat_them(conn: Connection, lobby: Table) -> None:
@@ -118,8 +110,8 @@ class Rematches:
                     lobby.seats.append(_copy(seat))
                 else:
                     lobby.held.append(_copy(seat))
-            lobby.rematch = {"of": game.id, "order": [seat_key(s) for s in game.seats]}
-            now = tables.clock()
+            lobby.rematch = {"of": game.id, "order": [s.key for s in game.seats]}
+            now = kernel.clock()
             expected = lobby.row.version
             lobby.row.version = expected + 1
             lobby.row.state = lobby.to_state()
@@ -136,13 +128,13 @@ class Rematches:
                     "held": [s.user_id for s in lobby.held],
                 },
             ).run(conn)
-            await tables.hooks.on_join(conn, lobby, presser)  # short of chips: all rolled back
+            await kernel.hooks.on_join(conn, lobby, presser)  # short of chips: all rolled back
             if not await games.claim_rematch(conn, game.id, lobby.id):
                 raise _Taken()
 
         settings = {k: v for k, v in game.settings.items() if k != "turn_timeout"}
         try:
-            lobby = await tables.open_lobby(
+            lobby = await self.open_lobby(
                 guild_id=game.row.guild_id,
                 channel_id=game.row.channel_id,  # the channel, never the finished game's thread
                 host_id=user_id,
@@ -155,7 +147,7 @@ class Rematches:
                 then=seat_them,
             )
         except _Taken:
-            fresh = await tables.get(game_id)
+            fresh = await kernel.get(game_id)
             assert fresh.row.rematch_id is not None
-            return Rematch(await tables.get(fresh.row.rematch_id), opened=False)
+            return Rematch(await kernel.get(fresh.row.rematch_id), opened=False)
         return Rematch(lobby, opened=True)

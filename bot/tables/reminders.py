@@ -15,39 +15,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.store import reminders
 from bot.store.reminders import DM, THREAD
+from bot.tables.kernel import TableKernel
 from bot.tables.model import Table
 
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+__all__ = ["DM", "MIN_LEFT", "THREAD", "Reminder", "TurnReminders"]
 
-__all__ = ["DM", "THREAD", "Reminder", "TurnReminders", "cancel", "plan"]
-
-LEFT = 1 / 3  # the share of the turn's time left when the reminder comes
+# When a reminder is planned: ``model.plan_reminder``, at each new turn.
 MIN_LEFT = 1.0  # seconds: a reminder later than this (the bot was down) is not sent
-
-
-def plan(table: Table, now: float, turn_deadline: float | None, timeout: float | None) -> None:
-    """A new turn began: remind its player when a third of ``timeout`` is left before
-    ``turn_deadline``; no reminder for a bot's seat, with no turn timer, or a game over."""
-    table.row.remind_set = True
-    table.row.remind_at = None
-    rules = table.rules
-    if rules is None or turn_deadline is None or not timeout or timeout <= 0:
-        return
-    current = table.game.current_seat(rules)
-    if current is None or table.seats[current].is_bot:
-        return
-    table.row.remind_at = max(now, turn_deadline - timeout * LEFT)
-
-
-def cancel(table: Table) -> None:
-    """No reminder for this turn any more: its player acted, or the game is over."""
-    table.row.remind_set = True
-    table.row.remind_at = None
 
 
 @dataclass(frozen=True)
@@ -65,13 +42,13 @@ class TurnReminders:
     """Claims due reminders for this process's guilds, and keeps the members' /notify
     choices."""
 
-    def __init__(self, tables: TableService) -> None:
-        self._tables = tables
-        self.db = tables.db
-        self.clock = tables.clock
+    def __init__(self, kernel: TableKernel) -> None:
+        self.kernel = kernel
+        self.db = kernel.db
+        self.clock = kernel.clock
 
     async def next_due(self) -> float | None:
-        return await reminders.next_reminder(self.db, self._tables._shard_filter)
+        return await reminders.next_reminder(self.db, self.kernel.shard_filter)
 
     async def claim_due(self, limit: int) -> list[Reminder]:
         """Claim up to ``limit`` due reminders (soonest first), each once across processes.
@@ -80,13 +57,13 @@ class TurnReminders:
         if limit <= 0:
             return []
         now = self.clock()
-        due = await reminders.due(self.db, now, limit, self._tables._shard_filter)
+        due = await reminders.due(self.db, now, limit, self.kernel.shard_filter)
 
         async def one(table_id: int) -> Reminder | None:
             row = await reminders.claim(self.db, table_id, now)
             if row is None:
                 return None  # another process claimed it, or the player just acted
-            table = self._tables._table(row)
+            table = self.kernel.table_of(row)
             if table.rules is None:
                 return None
             current = table.game.current_seat(table.rules)

@@ -1,10 +1,8 @@
-"""The table service: every change to a lobby or game goes through here.
-
-Each operation takes the table's lock, reads the table from the database, checks who may do
-what, changes it, and saves it with a log entry in one transaction, bumping its version.
-Clicks carry the version their message was drawn at, so a stale or doubled click changes
-nothing. Timers are deadlines stored on the row; ``run_due`` fires those that have passed,
-reading the injected clock, so tests move time without sleeping.
+"""The table service: opening a table, the lobby's buttons, the turn's, the timers, and
+where a table is shown. A peer of ``bot.tables.kernel``, through which every change goes
+(the lock, one read, one compare-and-set save). Timers are deadlines stored on the row;
+``run_due`` fires those that have passed, reading the injected clock, so tests move time
+without sleeping.
 """
 
 from __future__ import annotations
@@ -14,36 +12,36 @@ import dataclasses
 import gc
 import logging
 import math
-import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
 from functools import partial
 from typing import Any
 
 from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
-from bot.records import NO_GUILD, SeatResult
+from bot.records import NO_GUILD
 from bot.store import games
-from bot.store.db import Connection, Contention, Database
-from bot.store.games import GameRow, VersionConflict
+from bot.store.db import Connection
+from bot.store.games import GameRow
 from bot.tables import events as ev
-from bot.tables import reminders
-from bot.tables.clock import Clock
-from bot.tables.fair_play import FairPlay, forfeit_how, request_over, set_deadline
+from bot.tables.kernel import TableKernel
 from bot.tables.kind import GameKind
-from bot.tables.limits import TableLimits
-from bot.tables.lobby_host import LobbyHost
-from bot.tables.locks import KeyedLocks
-from bot.tables.model import Change, Place, Seat, Table
+from bot.tables.model import (
+    Change,
+    Place,
+    Table,
+    cancel_reminder,
+    drop_held,
+    request_over,
+    take_held,
+)
 from bot.tables.names import clean_name
-from bot.tables.rematch import Rematches, drop_held, take_held
-from bot.tables.shards import EVERY_GUILD, Shards
+from bot.tables.seat import Seat
 from bot.tables.teams import next_team
-from bot.tables.thinking import BotPool
 
 log = logging.getLogger(__name__)
 
+MAX_EXPIRIES = 3  # turns in a row a member's timer runs out before their seat forfeits
 TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
-CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -59,47 +57,18 @@ BOT_NAMES = (
     "Lovelace",
 )
 
-
-class TableHooks:
-    """Extension points called inside the table's transactions (money, ratings).
-
-    The base class moves no chips and records no ratings; the wallet layer subclasses it.
-    """
-
-    async def on_join(self, conn: Connection, table: Table, seat: Seat) -> None:
-        return None
-
-    async def on_leave(self, conn: Connection, table: Table, seat: Seat) -> None:
-        return None
-
-    async def on_refund_all(self, conn: Connection, table: Table, why: str) -> None:
-        return None
-
-    async def on_finish(self, conn: Connection, table: Table, results: list[SeatResult]) -> None:
-        return None
-
-
 # A lobby outside a server closes within this, while the token of the command that opened
 # it (15 minutes) can still show it closed.
 NO_GUILD_LOBBY_SECONDS = 14 * 60
-
-MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
-
 
 _gc_pauses = 0  # run_due calls under way with the cyclic collector paused (see _gc_paused)
 
 
 @contextmanager
 def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a tick fires its timers, on again after.
-
-    A tick of thousands of timers holds every fired table until it returns (they are shown
-    after), so each collection of the young generations finds them alive and moves them on,
-    and every quarter of the heap's size moved on starts a full collection of the whole
-    heap: 10,000 timers started 3–7 of them (each scanning every live object of the process,
-    3.4–4.4 s of 7.6 s). Paused, the same work is one collection afterwards. Reference
-    counting still frees everything that is not in a cycle meanwhile; the pause lasts one
-    tick."""
+    """The cyclic garbage collector off while a tick fires its timers, on again after: the
+    tick holds every table it fired, and each collection would scan them all again
+    (docs/performance.md, "The garbage collector")."""
     global _gc_pauses
     if not gc.isenabled() and _gc_pauses == 0:
         yield  # someone else turned it off: theirs to turn on
@@ -114,136 +83,30 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _check_id(table_id: int) -> None:
-    """Ids come from custom_ids and command options a client can forge."""
-    if not 0 < table_id <= MAX_TABLE_ID:
-        raise StaleAction(code="table.gone")
-
-
 class TableService:
-    def __init__(
-        self,
-        db: Database,
-        kinds: Mapping[str, GameKind[Any]],
-        limits: TableLimits,
-        clock: Clock,
-        rng: random.Random,
-        hooks: TableHooks | None = None,
-        shards: Shards = EVERY_GUILD,
-        bots: BotPool | None = None,
-    ) -> None:
-        self.db = db
-        # Where slow bot moves think: the app's worker processes; by default, inline.
-        self.bots = bots or BotPool()
-        self.kinds = kinds
-        self.settings = limits
-        self.clock = clock
-        self.rng = rng
-        self.hooks = hooks or TableHooks()
-        # The guilds this process owns: its timers and its redraws after a start are theirs
-        # only (another process runs the other shards' guilds on the same database).
-        self.shards = shards
-        self._shard_filter = shards.subset()
-        # Per table: its lock while a change of this process is under way. It is this
-        # process's only: another process on the same database has its own, and the version
-        # check of every save is what orders the two (``_save``).
-        self._locks = KeyedLocks()
+    """Opens tables, runs their lobbies, turns and timers, through the kernel."""
+
+    def __init__(self, kernel: TableKernel) -> None:
+        self.kernel = kernel
+        # The kernel's values, read here by the ui and the cogs.
+        self.db = kernel.db
+        self.bots = kernel.bots
+        self.kinds = kernel.kinds
+        self.settings = kernel.settings
+        self.clock = kernel.clock
+        self.rng = kernel.rng
+        self.hooks = kernel.hooks
+        self.shards = kernel.shards
         # Opens one at a time in this process (a burst of commands waits here, not holding
         # a database connection each); across processes the transaction serializes them.
         self._open_lock = asyncio.Lock()
-        self.fair_play = FairPlay(self)
-        self.rematches = Rematches(self)
-        self.lobby_host = LobbyHost(self)
-
-    # --- plumbing --------------------------------------------------------------------
 
     def kind(self, name: str) -> GameKind[Any]:
-        try:
-            return self.kinds[name]
-        except KeyError:
-            raise UserError(code="table.unknown_game", name=name) from None
-
-    def _table(self, row: GameRow) -> Table:
-        return Table.from_row(row, self.kind(row.state["kind"]))
-
-    def busy(self, table_id: int) -> bool:
-        """Whether a change of this table is under way here (a new one would wait for it)."""
-        return self._locks.busy(table_id)
-
-    def live_locks(self) -> int:
-        """How many tables hold a lock: those with a change under way (none in between, so
-        a table closed here or by another process leaves nothing behind)."""
-        return len(self._locks)
-
-    @asynccontextmanager
-    async def _locked(self, table_id: int, place: Place | None = None) -> AsyncIterator[Table]:
-        """The table under its lock, read once there. ``place``: where the click that asks
-        comes from, checked on this copy (a button works only in its table's channel)."""
-        _check_id(table_id)
-        async with self._locks.hold(table_id):
-            yield await self.get(table_id, place)
+        return self.kernel.kind(name)
 
     async def get(self, table_id: int, place: Place | None = None) -> Table:
         """The table as the database has it; ``place``: a click's, checked (see ``Place``)."""
-        _check_id(table_id)
-        row = await games.get(self.db, table_id)
-        if row is None:
-            raise StaleAction(code="table.gone")
-        table = self._table(row)
-        if place is not None:
-            place.check(table)
-        return table
-
-    async def _save(
-        self,
-        table: Table,
-        actor_id: int | None,
-        kind: str,
-        detail: dict[str, Any],
-        extra: Callable[[Connection], Awaitable[None]] | None = None,
-    ) -> None:
-        now = self.clock()
-        expected = table.row.version
-        table.row.version = expected + 1
-        table.row.state = table.to_state()
-        table.row.updated_at = now
-        save = games.save(table.row, expected, now, actor_id, kind, detail)
-        try:
-            if extra is None:
-                # The common click: one job, one hop to the database thread, committed with
-                # whatever other changes arrive at the same time (Database.write), the
-                # saves of a batch sent together (a tick's thousands of timers).
-                await self.db.write(save, order=table.id)
-            else:  # hooks that move chips or record results are async: their own transaction
-                for attempt in range(1, CONTENTION_RETRIES + 1):
-                    try:
-                        async with self.db.transaction() as conn:
-                            await save.run(conn)
-                            await extra(conn)
-                        break
-                    except Contention:
-                        # Another process's transaction and this one waited for each other
-                        # (wallets credited in another order); this one was rolled back.
-                        if attempt == CONTENTION_RETRIES:
-                            raise
-                        log.debug("game %s: save lost a deadlock; again", table.id)
-        except VersionConflict:
-            table.row.version = expected
-            raise StaleAction(code="table.changed") from None
-        except BaseException:
-            table.row.version = expected
-            raise
-        table.row.remind_set = False  # written: a later save of this copy leaves it be
-        table.row.revision = 0  # a new version starts its count of spectators' changes
-
-    async def _save_aside(self, table: Table) -> None:
-        """Save a change beside the game's (a spectator): its state, at the same version, a
-        compare-and-set on the version and the revision it was read at (``VersionConflict``
-        when another save came between: another process's)."""
-        table.row.state = table.to_state()
-        row = dataclasses.replace(table.row)
-        await self.db.write(games.set_state(row), order=row.id)
-        table.row.revision = row.revision + 1
+        return await self.kernel.get(table_id, place)
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -399,16 +262,16 @@ class TableService:
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> int:
         """Record the lobby's message; returns the table's new version."""
-        async with self._locked(table_id) as table:
+        async with self.kernel.locked(table_id) as table:
             table.row.lobby_message_id = message_id
-            await self._save(table, None, "lobby_message", {"message_id": message_id})
+            await self.kernel.save(table, None, "lobby_message", {"message_id": message_id})
             return table.version
 
     async def join(
         self, table_id: int, user_id: int, name: str, place: Place | None = None
     ) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             # A seat held for the member (a rematch, an invitation, a stake asked again) is
             # theirs: Join takes it, back in its place.
             seat = take_held(table, user_id, clean_name(name))
@@ -429,16 +292,16 @@ class TableService:
                 )
                 await self.hooks.on_join(conn, table, seat)
 
-            await self._save(table, user_id, "join", {"name": seat.name}, money)
+            await self.kernel.save(table, user_id, "join", {"name": seat.name}, money)
             return Change(table, invites_answered=answered)
 
     async def leave(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             index = table.seat_of(user_id)
             if index is None:
                 if drop_held(table, user_id):  # a held seat given up: nothing was taken
-                    await self._save(table, user_id, "decline", {})
+                    await self.kernel.save(table, user_id, "decline", {})
                     return Change(table, invites_answered=self._invites_answered(table))
                 raise UserError(code="lobby.not_seated")
             detail: dict[str, Any] = {"seat": index}
@@ -449,7 +312,7 @@ class TableService:
                 heir = next((s for s in after if not s.is_bot), None)
                 if heir is None or heir.user_id is None:
                     closed = ev.Closed(ev.HOST_LEFT, user_id)
-                    return await self._close(table, "cancelled", user_id, closed)
+                    return await self.kernel.close(table, "cancelled", user_id, closed)
                 table.row.host_id = heir.user_id
                 detail["host"] = heir.user_id
                 table.add_event(ev.HostChanged(table.seats[index].name, heir.user_id))
@@ -458,14 +321,14 @@ class TableService:
             async def money(conn: Connection) -> None:
                 await self.hooks.on_leave(conn, table, seat)
 
-            await self._save(table, user_id, "leave", detail, money)
+            await self.kernel.save(table, user_id, "leave", detail, money)
             return Change(table)
 
     async def add_bot(
         self, table_id: int, user_id: int, level: str | None = None, place: Place | None = None
     ) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             game = table.game
             if user_id != table.row.host_id:
                 raise Forbidden(code="lobby.host_bots")
@@ -489,12 +352,12 @@ class TableService:
             )
             bot_seat = Seat(None, name, bot_level=level)
             table.seats.append(self._auto_team(table, bot_seat))
-            await self._save(table, user_id, "add_bot", {"level": level})
+            await self.kernel.save(table, user_id, "add_bot", {"level": level})
             return Change(table)
 
     async def switch_team(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             n_teams, _ = table.game.lobby_teams(table.settings, len(table.seats))
             if n_teams < 2:
                 raise UserError(code="lobby.no_teams")
@@ -532,25 +395,25 @@ class TableService:
                     table.add_event(
                         ev.TeamsSwapped(seat.name, table.seats[other].name, target, current)
                     )
-            await self._save(table, user_id, "team", detail)
+            await self.kernel.save(table, user_id, "team", detail)
             return Change(table)
 
     async def cancel(
         self, table_id: int, user_id: int, is_admin: bool, place: Place | None = None
     ) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden(code="lobby.host_cancel")
             by_host = user_id == table.row.host_id
             reason = ev.CANCELLED_BY_HOST if by_host else ev.CANCELLED_BY_ADMIN
-            return await self._close(table, "cancelled", user_id, ev.Closed(reason, user_id))
+            return await self.kernel.close(table, "cancelled", user_id, ev.Closed(reason, user_id))
 
     async def start(
         self, table_id: int, user_id: int, is_admin: bool = False, place: Place | None = None
     ) -> Change:
-        async with self._locked(table_id, place) as table:
-            self._require_lobby(table)
+        async with self.kernel.locked(table_id, place) as table:
+            self.kernel.require_lobby(table)
             if user_id != table.row.host_id and not is_admin:
                 raise Forbidden(code="lobby.host_start")
             game = table.game
@@ -565,7 +428,7 @@ class TableService:
             table.row.status = "running"
             table.expiries = [0] * len(table.seats)
             table.add_event(ev.Started(len(table.seats)))
-            self._set_turn_deadline(table, turn_changed=True)
+            self.kernel.set_turn_deadline(table, turn_changed=True)
             detail: dict[str, Any] = {
                 "seats": [s.dump() for s in table.seats],
                 "rules": game.dump(table.rules),
@@ -573,7 +436,7 @@ class TableService:
             if table.held:  # seats held for members who did not take them: left out
                 detail["left_out"] = [s.user_id for s in table.held]
                 table.held = []
-            await self._save(table, user_id, "start", detail)
+            await self.kernel.save(table, user_id, "start", detail)
             return Change(table, turn_changed=True)
 
     @staticmethod
@@ -589,27 +452,6 @@ class TableService:
             sizes = [sum(1 for s in table.seats if s.team == t) for t in range(n_teams)]
             return dataclasses.replace(seat, team=min(range(n_teams), key=lambda t: (sizes[t], t)))
         return seat
-
-    def _require_lobby(self, table: Table) -> None:
-        if table.status != "lobby":
-            raise StaleAction(code="lobby.started" if table.status == "running" else "lobby.closed")
-
-    async def _close(
-        self, table: Table, status: str, actor_id: int | None, closed: ev.Closed
-    ) -> Change:
-        request_over(table, "agreed" if closed.reason == ev.AGREED else "closed")
-        table.row.status = status
-        table.row.deadline = None
-        reminders.cancel(table)
-        table.row.finished_at = self.clock()
-        table.add_event(closed)
-
-        async def money(conn: Connection) -> None:
-            await self.hooks.on_refund_all(conn, table, status)
-
-        # The reason as a code (logs of older versions hold the sentence: nothing reads it).
-        await self._save(table, actor_id, status, {"reason": closed.reason}, money)
-        return Change(table, closed=True)
 
     # --- play ------------------------------------------------------------------------
 
@@ -656,161 +498,27 @@ class TableService:
         place: Place | None = None,
     ) -> Change:
         """A turn button pressed (``place``: where, see ``Place``)."""
-        async with self._locked(table_id, place) as table:
+        async with self.kernel.locked(table_id, place) as table:
             seat = self.check_turn(table, user_id, version, stale_text)
             game = table.game
             assert table.rules is not None
             steps = game.resolve(table.rules, action)
             table.expiries[seat] = 0
-            reminders.cancel(table)  # they are here: no reminder this turn
-            return await self._play(table, steps, user_id, "action")
-
-    def _apply(self, table: Table, steps: list[Any], details: list[dict[str, Any]]) -> None:
-        """Apply one click's (or one bot move's) steps; a step that ends the turn (a lock
-        reaching the full run in Extended) drops the steps after it, which were meant for
-        the same turn."""
-        game = table.game
-        assert table.rules is not None
-        turn = game.turn_index(table.rules)
-        for step in steps:
-            assert table.rules is not None
-            if game.turn_index(table.rules) != turn:
-                break
-            table.rules, detail, event = game.apply(table.rules, step, self.rng, table.seats)
-            details.append(detail)
-            if event is not None:
-                table.add_event(event)
-
-    async def _play(
-        self, table: Table, steps: list[Any], actor_id: int | None, log_kind: str
-    ) -> Change:
-        game = table.game
-        assert table.rules is not None
-        before_turn = game.turn_index(table.rules)
-        details: list[dict[str, Any]] = []
-        self._apply(table, steps, details)
-        return await self._commit(table, before_turn, details, actor_id, log_kind)
-
-    async def _commit(
-        self,
-        table: Table,
-        before_turn: int,
-        details: list[dict[str, Any]],
-        actor_id: int | None,
-        log_kind: str,
-        shown_seat: int | None = None,
-    ) -> Change:
-        game = table.game
-        assert table.rules is not None
-        turn_changed = game.turn_index(table.rules) != before_turn
-        results = game.results(table.rules, table.seats)
-        if results is not None and table.coached:  # a suggestion was asked for: unrated
-            results = [dataclasses.replace(r, coached=r.user_id in table.coached) for r in results]
-        if results is not None:
-            request_over(table, "finished")
-            table.row.status = "finished"
-            table.row.deadline = None
-            reminders.cancel(table)
-            table.row.finished_at = self.clock()
-            winners = tuple(r.seat for r in results if r.won)
-            # Won by a forfeit (the last side standing): who of the beaten sides left, and
-            # how, goes with it (a winner's partner who left is on no beaten side).
-            won_teams = {r.team for r in results if r.won and r.team is not None}
-            beaten = {r.seat for r in results if not r.won and r.team not in won_teams}
-            left = (
-                tuple(
-                    (seat, forfeit_how(table, seat))
-                    for seat in sorted(game.forfeited(table.rules))
-                    if seat in beaten
-                )
-                if any("forfeit" in d for d in details)
-                else ()
-            )
-            # A draw (the board game's blocked game) has no winner to name.
-            table.add_event(ev.Won(winners, left) if winners else ev.Draw())
-
-            async def finish(conn: Connection) -> None:
-                await games.insert_results(
-                    conn, table.id, table.row.guild_id, table.row.game_key, results, self.clock()
-                )
-                await self.hooks.on_finish(conn, table, results)
-
-            await self._save(table, actor_id, log_kind, {"steps": details}, finish)
-            return Change(table, turn_changed=True, finished=True, shown_seat=shown_seat)
-        self._set_turn_deadline(table, turn_changed)
-        await self._save(table, actor_id, log_kind, {"steps": details})
-        return Change(table, turn_changed=turn_changed, shown_seat=shown_seat)
-
-    def _set_turn_deadline(self, table: Table, turn_changed: bool) -> None:
-        now = self.clock()
-        game = table.game
-        assert table.rules is not None
-        current = game.current_seat(table.rules)
-        if turn_changed:
-            table.turn_started_at = now
-        timeout = int(table.settings.get("turn_timeout", self.settings.turn_timeout_seconds))
-        if current is None:
-            deadline = None
-        elif table.seats[current].is_bot:
-            deadline = now + self.settings.bot_turn_delay_seconds
-        else:
-            deadline = now + timeout if timeout else None  # 0: no turn timer (outside servers)
-        set_deadline(table, deadline)
-        if turn_changed:  # a new turn, a new reminder (none for a bot's turn)
-            reminders.plan(table, now, deadline, timeout)
-
-    # --- the lobby's host and spectators (bot/tables/lobby_host.py) -------------------
-
-    async def remove_seat(self, table_id: int, user_id: int, key: str) -> tuple[Change, str]:
-        return await self.lobby_host.remove_seat(table_id, user_id, key)
-
-    async def make_host(self, table_id: int, user_id: int, new_host: int) -> tuple[Change, str]:
-        return await self.lobby_host.make_host(table_id, user_id, new_host)
-
-    async def change_settings(
-        self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
-    ) -> tuple[Change, list[int]]:
-        return await self.lobby_host.change_settings(table_id, user_id, settings, stake)
-
-    async def stake_cap(self, table: Table) -> int:
-        return await self.lobby_host.stake_cap(table)
-
-    async def watch(self, table_id: int, user_id: int, watching: bool = True) -> Change:
-        return await self.lobby_host.watch(table_id, user_id, watching)
-
-    # --- fair play (bot/tables/fair_play.py) -----------------------------------------
-
-    async def end(
-        self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
-    ) -> Change:
-        return await self.fair_play.end(table_id, user_id, is_admin, name)
-
-    async def agree_to_end(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
-        return await self.fair_play.agree_to_end(table_id, user_id, place)
-
-    def waiting_to_agree(self, table: Table) -> list[str]:
-        return self.fair_play.waiting_to_agree(table)
-
-    async def set_end_request_message(
-        self, table_id: int, until: float, channel_id: int, message_id: int
-    ) -> Change | None:
-        return await self.fair_play.set_end_request_message(table_id, until, channel_id, message_id)
-
-    async def resign(self, table_id: int, user_id: int, place: Place | None = None) -> Change:
-        return await self.fair_play.resign(table_id, user_id, place)
+            cancel_reminder(table)  # they are here: no reminder this turn
+            return await self.kernel.play(table, steps, user_id, "action")
 
     async def close_unseen(self, table_id: int, closed: ev.Closed) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
         bot may not post): stakes refunded, no result. None if it was already over."""
-        async with self._locked(table_id) as table:
+        async with self.kernel.locked(table_id) as table:
             if table.status not in ("lobby", "running"):
                 return None
-            return await self._close(table, "ended", None, closed)
+            return await self.kernel.close(table, "ended", None, closed)
 
     # --- timers ----------------------------------------------------------------------
 
     async def next_deadline(self) -> float | None:
-        return await games.next_deadline(self.db, self._shard_filter)
+        return await games.next_deadline(self.db, self.kernel.shard_filter)
 
     async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
         """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
@@ -854,7 +562,7 @@ class TableService:
         # Up to TIMER_CONCURRENCY due tables at a time: their locks taken, then the tables
         # read in one query under them (not one read each), then fired together, so that
         # their saves are committed together.
-        due = await games.due(self.db, self.clock(), shards=self._shard_filter)
+        due = await games.due(self.db, self.clock(), shards=self.kernel.shard_filter)
         if not due:
             return []
         with _gc_paused():
@@ -871,7 +579,7 @@ class TableService:
             changes: list[Change | None] = []
             async with AsyncExitStack() as held:
                 for table_id in chunk:
-                    await held.enter_async_context(self._locks.hold(table_id))
+                    await held.enter_async_context(self.kernel.hold(table_id))
                 try:
                     rows = await games.rows(self.db, chunk)
                 except DatabaseUnavailable as exc:  # nothing fired: a later tick
@@ -883,7 +591,7 @@ class TableService:
                 tables: list[Table] = []
                 for row in rows:
                     try:
-                        tables.append(self._table(row))
+                        tables.append(self.kernel.table_of(row))
                     except UserError as exc:
                         log.warning("timer for game %s refused: %s", row.id, exc)
                 changes = await asyncio.gather(*(one(table) for table in tables))
@@ -892,7 +600,7 @@ class TableService:
 
     async def fire(self, table_id: int) -> Change | None:
         """Fire the table's timer if it is due."""
-        async with self._locked(table_id) as table:
+        async with self.kernel.locked(table_id) as table:
             return await self._fire_locked(table)
 
     async def _fire_locked(self, table: Table) -> Change | None:
@@ -901,12 +609,12 @@ class TableService:
         if table.row.deadline is None or table.row.deadline > now:
             return None  # someone acted in the meantime
         if table.status == "lobby":
-            return await self._close(table, "expired", None, ev.Closed(ev.EXPIRED))
+            return await self.kernel.close(table, "expired", None, ev.Closed(ev.EXPIRED))
         if table.status != "running":
             return None
         request = table.pending_request
         if request is not None and request["until"] <= now:
-            return await self.fair_play.request_ran_out(table)
+            return await self.request_ran_out(table)
         game = table.game
         assert table.rules is not None
         current = game.current_seat(table.rules)
@@ -923,14 +631,40 @@ class TableService:
                 if job is None
                 else (await self.bots.run(job, partial(game.timeout_step, table.rules, self.rng)))
             )
-            return await self._play(table, steps, None, "bot")
-        return await self.fair_play.turn_ran_out(table, current)
+            return await self.kernel.play(table, steps, None, "bot")
+        return await self.turn_ran_out(table, current)
+
+    async def request_ran_out(self, table: Table) -> Change:
+        """The pending request's timer fired: its message says so; the turn's own timer,
+        restored to the row, fires at the next tick if it is due too."""
+        request_over(table, "expired")
+        await self.kernel.save(table, None, "end_request_over", {"why": "expired"})
+        return Change(table)
+
+    async def turn_ran_out(self, table: Table, current: int) -> Change:
+        """The timer of ``current``, a member's seat, fired: a third expiry in a row forfeits
+        the seat; before that the bot plays the rest of the turn for them."""
+        kernel = self.kernel
+        game = table.game
+        assert table.rules is not None
+        table.expiries[current] += 1
+        if table.expiries[current] >= MAX_EXPIRIES:
+            forfeited = ev.Forfeited(current, MAX_EXPIRIES)
+            return await kernel.forfeit(table, current, forfeited, None, "forfeit")
+        table.add_event(ev.TimedOut(current))
+        # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
+        # the real dice, since what comes next depends on how they fall.
+        turn = game.turn_index(table.rules)
+        details: list[dict[str, Any]] = []
+        while game.current_seat(table.rules) == current and game.turn_index(table.rules) == turn:
+            kernel.apply(table, game.timeout_step(table.rules, self.rng), details)
+        return await kernel.commit(table, turn, details, None, "timeout")
 
     # --- restore ---------------------------------------------------------------------
 
     async def running_with_message(self, message_id: int) -> Table | None:
         row = await games.running_with_message(self.db, message_id)
-        return None if row is None else self._table(row)
+        return None if row is None else self.kernel.table_of(row)
 
     async def location(self, table_id: int) -> tuple[int | None, int | None] | None:
         """Where the game is shown now (thread id, message id), as the database has it."""
@@ -944,7 +678,7 @@ class TableService:
     async def behind_on_discord(self) -> list[int]:
         """Live tables of this process's guilds whose message may show an older version,
         soonest deadline first."""
-        return await games.behind_on_discord(self.db, self._shard_filter)
+        return await games.behind_on_discord(self.db, self.kernel.shard_filter)
 
     async def live_in_guild(self, guild_id: int) -> list[int]:
         """The ids of a server's live tables, soonest deadline first."""
@@ -952,7 +686,7 @@ class TableService:
 
     async def live_in_channel(self, channel_id: int) -> list[Table]:
         rows = await games.live_in_channel(self.db, channel_id)
-        return [self._table(row) for row in rows]
+        return [self.kernel.table_of(row) for row in rows]
 
     async def live_tables(self) -> list[Table]:
-        return [self._table(row) for row in await games.live(self.db)]
+        return [self.kernel.table_of(row) for row in await games.live(self.db)]

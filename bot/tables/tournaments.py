@@ -22,6 +22,7 @@ from bot.store import wallets as chips
 from bot.store.db import Connection, Database
 from bot.store.tournaments import FORMATS, Entry, Format, Match, Tournament
 from bot.tables.clock import Clock
+from bot.tables.fair_play import FairPlay
 from bot.tables.model import Change
 from bot.tables.service import TableService
 from bot.tables.tournament_options import FEE_MAX, Plan, check
@@ -82,6 +83,7 @@ class Tournaments:
     def __init__(self, db: Database, tables: TableService, clock: Clock) -> None:
         self.db = db
         self.tables = tables
+        self.fair_play = FairPlay(tables.kernel)  # a moderator's end of its games
         self.clock = clock
 
     async def create(
@@ -296,7 +298,7 @@ class Tournaments:
         changes = []
         for game_id in live:
             try:
-                changes.append(await self.tables.end(game_id, actor_id, True, actor_name))
+                changes.append(await self.fair_play.end(game_id, actor_id, True, actor_name))
             except StaleAction:
                 continue  # it ended meanwhile
         return changes
@@ -430,7 +432,7 @@ class Tournaments:
             if game_id is None:
                 continue
             try:
-                changes.append(await self.tables.end(game_id, actor_id, True, actor_name))
+                changes.append(await self.fair_play.end(game_id, actor_id, True, actor_name))
             except StaleAction:
                 continue  # over already
         return changes

@@ -11,8 +11,8 @@ from bot.store import stats
 from bot.store.db import Connection
 from bot.tables import tournaments, wallets
 from bot.tables.clock import Clock
+from bot.tables.kernel import TableHooks
 from bot.tables.model import Seat, Table
-from bot.tables.service import TableHooks
 
 
 class WalletHooks(TableHooks):

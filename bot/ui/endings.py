@@ -16,6 +16,7 @@ from bot.records import Button
 from bot.render.common import COLOUR, COLOUR_DONE, NO_PINGS
 from bot.render.view import build_view
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
 from bot.tables.model import Change, Table
 from bot.tables.names import md_name
 from bot.tables.service import TableService
@@ -59,9 +60,11 @@ class Endings:
         client: discord.Client,
         tables: TableService,
         delivery: Delivery,
+        fair_play: FairPlay,
     ) -> None:
         self.client = client
         self.tables = tables
+        self.fair_play = fair_play
         self.delivery = delivery
 
     # --- results ---------------------------------------------------------------------
@@ -208,7 +211,7 @@ class Endings:
                 title=_(title), description=_(text, host=host, id=table.id), colour=COLOUR_DONE
             )
             return {"embed": embed, "view": None}
-        waiting = self.tables.waiting_to_agree(table)
+        waiting = self.fair_play.waiting_to_agree(table)
         lines = [
             _(
                 "%(host)s asks to end game #%(id)s early: no result, every stake refunded.",
@@ -260,7 +263,7 @@ class Endings:
             # Recorded, so that the message can say when the request is over (a restart
             # included); None: it is over already (a moment's race), its change shows it.
             assert table.end_request is not None
-            placed = await self.tables.set_end_request_message(
+            placed = await self.fair_play.set_end_request_message(
                 table.id, table.end_request["until"], message.channel.id, message.id
             )
             if placed is not None:

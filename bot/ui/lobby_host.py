@@ -118,7 +118,7 @@ async def on_pick(
 ) -> None:
     user = interaction.user.id
     if action == "kick":
-        change, name = await publisher.tables.remove_seat(table_id, user, value)
+        change, name = await publisher.lobby_host.remove_seat(table_id, user, value)
         table = change.table
         refunded = table.row.stake and value.startswith("u")
         line = (
@@ -134,7 +134,7 @@ async def on_pick(
     else:
         if not value.isdigit():
             raise StaleAction(_("That member is no longer seated here."))
-        change, name = await publisher.tables.make_host(table_id, user, int(value))
+        change, name = await publisher.lobby_host.make_host(table_id, user, int(value))
         table = change.table
         line = _("%(name)s is the host of table #%(id)s now.", name=md_name(name), id=table.id)
         await interaction.response.edit_message(content=line, embed=None, view=None)
@@ -273,7 +273,7 @@ async def ask_settings(
     interaction: discord.Interaction[Any], publisher: Publisher, table: Table
 ) -> None:
     require_host(table, interaction.user.id, "settings")
-    cap = await publisher.tables.stake_cap(table)
+    cap = await publisher.lobby_host.stake_cap(table)
     await interaction.response.send_modal(SettingsModal(publisher, table, cap))
 
 
@@ -289,7 +289,7 @@ async def on_settings(
     current = {k: v for k, v in table.settings.items() if k != "turn_timeout"}
     settings = table.game.settings_from(current, values)
     old_stake = table.row.stake
-    change, asked = await publisher.tables.change_settings(
+    change, asked = await publisher.lobby_host.change_settings(
         table_id, interaction.user.id, settings, stake
     )
     table = change.table
@@ -378,7 +378,7 @@ async def on_watch(
                         thread=thread.id,
                     )
                 ) from None
-    change = await publisher.tables.watch(table.id, user.id, watching)
+    change = await publisher.lobby_host.watch(table.id, user.id, watching)
     table = change.table
     left_in = False
     if not watching and isinstance(thread, discord.Thread):

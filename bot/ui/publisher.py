@@ -22,6 +22,8 @@ from bot.games.words import last_line
 from bot.i18n.speaking import _
 from bot.render.common import NO_PINGS
 from bot.tables import events as ev
+from bot.tables.fair_play import FairPlay
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
@@ -53,8 +55,12 @@ class Publisher:
         client: discord.Client,
         tables: TableService,
         languages: ServerLanguages | None = None,
+        *,
+        fair_play: FairPlay,
+        lobby_host: LobbyHost,
     ) -> None:
         self.client = client
+        self.lobby_host = lobby_host  # the host's panel and Watch (bot.ui.lobby_host)
         # Every public message is drawn in its server's language (``in_public_language``).
         self.languages = languages or ServerLanguages(client=client)
         self.tables = tables
@@ -65,7 +71,7 @@ class Publisher:
         self.pace = RequestPace(PACE_LIMIT)
         self.delivery = Delivery(client, tables, self.shown, self.pace)
         self.opening = Opening(tables, self.delivery)
-        self.endings = Endings(client, tables, self.delivery)
+        self.endings = Endings(client, tables, self.delivery, fair_play)
         self.restorer = Restorer(
             tables, self.delivery, self.endings, self._publishing, self.languages
         )

@@ -86,14 +86,14 @@ class RematchButton(
 
 async def rematch(shell: Shell, interaction: discord.Interaction[Any], game: Table) -> None:
     user = interaction.user
-    shell.tables.rematches.check(game, user.id)  # refused at once, privately
+    shell.rematches.check(game, user.id)  # refused at once, privately
     match = await shell.tournaments.match_for_table(game.id)
     if match is not None:  # a tournament opens its own next games (bot.ui.tournaments)
         await reply_private(interaction, no_rematch(match.tournament_id))
         return
     # Opening waits on the database and posting on Discord's rate limits: answer first.
     await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await shell.tables.rematches.open(game.id, user.id, user.display_name)
+    result = await shell.rematches.open(game.id, user.id, user.display_name)
     if not result.opened:
         await interaction.followup.send(texts.already(game, result.table), ephemeral=True)
         return

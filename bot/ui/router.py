@@ -16,7 +16,7 @@ from bot.i18n.speaking import N_, _, pgettext
 from bot.records import NO_GUILD
 from bot.tables.guild_settings import GuildSettings
 from bot.tables.model import Table
-from bot.tables.service import TableService
+from bot.tables.peers import TablePeers
 from bot.ui import lobby_host
 from bot.ui.anywhere import NO_INVITES, NO_STAKES
 from bot.ui.checks import is_admin, require_game_permissions
@@ -51,12 +51,13 @@ class Router:
     def __init__(
         self,
         games: Games,
-        tables: TableService,
+        peers: TablePeers,
         publisher: Publisher,
         guild_settings: GuildSettings | None = None,
     ) -> None:
         self.games = games
-        self.tables = tables
+        self.tables = tables = peers.tables
+        self.fair_play = peers.fair_play
         self.publisher = publisher
         self.guild_settings = guild_settings
         self.context = ClickContext(tables, publisher)
@@ -263,7 +264,7 @@ class Router:
         place = place_of(interaction, "request" if action == "agree_end" else "table")
         if action == "resign_yes":
             await self._answer_if_waiting(interaction, table_id)
-            change = await self.tables.resign(table_id, interaction.user.id, place)
+            change = await self.fair_play.resign(table_id, interaction.user.id, place)
             await answer_update(
                 interaction, content=_("You resigned from game #%(id)s.", id=table_id), view=None
             )
@@ -274,7 +275,7 @@ class Router:
             await lobby_host.on_watch(interaction, self.publisher, table, action)
         elif action == "agree_end":
             await self._answer_if_waiting(interaction, table_id)
-            change = await self.tables.agree_to_end(table_id, interaction.user.id, place)
+            change = await self.fair_play.agree_to_end(table_id, interaction.user.id, place)
             await self.publisher.show_end_request(change, interaction)
         else:
             table = await self.tables.get(table_id, place)  # these only read it
@@ -318,7 +319,9 @@ class Router:
     ) -> None:
         table = await self.find_table(interaction, table_id, group=group)
         user = interaction.user
-        change = await self.tables.end(table.id, user.id, is_admin(interaction), user.display_name)
+        change = await self.fair_play.end(
+            table.id, user.id, is_admin(interaction), user.display_name
+        )
         if change.end_requested:
             await self.publisher.post_end_request(interaction, change)
             return

@@ -11,6 +11,7 @@ import discord
 from bot.games.registry import Games
 from bot.tables.clock import Clock
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.rematch import Rematches
 from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
 from bot.tables.service import TableService
@@ -33,6 +34,7 @@ class Shell:
     clock: Clock
     replays: Replays
     reminders: TurnReminders  # the turn reminders' /notify choices
+    rematches: Rematches
     tournaments: Tournaments
     shards: Shards = EVERY_GUILD  # the guilds this process owns
     web: WebDirectory | None = None  # the web companion's public servers and opaque ids

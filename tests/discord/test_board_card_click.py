@@ -56,7 +56,7 @@ def frames_settled() -> None:
 async def set_position(env: Env, state: b.BoardState) -> None:
     table = await env.bot.tables.get(1)
     table.rules = state
-    await env.bot.tables._save(table, None, "test-position", {})
+    await env.bot.tables.kernel.save(table, None, "test-position", {})
 
 
 def seeded_position(seed: int) -> b.BoardState:

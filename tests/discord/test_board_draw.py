@@ -20,7 +20,7 @@ DEAD = {(0, 1): 0, (8, 6): 1, (0, 2): 1, (8, 5): 0, (0, 3): 0, (8, 4): 1}
 async def put(env: Env, state: b.BoardState) -> None:
     table = await env.bot.tables.get(1)
     table.rules = state
-    await env.bot.tables._save(table, None, "test-position", {})
+    await env.bot.tables.kernel.save(table, None, "test-position", {})
 
 
 def with_idle_reshuffle(state: b.BoardState) -> b.BoardState:

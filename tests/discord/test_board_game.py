@@ -169,7 +169,7 @@ async def test_trade_removal_jacks_double_sequence_restart_and_stale_hand(
     )
     table = await env.bot.tables.get(1)
     table.rules = state
-    await env.bot.tables._save(table, None, "test-position", {})
+    await env.bot.tables.kernel.save(table, None, "test-position", {})
 
     hand = await open_hand(env, ana)
     old_hand = hand.message
@@ -223,7 +223,7 @@ async def test_a_hand_of_six_dead_cards_opens_with_every_trade_button(make_env: 
     assert all(b.TradeDeadCard(card) in b.legal_actions(state) for card in dead)
     table = await env.bot.tables.get(1)
     table.rules = state
-    await env.bot.tables._save(table, None, "test-position", {})
+    await env.bot.tables.kernel.save(table, None, "test-position", {})
 
     hand = await open_hand(env, ana)
     buttons = hand.message.buttons

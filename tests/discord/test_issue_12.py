@@ -46,7 +46,7 @@ async def test_a_new_table_is_not_opened_inside_a_games_thread(make_env: MakeEnv
     assert env.turn_message().buttons  # still the game
     assert len(await env.bot.tables.live_tables()) == 1
     # The same command in the channel opens a table as usual, even once the game is over.
-    await env.bot.tables.end(1, ana.id, is_admin=False)
+    await env.bot.peers.fair_play.end(1, ana.id, is_admin=False)
     assert (await bo.slash("heartsdue start", _channel=thread)).ephemeral
     opened = await bo.slash("heartsdue start")
     assert not opened.ephemeral and "Hearts Due" in opened.message.text
@@ -152,7 +152,7 @@ async def test_a_card_that_cannot_be_played_now_says_why(make_env: MakeEnv) -> N
     )
     table = await env.bot.tables.get(1)
     table.rules = state
-    await env.bot.tables._save(table, None, "test-position", {})
+    await env.bot.tables.kernel.save(table, None, "test-position", {})
 
     hand = await ana.click(env.turn_message(), "My hand")
     jack = hand.message.button("J♠ · remove (no chip can be removed now)")

@@ -53,7 +53,7 @@ async def test_the_host_removes_a_seat_and_its_stake_goes_back(make_env: MakeEnv
     panel = answer.message
     assert panel.selects[0].values == [f"u{cy.id}"]
     table = await env.bot.tables.get(1)
-    change, _ = await env.bot.tables.remove_seat(1, ana.id, f"u{cy.id}")
+    change, _ = await env.bot.peers.lobby_host.remove_seat(1, ana.id, f"u{cy.id}")
     assert len(change.table.seats) == 1 and len(table.seats) == 2
     stale = await ana.select(panel, [f"u{cy.id}"], custom_id=kick.custom_id)
     assert stale.ephemeral and stale.text == "That seat is no longer at this table."

@@ -13,6 +13,7 @@ from bot.app import SequencesBot, ShardedSequencesBot, make_bot
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards
 from tests.discord.conftest import MakeEnv
@@ -58,12 +59,14 @@ async def test_a_sharded_bot_plays_its_guild_and_leaves_the_others_alone(
     # The process running shard 0, on the same database file, has a lobby in its guild.
     other_db = await Database.open(env.database)
     other = TableService(
-        other_db,
-        Games(),
-        env.settings.table_limits(),
-        env.clock,
-        random.Random(9),
-        shards=Shards(2, (0,)),
+        TableKernel(
+            other_db,
+            Games(),
+            env.settings.table_limits(),
+            env.clock,
+            random.Random(9),
+            shards=Shards(2, (0,)),
+        )
     )
     try:
         theirs = await other.open_lobby(

@@ -442,7 +442,7 @@ async def test_changing_a_finished_result_redraws_the_standings(make_env: MakeEn
         m for m in (await env.bot.shell.tournaments.picture(1)).matches if ana.id in m.seated
     )
     assert set(first.seated) == {ana.id, bo.id}
-    await env.bot.tables.resign(first.game_id or 0, bo.id)  # Ana wins
+    await env.bot.peers.fair_play.resign(first.game_id or 0, bo.id)  # Ana wins
     await env.tick()
     assert "` 1.` Ana · **1** pt · 1-0-0" in standings.text
     await org.slash("tournament result", table=first.game_id, winner=bo.member)

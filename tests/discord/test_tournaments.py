@@ -350,7 +350,7 @@ async def test_a_swiss_at_tables_of_three(make_env: MakeEnv) -> None:
     # Bo and Cy resign (they share second place): Ana wins the table. By hand, at a table
     # of three each pair is worth 1/2: Ana 1, Bo and Cy half of their drawn pair, 1/4.
     for loser in (bo, cy):
-        await env.bot.tables.resign(match.game_id, loser.id)
+        await env.bot.peers.fair_play.resign(match.game_id, loser.id)
     await env.tick()
     final = h.last_message(h.channel)
     assert "🏆 **Ana** won." in final.text

@@ -18,6 +18,7 @@ from bot.games.options import Option
 from bot.games.registry import Games
 from bot.games.sequences import settings as push
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from tests.backends import DbTarget
 from tests.discord.conftest import MakeEnv
@@ -50,7 +51,7 @@ REFUSED: list[tuple[str, dict[str, Any], tuple[str, dict[str, Any]], str]] = [
 async def service(db_target: DbTarget) -> AsyncIterator[TableService]:
     db = await Database.open(db_target("bot"))
     limits = Settings(_env_file=None, start_cooldown_seconds=0).table_limits()
-    yield TableService(db, Games(), limits, FakeClock(), random.Random(1))
+    yield TableService(TableKernel(db, Games(), limits, FakeClock(), random.Random(1)))
     await db.close()
 
 

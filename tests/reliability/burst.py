@@ -20,6 +20,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.limits import TableLimits
 from bot.tables.model import Change
 from bot.tables.service import TableService
@@ -45,7 +46,9 @@ MAX_SECONDS = 60  # a child whose parent died stops by itself
 
 
 def instance(db: Database, clock: FakeClock, seed: int) -> TableService:
-    return TableService(db, Games(), LIMITS, clock, random.Random(seed), WalletHooks(clock))
+    return TableService(
+        TableKernel(db, Games(), LIMITS, clock, random.Random(seed), WalletHooks(clock))
+    )
 
 
 async def click(service: TableService, table_id: int, rng: random.Random) -> Change | None:

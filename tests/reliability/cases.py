@@ -217,7 +217,7 @@ def generate(game: Game, max_games: int = 400, max_steps: int = 400) -> list[Cas
 def apply_click(
     kind_name: str, rules: dict[str, Any], action: str, rng: random.Random, seats: list[Seat]
 ) -> dict[str, Any]:
-    """What one click does to the rules, as TableService._apply does it: a step that ends
+    """What one click does to the rules, as TableKernel.apply does it: a step that ends
     the turn drops the steps after it."""
     kind = kind_for(kind_name)
     turn = kind.turn_index(rules)

@@ -19,6 +19,7 @@ import sys
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import AFTER_COMMIT, Database
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 
 CY = 3
@@ -41,7 +42,7 @@ async def main(path: str, op: str, kill_at: int) -> int:
     db.on_statement = on_statement
     settings = Settings(_env_file=None, start_cooldown_seconds=0)
     service = TableService(
-        db, Games(), settings.table_limits(), lambda: 1_700_000_100.0, random.Random(7)
+        TableKernel(db, Games(), settings.table_limits(), lambda: 1_700_000_100.0, random.Random(7))
     )
     if op == "join":
         await service.join(1, CY, "Cy")

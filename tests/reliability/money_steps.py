@@ -10,6 +10,8 @@ from typing import Any
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 from tests.fakes import FakeClock
@@ -22,12 +24,14 @@ PUSH = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": Fal
 def service_on(db: Database, rng: random.Random | None = None) -> TableService:
     clock = FakeClock()
     return TableService(
-        db,
-        Games(),
-        Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
-        clock,
-        rng or random.Random(1),
-        WalletHooks(clock),
+        TableKernel(
+            db,
+            Games(),
+            Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
+            clock,
+            rng or random.Random(1),
+            WalletHooks(clock),
+        )
     )
 
 
@@ -84,6 +88,6 @@ MONEY_STEPS: dict[str, tuple[Setup, Step]] = {
     "refund on the host's hand-over": (staked_lobby, lambda s, t: s.leave(t, ANA)),
     "refund on cancel": (staked_lobby, lambda s, t: s.cancel(t, ANA, False)),
     "refund on lobby expiry": (staked_lobby, _expire),
-    "refund on early end": (_ready, lambda s, t: s.end(t, ANA, False)),
+    "refund on early end": (_ready, lambda s, t: FairPlay(s.kernel).end(t, ANA, False)),
     "payout on the last move": (_ready, _last),
 }

@@ -19,7 +19,7 @@ async def held(env: Env, table_id: int = 1) -> asyncio.Task[None]:
     """Hold ``table_id``'s lock for ``HELD`` seconds, as a change under way would."""
 
     async def change_under_way() -> None:
-        async with env.bot.tables._locks.hold(table_id):  # private: the table's lock
+        async with env.bot.peers.kernel.hold(table_id):
             await asyncio.sleep(HELD)
 
     task = asyncio.create_task(change_under_way())

@@ -16,6 +16,7 @@ import pytest
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from tests.fakes import FakeClock
 from tests.reliability.helpers import snapshot
@@ -27,11 +28,13 @@ ANA, BO = 1, 2
 async def prepare(path: Path, started: bool) -> None:
     db = await Database.open(path)
     service = TableService(
-        db,
-        Games(),
-        Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
-        FakeClock(),
-        random.Random(1),
+        TableKernel(
+            db,
+            Games(),
+            Settings(_env_file=None, start_cooldown_seconds=0).table_limits(),
+            FakeClock(),
+            random.Random(1),
+        )
     )
     settings = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die": False}
     table = await service.open_lobby(

@@ -22,6 +22,7 @@ from bot.games.words import event_lines
 from bot.store import wallets
 from bot.store.db import Database
 from bot.store.privacy import DELETED, ID_COLUMNS, forget_member
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 from tests.backends import DbTarget
@@ -74,7 +75,9 @@ async def open_service(path: Path, seed: int) -> tuple[Database, TableService]:
     settings = Settings(_env_file=None, start_cooldown_seconds=0, max_lobbies_per_channel=50,
                         max_games_per_guild=500)  # fmt: skip
     return db, TableService(
-        db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        TableKernel(
+            db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        )
     )
 
 

@@ -14,6 +14,8 @@ from bot.games.oneroll import settings as oneroll
 from bot.store import games
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
+from bot.tables.rematch import Rematches
 from bot.tables.wallet_hooks import WalletHooks
 from tests.backends import DbTarget
 from tests.discord.conftest import Env, MakeEnv
@@ -289,10 +291,11 @@ async def test_two_processes_open_one_rematch(db_target: DbTarget) -> None:
         )  # fmt: skip
         await a.join(table.id, 2, "P2")
         await a.start(table.id, 1)
-        await a.resign(table.id, 2)  # P1 wins: game #1 is finished
+        await FairPlay(a.kernel).resign(table.id, 2)  # P1 wins: game #1 is finished
         assert (await a.get(table.id)).status == "finished"
         results = await asyncio.gather(
-            a.rematches.open(table.id, 1, "P1"), b.rematches.open(table.id, 2, "P2")
+            Rematches(a.kernel, a.open_lobby).open(table.id, 1, "P1"),
+            Rematches(b.kernel, b.open_lobby).open(table.id, 2, "P2"),
         )
         assert sorted(r.opened for r in results) == [False, True]
         assert len({r.table.id for r in results}) == 1

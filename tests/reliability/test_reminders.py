@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.reminders import TurnReminders
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
@@ -145,15 +146,17 @@ async def test_two_processes_send_a_reminder_once(make_env: MakeEnv) -> None:
     other_db = await Database.open(env.database)
     try:
         other = TableService(
-            other_db,
-            env.bot.games,
-            env.settings.table_limits(),
-            env.clock,
-            random.Random(9),
-            WalletHooks(env.clock),
+            TableKernel(
+                other_db,
+                env.bot.games,
+                env.settings.table_limits(),
+                env.clock,
+                random.Random(9),
+                WalletHooks(env.clock),
+            )
         )
         # The other process's poster reaches the same (fake) Discord.
-        poster = ReminderPoster(env.bot, TurnReminders(other))
+        poster = ReminderPoster(env.bot, TurnReminders(other.kernel))
         for turn in range(4):
             player = await to_move(env, ana, bo)
             env.clock.advance(TIMEOUT * 2 / 3)
@@ -264,7 +267,7 @@ async def test_a_change_read_before_the_claim_does_not_bring_the_reminder_back(
     read_before = await env.bot.tables.get(1)
     await env.tick(TIMEOUT * 2 / 3)
     assert len(reminders(env)) == 1
-    await env.bot.tables._save(read_before, None, "note", {})  # private: any such change
+    await env.bot.tables.kernel.save(read_before, None, "note", {})  # any such change
     assert (await table_row(env))["remind_at"] is None
     await env.tick(10)
     assert len(reminders(env)) == 1

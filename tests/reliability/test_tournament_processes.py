@@ -18,6 +18,8 @@ from bot.games.registry import Games
 from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.tournaments import Tournaments
 from bot.tables.wallet_hooks import WalletHooks
@@ -30,7 +32,9 @@ SETTINGS = {"variant": "standard", "rounds": 1, "target": None, "soft_last_die":
 def process(db: Database, clock: FakeClock, seed: int) -> Tournaments:
     settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
     tables = TableService(
-        db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        TableKernel(
+            db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        )
     )
     return Tournaments(db, tables, clock)
 
@@ -77,12 +81,16 @@ async def test_two_processes_end_a_round_together_and_it_advances_once(
                 # Games ending on one server also queue for its season; an override does
                 # not, so round two leans on the tournament's own lock alone.
                 second_end = (
-                    b.tables.resign(playing[1].game_id or 0, max(playing[1].seated))
+                    FairPlay(b.tables.kernel).resign(
+                        playing[1].game_id or 0, max(playing[1].seated)
+                    )
                     if round_number == 1
                     else b.override(playing[1].id, min(playing[1].seated), 999, "Org")
                 )
                 await asyncio.gather(
-                    a.tables.resign(playing[0].game_id or 0, max(playing[0].seated)),
+                    FairPlay(a.tables.kernel).resign(
+                        playing[0].game_id or 0, max(playing[0].seated)
+                    ),
                     second_end,
                 )
                 # Both processes' next ticks at once, in post_due's order: redraw the

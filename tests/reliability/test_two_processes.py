@@ -32,6 +32,8 @@ from bot.errors import StaleAction, UserError
 from bot.games.registry import Games
 from bot.store import games, wallets
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
 from tests.backends import DbTarget
@@ -189,14 +191,16 @@ async def test_two_instances_adding_watchers_at_once_keep_both(db_target: DbTarg
         for round_, (first, second) in enumerate([(101, 102), (103, 104)]):
             read_together([a, b])
             outcomes = await asyncio.gather(
-                a.watch(table_id, first, True), b.watch(table_id, second, True)
+                LobbyHost(a.kernel).watch(table_id, first, True),
+                LobbyHost(b.kernel).watch(table_id, second, True),
             )
             assert all(isinstance(o, Change) for o in outcomes), outcomes
             watchers = (await a.get(table_id)).watchers
             assert sorted(watchers) == [101, 102, 103, 104][: 2 * round_ + 2], watchers
         read_together([a, b])
         outcomes = await asyncio.gather(
-            a.watch(table_id, 101, False), b.watch(table_id, 104, False)
+            LobbyHost(a.kernel).watch(table_id, 101, False),
+            LobbyHost(b.kernel).watch(table_id, 104, False),
         )
         fresh = await a.get(table_id)
         assert sorted(fresh.watchers) == [102, 103] and fresh.version == version
@@ -218,7 +222,7 @@ async def test_a_save_on_the_read_before_a_watcher_came_does_not_drop_them(
         assert user is not None
         read_together([a, b])
         outcomes = await asyncio.gather(
-            a.watch(table_id, 101, True),
+            LobbyHost(a.kernel).watch(table_id, 101, True),
             b.act(table_id, user, table.version, "throw"),
             return_exceptions=True,
         )
@@ -274,7 +278,8 @@ async def test_two_instances_opening_at_once_keep_the_server_caps(db_target: DbT
     capped = dataclasses.replace(LIMITS, max_lobbies_per_guild=4)
     async with two_instances(db_target("bot"), clock) as services:
         capped_services = [
-            TableService(s.db, Games(), capped, clock, random.Random(1)) for s in services
+            TableService(TableKernel(s.db, Games(), capped, clock, random.Random(1)))
+            for s in services
         ]
 
         async def open_one(user: int) -> Table:

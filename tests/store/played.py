@@ -13,6 +13,7 @@ from bot.games.registry import Games
 from bot.store.db import Database
 from bot.tables import wallets
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.wallet_hooks import WalletHooks
 from tests.fakes import FakeClock
@@ -25,7 +26,9 @@ def service_on(db: Database, seed: int = 1) -> TableService:
     settings = Settings(_env_file=None, start_cooldown_seconds=0, max_lobbies_per_channel=50,
                         max_games_per_guild=500)  # fmt: skip
     return TableService(
-        db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        TableKernel(
+            db, Games(), settings.table_limits(), clock, random.Random(seed), WalletHooks(clock)
+        )
     )
 
 

@@ -26,7 +26,9 @@ from bot.games.registry import Games
 from bot.sim.soak import soak
 from bot.store import games
 from bot.store.db import Database
+from bot.tables.fair_play import FairPlay
 from bot.tables.history import replay, verify_all, verify_game
+from bot.tables.kernel import TableKernel
 from bot.tables.model import Seat
 from bot.tables.service import TableService
 from tests.fakes import FakeClock
@@ -60,7 +62,9 @@ def make_service(db: Database, clock: FakeClock, seed: int, kinds: Any = None) -
         bot_turn_delay_seconds=1,
         turn_timeout_seconds=TIMEOUT,
     )
-    return TableService(db, kinds or Games(), settings.table_limits(), clock, random.Random(seed))
+    return TableService(
+        TableKernel(db, kinds or Games(), settings.table_limits(), clock, random.Random(seed))
+    )
 
 
 async def play_game(
@@ -95,7 +99,7 @@ async def play_game(
         user = table.seats[seat].user_id
         # Bo resigns once Ana is present (a game with no member present is abandoned).
         if resigns and user == BO and BO in seen and ANA not in timed_out:
-            change = await service.resign(table.id, BO)
+            change = await FairPlay(service.kernel).resign(table.id, BO)
         elif user is None or user not in seen or (user not in timed_out and rng.random() < 0.1):
             # A bot's move, or a member's turn run out (played for them, RULINGS §4).
             if user is not None:

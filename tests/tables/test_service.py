@@ -14,6 +14,8 @@ from bot.games.registry import Games
 from bot.rules import pushluck as pl
 from bot.store import games
 from bot.store.db import Database
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.names import clean_name
 from bot.tables.service import TableService
 from tests.fakes import FakeClock
@@ -29,7 +31,9 @@ def clock() -> FakeClock:
 
 def make_service(db: Database, clock: FakeClock, seed: int = 1) -> TableService:
     settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
-    return TableService(db, Games(), settings.table_limits(), clock, random.Random(seed))
+    return TableService(
+        TableKernel(db, Games(), settings.table_limits(), clock, random.Random(seed))
+    )
 
 
 async def open_two(service: TableService, **settings: object) -> int:
@@ -260,11 +264,11 @@ async def test_end_needs_the_host_or_manage_server(db: Database, clock: FakeCloc
     table_id = await open_two(service)
     await service.start(table_id, ANA)
     with pytest.raises(Forbidden):
-        await service.end(table_id, BO, is_admin=False)
-    change = await service.end(table_id, BO, is_admin=True)
+        await FairPlay(service.kernel).end(table_id, BO, is_admin=False)
+    change = await FairPlay(service.kernel).end(table_id, BO, is_admin=True)
     assert change.table.status == "ended"
     with pytest.raises(StaleAction):
-        await service.end(table_id, ANA, is_admin=False)
+        await FairPlay(service.kernel).end(table_id, ANA, is_admin=False)
 
 
 def test_names_are_cleaned() -> None:
@@ -287,7 +291,7 @@ async def test_a_lock_that_ends_the_turn_drops_the_rest_of_the_click(
     table.rules = pl.PushState(
         **{**table.rules.__dict__, "phase": "lock", "throw": (1, 2, 3, 4, 5, 6)}
     )
-    await service._save(table, None, "test", {})
+    await service.kernel.save(table, None, "test", {})
     change = await service.act(table_id, ANA, table.version, "bank")
     state = change.table.rules
     assert state.totals == (15, 0) and state.current == 1 and state.phase == "throw"

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards, shard_of
 from tests.fakes import FakeClock
@@ -91,7 +92,7 @@ def test_wrong_shard_settings_are_refused_with_one_line(
 
 def service(db: Database, clock: FakeClock, shards: Shards = EVERY_GUILD) -> TableService:
     limits = settings(start_cooldown_seconds=0).table_limits()
-    return TableService(db, Games(), limits, clock, random.Random(1), shards=shards)
+    return TableService(TableKernel(db, Games(), limits, clock, random.Random(1), shards=shards))
 
 
 async def open_table(tables: TableService, guild_id: int, host: int, guest: int) -> int:

@@ -17,6 +17,7 @@ from bot.games.registry import Games
 from bot.rules import board as b
 from bot.store.db import Database
 from bot.tables import thinking
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.thinking import WORKER_NICENESS, BotJob, BotPool, default_workers
 from tests.fakes import FakeClock
@@ -177,7 +178,9 @@ async def test_a_board_table_of_searching_bots_plays_through_the_pool(
     settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
     pool = CountingPool(1)
     pool.start()
-    service = TableService(db, Games(), settings.table_limits(), clock, random.Random(2), bots=pool)
+    service = TableService(
+        TableKernel(db, Games(), settings.table_limits(), clock, random.Random(2), bots=pool)
+    )
     try:
         table = await service.open_lobby(
             guild_id=GUILD,

@@ -21,6 +21,7 @@ from bot.games.registry import Games
 from bot.store import jsontext
 from bot.store.db import Database
 from bot.tables import events, values
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from tests.fakes import FakeClock
 
@@ -35,7 +36,9 @@ def clock() -> FakeClock:
 
 async def _running(db: Database, clock: FakeClock) -> tuple[TableService, int]:
     settings = Settings(_env_file=None, start_cooldown_seconds=0)
-    service = TableService(db, Games(), settings.table_limits(), clock, random.Random(3))
+    service = TableService(
+        TableKernel(db, Games(), settings.table_limits(), clock, random.Random(3))
+    )
     table = await service.open_lobby(
         guild_id=GUILD,
         channel_id=CHANNEL,

@@ -18,6 +18,8 @@ from bot.games.registry import Games
 from bot.store import tournaments as store
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.tournament_rounds import advance
 from bot.tables.tournaments import Tournaments, on_game_over
@@ -41,7 +43,9 @@ async def db(db_target: DbTarget) -> AsyncIterator[Database]:
 def services(db: Database, clock: FakeClock) -> Tournaments:
     settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
     tables = TableService(
-        db, Games(), settings.table_limits(), clock, random.Random(3), WalletHooks(clock)
+        TableKernel(
+            db, Games(), settings.table_limits(), clock, random.Random(3), WalletHooks(clock)
+        )
     )
     return Tournaments(db, tables, clock)
 
@@ -69,7 +73,7 @@ async def play_round(t: Tournaments, tid: int, beats: Callable[[int, int], bool]
         assert table.status == "running"
         assert {s.user_id for s in table.seats} == {match.a_id, match.b_id}
         loser = match.b_id if beats(match.a_id, match.b_id) else match.a_id
-        await t.tables.resign(match.game_id, loser)
+        await FairPlay(t.tables.kernel).resign(match.game_id, loser)
     await t.open_pending(tid)
 
 
@@ -405,7 +409,7 @@ async def test_a_swiss_at_tables_of_four_scores_by_place(db: Database) -> None:
             table = await t.tables.get(match.game_id)
             assert [s.user_id for s in table.seats] == list(match.players)
             for user in sorted(match.players)[1:]:
-                await t.tables.resign(match.game_id, user)
+                await FairPlay(t.tables.kernel).resign(match.game_id, user)
         await t.open_pending(tid)
     # Round one by seed (all unrated: by id); round two by points: 1 and 5 (who won) take
     # the first table with the best of the rest, meeting nobody twice where they can.

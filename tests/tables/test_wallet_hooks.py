@@ -14,6 +14,8 @@ from bot.records import SeatResult
 from bot.store import stats
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table
 from bot.tables.service import TableService
@@ -43,7 +45,9 @@ def clock() -> FakeClock:
 def service_for(db: Database, clock: FakeClock) -> TableService:
     settings = Settings(_env_file=None, start_cooldown_seconds=0)  # type: ignore[call-arg]
     return TableService(
-        db, Games(), settings.table_limits(), clock, random.Random(11), WalletHooks(clock)
+        TableKernel(
+            db, Games(), settings.table_limits(), clock, random.Random(11), WalletHooks(clock)
+        )
     )
 
 
@@ -88,15 +92,15 @@ async def test_closing_without_a_result_refunds_every_stake(
         await service.run_due()
     elif how == "end":  # a staked game: the host asks, and only everyone's agreement ends it
         await service.start(table_id, ANA)
-        asked = await service.end(table_id, ANA, is_admin=False)
+        asked = await FairPlay(service.kernel).end(table_id, ANA, is_admin=False)
         assert asked.end_requested and not asked.closed
-        await service.agree_to_end(table_id, BO)
+        await FairPlay(service.kernel).agree_to_end(table_id, BO)
         assert await balances(db, ANA, BO, CY) == [750, 750, 750]
-        agreed = await service.agree_to_end(table_id, CY)
+        agreed = await FairPlay(service.kernel).agree_to_end(table_id, CY)
         assert agreed.closed and agreed.table.status == "ended"
     else:
         await service.start(table_id, ANA)
-        await service.end(table_id, BO, is_admin=True)
+        await FairPlay(service.kernel).end(table_id, BO, is_admin=True)
     assert await balances(db, ANA, BO, CY) == [1_000, 1_000, 1_000]
 
 

@@ -332,7 +332,7 @@ async def answer_suggest(
     if ctx.tables.busy(table.id):  # answer before waiting for the change under way
         await interaction.response.defer(ephemeral=True, thinking=True)
     marked = await ask_suggestion(
-        ctx.tables, table.id, interaction.user.id, version, place_of(interaction)
+        ctx.tables.kernel, table.id, interaction.user.id, version, place_of(interaction)
     )
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)

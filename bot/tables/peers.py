@@ -1,0 +1,38 @@
+"""One process's table peers, built on one kernel: the wiring, in one place.
+
+Each peer takes the kernel and none imports another (the ``table-peers`` contract); a
+rematch opens its lobby through the table service's ``open_lobby``, given as a callable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.tables.fair_play import FairPlay
+from bot.tables.kernel import TableKernel
+from bot.tables.lobby_host import LobbyHost
+from bot.tables.rematch import Rematches
+from bot.tables.reminders import TurnReminders
+from bot.tables.service import TableService
+
+
+@dataclass(frozen=True)
+class TablePeers:
+    kernel: TableKernel
+    tables: TableService
+    fair_play: FairPlay
+    lobby_host: LobbyHost
+    rematches: Rematches
+    reminders: TurnReminders
+
+    @classmethod
+    def of(cls, kernel: TableKernel) -> TablePeers:
+        tables = TableService(kernel)
+        return cls(
+            kernel=kernel,
+            tables=tables,
+            fair_play=FairPlay(kernel),
+            lobby_host=LobbyHost(kernel),
+            rematches=Rematches(kernel, tables.open_lobby),
+            reminders=TurnReminders(kernel),
+        )
