@@ -296,7 +296,7 @@ class Env:
         """One tick of the timer loop: seconds until every due change was committed, and
         until every one was shown."""
         committed: list[float] = []
-        tables = self.bot.tables
+        tables = self.bot.peers.timers
         run_due = tables.run_due
 
         async def timed_run_due(on_change: Any = None) -> Any:

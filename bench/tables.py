@@ -57,7 +57,7 @@ async def play_demos(env: Env, games: int) -> dict[str, tuple[str, list[float]]]
             while change.table.status == "running":
                 clock.now = (change.table.row.deadline or clock.now) + 0.01
                 started = time.perf_counter()
-                [change] = await service.run_due()
+                [change] = await env.bot.peers.timers.run_due()
                 note(f"{game.name}.move", f"service: {game.name}, a bot's move (thinking + save)",
                      started)  # fmt: skip
                 started = time.perf_counter()

@@ -384,7 +384,7 @@ class SequencesBot(commands.Bot):
         def committed(change: Change) -> None:
             showing.add(asyncio.create_task(show(change)))
 
-        fired = len(await self.tables.run_due(committed))
+        fired = len(await self.peers.timers.run_due(committed))
         metrics.TIMERS_FIRED.inc(fired)
         if showing:
             await asyncio.wait(showing)
@@ -430,7 +430,10 @@ class SequencesBot(commands.Bot):
             upcoming = min(
                 (
                     t
-                    for t in (await self.tables.next_deadline(), await self.reminders.next_due())
+                    for t in (
+                        await self.peers.timers.next_deadline(),
+                        await self.reminders.next_due(),
+                    )
                     if t is not None
                 ),
                 default=None,

@@ -29,6 +29,7 @@ from bot.tables.kernel import TableKernel
 from bot.tables.model import Seat, Table
 from bot.tables.names import unescape_markdown
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from bot.tables.wallets import START_CHIPS
 
 DEMO_GUILD = 1
@@ -177,7 +178,7 @@ async def _demo(args: argparse.Namespace) -> int:
                 if change.table.status != "running":
                     break
                 clock.now = (change.table.row.deadline or clock.now) + 0.01
-                for fired in await service.run_due():
+                for fired in await TableTimers(service.kernel).run_due():
                     change = fired
                     # Every line the timer's move added, once: a table keeps only its last
                     # few events, so their count says nothing once the list is full.

@@ -21,6 +21,7 @@ from bot.tables import wallets
 from bot.tables.fair_play import FairPlay
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from bot.tables.wallet_hooks import WalletHooks
 
 GUILD = 1
@@ -248,7 +249,7 @@ class SoakWorld:
 
     async def _op_tick(self) -> None:
         self.clock.now += self.rng.choice((1, 2, 30, 61, 200, 1000))
-        await self._svc.run_due()
+        await TableTimers(self._svc.kernel).run_due()
 
     async def _op_pay(self) -> None:
         a, c = self.rng.sample(USERS, 2)

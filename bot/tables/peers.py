@@ -14,6 +14,7 @@ from bot.tables.lobby_host import LobbyHost
 from bot.tables.rematch import Rematches
 from bot.tables.reminders import TurnReminders
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class TablePeers:
     lobby_host: LobbyHost
     rematches: Rematches
     reminders: TurnReminders
+    timers: TableTimers
 
     @classmethod
     def of(cls, kernel: TableKernel) -> TablePeers:
@@ -35,4 +37,5 @@ class TablePeers:
             lobby_host=LobbyHost(kernel),
             rematches=Rematches(kernel, tables.open_lobby),
             reminders=TurnReminders(kernel),
+            timers=TableTimers(kernel),
         )

@@ -1,23 +1,18 @@
-"""The table service: opening a table, the lobby's buttons, the turn's, the timers, and
-where a table is shown. A peer of ``bot.tables.kernel``, through which every change goes
-(the lock, one read, one compare-and-set save). Timers are deadlines stored on the row;
-``run_due`` fires those that have passed, reading the injected clock, so tests move time
-without sleeping.
+"""The table service: opening a table, the lobby's buttons, the turn's, and where a table
+is shown. A peer of ``bot.tables.kernel``, through which every change goes (the lock, one
+read, one compare-and-set save); the timers are another (``bot.tables.timers``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import gc
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import AsyncExitStack, contextmanager
-from functools import partial
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.errors import DatabaseUnavailable, Forbidden, NotYourTurn, StaleAction, UserError
+from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import NO_GUILD
 from bot.store import games
 from bot.store.db import Connection
@@ -31,7 +26,6 @@ from bot.tables.model import (
     Table,
     cancel_reminder,
     drop_held,
-    request_over,
     take_held,
 )
 from bot.tables.names import clean_name
@@ -40,8 +34,6 @@ from bot.tables.teams import next_team
 
 log = logging.getLogger(__name__)
 
-MAX_EXPIRIES = 3  # turns in a row a member's timer runs out before their seat forfeits
-TIMER_CONCURRENCY = 256  # timers fired at once in one tick (their saves share transactions)
 BOT_NAMES = (
     "Ada",
     "Babbage",
@@ -61,30 +53,9 @@ BOT_NAMES = (
 # it (15 minutes) can still show it closed.
 NO_GUILD_LOBBY_SECONDS = 14 * 60
 
-_gc_pauses = 0  # run_due calls under way with the cyclic collector paused (see _gc_paused)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a tick fires its timers, on again after: the
-    tick holds every table it fired, and each collection would scan them all again
-    (docs/performance.md, "The garbage collector")."""
-    global _gc_pauses
-    if not gc.isenabled() and _gc_pauses == 0:
-        yield  # someone else turned it off: theirs to turn on
-        return
-    _gc_pauses += 1
-    gc.disable()
-    try:
-        yield
-    finally:
-        _gc_pauses -= 1
-        if _gc_pauses == 0:
-            gc.enable()
-
 
 class TableService:
-    """Opens tables, runs their lobbies, turns and timers, through the kernel."""
+    """Opens tables and runs their lobbies and turns, through the kernel."""
 
     def __init__(self, kernel: TableKernel) -> None:
         self.kernel = kernel
@@ -514,151 +485,6 @@ class TableService:
             if table.status not in ("lobby", "running"):
                 return None
             return await self.kernel.close(table, "ended", None, closed)
-
-    # --- timers ----------------------------------------------------------------------
-
-    async def next_deadline(self) -> float | None:
-        return await games.next_deadline(self.db, self.kernel.shard_filter)
-
-    async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
-        """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
-        several at once so that their saves are committed together; ``on_change`` gets each
-        change as soon as it is committed. Returns the changes in deadline order.
-
-        Several processes may run this on one database (two unsharded processes, or the old
-        and the new one during a deploy): each timer still fires once. No claim is taken
-        first: the save is the claim. A timer's change is saved like a click's, as a
-        compare-and-set on the version the deadline was read at, together with its log entry
-        and its chips, so of two processes firing one deadline exactly one commits; the
-        other's save changes nothing (its chips moves and results are rolled back with it)
-        and it shows nothing: ``fire`` raises StaleAction before any change is returned, and
-        that is no news here (a click or the other process got there first), so it is logged
-        at debug only. A process that reads the row after the other committed finds the next
-        deadline, not yet due, or the table closed, and does nothing at all."""
-
-        async def one(table: Table) -> Change | None:
-            table_id = table.id
-            try:
-                change = await self._fire_locked(table)
-            except StaleAction:
-                log.debug("timer for game %s: another change came first", table_id)
-                return None
-            except UserError as exc:  # e.g. a bot found no legal move: log, don't loop
-                log.warning("timer for game %s refused: %s", table_id, exc)
-                return None
-            except DatabaseUnavailable as exc:  # nothing saved: it fires on a later tick
-                log.warning("timer for game %s waits for the database: %s", table_id, exc)
-                return None
-            except Exception:
-                # One broken table (a bug, a full disk) must not stop every other table's
-                # timers: the due list is ordered by deadline, so it would come first
-                # forever.
-                log.exception("timer for game %s failed; the others still fire", table_id)
-                return None
-            if change is not None and on_change is not None:
-                on_change(change)
-            return change
-
-        # Up to TIMER_CONCURRENCY due tables at a time: their locks taken, then the tables
-        # read in one query under them (not one read each), then fired together, so that
-        # their saves are committed together.
-        due = await games.due(self.db, self.clock(), shards=self.kernel.shard_filter)
-        if not due:
-            return []
-        with _gc_paused():
-            fired = await self._fire_due(due, one)
-        order = {table_id: index for index, table_id in enumerate(due)}
-        return sorted(fired, key=lambda change: order[change.table.id])
-
-    async def _fire_due(
-        self, due: list[int], one: Callable[[Table], Awaitable[Change | None]]
-    ) -> list[Change]:
-        fired: list[Change] = []
-        for start in range(0, len(due), TIMER_CONCURRENCY):
-            chunk = sorted(due[start : start + TIMER_CONCURRENCY])
-            changes: list[Change | None] = []
-            async with AsyncExitStack() as held:
-                for table_id in chunk:
-                    await held.enter_async_context(self.kernel.hold(table_id))
-                try:
-                    rows = await games.rows(self.db, chunk)
-                except DatabaseUnavailable as exc:  # nothing fired: a later tick
-                    log.warning("timers wait for the database: %s", exc)
-                    break
-                except Exception:  # as for one timer that fails: logged, the others fire
-                    log.exception("timers of games %s to %s failed", chunk[0], chunk[-1])
-                    continue
-                tables: list[Table] = []
-                for row in rows:
-                    try:
-                        tables.append(self.kernel.table_of(row))
-                    except UserError as exc:
-                        log.warning("timer for game %s refused: %s", row.id, exc)
-                changes = await asyncio.gather(*(one(table) for table in tables))
-            fired += [change for change in changes if change is not None]
-        return fired
-
-    async def fire(self, table_id: int) -> Change | None:
-        """Fire the table's timer if it is due."""
-        async with self.kernel.locked(table_id) as table:
-            return await self._fire_locked(table)
-
-    async def _fire_locked(self, table: Table) -> Change | None:
-        """``fire`` for a table read under its lock."""
-        now = self.clock()
-        if table.row.deadline is None or table.row.deadline > now:
-            return None  # someone acted in the meantime
-        if table.status == "lobby":
-            return await self.kernel.close(table, "expired", None, ev.Closed(ev.EXPIRED))
-        if table.status != "running":
-            return None
-        request = table.pending_request
-        if request is not None and request["until"] <= now:
-            return await self.request_ran_out(table)
-        game = table.game
-        assert table.rules is not None
-        current = game.current_seat(table.rules)
-        if current is None:
-            return None
-        seat = table.seats[current]
-        if seat.is_bot:
-            level = seat.bot_level or ""
-            job = game.bot_job(table.rules, level, self.rng)
-            # A search thinks in a worker process: other tables go on meanwhile. One that
-            # overruns the pool's guard plays what a timed-out turn plays instead.
-            steps = (
-                game.bot_step(table.rules, level, self.rng)
-                if job is None
-                else (await self.bots.run(job, partial(game.timeout_step, table.rules, self.rng)))
-            )
-            return await self.kernel.play(table, steps, None, "bot")
-        return await self.turn_ran_out(table, current)
-
-    async def request_ran_out(self, table: Table) -> Change:
-        """The pending request's timer fired: its message says so; the turn's own timer,
-        restored to the row, fires at the next tick if it is due too."""
-        request_over(table, "expired")
-        await self.kernel.save(table, None, "end_request_over", {"why": "expired"})
-        return Change(table)
-
-    async def turn_ran_out(self, table: Table, current: int) -> Change:
-        """The timer of ``current``, a member's seat, fired: a third expiry in a row forfeits
-        the seat; before that the bot plays the rest of the turn for them."""
-        kernel = self.kernel
-        game = table.game
-        assert table.rules is not None
-        table.expiries[current] += 1
-        if table.expiries[current] >= MAX_EXPIRIES:
-            forfeited = ev.Forfeited(current, MAX_EXPIRIES)
-            return await kernel.forfeit(table, current, forfeited, None, "forfeit")
-        table.add_event(ev.TimedOut(current))
-        # Play the rest of the absent seat's turn (RULINGS §4), one step at a time with
-        # the real dice, since what comes next depends on how they fall.
-        turn = game.turn_index(table.rules)
-        details: list[dict[str, Any]] = []
-        while game.current_seat(table.rules) == current and game.turn_index(table.rules) == turn:
-            kernel.apply(table, game.timeout_step(table.rules, self.rng), details)
-        return await kernel.commit(table, turn, details, None, "timeout")
 
     # --- restore ---------------------------------------------------------------------
 

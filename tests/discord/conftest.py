@@ -44,7 +44,7 @@ class Env:
     async def run_bots(self, limit: int = 500) -> None:
         """Let bot players move until a human is to play or the game is over."""
         for _ in range(limit):
-            deadline = await self.bot.tables.next_deadline()
+            deadline = await self.bot.peers.timers.next_deadline()
             if deadline is None or deadline - self.clock() > self.settings.bot_turn_delay_seconds:
                 return
             self.clock.now = max(self.clock.now, deadline)

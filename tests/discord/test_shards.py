@@ -16,6 +16,7 @@ from bot.store.db import Database
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards
+from bot.tables.timers import TableTimers
 from tests.discord.conftest import MakeEnv
 from tests.reliability.helpers import crash_at_commit
 from tests.reliability.test_restore import click_throw, edits_since
@@ -104,7 +105,7 @@ async def test_a_sharded_bot_plays_its_guild_and_leaves_the_others_alone(
         # other shard's lobby waits for its own process.
         assert await env.tick(15 * 60 + 1) == 1
         assert (await other.get(theirs.id)).status == "lobby"
-        [change] = await other.run_due()
+        [change] = await TableTimers(other.kernel).run_due()
         assert change.table.id == theirs.id and change.table.status == "expired"
     finally:
         await other_db.close()

@@ -13,6 +13,7 @@ from bot.store.db import Database
 from bot.tables.fair_play import FairPlay
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from bot.tables.wallet_hooks import WalletHooks
 from tests.fakes import FakeClock
 
@@ -72,7 +73,7 @@ async def _last(service: TableService, table_id: int) -> Any:
 
 async def _expire(service: TableService, table_id: int) -> Any:
     service.clock.advance(10_000)  # type: ignore[attr-defined]
-    [change] = await service.run_due()
+    [change] = await TableTimers(service.kernel).run_due()
     return change
 
 

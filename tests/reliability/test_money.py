@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from bot.sim.soak import OPS, InjectedFault, SoakWorld, Violation, report, soak
 from bot.store.db import Database
 from bot.tables import wallets
+from bot.tables.timers import TableTimers
 from tests.discord.conftest import MakeEnv
 from tests.fakes import ScriptedRandom
 from tests.reliability.helpers import snapshot, watch
@@ -84,7 +85,7 @@ async def test_exception_before_every_statement_of_a_money_step(tmp_path: Path, 
                 service.clock.advance(10_000)  # type: ignore[attr-defined]
                 # A fault inside a timer is logged and swallowed; in the due query, raised.
                 try:
-                    fired = await service.run_due()
+                    fired = await TableTimers(service.kernel).run_due()
                 except InjectedFault:
                     where.append("due query")
                 else:

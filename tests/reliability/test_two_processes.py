@@ -36,6 +36,7 @@ from bot.tables.kernel import TableKernel
 from bot.tables.lobby_host import LobbyHost
 from bot.tables.model import Change, Table
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
 from tests.reliability.burst import (
@@ -335,13 +336,15 @@ async def test_two_instances_fire_every_timer_once(
         caplog.set_level(logging.DEBUG, logger="bot")
         caplog.clear()
         rounds = 0
-        while (deadline := await a.next_deadline()) is not None:
+        while (deadline := await TableTimers(a.kernel).next_deadline()) is not None:
             rounds += 1
             assert rounds < 200
             clock.now = max(clock.now, deadline)
             due = set(await games.due(a.db, clock()))
             before = await log_kinds(a.db)
-            fired = await asyncio.gather(a.run_due(), b.run_due())
+            fired = await asyncio.gather(
+                TableTimers(a.kernel).run_due(), TableTimers(b.kernel).run_due()
+            )
             # Each due timer fired once, on one instance or the other: one change returned
             # (what the bot then shows), one log entry written.
             ids = Counter(change.table.id for changes in fired for change in changes)

@@ -31,6 +31,7 @@ from bot.tables.history import replay, verify_all, verify_game
 from bot.tables.kernel import TableKernel
 from bot.tables.model import Seat
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -106,7 +107,7 @@ async def play_game(
                 seen.add(user)
                 timed_out.add(user)
             clock.advance(TIMEOUT + 1)
-            [change] = await service.run_due()
+            [change] = await TableTimers(service.kernel).run_due()
         else:
             timed_out.discard(user)
             action = rng.choice(game.playable_actions(table.rules))

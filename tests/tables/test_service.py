@@ -18,6 +18,7 @@ from bot.tables.fair_play import FairPlay
 from bot.tables.kernel import TableKernel
 from bot.tables.names import clean_name
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -92,9 +93,9 @@ async def test_lobby_expires_after_its_deadline(db: Database, clock: FakeClock) 
     service = make_service(db, clock)
     table_id = await open_two(service)
     clock.advance(14 * 60)
-    assert await service.run_due() == []
+    assert await TableTimers(service.kernel).run_due() == []
     clock.advance(61)
-    [change] = await service.run_due()
+    [change] = await TableTimers(service.kernel).run_due()
     assert change.table.id == table_id and change.table.status == "expired"
 
 
@@ -119,7 +120,7 @@ async def test_many_due_timers_are_read_at_once_and_saved_together(
     trips: list[None] = []  # PostgreSQL: round trips to the server
     db.on_statement = seen.append
     db.on_round_trip = lambda: trips.append(None)
-    changes = await service.run_due()
+    changes = await TableTimers(service.kernel).run_due()
     db.on_statement = db.on_round_trip = None
     assert sorted(c.table.id for c in changes) == ids
     reads = [s for s in seen if s.startswith("SELECT")]
@@ -190,7 +191,7 @@ async def test_timeouts_play_for_the_absent_seat_and_three_abandon(
     statuses = []
     for _ in range(6):
         clock.advance(181)
-        fired = await service.run_due()
+        fired = await TableTimers(service.kernel).run_due()
         assert len(fired) == 1
         statuses.append(fired[0].table.status)
         if fired[0].table.status != "running":
@@ -207,7 +208,7 @@ async def test_acting_resets_the_expiry_count(db: Database, clock: FakeClock) ->
     await service.start(table_id, ANA)
     for _ in range(2):
         clock.advance(181)
-        await service.run_due()  # Ana times out, then Bo times out
+        await TableTimers(service.kernel).run_due()  # Ana times out, then Bo times out
     table = await service.get(table_id)
     assert table.expiries == [1, 1]
     change = await service.act(table_id, ANA, table.version, "throw")
@@ -232,7 +233,7 @@ async def test_bot_players_move_on_their_timer(db: Database, clock: FakeClock) -
         if change.table.status != "running":
             break
         clock.now = (change.table.row.deadline or clock.now) + 0.001
-        [change] = await service.run_due()
+        [change] = await TableTimers(service.kernel).run_due()
     assert change.table.status == "finished"
 
 

@@ -17,6 +17,7 @@ from bot.store.db import Database
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.shards import EVERY_GUILD, Shards, shard_of
+from bot.tables.timers import TableTimers
 from tests.fakes import FakeClock
 
 # Discord puts a guild on shard (id >> 22) % count: these two are on shards 0 and 1 of 2.
@@ -132,25 +133,36 @@ async def test_each_process_fires_and_redraws_only_its_own_guilds(tmp_path: Path
 
         # The timer loop sleeps until its own next deadline.
         first0, first1 = await zero.get(game0), await one.get(game1)
-        assert await zero.next_deadline() == first0.row.deadline
-        assert await one.next_deadline() == first1.row.deadline
-        assert await everything.next_deadline() == first0.row.deadline
+        assert await TableTimers(zero.kernel).next_deadline() == first0.row.deadline
+        assert await TableTimers(one.kernel).next_deadline() == first1.row.deadline
+        assert await TableTimers(everything.kernel).next_deadline() == first0.row.deadline
 
         # Both turn timers have run out: each process plays only its own guild's turn.
         clock.advance(181)
-        [change] = await zero.run_due()
+        [change] = await TableTimers(zero.kernel).run_due()
         assert change.table.id == game0
         assert (await zero.get(game1)).version == first1.version  # shard 1's, untouched
-        [change] = await one.run_due()
+        [change] = await TableTimers(one.kernel).run_due()
         assert change.table.id == game1
-        assert await zero.run_due() == [] and await one.run_due() == []
+        assert (
+            await TableTimers(zero.kernel).run_due() == []
+            and await TableTimers(one.kernel).run_due() == []
+        )
 
         # Both lobbies expire: again each process closes only its own.
         clock.advance(15 * 60)
-        expired0 = [c.table.id for c in await zero.run_due() if c.table.status == "expired"]
+        expired0 = [
+            c.table.id
+            for c in await TableTimers(zero.kernel).run_due()
+            if c.table.status == "expired"
+        ]
         assert expired0 == [lobby0]
         assert (await one.get(lobby1)).status == "lobby"
-        expired1 = [c.table.id for c in await one.run_due() if c.table.status == "expired"]
+        expired1 = [
+            c.table.id
+            for c in await TableTimers(one.kernel).run_due()
+            if c.table.status == "expired"
+        ]
         assert expired1 == [lobby1]
     finally:
         await db0.close()

@@ -12,6 +12,7 @@ import pytest
 
 from bot.games.registry import Games
 from bot.store.db import Database
+from bot.tables.timers import TableTimers
 from bot.ui.lobby import lobby_buttons, lobby_embed
 from bot.ui.rules import table_rules_embed
 from tests.fakes import FakeClock
@@ -61,7 +62,7 @@ async def test_every_game_draws_from_a_frozen_snapshot(db: Database, kind: str) 
     # The bot players play on; the snapshot still shows the turn it was taken at.
     for _ in range(3):
         clock.now += 60
-        await service.run_due()
+        await TableTimers(service.kernel).run_due()
     moved = await service.get(lobby.id)
     assert moved.version > snap.version
     assert game.turn_view(moved.snapshot()).embed.to_dict() != drawn

@@ -20,6 +20,7 @@ from bot.tables import thinking
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
 from bot.tables.thinking import WORKER_NICENESS, BotJob, BotPool, default_workers
+from bot.tables.timers import TableTimers
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL, ANA = 10, 20, 1
@@ -197,7 +198,7 @@ async def test_a_board_table_of_searching_bots_plays_through_the_pool(
         change = await service.start(table.id, ANA)
         for _ in range(6):
             clock.now = (change.table.row.deadline or clock.now) + 0.001
-            [change] = await service.run_due()
+            [change] = await TableTimers(service.kernel).run_due()
         assert change.table.rules is not None and change.table.rules.turn_count >= 6
         assert pool.jobs == 3  # hard's three turns; medium moved inline
     finally:

@@ -23,6 +23,7 @@ from bot.store.db import Database
 from bot.tables import events, values
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from tests.fakes import FakeClock
 
 GUILD, CHANNEL = 10, 20
@@ -58,7 +59,7 @@ async def test_a_table_loaded_again_resolves_no_type_hints(
     service, table_id = await _running(db, clock)
     for _ in range(4):  # a few turns timed out: the row holds typed events
         clock.advance(10_000)
-        await service.run_due()
+        await TableTimers(service.kernel).run_due()
     first = await service.get(table_id)
     assert len(first.events) >= 3
     resolved: list[object] = []
@@ -81,23 +82,24 @@ async def test_a_table_loaded_again_resolves_no_type_hints(
 async def test_the_collector_is_paused_while_a_tick_fires(db: Database, clock: FakeClock) -> None:
     service, table_id = await _running(db, clock)
     seen: list[bool] = []
-    fire = service._fire_locked
+    kernel = service.kernel
+    save = kernel.save
 
-    async def watched(table: typing.Any) -> typing.Any:
+    async def watched(*args: typing.Any) -> typing.Any:  # every timer fired saves
         seen.append(gc.isenabled())
-        return await fire(table)
+        return await save(*args)
 
-    service._fire_locked = watched  # type: ignore[method-assign]
+    kernel.save = watched  # type: ignore[method-assign]
     assert gc.isenabled()
     clock.advance(10_000)
-    [change] = await service.run_due()
+    [change] = await TableTimers(kernel).run_due()
     assert change.table.id == table_id
     assert seen == [False]
     assert gc.isenabled()  # on again after the tick
     gc.disable()  # someone else's pause is left as it is
     try:
         clock.advance(10_000)
-        await service.run_due()
+        await TableTimers(kernel).run_due()
         assert not gc.isenabled()
     finally:
         gc.enable()

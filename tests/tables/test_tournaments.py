@@ -21,6 +21,7 @@ from bot.tables import wallets
 from bot.tables.fair_play import FairPlay
 from bot.tables.kernel import TableKernel
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from bot.tables.tournament_rounds import advance
 from bot.tables.tournaments import Tournaments, on_game_over
 from bot.tables.wallet_hooks import WalletHooks
@@ -381,7 +382,7 @@ async def test_a_no_show_loses_by_the_table_timers(db: Database) -> None:
         user = table.seats[table.rules.current].user_id
         if user == absent:
             clock.advance(181)
-            await t.tables.run_due()
+            await TableTimers(t.tables.kernel).run_due()
         else:
             state = table.rules
             action = "throw" if state.phase == "throw" else "bank"

@@ -19,6 +19,7 @@ from bot.tables.kernel import TableKernel
 from bot.tables.kind import GameKind
 from bot.tables.model import Seat, Table
 from bot.tables.service import TableService
+from bot.tables.timers import TableTimers
 from bot.tables.wallet_hooks import WalletHooks, winners_in_turn_order
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
@@ -89,7 +90,7 @@ async def test_closing_without_a_result_refunds_every_stake(
         assert (await service.get(table_id)).status == "cancelled"
     elif how == "expiry":
         clock.advance(901)
-        await service.run_due()
+        await TableTimers(service.kernel).run_due()
     elif how == "end":  # a staked game: the host asks, and only everyone's agreement ends it
         await service.start(table_id, ANA)
         asked = await FairPlay(service.kernel).end(table_id, ANA, is_admin=False)
@@ -110,7 +111,7 @@ async def test_abandoned_game_refunds(db: Database, clock: FakeClock) -> None:
     await service.start(table_id, ANA)
     for _ in range(6):
         clock.advance(181)
-        fired = await service.run_due()
+        fired = await TableTimers(service.kernel).run_due()
         if fired[0].table.status == "abandoned":
             break
     assert (await service.get(table_id)).status == "abandoned"
