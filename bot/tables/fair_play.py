@@ -4,8 +4,8 @@ a staked game, by the host's request that everyone still playing agrees to.
 
 ``FairPlay`` is a peer of the table kernel: the same lock, saves, close and commit as every
 other change. The end request's own timer shares the row's deadline with the turn's
-(``model.set_deadline``); the timer's side (a turn or a request running out) is the table
-service's, the forfeit of a seat the kernel's (both are shared).
+(``model.set_deadline``). A turn or a request running out is the timers' (``timers.py``);
+the forfeit of a seat, which resigning shares with them, is the kernel's.
 """
 
 from __future__ import annotations

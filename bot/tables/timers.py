@@ -60,16 +60,8 @@ class TableTimers:
         several at once so that their saves are committed together; ``on_change`` gets each
         change as soon as it is committed. Returns the changes in deadline order.
 
-        Several processes may run this on one database (two unsharded processes, or the old
-        and the new one during a deploy): each timer still fires once. No claim is taken
-        first: the save is the claim. A timer's change is saved like a click's, as a
-        compare-and-set on the version the deadline was read at, together with its log entry
-        and its chips, so of two processes firing one deadline exactly one commits; the
-        other's save changes nothing (its chips moves and results are rolled back with it)
-        and it shows nothing: ``fire`` raises StaleAction before any change is returned, and
-        that is no news here (a click or the other process got there first), so it is logged
-        at debug only. A process that reads the row after the other committed finds the next
-        deadline, not yet due, or the table closed, and does nothing at all."""
+        Several processes may run this on one database: each timer still fires once, the
+        save being the claim (docs/reliability.md, "Timers in two processes")."""
 
         async def one(table: Table) -> Change | None:
             table_id = table.id

@@ -7,7 +7,7 @@ result. Each click comes with a fresh token, valid 15 minutes, through which a c
 follows it (a bot player's move, a resignation confirmed privately) edits the message too.
 A message that fell behind (no token was fresh: a restart, or a game nobody touched) is
 brought up to date by the next click on it, which says so. There is no turn timer there
-(``NO_GUILD`` tables, ``TableService._open``), so nothing moves while nobody clicks.
+(``NO_GUILD`` tables, ``TableService.open_lobby``), so nothing moves while nobody clicks.
 """
 
 from __future__ import annotations
