@@ -165,7 +165,8 @@ def read_together(services: list[TableService]) -> None:
     that follow are made on the same row, as two processes' can be."""
     both = asyncio.Barrier(len(services))
     for service in services:
-        get = service.get
+        kernel = service.kernel  # every peer reads under the lock through the kernel
+        get = kernel.get
         waiting = [True]
 
         async def together(
@@ -177,7 +178,7 @@ def read_together(services: list[TableService]) -> None:
                 await asyncio.wait_for(both.wait(), 5)
             return table
 
-        service.get = together  # type: ignore[method-assign]
+        kernel.get = together  # type: ignore[method-assign]
 
 
 async def test_two_instances_adding_watchers_at_once_keep_both(db_target: DbTarget) -> None:
