@@ -77,7 +77,7 @@ async def timers_part_async(part: Part, barrier: Any) -> tuple[float, list[float
         await asyncio.to_thread(barrier.wait, BARRIER_TIMEOUT)
         env.clock.now = due + 1
         started = time.perf_counter()
-        fired = await env.bot.tables.run_due()
+        fired = await env.bot.peers.timers.run_due()
         finished = time.perf_counter()
         # Each fires its own shard's timers only, each once (a test's claim, checked here too).
         assert len(fired) == part.clicks, f"{len(fired)} of {part.clicks} timers fired"

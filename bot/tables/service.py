@@ -79,6 +79,14 @@ class TableService:
         """The table as the database has it; ``place``: a click's, checked (see ``Place``)."""
         return await self.kernel.get(table_id, place)
 
+    def busy(self, table_id: int) -> bool:
+        """Whether a change of this table is under way here (a new one would wait for it)."""
+        return self.kernel.busy(table_id)
+
+    def live_locks(self) -> int:
+        """How many tables hold a lock (a change under way)."""
+        return self.kernel.live_locks()
+
     # --- lobby -----------------------------------------------------------------------
 
     async def open_lobby(

@@ -153,7 +153,7 @@ async def test_a_table_whose_bot_thinks_too_long_plays_its_timed_out_move(
         before, turns = timed_out(), change.table.rules.turn_count
         clock.now = (change.table.row.deadline or clock.now) + 0.001
         started = time.perf_counter()
-        [change] = await service.run_due()
+        [change] = await TableTimers(service.kernel).run_due()
         assert time.perf_counter() - started < 2.0
         assert change.table.rules is not None and change.table.rules.turn_count == turns + 1
         assert timed_out() == before + 1
