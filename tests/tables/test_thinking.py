@@ -135,7 +135,9 @@ async def test_a_table_whose_bot_thinks_too_long_plays_its_timed_out_move(
     settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
     pool = BotPool(1, guard_seconds=0.3)
     pool.start()
-    service = TableService(db, Games(), settings.table_limits(), clock, random.Random(2), bots=pool)
+    service = TableService(
+        TableKernel(db, Games(), settings.table_limits(), clock, random.Random(2), bots=pool)
+    )
     try:
         table = await service.open_lobby(
             guild_id=GUILD,
