@@ -46,6 +46,7 @@ from bot.ui.i18n import CommandTranslator, ServerLanguages, tree_refusals
 from bot.ui.manage import ManageSelect
 from bot.ui.numbers import CommandTree
 from bot.ui.publisher import PACE_LIMIT, Publisher
+from bot.ui.quickplay import QuickButton
 from bot.ui.rematch import RematchButton
 from bot.ui.reminders import ReminderPoster
 from bot.ui.router import Router
@@ -272,7 +273,7 @@ class SequencesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._dispatch_in_members_language()
-        self.add_dynamic_items(GameButton, RematchButton, ManageSelect)
+        self.add_dynamic_items(GameButton, RematchButton, ManageSelect, QuickButton)
         for game in self.games.presentations():
             await asyncio.to_thread(game.prepare)  # e.g. the board's base picture (~0.3 s)
         for extension in extensions():

@@ -14,6 +14,7 @@ from bot.render.common import chips
 from bot.tables.stats import SeasonNameTaken
 from bot.ui.checks import require_admin
 from bot.ui.i18n import locale_for, publicly, verbatim
+from bot.ui.quickplay import tell_taken_out
 from bot.ui.review_texts import suggestions_set
 from bot.ui.seasons import end_of_day, season_name, started_text
 
@@ -230,6 +231,66 @@ class Admin(
                 "(its operator has set no PUBLIC_URL, so no link is shown in Discord).",
                 id=web_id,
             )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="quickplay", description="Whether members may use quick play here")
+    @app_commands.describe(state="off, here (this server's members, the default) or everywhere")
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name="off", value="off"),
+            app_commands.Choice(name="here", value="here"),
+            app_commands.Choice(name="everywhere", value="everywhere"),
+        ]
+    )
+    async def quickplay(self, interaction: discord.Interaction[SequencesBot], state: str) -> None:
+        require_admin(interaction, _("You need Manage Server to change game settings."))
+        assert interaction.guild_id is not None
+        quick = self.bot.shell.quickplay
+        if quick is None:
+            raise UserError(_("Quick play isn't running here."))
+        taken_out = await quick.set_mode(interaction.guild_id, state, interaction.user.id)
+        if state == "off":
+            text = plural(
+                "Quick play is off here: %(count)s member waiting was taken out of the queue "
+                "and told.",
+                "Quick play is off here: %(count)s members waiting were taken out of the queue "
+                "and told.",
+                len(taken_out),
+            )
+        elif state == "here":
+            text = _("Quick play here matches this server's members with each other.")
+        else:
+            text = _(
+                "Quick play is set to everywhere, but only this server is searched for now: "
+                "members are matched with this server's members."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+        await tell_taken_out(self.bot, taken_out)
+
+    @app_commands.command(
+        name="quickplay-channel", description="Where quick-play tables open (default: where queued)"
+    )
+    @app_commands.describe(channel="The channel for quick-play threads (leave empty: where queued)")
+    async def quickplay_channel(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        require_admin(interaction, _("You need Manage Server to change game settings."))
+        assert interaction.guild_id is not None
+        quick = self.bot.shell.quickplay
+        if quick is None:
+            raise UserError(_("Quick play isn't running here."))
+        if channel is not None and channel.guild.id != interaction.guild_id:
+            raise UserError(_("Pick a channel of this server."))
+        await quick.set_channel(
+            interaction.guild_id, None if channel is None else channel.id, interaction.user.id
+        )
+        text = (
+            _("Quick-play tables open in the channel each member queued from.")
+            if channel is None
+            else _("Quick-play tables open in %(channel)s.", channel=channel.mention)
+        )
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="season", description="Start a season of the leaderboards")

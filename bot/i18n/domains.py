@@ -50,6 +50,11 @@ DOMAINS: tuple[Domain, ...] = (
         "tournaments: sign-up, rounds, standings, brackets and their rules page",
     ),
     Domain(
+        "quickplay",
+        ("bot/ui/quickplay.py", "cogs/play.py"),
+        "quick play: the queue, ready checks, blocks, the bot offer and their refusals",
+    ),
+    Domain(
         "sequences",
         ("bot/games/sequences/**.py",),
         "push-your-luck Sequences and its variants: turns, buttons, odds advice, rules",

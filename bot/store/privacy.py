@@ -41,6 +41,12 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tournament_fees": ("user_id",),
     "tournament_log": ("actor_id",),
     "web_players": ("user_id",),
+    "quick_queue": ("user_id",),
+    "quick_blocks": ("user_id", "blocked_id"),
+    "quick_no_shows": ("user_id",),
+    "quick_timeouts": ("user_id",),
+    "quick_match_seats": ("user_id",),
+    "quick_guilds": ("updated_by",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
 GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once", "tournament_fees_settle_once")

@@ -11,6 +11,7 @@ import discord
 from bot.games.registry import Games
 from bot.tables.clock import Clock
 from bot.tables.guild_settings import GuildSettings
+from bot.tables.quickplay import QuickPlay
 from bot.tables.rematch import Rematches
 from bot.tables.reminders import TurnReminders
 from bot.tables.replays import Replays
@@ -39,6 +40,7 @@ class Shell:
     shards: Shards = EVERY_GUILD  # the guilds this process owns
     web: WebDirectory | None = None  # the web companion's public servers and opaque ids
     public_url: str | None = None  # PUBLIC_URL: where the pages are, for "View on the web"
+    quickplay: QuickPlay | None = None  # the queue (cogs/play.py sets it up)
 
 
 class _HasShell(Protocol):

@@ -213,6 +213,7 @@ MEMBER_IDS_NAMED_OTHERWISE = {
     ("tournament_matches", "a_id"),
     ("tournament_matches", "b_id"),
     ("tournament_matches", "winner_id"),
+    ("quick_blocks", "blocked_id"),
 }
 
 
