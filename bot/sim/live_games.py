@@ -76,6 +76,7 @@ async def insert_finished(
                 lobby_message_id=None,
                 message_id=None,
                 version=1,
+                revision=0,
                 deadline=None,
                 created_at=at - count + i,
                 updated_at=at - count + i,
