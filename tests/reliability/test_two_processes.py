@@ -252,7 +252,7 @@ async def test_a_move_on_the_read_before_the_game_moved_is_refused_then_applies(
         assert table.rules is not None
         user = table.seats[table.rules.current].user_id
         assert user is not None
-        get = b.get
+        get = b.kernel.get  # every peer reads through the kernel
         moved = [False]
 
         async def read_then_moved(table_id: int, place: Any = None) -> Table:
@@ -262,7 +262,7 @@ async def test_a_move_on_the_read_before_the_game_moved_is_refused_then_applies(
                 await a.set_game_message(table_id, thread_id=None, message_id=555)
             return copy
 
-        b.get = read_then_moved  # type: ignore[method-assign]
+        b.kernel.get = read_then_moved  # type: ignore[method-assign]
         with pytest.raises(StaleAction):
             await b.act(table_id, user, table.version, "throw")
         fresh = await a.get(table_id)
