@@ -141,9 +141,10 @@ async def rating_of(db: Database, scope: int, game_key: str, user_id: int) -> in
 async def seated_at(db: Database, user_id: int) -> tuple[int, int, int | None] | None:
     """(game id, channel id, thread id) of a running table the member plays at, if any."""
     needle = f'"user_id":{int(user_id)},'
+    mentions = db.dialect.contains("state_json", "?")
     rows = await db.fetchall(
         "SELECT id, channel_id, thread_id, guild_id, state_json FROM games"
-        f" WHERE status = 'running' AND {db.dialect.contains('state_json', '?')} ORDER BY id",
+        f" WHERE status = 'running' AND {mentions} ORDER BY id",
         (needle,),
     )
     for row in rows:
@@ -473,9 +474,9 @@ async def names(db: Database, guild_id: int, user_ids: Sequence[int]) -> dict[in
     """The members' names in the server, as they last queued (``members``)."""
     if not user_ids:
         return {}
+    marks = ", ".join("?" * len(user_ids))
     rows = await db.fetchall(
-        "SELECT user_id, display_name FROM members WHERE guild_id = ?"
-        f" AND user_id IN ({', '.join('?' * len(user_ids))})",
+        f"SELECT user_id, display_name FROM members WHERE guild_id = ? AND user_id IN ({marks})",
         (guild_id, *user_ids),
     )
     return {int(r[0]): str(r[1]) for r in rows}

@@ -320,6 +320,8 @@ TRUSTED_SQL_NAMES = {
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
     # "?, ?, ..." and fixed text the code picks (all-time or season table, its columns)
     "bot/store/web.py": {"marks", "guild", "source", "ranked", "where"},
+    # its columns, the shard filter, PostgreSQL's row lock, "?, ?, ...", a dialect phrase
+    "bot/store/queue.py": {"_Q_COLUMNS", "where", "lock", "marks", "mentions"},
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
 
