@@ -16,6 +16,7 @@ from bot.render.common import COLOUR
 from bot.ui.anywhere import anywhere
 from bot.ui.checks import for_organisers
 from bot.ui.mentions import CommandMentions, Mention, plain
+from bot.ui.quickplay import QUICKPLAY_RULES
 from bot.ui.rules import rules_embed
 from bot.ui.tournament_words import TOURNAMENT_RULES
 from bot.ui.tournaments import may_organise
@@ -59,7 +60,7 @@ class Help(commands.Cog):
         pages: list[tuple[Game[Any] | None, RulesPage]] = [
             (g, p) for g in self.bot.games.presentations() for p in g.rules_pages
         ]
-        pages += [(None, TABLE_RULES), (None, TOURNAMENT_RULES)]
+        pages += [(None, TABLE_RULES), (None, TOURNAMENT_RULES), (None, QUICKPLAY_RULES)]
         wanted = (game or pages[0][1].key).strip().casefold()
         found = next(
             (
@@ -82,7 +83,12 @@ class Help(commands.Cog):
         text = current.casefold()
         return [
             app_commands.Choice(name=_(page.title)[:100], value=page.key)
-            for page in [*self.bot.games.rules_pages, TABLE_RULES, TOURNAMENT_RULES]
+            for page in [
+                *self.bot.games.rules_pages,
+                TABLE_RULES,
+                TOURNAMENT_RULES,
+                QUICKPLAY_RULES,
+            ]
             if text in page.key.casefold()
             or text in page.title.casefold()
             or text in _(page.title).casefold()

@@ -15,8 +15,9 @@ from typing import Any
 import discord
 
 from bot.errors import UserError, add_texts
+from bot.games.base import RulesPage
 from bot.games.registry import Games
-from bot.i18n.speaking import _, number, plural
+from bot.i18n.speaking import N_, _, number, plural
 from bot.render.common import user_mention
 from bot.tables.model import Table
 from bot.tables.quickplay import (
@@ -100,6 +101,27 @@ add_texts(
         "quick.ready_already": lambda: _("You're ready; waiting for the others."),
         "quick.ready_late": lambda: _("That ready check is over."),
     }
+)
+
+
+# /rules game:quickplay: the numbers of docs/rules.md, "Quick play".
+QUICKPLAY_RULES = RulesPage(
+    "quickplay",
+    N_("Quick play: the queue, matching and ready checks"),
+    # TRANSLATORS: /rules game:quickplay. **Ready** and **Play a bot now** are the buttons'
+    # labels: write them as the buttons say them in your language.
+    N_(
+        "• `/play queue` waits for an opponent in this server for one game; one queue at a "
+        "time, and not while you play at a table.\n"
+        "• You are matched with the closest rating that fits: ±100 at once, 50 wider every "
+        "10 seconds of waiting, at most ±700; the longest waiting first; never with a member "
+        "either of you blocked (`/play block`).\n"
+        "• Matched, each of you has 30 seconds to press **Ready**. All ready: the table opens "
+        "in a thread and starts. Someone not ready: the others go back to the front, keeping "
+        "their wait, the no-show to the end; three no-shows in an hour: 10 minutes out.\n"
+        "• After your wait (60 seconds unless you chose `bot-after`), **Play a bot now** is "
+        "offered once, at the level nearest your rating; games with a bot move no rating."
+    ),
 )
 
 

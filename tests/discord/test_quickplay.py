@@ -5,6 +5,7 @@ leave ids, queuing twice, queuing while seated."""
 
 from __future__ import annotations
 
+from bot.i18n.speaking import speaking
 from tests.discord.conftest import Env, MakeEnv
 from tests.harness import Message, Player
 from tests.reliability.helpers import forge_click
@@ -191,3 +192,20 @@ async def test_blocks_are_private_and_respected(make_env: MakeEnv) -> None:
     assert ready_message(env, ana) and ready_message(env, bo)
     none = await bo.slash("play blocked")
     assert none.text == "You haven't blocked anyone."
+
+
+async def test_rules_explain_quick_play_in_the_members_language(make_env: MakeEnv) -> None:
+    """Issue 36.7: /rules has a quick-play page with the matcher's numbers and the buttons'
+    words, in English and in each member's language."""
+    env = await make_env()
+    ana = await env.h.member("Ana")
+    page = await ana.slash("rules", game="quickplay")
+    text = " ".join(page.text.split())
+    assert page.ephemeral
+    assert "±100 at once, 50 wider every 10 seconds of waiting, at most ±700" in text
+    assert "**Ready**" in text and "**Play a bot now**" in text
+    ana.locale = "de"
+    with speaking("de"):
+        page = await ana.slash("rules", game="quickplay")
+    assert "**Bereit**" in page.text and "/spielen warteschlange" in page.text
+    assert "Ready" not in page.text
