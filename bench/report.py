@@ -39,6 +39,7 @@ class Sizes:
     store_members: int = 10_000
     store_runs: int = 200  # timed runs per store measurement
     tables_games: int = 20  # demo games per game, played by bots through the service
+    queued: int = 10_000  # quick play's waiting members in one matcher pass
 
 
 QUICK = Sizes(
@@ -64,6 +65,7 @@ QUICK = Sizes(
     store_members=40,
     store_runs=3,
     tables_games=1,
+    queued=20,
 )
 
 

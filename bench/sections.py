@@ -13,6 +13,7 @@ from bench.floor import floor_section
 from bench.frame import frame_section
 from bench.odds import odds_section
 from bench.processes import process_section
+from bench.quickplay import quickplay_section
 from bench.report import Report, Sizes
 from bench.scale import memory_section, open_section, timer_section
 from bench.store import store_section
@@ -57,6 +58,10 @@ async def frames(b: Bench) -> None:
 
 async def odds(b: Bench) -> None:
     odds_section(b.sizes, b.report)
+
+
+async def quickplay(b: Bench) -> None:
+    quickplay_section(b.sizes, b.report, b.seed)
 
 
 SECTIONS: tuple[Section, ...] = (
@@ -128,6 +133,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section("frame", "board pictures and the strong bot's move time", frames),
     Section("odds", "the exact odds: cold, cached, everything", odds),
+    Section("quickplay", "quick play's matcher: one pass over 10,000 queued members", quickplay),
 )
 
 NAMES = tuple(section.name for section in SECTIONS)

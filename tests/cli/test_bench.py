@@ -99,6 +99,9 @@ ROWS = {
     "web.picture",
     "web.clicks.quiet",
     "web.clicks.busy",
+    # quick play's matcher (bench/quickplay.py)
+    "quickplay.pass.one_server",
+    "quickplay.pass.servers",
 }
 # Only on PostgreSQL: the biggest burst from 1 process and split across 2 on one database.
 PROCESSES = {
