@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable
 
 from bot.records import LeaderboardRow
-from bot.store import web
+from bot.store import queue, web
 from bot.store.db import Database
 from bot.store.web import LiveTable, Rival
 from bot.tables.clock import Clock
@@ -98,6 +98,10 @@ class WebDirectory:
     async def live_tables(self, guild_id: int) -> list[LiveTable]:
         """The server's open lobbies and running games, newest first."""
         return await web.live_tables(self.db, guild_id)
+
+    async def queue_sizes(self, guild_id: int) -> dict[str, int]:
+        """Members in the server's quick-play queue, per game (issue 36.7)."""
+        return await queue.sizes(self.db, guild_id)
 
     async def live_counts(self) -> dict[str, int]:
         return await web.live_counts(self.db)

@@ -229,12 +229,13 @@ class Pages:
                 )
                 rows, total = board.rows, board.total
                 pages = max(1, -(-total // board.page_size))
-        ids, history, listed, live = await asyncio.gather(
+        ids, history, listed, live, queued = await asyncio.gather(
             self.site.web.player_ids(guild_id, [r.user_id for r in rows]),
             # The latest ten, uncounted: counting a busy server's 100,000 games took a second.
             shell.replays.recent(guild_id, limit=10),
             shell.tournaments.listed(guild_id),
             self.site.web.live_tables(guild_id),
+            self.site.web.queue_sizes(guild_id),
         )
         live = [t for t in live if self.site.channel_public(guild_id, where(t))]
         tournaments = listed[:10]
@@ -300,6 +301,11 @@ class Pages:
                 }
                 for t in live
             ]
+            waiting = [
+                {"game": shell.games.label(k), "count": words.queued(n)}
+                for k, n in sorted(queued.items(), key=lambda kv: shell.games.label(kv[0]))
+                if n > 0
+            ]
             paging = {
                 "text": words.page_of(min(page, pages), pages),
                 "previous": link(page=page - 1) if page > 1 else None,
@@ -318,6 +324,7 @@ class Pages:
             paging=paging,
             recent=recent,
             live=tables,
+            waiting=waiting,
             tournaments=events,
             action=base,
             game_key=game_key or "",

@@ -4,7 +4,7 @@ every other message (the ``pages`` domain)."""
 
 from __future__ import annotations
 
-from bot.i18n.speaking import _, number
+from bot.i18n.speaking import _, number, plural
 
 
 def words() -> dict[str, str]:
@@ -42,6 +42,8 @@ def words() -> dict[str, str]:
         # TRANSLATORS: the server page's section of the lobbies and games being played now.
         "live": _("Live tables and open lobbies"),
         "open_in_discord": _("Open in Discord"),
+        # TRANSLATORS: the server page's section of quick play's queue (/play queue).
+        "waiting": _("Waiting for an opponent (/play queue)"),
         "rounds": _("Matches by round"),
         "results": _("Results"),
         "prizes": _("Prizes"),
@@ -96,6 +98,11 @@ def server_title(name: str) -> str:
 
 def player_title(name: str, server: str) -> str:
     return _("%(player)s in %(server)s", player=name, server=server)
+
+
+def queued(count: int) -> str:
+    """How many members wait in quick play's queue for one game."""
+    return plural("%(count)s waiting", "%(count)s waiting", count, count=number(count))
 
 
 def table_status(status: str) -> str:

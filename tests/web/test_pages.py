@@ -280,3 +280,22 @@ async def test_a_forgotten_member_is_deleted_member_on_every_page(
         assert "Bobby" not in html, path
     assert "Deleted member" in await page(client, base)
     assert "Gelöschtes Mitglied" in await page(client, f"{base}?lang=de")
+
+
+async def test_the_server_page_counts_quick_plays_queue_per_game(
+    played: Played, web_of: WebOf
+) -> None:
+    """Issue 36.7: the server page says how many members wait in quick play's queue for
+    each game, never who; the section goes when the queue is empty."""
+    client = await web_of(played.env)
+    base = f"/s/{played.web_id}"
+    assert "Waiting for an opponent" not in await page(client, base)
+    answer = await played.cy.slash("play queue", game="heartsdue")
+    assert answer.ephemeral and "in the queue for Hearts Due" in answer.text
+    shown = main(await page(client, base))
+    section = shown[shown.index("Waiting for an opponent") :]
+    section = section[: section.index("</section>")]
+    assert "Hearts Due" in section and "1 waiting" in section
+    assert "Cyrille" not in section and str(played.cy.id) not in shown
+    await played.cy.slash("play leave")
+    assert "Waiting for an opponent" not in await page(client, base)
