@@ -31,6 +31,7 @@ from bot.tables.quickplay import (
 )
 from bot.ui.buttons import is_button
 from bot.ui.checks import fits_id
+from bot.ui.compose import ping_payload
 from bot.ui.errors import handle_error, reply_private
 from bot.ui.shell import Shell, shell_of
 
@@ -255,11 +256,7 @@ async def run_pass(client: Any, shell: Shell) -> None:
                 try:
                     channel = await _channel(client, seat.channel_id)
                     message = await channel.send(
-                        _ready_text(found, seat.user_id),
-                        view=view,
-                        allowed_mentions=discord.AllowedMentions(
-                            everyone=False, roles=False, users=[discord.Object(seat.user_id)]
-                        ),
+                        **ping_payload(seat.user_id, _ready_text(found, seat.user_id)), view=view
                     )
                 except discord.HTTPException as exc:  # unanswered: the check runs out
                     log.warning("quick play check %s: not asked (%s)", found.id, exc.status)
@@ -321,13 +318,7 @@ async def _offer_bot(client: Any, shell: Shell, offer: QueueRow) -> None:
         )
         try:
             channel = await _channel(client, offer.channel_id)
-            await channel.send(
-                text,
-                view=view,
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(offer.user_id)]
-                ),
-            )
+            await channel.send(**ping_payload(offer.user_id, text), view=view)
         except discord.HTTPException as exc:
             log.warning("quick play: no bot offer to %s (%s)", offer.user_id, exc.status)
 
@@ -417,12 +408,7 @@ async def tell_taken_out(client: Any, rows: list[QueueRow]) -> None:
             )
         try:
             channel = await _channel(client, row.channel_id)
-            await channel.send(
-                text,
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(row.user_id)]
-                ),
-            )
+            await channel.send(**ping_payload(row.user_id, text))
         except discord.HTTPException as exc:
             log.warning("quick play: %s not told of the queue's end (%s)", row.user_id, exc.status)
 
