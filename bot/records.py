@@ -117,6 +117,13 @@ class LeaderboardPage:
 # own install of the app): stored so, kept off every server's leaderboard, stats and ratings.
 NO_GUILD = 0
 
+# The guild id of a quick-play table whose players come from several servers (issue 36,
+# ``where: everywhere``): the table belongs to no server, its places (one thread per server)
+# are listed beside it, and its results make the everywhere ladder, the stats scope of this
+# id, on no server's leaderboard. Discord's ids are at least 2**22 (a timestamp shifted by
+# 22 bits), so no server has it; its shard is 0 whatever the shard count.
+EVERYWHERE = 2**22 - 1
+
 
 @dataclass(frozen=True, slots=True)
 class Season:
