@@ -152,7 +152,7 @@ class Env:
         shown = self.h.message(table.row.message_id).payload
         components = json.dumps(shown.get("components") or [])
         fake = self.h.fake
-        author = fake._bot_author()  # private to the harness: the bot as message author
+        author = fake.bot_author()
         channel = self.h.channel_id
 
         def show(i: int, game_id: int) -> int:

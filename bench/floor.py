@@ -62,7 +62,7 @@ class Floor:
         button = {"type": 2, "style": 1, "label": "Noop", "custom_id": f"bench:{self.made}"}
         stored = self.h.fake.create_message(
             channel_id=self.h.channel_id,
-            author=self.h.fake._bot_author(),
+            author=self.h.fake.bot_author(),
             fields={"content": "floor", "components": [{"type": 1, "components": [button]}]},
             files=[],
         )

@@ -243,7 +243,7 @@ class WorkFloor:
         fake = self.h.fake
         stored = fake.create_message(
             channel_id=self.h.channel_id,
-            author=fake._bot_author(),  # private to the harness: the bot as message author
+            author=fake.bot_author(),
             fields={
                 "content": self.shape.content,
                 "embeds": [self.shape.embed],

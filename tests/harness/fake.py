@@ -891,7 +891,8 @@ class FakeDiscord:
             raise http_error(404, 10008)
         return msg
 
-    def _bot_author(self) -> JsonDict:
+    def bot_author(self) -> JsonDict:
+        """The bot as a message's author (the bench and the rate-limit test post as it)."""
         assert self.bot.user is not None
         return P.user_payload(self.bot.user)
 
@@ -992,7 +993,7 @@ class FakeDiscord:
             self._echo("parse_thread_update", channel)
         flags = int(body.get("flags") or 0) & ~P.EPHEMERAL
         msg = self.create_message(
-            channel_id=int(cid), author=self._bot_author(), fields=body, files=files, flags=flags
+            channel_id=int(cid), author=self.bot_author(), fields=body, files=files, flags=flags
         )
         return copy.deepcopy(msg.payload)
 
@@ -1316,7 +1317,7 @@ class FakeDiscord:
             flags = (int(data.get("flags") or 0) & ~P.LOADING) | (P.LOADING if kind == 5 else 0)
             msg = self.create_message(
                 channel_id=rec.channel_id,
-                author=self._bot_author(),
+                author=self.bot_author(),
                 fields=data if kind == 4 else {},
                 files=files,
                 flags=flags,
@@ -1363,7 +1364,7 @@ class FakeDiscord:
         eph = int(body.get("flags") or 0) & P.EPHEMERAL
         msg = self.create_message(
             channel_id=rec.channel_id,
-            author=self._bot_author(),
+            author=self.bot_author(),
             fields=body,
             files=files,
             flags=int(body.get("flags") or 0),

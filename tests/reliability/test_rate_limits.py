@@ -116,7 +116,7 @@ async def test_hundreds_of_turns_running_out_at_once_are_shown_within_the_rate_l
     template = (await env.bot.tables.get(1)).row
     shown = env.h.message(template.message_id).payload
     fake, channel = env.h.fake, env.h.channel.id
-    author = fake._bot_author()  # private to the harness: the bot as a message's author
+    author = fake.bot_author()
 
     def show(i: int, game_id: int) -> int:
         text = json.dumps(shown.get("components") or []).replace('"t:1:', f'"t:{game_id}:')
