@@ -110,6 +110,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
         bot_class: type[SequencesBot] = SequencesBot,
         games: Games | None = None,
         guild_id: int | None = None,
+        more_guilds: tuple[str, ...] = (),
         **overrides: Any,
     ) -> Env:
         target = database(len(opened))
@@ -127,7 +128,7 @@ def env_factory(database: Callable[[int], str], make_harness: Any) -> tuple[Make
             run_timers=False,
             games=games,
         )
-        h = await make_harness(bot, channels=channels, guild_id=guild_id)
+        h = await make_harness(bot, channels=channels, guild_id=guild_id, more_guilds=more_guilds)
         pace_on_discords_clock(bot, h)
         env = Env(h, bot, clock, target, settings, seed, bot_class, games)
         opened.append(env)

@@ -469,8 +469,9 @@ def _route(method: str, template: str, handler: Handler) -> tuple[str, re.Patter
 class FakeDiscord:
     """Server-side state shared by every bot instance of one harness."""
 
-    def __init__(self, guild_id: int) -> None:
-        self.guild_id = guild_id
+    def __init__(self, guild_id: int, guild_ids: Sequence[int] = ()) -> None:
+        self.guild_id = guild_id  # the first server
+        self.guild_ids = list(guild_ids) or [guild_id]  # every server, the first first
         self.client: commands.Bot | None = None
         self.messages: dict[int, StoredMessage] = {}
         self.threads: dict[int, JsonDict] = {}
@@ -484,6 +485,8 @@ class FakeDiscord:
         # answers interactions there (their webhook) but every REST call is 403 50001.
         self.private_channels: dict[int, JsonDict] = {}
         self.members: dict[int, JsonDict] = {}  # member payloads (with "user") by user id
+        # Who is a member of which server: guild id -> user id -> their member payload there.
+        self.memberships: dict[int, dict[int, JsonDict]] = {}
         self.commands: dict[int | None, list[JsonDict]] = {}  # synced, by guild id (None: global)
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
@@ -764,14 +767,29 @@ class FakeDiscord:
             return {"id": str(channel_id), "type": 1}
         if channel_id in self.private_channels:
             raise http_error(403, 50001, "Missing Access: the app is not in this channel")
-        channel = self.guild.get_channel(channel_id)
+        channel = self._guild_channel(channel_id)
         if channel is None:
             raise http_error(404, 10003)
         return channel
 
+    def _guild_channel(self, channel_id: int) -> Any:
+        """A guild channel (not a thread) of any of the servers, or None."""
+        for guild_id in self.guild_ids:
+            guild = self.bot.get_guild(guild_id)
+            channel = guild.get_channel(channel_id) if guild is not None else None
+            if channel is not None:
+                return channel
+        return None
+
     def _guild_id_for(self, channel_id: int) -> int | None:
+        """The server of a channel or thread (None: a DM or a private channel)."""
         private = channel_id in self.dm_channels or channel_id in self.private_channels
-        return None if private else self.guild_id
+        if private:
+            return None
+        if channel_id in self.threads:
+            return int(self.threads[channel_id]["guild_id"])
+        channel = self._guild_channel(channel_id) if self.client is not None else None
+        return channel.guild.id if channel is not None else self.guild_id
 
     def _echoes(self, msg: StoredMessage) -> bool:
         """Whether the bot gets a gateway event for this message (not in DMs, nor in a
@@ -847,7 +865,7 @@ class FakeDiscord:
         self._event("delete", msg.id, token)
         if self._echoes(msg):
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(self._guild_id_for(msg.channel_id) or self.guild_id)
             self._echo("parse_message_delete", data)
 
     def delete_thread(self, thread_id: int, *, echo: bool = True) -> JsonDict:
@@ -870,7 +888,7 @@ class FakeDiscord:
     def delete_channel(self, channel_id: int, *, echo: bool = True) -> None:
         """Delete a guild channel with its threads and messages, as a moderator would.
         Discord sends one CHANNEL_DELETE (``echo``), none for the threads."""
-        channel = self.guild.get_channel(channel_id)
+        channel = self._guild_channel(channel_id)
         if channel is None or channel_id in self.deleted_channels:
             raise http_error(404, 10003)
         for thread_id in [t for t, d in self.threads.items() if int(d["parent_id"]) == channel_id]:
@@ -903,17 +921,17 @@ class FakeDiscord:
         if isinstance(channel, dict):  # a thread record or a DM
             if channel.get("type") == 1:
                 return None
-            parent = self.guild.get_channel(int(channel["parent_id"]))
+            parent = self._guild_channel(int(channel["parent_id"]))
             if parent is None:
                 raise http_error(404, 10003)
             # As discord.py's Thread.permissions_for: the parent's overwrites, with Discord's
             # implicit denials (embeds, files) hanging on Send Messages in Threads instead.
-            perms = discord.abc.GuildChannel.permissions_for(parent, self.guild.me)
+            perms = discord.abc.GuildChannel.permissions_for(parent, parent.guild.me)
             if not perms.send_messages_in_threads:
                 perms.embed_links = perms.attach_files = False
             threaded = {"send_messages": "send_messages_in_threads"}
             return lambda name: bool(getattr(perms, threaded.get(name, name)))
-        perms = channel.permissions_for(self.guild.me)
+        perms = channel.permissions_for(channel.guild.me)
         return lambda name: bool(getattr(perms, name))
 
     def _has(self, channel: Any, perm: str) -> bool:
@@ -1051,7 +1069,7 @@ class FakeDiscord:
     def _new_thread(self, parent_id: int, thread_id: int, body: JsonDict, type: int) -> JsonDict:
         data = P.thread_payload(
             thread_id=thread_id,
-            guild_id=self.guild_id,
+            guild_id=self._guild_id_for(parent_id) or self.guild_id,
             parent_id=parent_id,
             owner_id=self.bot_user_id,
             name=body.get("name") or "thread",
@@ -1121,7 +1139,7 @@ class FakeDiscord:
     async def _delete_channel(self, cid: str, **_: Any) -> JsonDict:
         channel = self._channel(int(cid))
         if isinstance(channel, dict) and channel.get("type") in (10, 11, 12):
-            self._require(self.guild.get_channel(int(channel["parent_id"])), "manage_threads")
+            self._require(self._guild_channel(int(channel["parent_id"])), "manage_threads")
             return self.delete_thread(int(cid))
         if isinstance(channel, dict):
             raise NotImplementedError("deleting a DM channel is not faked")
@@ -1130,7 +1148,7 @@ class FakeDiscord:
         return data
 
     async def _get_member(self, gid: str, uid: str, **_: Any) -> JsonDict:
-        member = self.members.get(int(uid)) if int(gid) == self.guild_id else None
+        member = self.memberships.get(int(gid), {}).get(int(uid))
         if member is None:
             raise http_error(404, 10007)
         return member

@@ -335,10 +335,13 @@ async def _close_bot(bot: commands.Bot) -> None:
 class Player:
     """A guild member acting through the Discord client: slash commands, clicks, modals."""
 
-    def __init__(self, harness: Harness, user_id: int, name: str) -> None:
+    def __init__(self, harness: Harness, user_id: int, name: str, guild_id: int = 0) -> None:
         self.h = harness
         self.id = user_id
         self.name = name
+        # The server the member was added to: their commands run in its first text
+        # channel unless ``_channel`` says another (whose server is then the one used).
+        self.guild_id = guild_id or harness.guild_id
         self.locale = harness.locale  # the language of this member's Discord client
 
     def __repr__(self) -> str:
@@ -350,8 +353,12 @@ class Player:
 
     @property
     def member(self) -> discord.Member:
-        """This member as the current bot instance sees it."""
-        return self.h._member_object(self.id)
+        """This member as the current bot instance sees it (in their own server)."""
+        return self.h._member_object(self.id, self.guild_id)
+
+    def member_in(self, guild: Any) -> discord.Member:
+        """This member in another server they were added to (``Harness.add_to_guild``)."""
+        return self.h._member_object(self.id, self.h._guild_id(guild))
 
     async def slash(
         self,
@@ -367,11 +374,11 @@ class Player:
         Options are checked against the command's signature; with ``_validate`` (default)
         values outside choices/min/max raise as Discord would never send them.
         """
-        channel = self.h._channel(_channel)
+        channel = self.h._channel(_channel, self)
         if channel in self.h.fake.private_channels or channel in self.h.fake.dm_channels:
             self.h._require_user_install(command, 1 if channel in self.h.fake.dm_channels else 2)
         data = P.command_data(
-            self.h.bot.tree, command, options, guild=self.h.guild, validate=_validate
+            self.h.bot.tree, command, options, guild=self.h._guild_at(channel), validate=_validate
         )
         return await self.h._interact(self, P.APPLICATION_COMMAND, data, channel)
 
@@ -379,9 +386,13 @@ class Player:
         self, command: str, option: str, value: str, /, *, _channel: Any = None, **options: Any
     ) -> list[JsonDict]:
         """Type ``value`` into ``option`` of ``/command``; returns the offered choices."""
-        channel = self.h._channel(_channel)
+        channel = self.h._channel(_channel, self)
         data = P.command_data(
-            self.h.bot.tree, command, {**options, option: value}, guild=self.h.guild, focused=option
+            self.h.bot.tree,
+            command,
+            {**options, option: value},
+            guild=self.h._guild_at(channel),
+            focused=option,
         )
         reply = await self.h._interact(self, P.AUTOCOMPLETE, data, channel)
         if reply.choices is None:
@@ -390,10 +401,10 @@ class Player:
 
     async def context_menu(self, name: str, target: Any, /, *, _channel: Any = None) -> Reply:
         """Use a user (target: Player/Member) or message (target: Message) context menu."""
-        channel = self.h._channel(_channel)
+        channel = self.h._channel(_channel, self)
         msg_payload = target.payload if isinstance(target, Message) else None
         data = P.context_menu_data(
-            self.h.bot.tree, name, target, guild=self.h.guild, message=msg_payload
+            self.h.bot.tree, name, target, guild=self.h._guild_at(channel), message=msg_payload
         )
         return await self.h._interact(self, P.APPLICATION_COMMAND, data, channel)
 
@@ -483,7 +494,7 @@ class Player:
             raw, channel_id, message_id = opened
         else:
             raw = modal.raw
-            channel_id = opened[1] if opened else self.h.channel.id
+            channel_id = opened[1] if opened else self.h._channel(None, self)
             message_id = opened[2] if opened else None
         data = P.modal_submit_data(raw, values or {})
         self.h._modals.pop(self.id, None)
@@ -492,7 +503,7 @@ class Player:
 
     async def send(self, content: str, /, *, channel: Any = None) -> Message:
         """Post an ordinary message as this member (dispatches ``on_message``)."""
-        cid = self.h._channel(channel)
+        cid = self.h._channel(channel, self)
         stored = self.h.fake.create_message(
             channel_id=cid,
             author=self.h.fake.members[self.id]["user"],
@@ -591,8 +602,10 @@ class Harness:
         self.errors = ErrorCollector(error_loggers)
         self.tracker = TaskTracker(asyncio.get_running_loop())
         self.fake: FakeDiscord = None  # type: ignore[assignment]  # set in start()
-        self.guild_id = 0
+        self.guild_id = 0  # the first server: where members are added unless told otherwise
+        self.guild_ids: list[int] = []  # every server, the first one first (``more_guilds``)
         self.guild_locale = "en-US"  # the server's Discord language (guild_locale)
+        self.guild_locales: dict[int, str] = {}  # a server's own, where it differs
         self.locale = "en-US"  # the Discord client language of members added from now on
         self.channel_id = 0
         self.players: dict[str, Player] = {}
@@ -617,6 +630,7 @@ class Harness:
         *,
         channels: Sequence[str] = ("general",),
         guild_name: str = "Test Guild",
+        more_guilds: Sequence[str] = (),
         settle_timeout: float = DEFAULT_SETTLE_TIMEOUT,
         long_sleep: float = 0.5,
         error_loggers: Sequence[str] = DEFAULT_ERROR_LOGGERS,
@@ -642,6 +656,8 @@ class Harness:
         Discord's deadline (``python -m bot bench``'s bursts).
         ``locale``, ``guild_locale``: the members' Discord language and the server's, as
         every interaction carries them (``speak`` changes both later).
+        ``more_guilds``: names of more servers beside the first, each with the same
+        ``channels`` (``h.guilds``; ``h.member(name, guild=...)`` adds a member to one).
         """
         h = cls(
             bot, settle_timeout=settle_timeout, long_sleep=long_sleep, error_loggers=error_loggers
@@ -650,20 +666,27 @@ class Harness:
         h.tracker.install()
         h.errors.install()
         try:
+            if guild_id is not None and more_guilds:
+                raise HarnessError("guild_id= names the one server; more_guilds= makes several")
             with _dpytest_accepts_shards(guild_id):
-                dpytest.configure(bot, guilds=[guild_name], text_channels=list(channels),
-                                  voice_channels=0, members=0)  # fmt: skip
+                dpytest.configure(bot, guilds=[guild_name, *more_guilds],
+                                  text_channels=list(channels), voice_channels=0,
+                                  members=0)  # fmt: skip
             guild = bot.guilds[0]
             h.guild_id = guild.id
+            h.guild_ids = [g.id for g in bot.guilds]
             h.channel_id = guild.text_channels[0].id
-            h.fake = FakeDiscord(guild.id)
+            h.fake = FakeDiscord(guild.id, h.guild_ids)
             h.fake.gateway_echo = gateway_echo
             h.fake.bot_clock = h.clock
             h.answer_deadline = answer_deadline
             # Recording (HARNESS_ANSWERS=record) leaves late answers served, as before.
             recording = answer_deadline is None or ANSWERS.recording
             h.fake.answer_deadline = float("inf") if recording else (answer_deadline or 0.0)
-            dpytest_backend.update_role(guild.default_role, permissions=EVERYONE_PERMISSIONS.value)
+            for each in bot.guilds:
+                dpytest_backend.update_role(
+                    each.default_role, permissions=EVERYONE_PERMISSIONS.value
+                )
             h._patch_webhooks()
             await h._wire(bot)
         except BaseException:
@@ -685,14 +708,15 @@ class Harness:
         bot.tree._state = state
         assert bot.user is not None
         state.application_id = bot.user.id  # private-ish: normally set by READY
-        guild = bot.get_guild(self.guild_id)
-        assert guild is not None
-        _check_shard(bot, guild)
-        if guild.me is None:  # without the members intent dpytest's bot member is not cached
-            me = discord.Member._from_client_user(
-                user=bot.user, guild=guild, state=state
-            )  # private
-            guild._add_member(me)  # private
+        for guild_id in self.guild_ids:
+            guild = bot.get_guild(guild_id)
+            assert guild is not None
+            _check_shard(bot, guild)
+            if guild.me is None:  # without the members intent dpytest's bot member is not cached
+                me = discord.Member._from_client_user(
+                    user=bot.user, guild=guild, state=state
+                )  # private
+                guild._add_member(me)  # private
         await bot._async_setup_hook()  # private: creates bot._ready, binds the loop
         await bot.setup_hook()  # cogs, DynamicItems, persistent views on the *new* view store
         bot._ready.set()  # private: what READY does
@@ -768,13 +792,20 @@ class Harness:
         in-memory views die with it. Returns ``self``."""
         await self.settle()
         old = self.bot
-        guild = self.guild
         assert old.user is not None
         user_data = P.user_payload(old.user)
-        threads = [t for t in self.fake.threads.values() if not t["thread_metadata"]["archived"]]
-        guild_data = P.guild_create_payload(guild, threads=threads, owner_id=guild.owner_id)
-        known = {int(m["user"]["id"]) for m in guild_data["members"]}
-        guild_data["members"] += [d for uid, d in self.fake.members.items() if uid not in known]
+        guilds_data = []
+        for guild in self.guilds:
+            threads = [
+                t
+                for t in self.fake.threads.values()
+                if not t["thread_metadata"]["archived"] and int(t["guild_id"]) == guild.id
+            ]
+            guild_data = P.guild_create_payload(guild, threads=threads, owner_id=guild.owner_id)
+            known = {int(m["user"]["id"]) for m in guild_data["members"]}
+            members = self.fake.memberships.get(guild.id, {})
+            guild_data["members"] += [d for uid, d in members.items() if uid not in known]
+            guilds_data.append(guild_data)
         await _close_bot(old)
         await self._cancel_leftovers()
 
@@ -789,11 +820,15 @@ class Harness:
         old_config = dpytest_backend._cur_config  # private: dpytest's global backend state
         assert old_config is not None
         dpytest_backend._cur_config = dpytest_backend.BackendState(old_config.messages, state)
-        state.parse_guild_create(guild_data)
-        new_guild = new_bot.get_guild(self.guild_id)
-        assert new_guild is not None
+        for guild_data in guilds_data:
+            state.parse_guild_create(guild_data)
+        new_guilds = [new_bot.get_guild(g) for g in self.guild_ids]
+        assert all(g is not None for g in new_guilds)
         dpytest_runner._cur_config = dpytest_runner.RunnerConfig(  # private: dpytest runner state
-            new_bot, [new_guild], list(new_guild.channels), list(new_guild.members)
+            new_bot,
+            new_guilds,
+            [c for g in new_guilds if g for c in g.channels],
+            [m for g in new_guilds if g for m in g.members],
         )
         await self._wire(new_bot)
         return self
@@ -938,9 +973,37 @@ class Harness:
 
     @property
     def guild(self) -> discord.Guild:
+        """The first server (the only one unless ``more_guilds`` made others)."""
         guild = self.bot.get_guild(self.guild_id)
         assert guild is not None
         return guild
+
+    @property
+    def guilds(self) -> list[discord.Guild]:
+        """Every server, the first one first."""
+        found = [self.bot.get_guild(g) for g in self.guild_ids]
+        return [g for g in found if g is not None]
+
+    def guild_of(self, guild: Any) -> discord.Guild:
+        """A server by object, id or name."""
+        found = self.bot.get_guild(self._guild_id(guild))
+        assert found is not None
+        return found
+
+    def _guild_id(self, guild: Any) -> int:
+        if guild is None:
+            return self.guild_id
+        if isinstance(guild, str):
+            for each in self.guilds:
+                if each.name == guild:
+                    return each.id
+            raise HarnessError(f"no server {guild!r}")
+        return int(getattr(guild, "id", guild))
+
+    def _guild_at(self, channel_id: int) -> discord.Guild | None:
+        """The server a channel or thread belongs to (None: a DM or private channel)."""
+        gid = self.fake._guild_id_for(channel_id) if self.fake is not None else None
+        return None if gid is None else self.bot.get_guild(gid)
 
     @property
     def channel(self) -> discord.TextChannel:
@@ -949,8 +1012,9 @@ class Harness:
         assert isinstance(channel, discord.TextChannel)
         return channel
 
-    def text_channel(self, name: str) -> discord.TextChannel:
-        channel = discord.utils.get(self.guild.text_channels, name=name)
+    def text_channel(self, name: str, guild: Any = None) -> discord.TextChannel:
+        """A text channel of the first server (or of ``guild``) by name."""
+        channel = discord.utils.get(self.guild_of(guild).text_channels, name=name)
         if channel is None:
             raise HarnessError(f"no text channel {name!r}")
         return channel
@@ -962,14 +1026,16 @@ class Harness:
         roles: Sequence[discord.Role] = (),
         nick: str | None = None,
         locale: str | None = None,
+        guild: Any = None,
         **permissions: bool,
     ) -> Player:
         """Add a member. Keyword permissions (``manage_guild=True``) give them a role with
         those permissions; ``False`` values are accepted and ignored (the default).
-        ``locale``: their Discord client's language (default ``h.locale``)."""
+        ``locale``: their Discord client's language (default ``h.locale``). ``guild``: the
+        server (object, id or name) they join, by default the first."""
         if name in self.players:
             raise HarnessError(f"member {name!r} exists already")
-        guild = self.guild
+        guild = self.guild_of(guild)
         role_ids = [r.id for r in roles]
         granted = {k: v for k, v in permissions.items() if v}
         if granted:
@@ -986,14 +1052,25 @@ class Harness:
                 "avatar": None, "pending": False, "premium_since": None,
                 "communication_disabled_until": None}  # fmt: skip
         self.fake.members[uid] = data
+        self.fake.memberships.setdefault(guild.id, {})[uid] = data
         event: Any = data | {"guild_id": str(guild.id)}
         self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
-        player = Player(self, uid, name)
+        player = Player(self, uid, name, guild.id)
         if locale is not None:
             player.locale = locale
         self.players[name] = player
         await self.settle()
         return player
+
+    async def add_to_guild(self, player: Player, guild: Any, *, nick: str | None = None) -> None:
+        """The member joins another server too (a member of two servers), with no role
+        there; ``nick``: their name in it. Their commands there use its channels."""
+        target = self.guild_of(guild)
+        data = {**self.fake.members[player.id], "roles": [], "nick": nick}
+        self.fake.memberships.setdefault(target.id, {})[player.id] = data
+        event: Any = data | {"guild_id": str(target.id)}
+        self.bot._connection.parse_guild_member_add(event)  # private: gateway GUILD_MEMBER_ADD
+        await self.settle()
 
     def speak(self, locale: str, guild_locale: str | None = None) -> None:
         """From now on every member's client is in ``locale`` (those to come too) and the
@@ -1058,12 +1135,15 @@ class Harness:
         """``player`` does not accept DMs: sending them one fails with 403/50007."""
         self.fake.dm_blocked.add(player.id)
 
-    def _member_object(self, user_id: int) -> discord.Member:
-        guild = self.guild
+    def _member_object(self, user_id: int, guild_id: int | None = None) -> discord.Member:
+        guild = self.guild_of(guild_id)
         member = guild.get_member(user_id)
         if member is None:  # not cached (no members intent): build it as Interaction would
+            data = self.fake.memberships.get(guild.id, {}).get(user_id)
+            if data is None:
+                raise HarnessError(f"member {user_id} is not in the server {guild.name!r}")
             state = self.bot._connection  # private
-            member = discord.Member(data=self.fake.members[user_id], guild=guild, state=state)  # type: ignore[arg-type]
+            member = discord.Member(data=data, guild=guild, state=state)  # type: ignore[arg-type]
         return member
 
     async def set_permissions(self, target: Any, channel: Any = None, **perms: bool | None) -> None:
@@ -1092,8 +1172,10 @@ class Harness:
 
     # ------------------------------------------------------------------ interactions
 
-    def _channel(self, channel: Any) -> int:
+    def _channel(self, channel: Any, player: Player | None = None) -> int:
         if channel is None:
+            if player is not None and player.guild_id != self.guild_id:
+                return self.guild_of(player.guild_id).text_channels[0].id
             return self.channel_id
         if isinstance(channel, int):
             return channel
@@ -1105,7 +1187,7 @@ class Harness:
         self, channel_id: int, member: discord.Member
     ) -> tuple[JsonDict, int, int]:
         record = self.fake.threads.get(channel_id)
-        guild = self.guild
+        guild = self._guild_at(channel_id) or self.guild
         if record is not None:
             parent = guild.get_channel(int(record["parent_id"]))
             assert parent is not None
@@ -1114,7 +1196,7 @@ class Harness:
             return dict(record), perms_member, perms_bot
         channel = guild.get_channel(channel_id)
         if channel is None:
-            raise HarnessError(f"no channel {channel_id} in the fake guild")
+            raise HarnessError(f"no channel {channel_id} in the fake servers")
         perms_member = channel.permissions_for(member).value
         perms_bot = channel.permissions_for(guild.me).value
         return P.channel_payload(channel, permissions=perms_member), perms_member, perms_bot
@@ -1159,26 +1241,29 @@ class Harness:
                 context=1 if bot_dm is not None else 2,
             )
         else:
+            guild = self._guild_at(channel_id) or self.guild
+            if guild.id != player.guild_id:
+                member = self._member_object(player.id, guild.id)  # raises if not a member
             channel, perms, app_perms = self._channel_payload(channel_id, member)
             channel["permissions"] = str(perms)
             payload = P.interaction_payload(
                 type=kind,
                 application_id=self.bot.application_id or 0,
-                guild_id=self.guild_id,
+                guild_id=guild.id,
                 channel=channel,
                 member=P.member_payload(member, permissions=perms),
                 data=data,
                 message=message.payload if message is not None else None,
                 app_permissions=app_perms,
                 locale=player.locale,
-                guild_locale=self.guild_locale,
+                guild_locale=self.guild_locales.get(guild.id, self.guild_locale),
             )
         record = InteractionRecord(
             id=int(payload["id"]),
             token=payload["token"],
             type=kind,
             channel_id=channel_id,
-            guild_id=None if private is not None or bot_dm is not None else self.guild_id,
+            guild_id=None if private is not None or bot_dm is not None else int(payload["guild_id"]),
             user_id=player.id,
             source_message_id=message.id if message is not None else None,
         )
@@ -1432,15 +1517,22 @@ class Harness:
 
     @property
     def threads(self) -> list[discord.Thread]:
-        """Threads created in the fake guild (and not deleted), as the bot sees them."""
-        out = []
-        for tid in self.fake.threads:
-            thread = self.guild.get_thread(tid)
-            if thread is None:  # archived threads leave discord.py's cache
-                state = self.bot._connection  # private
-                thread = discord.Thread(guild=self.guild, state=state, data=self.fake.threads[tid])  # type: ignore[arg-type]
-            out.append(thread)
-        return out
+        """Threads created in the fake servers (and not deleted), as the bot sees them."""
+        return [self.thread_object(tid) for tid in self.fake.threads]
+
+    def thread_object(self, thread_id: int) -> discord.Thread:
+        data = self.fake.threads[thread_id]
+        guild = self.guild_of(int(data["guild_id"]))
+        thread = guild.get_thread(thread_id)
+        if thread is None:  # archived threads leave discord.py's cache
+            state = self.bot._connection  # private
+            thread = discord.Thread(guild=guild, state=state, data=data)  # type: ignore[arg-type]
+        return thread
+
+    def threads_of(self, guild: Any) -> list[discord.Thread]:
+        """The threads of one server."""
+        gid = self._guild_id(guild)
+        return [t for t in self.threads if t.guild.id == gid]
 
     def thread(self, name: str) -> discord.Thread:
         for t in self.threads:

@@ -137,7 +137,10 @@ class Message:
     @property
     def channel(self) -> Any:
         """The discord.py channel (or thread) object, from the current bot."""
-        return self._h.bot.get_channel(self.channel_id) or self._h.guild.get_thread(self.channel_id)
+        found = self._h.bot.get_channel(self.channel_id)
+        for guild in self._h.guilds:
+            found = found or guild.get_thread(self.channel_id)
+        return found
 
     @property
     def payload(self) -> JsonDict:
@@ -247,7 +250,11 @@ class Message:
     @property
     def thread(self) -> discord.Thread | None:
         """The thread started from this message, if any."""
-        return self._h.guild.get_thread(self.id)
+        for guild in self._h.guilds:
+            found = guild.get_thread(self.id)
+            if found is not None:
+                return found
+        return None
 
     def visible_for(self, member: Any) -> bool:
         return self.visible_to is None or self.visible_to == getattr(member, "id", member)

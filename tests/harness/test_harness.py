@@ -1154,3 +1154,36 @@ async def test_the_bot_clock_leaves_out_time_spent_waiting_for_a_cpu(
     clock._path = None
     start, loop_start = clock(), clock.loop.time()
     assert clock() - start == pytest.approx(clock.loop.time() - loop_start, abs=0.01)
+
+
+async def test_several_servers_each_with_its_members_channels_and_threads(
+    make_harness: MakeHarness,
+) -> None:
+    """``more_guilds``: servers beside the first, each with the same channels; a member acts
+    in their own server (its interactions carry its id), a thread belongs to the server of
+    its channel, and a member may act in a server only once they are in it."""
+    h = await make_harness(ToyBot(), more_guilds=("North", "South"))
+    first, north, south = h.guilds
+    assert [g.name for g in h.guilds] == ["Test Guild", "North", "South"]
+    assert {g.text_channels[0].name for g in h.guilds} == {"general"}
+    alice = await h.member("Alice")
+    nora = await h.member("Nora", guild="North")
+    assert nora.guild_id == north.id and nora.member.guild.id == north.id
+    game = (await nora.slash("toy start", rounds=1)).message
+    assert game.channel_id == north.text_channels[0].id
+    await nora.click(game, "Thread")
+    [thread] = h.threads_of(north)
+    assert thread.guild.id == north.id and h.threads_of(first) == []
+    assert game.thread is thread and h.bot.get_channel(thread.id) is thread
+    peek = (await nora.click(game, "Peek")).message
+    assert peek.ephemeral and peek.content == "Secret for Nora"
+    with pytest.raises(HarnessError, match="not in the server"):
+        await alice.slash("toy start", rounds=1, _channel=north.text_channels[0])
+    await h.add_to_guild(alice, south, nick="Ally")
+    there = await alice.slash("toy start", rounds=1, _channel=south.text_channels[0])
+    assert there.message.channel_id == south.text_channels[0].id
+    joined = await alice.click(there.message, "Join")
+    assert "Ally" in joined.embed_text()  # her name in that server
+    assert alice.member_in(south).display_name == "Ally" and alice.member.display_name == "Alice"
+    home = await alice.slash("toy start", rounds=1)
+    assert home.message.channel_id == h.channel.id
