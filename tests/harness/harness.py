@@ -1263,7 +1263,7 @@ class Harness:
             token=payload["token"],
             type=kind,
             channel_id=channel_id,
-            guild_id=None if private is not None or bot_dm is not None else int(payload["guild_id"]),
+            guild_id=int(payload["guild_id"]) if "guild_id" in payload else None,
             user_id=player.id,
             source_message_id=message.id if message is not None else None,
         )
