@@ -13,10 +13,16 @@ The conservative estimate ``ordinal = mu - 3 sigma`` (0 for a newcomer) is shown
 so a newcomer shows 1,000, a strong regular (mu 40, sigma 2, ordinal 34) about 2,360, and
 the cap of 3,000 needs ordinal 50, beyond what the default model reaches in practice.
 
-Scopes: every game updates two rows per member, its server's (scope = guild id) and the
-global one (scope = 0). The global rating is a separate rating per member per game key,
+Scopes: every server's game updates two rows per member, its server's (scope = guild id)
+and the global one (scope = 0). The global rating is a separate rating per member per game key,
 updated by every rated game in any server in finish order, as if all servers were one
 pool; it is not an average of the server ratings.
+
+The everywhere ladder (issue 36): a quick-play table whose players come from several
+servers is stored with guild id ``EVERYWHERE``, and its games update one row per member,
+the scope ``EVERYWHERE``: not the row of any server they came from and not the pooled global
+one (:func:`scopes_of`). It is rated on a ladder of its own; no season touches it and it has
+no chips (such tables carry no stake).
 
 Seasons (``bot.store.seasons``): a server's game also folds into the season running when it
 finished, through :func:`apply_season_game`, whose rows start from the member's all-time
@@ -33,6 +39,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from openskill.models import PlackettLuce
+
+from bot.records import EVERYWHERE
 
 GLOBAL_SCOPE = 0
 
@@ -123,10 +131,16 @@ class RatingPoint:
 StatKey = tuple[int, str, int]  # (scope, game_key, user_id)
 
 
+def scopes_of(guild_id: int) -> tuple[int, ...]:
+    """The stats scopes a game of ``guild_id`` counts on: its server's and the pooled global
+    one; a cross-server table's (``EVERYWHERE``) only its own ladder."""
+    return (EVERYWHERE,) if guild_id == EVERYWHERE else (guild_id, GLOBAL_SCOPE)
+
+
 def stat_keys(guild_id: int, game_key: str, seats: Iterable[Seat]) -> list[StatKey]:
     """The player_stats rows a game touches."""
     users = sorted({s.user_id for s in seats if s.user_id is not None})
-    return [(scope, game_key, u) for scope in (guild_id, GLOBAL_SCOPE) for u in users]
+    return [(scope, game_key, u) for scope in scopes_of(guild_id) for u in users]
 
 
 def _teams(seats: list[Seat]) -> list[list[Seat]]:
@@ -159,7 +173,9 @@ def apply_game(
     for key in stat_keys(guild_id, game_key, seats):
         if key not in lines:
             lines[key] = StatLine(scope=key[0], game_key=key[1], user_id=key[2])
-    return _fold(lines, (guild_id, GLOBAL_SCOPE), game_id, game_key, seats, chips, finished_at)
+    if guild_id == EVERYWHERE:  # chips belong to a server: the ladder counts none
+        chips = {}
+    return _fold(lines, scopes_of(guild_id), game_id, game_key, seats, chips, finished_at)
 
 
 def soft_reset(mu: float, sigma: float) -> tuple[float, float]:

@@ -4,6 +4,14 @@
 (after ``bot.tables.wallets.settle_pot``, whose payouts it reads for chips won and lost).
 Leaderboards read the ``player_stats`` table through one index per sort, never aggregating
 results.
+
+Scopes: a server's games count on its scope (the guild id) and on the pooled "all servers"
+scope 0 (``GLOBAL_SCOPE``). A quick-play table whose players came from several servers
+(guild id ``EVERYWHERE``, issue 36) counts on the everywhere ladder only, the scope
+``EVERYWHERE``: on no server's board and not on the pooled one, since its players' servers
+did not host it. Ratings, streaks, best turns and rating history there are kept as on any
+scope, and rebuilt the same way; no season touches it and it counts no chips (those tables
+carry no stake). Tables outside servers (``NO_GUILD``) count nowhere.
 """
 
 from __future__ import annotations
@@ -21,17 +29,26 @@ from bot.ratings import (
     apply_game,
     apply_season_game,
     display_rating,
+    scopes_of,
     stat_keys,
 )
-from bot.records import NO_GUILD, WIN_RATE_MIN_GAMES, LeaderboardPage, LeaderboardRow, Season
+from bot.records import (
+    EVERYWHERE,
+    NO_GUILD,
+    WIN_RATE_MIN_GAMES,
+    LeaderboardPage,
+    LeaderboardRow,
+    Season,
+)
 from bot.store.db import Connection, Database
 from bot.store.seasons import all_seasons, running_at
 from bot.store.wallets import game_chips
 
-Scope = Literal["server", "global"]
+# This server's board, the pooled one of all servers, the everywhere ladder.
+Scope = Literal["server", "global", "everywhere"]
 Sort = Literal["rating", "wins", "win_rate", "chips"]
 SORTS: tuple[Sort, ...] = ("rating", "wins", "win_rate", "chips")
-SCOPES: tuple[Scope, ...] = ("server", "global")
+SCOPES: tuple[Scope, ...] = ("server", "global", "everywhere")
 # A win rate over two or three games says nothing; below this a member is not ranked by it.
 # Migration 002's partial index stats_by_win_rate repeats this number.
 MAX_PAGE_SIZE = 25
@@ -125,16 +142,19 @@ async def record_finished_game(conn: Connection, game_id: int) -> bool:
     users = sorted({key[2] for key in keys})
     if users:
         marks = ", ".join("?" * len(users))
+        scopes = scopes_of(guild_id)
+        where = f"scope IN ({', '.join('?' * len(scopes))})"
         cursor = await conn.execute(
             f"SELECT {_STAT_COLUMNS} FROM player_stats"
-            f" WHERE scope IN (?, ?) AND game_key = ? AND user_id IN ({marks})",
-            (guild_id, GLOBAL_SCOPE, game_key, *users),
+            f" WHERE {where} AND game_key = ? AND user_id IN ({marks})",
+            (*scopes, game_key, *users),
         )
         for row in await cursor.fetchall():
             line = _line(row)
             lines[(line.scope, line.game_key, line.user_id)] = line
     chips = await game_chips(conn, game_id)
-    season = await running_at(conn, guild_id, finished_at)
+    # A server's season; the everywhere ladder has none.
+    season = None if guild_id == EVERYWHERE else await running_at(conn, guild_id, finished_at)
     season_lines: dict[StatKey, StatLine] = {}
     if season is not None and users:
         # Before apply_game: a member new to the season starts from the rating before this game.
@@ -227,7 +247,7 @@ async def rebuild_ratings(db: Database) -> RebuildReport:
             first = rows[0]
             guild_id, at = first["guild_id"], first["finished_at"]
             running = [x for x in seasons[guild_id] if x.running(at)]
-            if running:
+            if running and guild_id != EVERYWHERE:  # the everywhere ladder has no season
                 season = running[-1]
                 season_guild[season.id] = guild_id
                 apply_season_game(
@@ -302,13 +322,20 @@ _ROW_COLUMNS = (
 )
 
 
+def scope_of(scope: Scope, guild_id: int) -> int:
+    """The player_stats scope a board of ``scope`` reads, asked from server ``guild_id``."""
+    if scope == "server":
+        return guild_id
+    return GLOBAL_SCOPE if scope == "global" else EVERYWHERE
+
+
 def _name_sql(scope: Scope) -> str:
     if scope == "server":
         return (
             "(SELECT m.display_name FROM members m"
             " WHERE m.guild_id = s.scope AND m.user_id = s.user_id)"
         )
-    # Global: the most recent name the member had in any server.
+    # Global and everywhere: the most recent name the member had in any server.
     return (
         "(SELECT m.display_name FROM members m WHERE m.user_id = s.user_id"
         " ORDER BY m.updated_at DESC LIMIT 1)"
@@ -351,7 +378,7 @@ async def leaderboard(
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
     page_size = max(1, min(page_size, MAX_PAGE_SIZE))
-    scope_id = guild_id if scope == "server" else GLOBAL_SCOPE
+    scope_id = scope_of(scope, guild_id)
     order, ahead, keep = _SORT_SQL[sort]
     name = _name_sql(scope)
     table, where = "player_stats", f"s.scope = ? AND s.game_key = ? AND {keep}"
@@ -396,7 +423,8 @@ async def leaderboard(
 async def player_stats(
     db: Database, scope_id: int, user_id: int, game_key: str | None = None
 ) -> list[StatLine]:
-    """A member's stat lines in one scope (guild id, or GLOBAL_SCOPE), busiest game first."""
+    """A member's stat lines in one scope (guild id, GLOBAL_SCOPE or EVERYWHERE), busiest
+    game first."""
     sql = f"SELECT {_STAT_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ?"
     params: list[Any] = [scope_id, user_id]
     if game_key is not None:

@@ -8,14 +8,15 @@ import time
 from collections.abc import Callable
 
 from bot.ratings import GLOBAL_SCOPE, StatLine
-from bot.records import LeaderboardPage, Season
+from bot.records import EVERYWHERE, LeaderboardPage, Season
 from bot.store import seasons, stats
 from bot.store.db import Database
 from bot.store.seasons import SeasonNameTaken
-from bot.store.stats import SCOPES, SORTS, Scope, Sort
+from bot.store.stats import SCOPES, SORTS, Scope, Sort, scope_of
 
 __all__ = [
-    "GLOBAL_SCOPE", "SCOPES", "SORTS", "Scope", "Season", "SeasonNameTaken", "Sort", "Stats",
+    "EVERYWHERE", "GLOBAL_SCOPE", "SCOPES", "SORTS", "Scope", "Season", "SeasonNameTaken", "Sort",
+    "Stats", "scope_of",
 ]  # fmt: skip
 
 

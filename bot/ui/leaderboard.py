@@ -30,7 +30,7 @@ from bot.ui.shell import Shell, shell_of
 # the page was drawn in.
 # TRANSLATORS: the start of a /leaderboard page's title, followed by the game's name.
 TITLE = N_("Leaderboard · ")
-SCOPE_CODES = {"server": "s", "global": "g"}
+SCOPE_CODES = {"server": "s", "global": "g", "everywhere": "e"}
 SORT_CODES = {"rating": "r", "wins": "w", "win_rate": "p", "chips": "c"}
 _SCOPES = {code: name for name, code in SCOPE_CODES.items()}
 _SORTS = {code: name for name, code in SORT_CODES.items()}
@@ -39,7 +39,7 @@ _SORTS = {code: name for name, code in SORT_CODES.items()}
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"lb:(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,6}):(?P<scope>[sg]):(?P<sort>[rwpc])"
+        r"lb:(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,6}):(?P<scope>[sge]):(?P<sort>[rwpc])"
         r"(?P<season>[0-9]{1,12})?:(?P<game>[a-z0-9_:.-]{1,60})"
     ),
 ):
@@ -111,6 +111,8 @@ class LeaderboardButton(
         shell = shell_of(interaction)
         season = None
         if self.season_id is not None:
+            if self.scope != "server":  # a forged id: seasons are a server's
+                raise UserError(_("That season is not one of this server's."))
             season = await shell.stats.season(interaction.guild_id, self.season_id)
             if season is None:
                 raise UserError(_("That season is not one of this server's."))
@@ -177,7 +179,7 @@ async def render_board(
         played = bool(board.rows) or game_key in await shell.stats.season_game_keys(season.id)
     else:
         played = bool(board.rows) or game_key in await shell.stats.game_keys(
-            guild_id if scope == "server" else stats.GLOBAL_SCOPE
+            stats.scope_of(scope, guild_id)
         )
     # The all-time board says so where the server has seasons.
     all_time = (
