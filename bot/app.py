@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import importlib
 import logging
 import pkgutil
@@ -11,7 +10,6 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,6 +23,7 @@ from bot import metrics
 from bot.config import Settings
 from bot.errors import DatabaseUnavailable, UserError
 from bot.games.registry import Games
+from bot.i18n.catalogue import Language
 from bot.i18n.speaking import _
 from bot.store.db import Database, DatabaseUnusable
 from bot.tables.clock import Clock
@@ -53,8 +52,9 @@ from bot.ui.router import Router
 from bot.ui.shell import Shell
 from bot.web.discord_links import public_channel
 from bot.web.guard import RateLimit
-from bot.web.pages import Site, page_renderer
-from bot.web.server import Operator, WebServer, build_app
+from bot.web.pages import Site
+from bot.web.server import LocalOperator, build_app
+from bot.web_process import BotSide, WebOptions, WebProcess
 
 log = logging.getLogger("bot")
 
@@ -215,9 +215,7 @@ class SequencesBot(commands.Bot):
         self.run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._templates: list[tuple[re.Pattern[str], int]] = []
-        self.web_server: WebServer | None = None
-        self.web_db: Database | None = None
-        self.web_renderer: Executor | None = None
+        self.web_server: WebProcess | None = None
 
     @staticmethod
     def shards_of(settings: Settings) -> Shards:
@@ -291,52 +289,74 @@ class SequencesBot(commands.Bot):
             log.info("commands synced to dev guild %s", self.settings.dev_guild_id)
         self.tables.bots.start()
         if self.settings.web_port:
-            # The pages read through a connection of their own: on SQLite a reader of its
-            # own thread beside the writer (WAL), so a page never queues before a click.
-            self.web_db = await Database.open(self.db.target)
-            self.web_renderer = page_renderer()
-            app = self.web_app(read_db=self.web_db, renderer=self.web_renderer)
-            self.web_server = WebServer(app, self.settings.web_host, self.settings.web_port)
-            await self.web_server.start()
+            await self.start_web(self.settings.web_host, self.settings.web_port)
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timer_loop(), name="table-timers")
 
-    def web_app(
-        self,
-        limit: RateLimit | None = None,
-        read_db: Database | None = None,
-        renderer: Executor | None = None,
-    ) -> web.Application:
-        """The web companion's pages and operator routes over this bot's services (read
-        through ``read_db`` when given)."""
+    def web_operator(self, families: Callable[[str], bool] | None = None) -> LocalOperator:
+        """What ``/healthz``, ``/readyz`` and ``/metrics`` say of this bot."""
         assert self.shell.web is not None
         token = self.settings.metrics_token
-        shell, directory = self.shell, self.shell.web
-        if read_db is not None:
-            clock = self.clock
-            directory = WebDirectory(read_db, clock)
-            shell = dataclasses.replace(
-                shell,
-                stats=Stats(read_db, clock),
-                replays=Replays(read_db, self.games),
-                tournaments=Tournaments(read_db, self.tables, clock),
-                web=directory,
-            )
-        site = Site(
-            shell,
-            directory,
-            self.languages,
-            guild_name=lambda guild_id: getattr(self.get_guild(guild_id), "name", None),
-            public_url=self.settings.public_url,
-            renderer=renderer,
-            channel_public=public_channel(self),
-        )
-        operator = Operator(
+        return LocalOperator(
+            self.shell.web,
+            self.games,
             gateway=lambda: self.is_ready() and not self.is_closed(),
             latency=lambda: self.latency,
             token=None if token is None else token.get_secret_value(),
+            families=families,
         )
-        return build_app(site, operator, limit)
+
+    def web_app(self, limit: RateLimit | None = None) -> web.Application:
+        """The web companion's pages and operator routes on this bot's own event loop and
+        services (the tests'; a running bot serves them from ``start_web``'s process)."""
+        assert self.shell.web is not None
+        public = public_channel(self)
+
+        async def language_of(guild_id: int) -> Language:
+            return await self.languages.of_guild(guild_id)
+
+        async def guild_name(guild_id: int) -> str | None:
+            return getattr(self.get_guild(guild_id), "name", None)
+
+        async def channel_public(guild_id: int, channel_id: int) -> bool:
+            return public(guild_id, channel_id)
+
+        site = Site(
+            self.shell,
+            self.shell.web,
+            language_of,
+            guild_name=guild_name,
+            public_url=self.settings.public_url,
+            channel_public=channel_public,
+        )
+        return build_app(site, self.web_operator(), limit)
+
+    async def start_web(self, host: str, port: int, limit: RateLimit | None = None) -> WebProcess:
+        """The pages served on ``host:port`` by a process of their own (``bot.web_process``),
+        which asks this bot only what Discord's cache and its metrics know."""
+        operator = self.web_operator(lambda family: not metrics.is_web(family))
+        public = public_channel(self)
+
+        async def guild(guild_id: int) -> tuple[str | None, str]:
+            name = getattr(self.get_guild(guild_id), "name", None)
+            return name, (await self.languages.of_guild(guild_id)).tag
+
+        limit = limit or RateLimit()
+        options = WebOptions(
+            str(self.db.target),
+            host,
+            port,
+            public_url=self.settings.public_url,
+            token=operator.token,
+            per_second=limit.per_second,
+            burst=limit.burst,
+            log_level=self.settings.log_level,
+        )
+        self.web_server = WebProcess(
+            options, BotSide(guild, public, operator.ready, operator.exposition)
+        )
+        await self.web_server.start()
+        return self.web_server
 
     async def on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -452,12 +472,6 @@ class SequencesBot(commands.Bot):
         if self.web_server is not None:
             await self.web_server.stop()
             self.web_server = None
-        if self.web_db is not None:
-            await self.web_db.close()
-            self.web_db = None
-        if self.web_renderer is not None:
-            self.web_renderer.shutdown(cancel_futures=True)
-            self.web_renderer = None
         await self.tables.bots.close()
         try:
             await self.shell.publisher.flush_shown()

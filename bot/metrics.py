@@ -11,8 +11,9 @@ registers a name twice.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace, TracebackType
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 from prometheus_client import (
@@ -20,6 +21,7 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Metric,
     ProcessCollector,
     generate_latest,
 )
@@ -196,6 +198,25 @@ def count_discord_answer(method: str, status: int, headers: Any) -> None:
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
-def exposition() -> bytes:
-    """Every metric of this process in the Prometheus text format."""
-    return generate_latest(REGISTRY)
+WEB_FAMILIES = frozenset({"bot_web_requests", "bot_web_request_seconds"})
+
+
+def is_web(family: str) -> bool:
+    """A family the web pages count (in their own process: ``bot.web_process``)."""
+    return family in WEB_FAMILIES
+
+
+class _Only:
+    def __init__(self, wanted: Callable[[str], bool]) -> None:
+        self.wanted = wanted
+
+    def collect(self) -> Iterator[Metric]:
+        return (family for family in REGISTRY.collect() if self.wanted(family.name))
+
+
+def exposition(families: Callable[[str], bool] | None = None) -> bytes:
+    """The metrics of this process in the Prometheus text format: every family, or those
+    ``families`` says yes to."""
+    if families is None:
+        return generate_latest(REGISTRY)
+    return generate_latest(cast(CollectorRegistry, _Only(families)))

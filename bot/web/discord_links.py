@@ -5,23 +5,24 @@ the table's message, and only for a table in a channel every member of the serve
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 from bot.tables.web import LiveTable
 
-# (guild id, channel or thread id) -> whether @everyone may read it, as Discord's cache says.
-ChannelPublic = Callable[[int, int], bool]
+# (guild id, channel or thread id) -> whether @everyone may read it, as Discord's cache says
+# (asked of the bot by the pages' own process, ``bot.web_process``).
+ChannelPublic = Callable[[int, int], Awaitable[bool]]
 
 
-def never_public(guild_id: int, channel_id: int) -> bool:
+async def never_public(guild_id: int, channel_id: int) -> bool:
     """Without Discord's cache (tests of the pages alone): no channel is known public."""
     return False
 
 
-def public_channel(client: discord.Client) -> ChannelPublic:
+def public_channel(client: discord.Client) -> Callable[[int, int], bool]:
     """Whether a channel or thread of a server is readable by every member (``@everyone``
     may view it; a thread: public, in such a channel)."""
 

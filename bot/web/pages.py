@@ -10,29 +10,28 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import multiprocessing
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 import jinja2
 from aiohttp import web
 
 from bot.errors import UserError
+from bot.games.registry import Games
 from bot.i18n import catalogues
 from bot.i18n.catalogue import Language
 from bot.i18n.speaking import number, speaking
 from bot.records import LeaderboardRow
 from bot.render.chart import rating_chart
 from bot.tables.limits import MAX_ID
-from bot.tables.replays import Replay
+from bot.tables.replays import Replay, Replays
+from bot.tables.stats import Stats
+from bot.tables.tournaments import Tournaments
 from bot.tables.web import WebDirectory
-from bot.ui.i18n import ServerLanguages
-from bot.ui.shell import Shell
 from bot.ui.tournament_pictures import picture_png, standings_table
 from bot.web import words
 from bot.web.discord_links import ChannelPublic, jump_url, never_public, where
@@ -45,20 +44,32 @@ STORY_LINES = 40  # the moves shown above the board: the latest, the whole story
 LANG_MAX = 35
 
 
+class Services(Protocol):
+    """The services the pages read (the bot's ``Shell`` has them; the pages' own process
+    makes its own over its own database connection, ``bot.web_process``)."""
+
+    games: Games
+    stats: Stats
+    replays: Replays
+    tournaments: Tournaments
+
+
+async def no_name(guild_id: int) -> str | None:
+    return None
+
+
 @dataclass
 class Site:
-    """What the pages read: the bot's services, and what Discord's cache knows."""
+    """What the pages read: the services, and what the bot knows of each server (its name
+    and language, which channels every member may read: Discord's cache)."""
 
-    shell: Shell
+    shell: Services
     web: WebDirectory
-    languages: ServerLanguages
-    guild_name: Callable[[int], str | None] = lambda guild_id: None
+    language_of: Callable[[int], Awaitable[Language]]  # a server's language
+    guild_name: Callable[[int], Awaitable[str | None]] = no_name
     public_url: str | None = None
     pictures: PictureCache = field(default_factory=PictureCache)
-    # Where the HTML is drawn: a worker process when the bot serves the pages (a page is a
-    # few milliseconds of Python that would hold up clicks), None: on the event loop (tests).
-    renderer: Executor | None = None
-    # Whether every member may read a channel (Discord's cache): only such tables are listed.
+    # Whether every member may read a channel: only such tables are listed.
     channel_public: ChannelPublic = never_public
 
 
@@ -95,14 +106,8 @@ def path_id(text: str) -> int:
 _ENVIRONMENT: list[jinja2.Environment] = []
 
 
-def page_renderer() -> Executor:
-    """The worker process that draws the pages' HTML (started on the first page)."""
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-
-
 def render_page(template: str, tag: str, values: dict[str, Any]) -> str:
-    """A page's HTML from its values, in the language ``tag``: a plain function of plain
-    values, so a worker process can draw it (``Site.renderer``)."""
+    """A page's HTML from its values, in the language ``tag``."""
     if not _ENVIRONMENT:
         _ENVIRONMENT.append(_environment())
     with speaking(tag):
@@ -135,7 +140,7 @@ class Pages:
         if asked is not None:
             return asked
         if guild_id is not None:
-            return await self.site.languages.of_guild(guild_id)
+            return await self.site.language_of(guild_id)
         return catalogues().language(None)
 
     # --- drawing ------------------------------------------------------------------------
@@ -149,13 +154,7 @@ class Pages:
         **values: Any,
     ) -> web.Response:
         values.update(languages=_language_links(request), og=values.get("og"))
-        if self.site.renderer is None:
-            page = render_page(template, words_in.tag, values)
-        else:  # in the worker process: the event loop answers clicks meanwhile
-            loop = asyncio.get_running_loop()
-            page = await loop.run_in_executor(
-                self.site.renderer, render_page, template, words_in.tag, values
-            )
+        page = render_page(template, words_in.tag, values)
         return web.Response(text=page, content_type="text/html", status=status)
 
     async def error_page(self, request: web.Request, status: int) -> web.Response:
@@ -180,7 +179,7 @@ class Pages:
         guild_id = await self.site.web.guild(web_id)
         if guild_id is None:
             raise web.HTTPNotFound()
-        return guild_id, web_id, self.site.guild_name(guild_id) or ""
+        return guild_id, web_id, await self.site.guild_name(guild_id) or ""
 
     # --- pages --------------------------------------------------------------------------
 
@@ -188,7 +187,7 @@ class Pages:
         words_in = await self.language(request, None)
         servers = []
         for web_id, guild_id in await self.site.web.public_guilds():
-            servers.append({"url": f"/s/{web_id}", "name": self.site.guild_name(guild_id)})
+            servers.append({"url": f"/s/{web_id}", "name": await self.site.guild_name(guild_id)})
         with speaking(words_in):
             for server in servers:
                 server["name"] = server["name"] or words.a_server()
@@ -237,7 +236,7 @@ class Pages:
             self.site.web.live_tables(guild_id),
             self.site.web.queue_sizes(guild_id),
         )
-        live = [t for t in live if self.site.channel_public(guild_id, where(t))]
+        live = [t for t in live if await self.site.channel_public(guild_id, where(t))]
         tournaments = listed[:10]
         base = f"/s/{web_id}"
 
@@ -339,7 +338,7 @@ class Pages:
         guild_id, _web_id, _name = await self.guild(request)
         table_id = path_id(request.match_info["table"])
         for table in await self.site.web.live_tables(guild_id):
-            if table.id == table_id and self.site.channel_public(guild_id, where(table)):
+            if table.id == table_id and await self.site.channel_public(guild_id, where(table)):
                 raise web.HTTPFound(jump_url(guild_id, table))
         raise web.HTTPNotFound()
 
@@ -595,7 +594,7 @@ def _has_pictures(game: Any) -> bool:
     return type(game).replay_picture is not Game.replay_picture
 
 
-def _recent(shell: Shell, base: str, games: list[Any]) -> list[dict[str, Any]]:
+def _recent(shell: Services, base: str, games: list[Any]) -> list[dict[str, Any]]:
     return [
         {
             "title": words.game_title(g.id, shell.games.label(g.game_key)),

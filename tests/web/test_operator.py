@@ -5,6 +5,7 @@ listens on WEB_PORT and on nothing when it is 0."""
 
 from __future__ import annotations
 
+import os
 import socket
 
 from aiohttp import ClientSession
@@ -135,12 +136,12 @@ async def test_the_bot_serves_on_web_port_and_nothing_with_zero(make_env: MakeEn
     async with (
         ClientSession() as session,
         session.get(f"http://127.0.0.1:{port}/healthz") as response,
-        # A page: its HTML drawn in the worker process, in the language asked for.
+        # A page: drawn by the pages' own process, in the language asked for.
         session.get(f"http://127.0.0.1:{port}/?lang=fr") as index,
     ):
         assert response.status == 200
         assert index.status == 200 and "Serveurs publics" in await index.text()
-    assert env.bot.web_renderer is not None
+    assert env.bot.web_server.pid != os.getpid()
     off = await make_env(web_port=0)
     assert off.bot.web_server is None
     await env.h.stop()  # the bot closed (close stops the server): the port is free again
