@@ -195,7 +195,9 @@ class SequencesBot(commands.Bot):
         # paces its share, the part of the shards it runs (docs/scaling.md).
         publisher.pace.limit = pace_share(shards)
         reminders = self.peers.reminders
-        self.reminders = ReminderPoster(self, reminders, publisher.pings, self.languages)
+        self.reminders = ReminderPoster(
+            self, reminders, publisher.pings, self.languages, publisher.everywhere
+        )
         self.shell = Shell(
             games=self.games,
             tables=self.tables,

@@ -259,13 +259,21 @@ class Admin(
             )
         elif state == "here":
             text = _("Quick play here matches this server's members with each other.")
+            if taken_out:
+                text += " " + plural(
+                    "%(count)s member waiting across servers was taken out of that queue and told.",
+                    "%(count)s members waiting across servers were taken out of that queue and "
+                    "told.",
+                    len(taken_out),
+                )
         else:
             text = _(
-                "Quick play is set to everywhere, but only this server is searched for now: "
-                "members are matched with this server's members."
+                "Quick play is set to everywhere: members who queue with where: everywhere are "
+                "matched with members of every server that chose everywhere (where: here stays "
+                "within this server)."
             )
         await interaction.response.send_message(text, ephemeral=True)
-        await tell_taken_out(self.bot, taken_out)
+        await tell_taken_out(self.bot, taken_out, state)
 
     @app_commands.command(
         name="quickplay-channel", description="Where quick-play tables open (default: where queued)"

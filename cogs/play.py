@@ -1,4 +1,5 @@
-"""``/play queue|leave|block|unblock|blocked``: quick play within this server (issue 36). The
+"""``/play queue|leave|block|unblock|blocked``: quick play (issue 36), within this server
+(``where: here``) or across the servers that chose everywhere (``where: everywhere``). The
 queue is a subcommand because Discord allows no options beside subcommands. The rules are in
 ``bot.tables.quickplay``, the buttons and what a matching pass shows in ``bot.ui.quickplay``."""
 
@@ -21,6 +22,10 @@ GAMES = [
     app_commands.Choice(name="Sequences, one roll", value="classic"),
     app_commands.Choice(name="Hearts Due", value="heartsdue"),
     app_commands.Choice(name="Sequence, the board game", value="board"),
+]
+WHERE = [
+    app_commands.Choice(name="here", value="here"),
+    app_commands.Choice(name="everywhere", value="everywhere"),
 ]
 VARIANTS = [
     app_commands.Choice(name="Standard", value="standard"),
@@ -65,13 +70,16 @@ class Play(commands.GroupCog, group_name="play", group_description="Quick play: 
     async def _step(self) -> None:
         await run_pass(self.bot, self.bot.shell)
 
-    @app_commands.command(name="queue", description="Wait for an opponent near your rating")
+    @app_commands.command(
+        name="queue", description="Wait for an opponent near your rating, here or across servers"
+    )
     @app_commands.describe(
         game="The game to play",
         variant="Sequences only: its variant (default standard)",
         bot_after="Seconds before a bot is offered if nobody comes (default 60)",
+        where="here: this server's members (default); everywhere: every server that chose it",
     )
-    @app_commands.choices(game=GAMES, variant=VARIANTS)
+    @app_commands.choices(game=GAMES, variant=VARIANTS, where=WHERE)
     @app_commands.rename(bot_after="bot-after")
     async def queue(
         self,
@@ -79,18 +87,16 @@ class Play(commands.GroupCog, group_name="play", group_description="Quick play: 
         game: str,
         variant: str | None = None,
         bot_after: app_commands.Range[int, BOT_AFTER_LOW, BOT_AFTER_HIGH] = BOT_AFTER_DEFAULT,
+        where: str = "here",
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         key = game_key(game, variant)
         queued = await self.quick.join(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, name=interaction.user.display_name, game_key=key,
-            bot_after=bot_after,
+            bot_after=bot_after, everywhere=where == "everywhere",
         )  # fmt: skip
         text = wait_line(queued, bot_after)
-        mode, _channel = await self.quick.mode(interaction.guild_id)
-        if mode == "everywhere":
-            text += " " + _("Only this server is searched for now.")
         await interaction.response.send_message(
             text, view=leave_view(interaction.user.id), ephemeral=True
         )

@@ -368,18 +368,32 @@ async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
 
 
 async def running_with_message(db: Database, message_id: int) -> GameRow | None:
-    """The running game whose live turn message is ``message_id``, if any."""
+    """The running game whose live turn message is ``message_id`` (in any of a cross-server
+    table's places), if any."""
     row = await db.fetchone(
         "SELECT * FROM games WHERE message_id = ? AND status = 'running'", (message_id,)
     )
+    if row is None:  # a cross-server table's message in another place than its first
+        row = await db.fetchone(
+            "SELECT g.* FROM games g JOIN table_places p ON p.game_id = g.id"
+            " WHERE p.message_id = ? AND g.status = 'running'",
+            (message_id,),
+        )
     return None if row is None else game_row(row)
 
 
 async def in_thread(db: Database, thread_id: int) -> GameRow | None:
-    """The game whose thread ``thread_id`` is (the latest, whatever its status), if any."""
+    """The game whose thread ``thread_id`` is (the latest, whatever its status; in any of a
+    cross-server table's places), if any."""
     row = await db.fetchone(
         "SELECT * FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,)
     )
+    if row is None:  # a cross-server table's thread in another place than its first
+        row = await db.fetchone(
+            "SELECT g.* FROM games g JOIN table_places p ON p.game_id = g.id"
+            " WHERE p.thread_id = ? ORDER BY g.id DESC LIMIT 1",
+            (thread_id,),
+        )
     return None if row is None else game_row(row)
 
 

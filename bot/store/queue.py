@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.ratings import display_rating
+from bot.records import EVERYWHERE
 from bot.store import jsontext
 from bot.store.db import Connection, Database, Row
 from bot.store.games import ShardFilter, of_shards
@@ -31,6 +32,7 @@ class QueueRow:
     bot_after: float
     bot_offered: bool
     match_id: int | None
+    everywhere: bool = False  # where: everywhere (matched across servers), else here
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,7 @@ class MatchSeat:
     channel_id: int
     message_id: int | None
     ready: bool
+    guild_id: int = 0  # the server the member queued from (0: before migration 021)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,8 @@ class MatchRow:
 Group = Sequence[tuple[int, int]]
 
 _Q_COLUMNS = (
-    "user_id, guild_id, channel_id, game_key, rating, queued_at, bot_after, bot_offered, match_id"
+    "user_id, guild_id, channel_id, game_key, rating, queued_at, bot_after, bot_offered, match_id,"
+    " everywhere"
 )
 
 
@@ -73,6 +77,7 @@ def _queue_row(r: Row) -> QueueRow:
         bot_after=float(r["bot_after"]),
         bot_offered=bool(r["bot_offered"]),
         match_id=None if r["match_id"] is None else int(r["match_id"]),
+        everywhere=bool(r["everywhere"]),
     )
 
 
@@ -92,8 +97,9 @@ async def guild_mode(db: Database, guild_id: int) -> tuple[str, int | None]:
 async def set_guild_mode(
     db: Database, guild_id: int, mode: str, actor_id: int, now: float
 ) -> list[QueueRow]:
-    """Set the mode; turning it off takes the server's waiting members out of the queue
-    (returned, to be told), in the same transaction."""
+    """Set the mode; turning it off takes the server's waiting members out of the queue,
+    turning it to ``here`` those waiting across servers (returned, to be told), in the same
+    transaction."""
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO quick_guilds (guild_id, mode, channel_id, updated_at, updated_by)"
@@ -102,10 +108,11 @@ async def set_guild_mode(
             " updated_by = excluded.updated_by",
             (guild_id, mode, now, actor_id),
         )
-        if mode != "off":
+        if mode == "everywhere":
             return []
+        across = " AND everywhere = 1" if mode == "here" else ""
         rows = await conn.fetchall(
-            f"DELETE FROM quick_queue WHERE guild_id = ? AND match_id IS NULL"
+            f"DELETE FROM quick_queue WHERE guild_id = ? AND match_id IS NULL{across}"
             f" RETURNING {_Q_COLUMNS}",
             (guild_id,),
         )
@@ -138,8 +145,8 @@ async def rating_of(db: Database, scope: int, game_key: str, user_id: int) -> in
     return display_rating(0.0 if row is None else float(row[0]))
 
 
-async def seated_at(db: Database, user_id: int) -> tuple[int, int, int | None] | None:
-    """(game id, channel id, thread id) of a running table the member plays at, if any."""
+async def seated_at(db: Database, user_id: int) -> tuple[int, int, int | None, int] | None:
+    """(game id, channel id, thread id, guild id) of a running table the member plays at."""
     needle = f'"user_id":{int(user_id)},'
     mentions = db.dialect.contains("state_json", "?")
     rows = await db.fetchall(
@@ -150,7 +157,7 @@ async def seated_at(db: Database, user_id: int) -> tuple[int, int, int | None] |
     for row in rows:
         state = jsontext.loads(row["state_json"])
         if any(seat.get("user_id") == user_id for seat in state.get("seats", ())):
-            return int(row["id"]), int(row["channel_id"]), row["thread_id"]
+            return int(row["id"]), int(row["channel_id"]), row["thread_id"], int(row["guild_id"])
     return None
 
 
@@ -164,14 +171,15 @@ async def enqueue(
     rating: int,
     now: float,
     bot_after: float,
+    everywhere: bool = False,
 ) -> bool:
     """Queue the member; False when they already have an entry (here or in any server)."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO quick_queue (user_id, guild_id, channel_id, game_key, rating,"
-            " queued_at, bot_after, bot_offered, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL)"
-            " ON CONFLICT (user_id) DO NOTHING",
-            (user_id, guild_id, channel_id, game_key, rating, now, bot_after),
+            " queued_at, bot_after, bot_offered, match_id, everywhere)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT (user_id) DO NOTHING",
+            (user_id, guild_id, channel_id, game_key, rating, now, bot_after, int(everywhere)),
         )
         return cursor.rowcount == 1
 
@@ -192,13 +200,23 @@ async def leave(db: Database, user_id: int) -> QueueRow | None:
         return None if row is None else _queue_row(row)
 
 
-async def waiting(db: Database, guild_id: int, game_key: str) -> list[QueueRow]:
-    """The server's waiting entries for the game, longest waiting first."""
-    rows = await db.fetchall(
-        f"SELECT {_Q_COLUMNS} FROM quick_queue WHERE guild_id = ? AND game_key = ?"
-        " AND match_id IS NULL ORDER BY queued_at, user_id",
-        (guild_id, game_key),
-    )
+async def waiting(
+    db: Database, guild_id: int, game_key: str, everywhere: bool = False
+) -> list[QueueRow]:
+    """The server's waiting entries for the game (``everywhere``: those of every server
+    waiting across servers), longest waiting first."""
+    if everywhere:
+        rows = await db.fetchall(
+            f"SELECT {_Q_COLUMNS} FROM quick_queue WHERE everywhere = 1 AND game_key = ?"
+            " AND match_id IS NULL ORDER BY queued_at, user_id",
+            (game_key,),
+        )
+    else:
+        rows = await db.fetchall(
+            f"SELECT {_Q_COLUMNS} FROM quick_queue WHERE guild_id = ? AND game_key = ?"
+            " AND everywhere = 0 AND match_id IS NULL ORDER BY queued_at, user_id",
+            (guild_id, game_key),
+        )
     return [_queue_row(r) for r in rows]
 
 
@@ -265,8 +283,14 @@ async def claim_pass(
 ) -> list[int]:
     """One matching pass: the waiting entries (this process's servers) and the blocks among
     them go to ``grouper``; each group it returns becomes a ready check until ``deadline``,
-    its entries claimed. Returns the new checks' ids."""
+    its entries claimed. Returns the new checks' ids. Entries waiting across servers are
+    matched by the process that runs shard 0, where cross-server tables live (EVERYWHERE's
+    shard): the others leave them alone."""
     where, params = of_shards(shards)
+    if shards is not None:
+        ours = where.removeprefix(" AND ")
+        runs_zero = 0 in shards[1]
+        where = f" AND (everywhere = 1 OR {ours})" if runs_zero else f" AND everywhere = 0{where}"
     lock = " FOR UPDATE SKIP LOCKED" if db.dialect.name == "postgresql" else ""
     async with db.transaction() as conn:
         rows = await conn.fetchall(
@@ -287,13 +311,16 @@ async def claim_pass(
             row = await conn.fetchone(
                 "INSERT INTO quick_matches (guild_id, game_key, created_at, deadline, status)"
                 " VALUES (?, ?, ?, ?, 'asking') RETURNING id",
-                (first.guild_id, first.game_key, now, deadline),
+                (EVERYWHERE if first.everywhere else first.guild_id, first.game_key, now, deadline),
             )
             match_id = int(row[0])
             await conn.executemany(
-                "INSERT INTO quick_match_seats (match_id, user_id, seat, channel_id, ready)"
-                " VALUES (?, ?, ?, ?, 0)",
-                [(match_id, user, i, channel) for i, (user, channel) in enumerate(group)],
+                "INSERT INTO quick_match_seats (match_id, user_id, seat, channel_id, ready,"
+                " guild_id) VALUES (?, ?, ?, ?, 0, ?)",
+                [
+                    (match_id, user, i, channel, by_user[user].guild_id)
+                    for i, (user, channel) in enumerate(group)
+                ],
             )
             await conn.executemany(
                 "UPDATE quick_queue SET match_id = ? WHERE user_id = ? AND match_id IS NULL",
@@ -312,7 +339,7 @@ async def match(db: Database | Connection, match_id: int) -> MatchRow | None:
     if row is None:
         return None
     seats = await db.fetchall(
-        "SELECT user_id, seat, channel_id, message_id, ready FROM quick_match_seats"
+        "SELECT user_id, seat, channel_id, message_id, ready, guild_id FROM quick_match_seats"
         " WHERE match_id = ? ORDER BY seat",
         (match_id,),
     )
@@ -331,6 +358,7 @@ async def match(db: Database | Connection, match_id: int) -> MatchRow | None:
                 channel_id=int(s["channel_id"]),
                 message_id=None if s["message_id"] is None else int(s["message_id"]),
                 ready=bool(s["ready"]),
+                guild_id=int(s["guild_id"] or row["guild_id"]),
             )
             for s in seats
         ),

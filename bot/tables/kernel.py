@@ -18,8 +18,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from bot.errors import StaleAction, UserError
-from bot.records import SeatResult
-from bot.store import games
+from bot.records import EVERYWHERE, SeatResult
+from bot.store import games, places
 from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
@@ -145,6 +145,8 @@ class TableKernel:
         if row is None:
             raise StaleAction(code="table.gone")
         table = self.table_of(row)
+        if row.guild_id == EVERYWHERE:  # where a cross-server table is shown: every place
+            table.places = tuple(await places.of_game(self.db, table_id))
         if place is not None:
             place.check(table)
         return table

@@ -8,7 +8,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import StaleAction
+from bot.records import EVERYWHERE
 from bot.store.games import GameRow
+from bot.store.places import TablePlace as TablePlace  # re-exported: the shell reads it here
 from bot.tables import events as ev
 from bot.tables.events import Event, Legacy, Notice, load_event
 from bot.tables.seat import Seat as Seat  # re-exported: most modules import it from here
@@ -58,6 +60,9 @@ class Table:
     ended_request: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     # The events this read of the table has added, every one (``events`` keeps the last few).
     fresh_events: list[Event] = field(default_factory=list)
+    # A cross-server table's places (``bot.store.places``), read with it by the kernel: one
+    # per server its players come from. Empty for a table of one server. Not in its state.
+    places: tuple[TablePlace, ...] = field(default=(), compare=False)
 
     @property
     def kind(self) -> str:
@@ -78,6 +83,13 @@ class Table:
     @property
     def game_channel_id(self) -> int:
         return self.row.thread_id or self.row.channel_id
+
+    @property
+    def crosses_servers(self) -> bool:
+        """A quick-play table of members of several servers (``where: everywhere``): it
+        belongs to no server and is shown in each of its places (a place's own drawing of
+        it, ``bot.ui.everywhere.at``, has that server's id and the places)."""
+        return self.row.guild_id == EVERYWHERE or bool(self.places)
 
     @property
     def pending_request(self) -> dict[str, Any] | None:
@@ -276,6 +288,14 @@ class Place:
 
     def check(self, table: Table) -> None:
         row = table.row
+        if table.places:  # a cross-server table: a click from any of its places plays it
+            place = next((p for p in table.places if p.guild_id == self.guild_id), None)
+            if place is None or self.channel_id not in (place.channel_id, place.thread_id):
+                raise StaleAction(code="table.elsewhere")
+            home = place.message_id if self.on == "table" else self._home(table)
+            if self.message_id is not None and self.on != "panel" and self.message_id != home:
+                raise StaleAction(code="table.not_this_message")
+            return
         if self.guild_id != row.guild_id or self.channel_id not in (
             row.channel_id,
             row.thread_id,

@@ -1,6 +1,8 @@
-"""Quick play within one server (issue 36, ``where: here``): the queue, blocks, the matching
-pass, ready checks and the bot offer, as the shell calls them. The SQL is in
-``bot.store.queue``; the grouping by rating is the pure ``bot.tables.quickplay_match``.
+"""Quick play (issue 36): the queue, blocks, the matching pass, ready checks and the bot
+offer, as the shell calls them, within one server (``where: here``) or across the servers
+that chose ``everywhere`` (``where: everywhere``: the table is EVERYWHERE's, shown in one
+place per server, ``bot.store.places``). The SQL is in ``bot.store.queue``; the grouping by
+rating is the pure ``bot.tables.quickplay_match``.
 
 The numbers are said to players in docs/rules.md ("Quick play").
 """
@@ -12,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
+from bot.records import EVERYWHERE
+from bot.store import places, stats
 from bot.store import queue as store
-from bot.store import stats
+from bot.store.db import Connection
 from bot.store.queue import MODES, Failed, MatchRow, QueueRow
 from bot.tables.clock import Clock
 from bot.tables.model import Table
@@ -43,8 +47,8 @@ QuickGames = Mapping[str, tuple[str, dict[str, Any]]]
 @dataclass(frozen=True, slots=True)
 class Queued:
     entry: QueueRow
-    place: int  # 1: next in line for the game in this server
-    waiting: int  # members waiting for the game in this server, the member included
+    place: int  # 1: next in line for the game in this server (or across servers)
+    waiting: int  # members waiting for the game there, the member included
     wait: float | None  # seconds until someone waiting is within reach; None: nobody yet
 
 
@@ -113,7 +117,10 @@ class QuickPlay:
         name: str,
         game_key: str,
         bot_after: int = BOT_AFTER_DEFAULT,
+        everywhere: bool = False,
     ) -> Queued:
+        """Queue the member, in this server's queue or (``everywhere``) in the one across
+        the servers that chose ``everywhere``, matched on that ladder's rating."""
         if game_key not in self.games:
             raise UserError(code="quick.game")
         if not BOT_AFTER_LOW <= bot_after <= BOT_AFTER_HIGH:
@@ -121,38 +128,53 @@ class QuickPlay:
         mode, _ = await self.mode(guild_id)
         if mode == "off":
             raise UserError(code="quick.off")
+        if everywhere and mode != "everywhere":
+            raise UserError(code="quick.here_only")
         now = self.clock()
         until = await store.timeout_until(self.db, user_id, now)
         if until is not None:
             raise UserError(code="quick.timed_out", until=until)
         seated = await store.seated_at(self.db, user_id)
         if seated is not None:
-            game_id, channel, thread = seated
+            game_id, channel, thread, table_guild = seated
+            if table_guild == EVERYWHERE:  # the link of the place in this server, if any
+                shown = await places.of_game(self.db, game_id)
+                mine = [p for p in shown if p.guild_id == guild_id] or shown
+                if mine:
+                    channel, thread = mine[0].channel_id, mine[0].thread_id
             raise UserError(code="quick.seated", game=game_id, channel_id=thread or channel)
         had = await store.entry(self.db, user_id)
         if had is not None:
-            raise UserError(
-                code="quick.queued", game_key=had.game_key, here=had.guild_id == guild_id
-            )
-        rating = await store.rating_of(self.db, guild_id, game_key, user_id)
+            raise self._queued(had, guild_id)
+        scope = EVERYWHERE if everywhere else guild_id  # the ladder the member is matched on
+        rating = await store.rating_of(self.db, scope, game_key, user_id)
         await stats.remember_member(self.db, guild_id, user_id, name, now=now)
         if not await store.enqueue(
             self.db, user_id=user_id, guild_id=guild_id, channel_id=channel_id,
             game_key=game_key, rating=rating, now=now, bot_after=float(bot_after),
+            everywhere=everywhere,
         ):  # fmt: skip
             had = await store.entry(self.db, user_id)  # queued at the same moment elsewhere
-            raise UserError(
-                code="quick.queued",
-                game_key=had.game_key if had else game_key,
-                here=had is None or had.guild_id == guild_id,
-            )
+            if had is None:
+                raise UserError(code="quick.queued", game_key=game_key, here=True, channel_id=0)
+            raise self._queued(had, guild_id)
         return await self.place(user_id)
+
+    @staticmethod
+    def _queued(had: QueueRow, guild_id: int) -> UserError:
+        """Already queued: where (``channel_id``: the channel they queued from)."""
+        return UserError(
+            code="quick.queued",
+            game_key=had.game_key,
+            here=had.guild_id == guild_id,
+            channel_id=had.channel_id,
+        )
 
     async def place(self, user_id: int) -> Queued:
         entry = await store.entry(self.db, user_id)
         if entry is None:
             raise UserError(code="quick.not_queued")
-        rows = await store.waiting(self.db, entry.guild_id, entry.game_key)
+        rows = await store.waiting(self.db, entry.guild_id, entry.game_key, entry.everywhere)
         ahead = [r for r in rows if (r.queued_at, r.user_id) < (entry.queued_at, entry.user_id)]
         now = self.clock()
         waits = []
@@ -212,9 +234,13 @@ class QuickPlay:
             timeout=NO_SHOW_TIMEOUT, shards=self._shards,
         )  # fmt: skip
 
+        def pool(row: QueueRow) -> int:
+            return EVERYWHERE if row.everywhere else row.guild_id
+
         def grouper(rows: list[QueueRow], blocks: set[tuple[int, int]]) -> list[store.Group]:
+            # Entries waiting across servers share one pool, EVERYWHERE's.
             entries = [
-                Entry(r.user_id, r.guild_id, r.channel_id, r.game_key, r.rating, r.queued_at)
+                Entry(r.user_id, pool(r), r.channel_id, r.game_key, r.rating, r.queued_at)
                 for r in rows
             ]
             return [
@@ -254,18 +280,43 @@ class QuickPlay:
     def channel_for(self, found: MatchRow, quickplay_channel: int | None) -> int:
         return quickplay_channel or found.seats[0].channel_id
 
+    async def places_of(self, found: MatchRow) -> list[tuple[int, int, list[int]]]:
+        """Where a cross-server check's table is shown: (server, its quick-play channel or
+        the channel its first member queued from, the members from there), in seat order."""
+        shown: dict[int, tuple[int, list[int]]] = {}
+        for seat in found.seats:
+            if seat.guild_id not in shown:
+                _, channel = await self.mode(seat.guild_id)
+                shown[seat.guild_id] = (channel or seat.channel_id, [])
+            shown[seat.guild_id][1].append(seat.user_id)
+        return [(guild, channel, users) for guild, (channel, users) in shown.items()]
+
     async def open_match(self, found: MatchRow) -> Table:
         """Open and start the table of a check every member pressed Ready on (the caller won
-        the last press: once), seated in the matcher's order; out of the queue."""
+        the last press: once), seated in the matcher's order; out of the queue. A check
+        across servers opens a table of no server's (EVERYWHERE, no stake) with one place
+        per server; each seat has the member's name in the server they queued from."""
         kind, settings = self.games[found.game_key]
-        _, channel = await self.mode(found.guild_id)
         users = [s.user_id for s in found.seats]
-        names = await store.names(self.db, found.guild_id, users)
+        then = None
+        if found.guild_id == EVERYWHERE:
+            shown = await self.places_of(found)
+            channel_id = shown[0][1]
+            names: dict[int, str] = {}
+            for seat in found.seats:
+                names |= await store.names(self.db, seat.guild_id, [seat.user_id])
+
+            async def then(conn: Connection, table: Table) -> None:
+                await places.add(conn, table.id, shown)
+        else:
+            _, channel = await self.mode(found.guild_id)
+            channel_id = self.channel_for(found, channel)
+            names = await store.names(self.db, found.guild_id, users)
         try:
             table = await self.tables.open_lobby(
-                guild_id=found.guild_id, channel_id=self.channel_for(found, channel),
-                host_id=users[0], host_name=names.get(users[0], ""), kind=kind,
-                settings=dict(settings), limits=False,
+                guild_id=found.guild_id, channel_id=channel_id, host_id=users[0],
+                host_name=names.get(users[0], ""), kind=kind, settings=dict(settings),
+                limits=False, then=then,
             )  # fmt: skip
             for user in users[1:]:
                 await self.tables.join(table.id, user, names.get(user, ""))

@@ -14,9 +14,10 @@ from typing import Any
 
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
 from bot.records import NO_GUILD
-from bot.store import games
+from bot.store import games, places
 from bot.store.db import Connection
 from bot.store.games import GameRow
+from bot.store.places import TablePlace
 from bot.tables import events as ev
 from bot.tables.kernel import TableKernel
 from bot.tables.kind import GameKind
@@ -439,6 +440,19 @@ class TableService:
     ) -> None:
         """Where the game is shown; not a game change, so the version stays."""
         await self.db.write(games.set_location(table_id, thread_id, message_id), order=table_id)
+
+    async def places(self, table_id: int) -> list[TablePlace]:
+        """A cross-server table's places, the first first (none: a table of one server)."""
+        return await places.of_game(self.db, table_id)
+
+    async def set_place_message(
+        self, table_id: int, place: TablePlace, *, thread_id: int | None, message_id: int
+    ) -> None:
+        """Where a cross-server table is shown in one of its places; the first place's is
+        the games row's too (every lookup by the row's thread or message finds it)."""
+        await places.set_message(self.db, table_id, place.guild_id, thread_id, message_id)
+        if place.position == 0:
+            await self.set_game_message(table_id, thread_id=thread_id, message_id=message_id)
 
     def check_turn(
         self, table: Table, user_id: int, version: int, stale_text: str | None = None

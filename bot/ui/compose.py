@@ -76,17 +76,23 @@ def turn_message(table: Table) -> dict[str, Any]:
     embed, file = shown.embed, shown.file
     view = None
     if table.status == "running" and table.rules is not None:
-        # Watching adds a member to the game's thread: a DM or group DM has none.
-        watch = [] if outside_servers(table) else TABLE_WATCH_BUTTONS
+        # Watching adds a member to the game's thread: a DM or group DM has none, and a
+        # cross-server table has one per server.
+        watch = [] if outside_servers(table) or table.crosses_servers else TABLE_WATCH_BUTTONS
         view = build_view(
             table.id,
             table.version,
             game.turn_buttons(table.rules),
             labelled([RULES_BUTTON, RESIGN_BUTTON, *watch]),
         )
-    elif table.status == "finished" and not outside_servers(table):  # a rematch needs a channel
-        view = rematch_view(table.id)  # the result message (bot.ui.rematch)
-        if game.reviewable:  # and each player's own review (bot.ui.review)
+    elif table.status == "finished" and not outside_servers(table):
+        # A rematch needs a channel of the table's server: a cross-server table has none
+        # (its players queue again), so it keeps only each player's own review.
+        if table.crosses_servers:
+            view = discord.ui.View(timeout=None) if game.reviewable else None
+        else:
+            view = rematch_view(table.id)  # the result message (bot.ui.rematch)
+        if view is not None and game.reviewable:  # and each player's review (bot.ui.review)
             view.add_item(review_button(table.id))
     watching = watching_text(table)
     if watching and embed is not None and table.status == "running":

@@ -13,6 +13,7 @@ when the turn passes (``pings``: an edit cannot notify anyone, a new message doe
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -25,7 +26,7 @@ from bot.tables import events as ev
 from bot.tables.fair_play import FairPlay
 from bot.tables.lobby_host import LobbyHost
 from bot.tables.locks import KeyedLocks
-from bot.tables.model import Change, Table
+from bot.tables.model import Change, Table, TablePlace
 from bot.tables.service import TableService
 from bot.ui.anywhere import Anywhere
 from bot.ui.compose import (
@@ -36,6 +37,7 @@ from bot.ui.compose import (
 )
 from bot.ui.delivery import Delivery, ShownVersions
 from bot.ui.endings import Endings
+from bot.ui.everywhere import Everywhere
 from bot.ui.i18n import ServerLanguages, in_public_language
 from bot.ui.opening import Opening
 from bot.ui.pacing import RequestPace
@@ -77,6 +79,11 @@ class Publisher:
         )
         self.anywhere = Anywhere(self.delivery, tables.clock)  # tables in DMs and group DMs
         self.pings = Pings(client, self.pace)  # the mention of the member to move (bot.ui.pings)
+        # Cross-server tables, drawn in each of their places (bot.ui.everywhere).
+        self.everywhere = Everywhere(
+            tables, self.delivery, self.pings, self.endings, self.languages
+        )
+        self.restorer.everywhere = self.everywhere
 
     def live_locks(self) -> int:
         return len(self._publishing)
@@ -98,6 +105,11 @@ class Publisher:
     async def message_deleted(self, message_id: int) -> None:
         if self.pings.deleted_here(message_id):
             return  # a ping this process deleted as the turn passed: no game's message
+        table = await self.tables.running_with_message(message_id)
+        if table is not None and table.crosses_servers:
+            async with self._publishing.hold(table.id):
+                await self.everywhere.message_deleted(table, message_id)
+            return
         await self.restorer.message_deleted(message_id)
 
     # --- lobby and start (bot/ui/opening.py) -------------------------------------------
@@ -143,6 +155,14 @@ class Publisher:
             if table.row.message_id is not None:  # the game is shown: call its first player
                 await self.pings.turn_passed(table, new=True)
 
+    async def started_everywhere(
+        self, table: Table, notice: Callable[[TablePlace], str]
+    ) -> dict[int, str]:
+        """A cross-server table started (quick play): posted in each of its places, its
+        first player called in theirs; returns each server's link to its place."""
+        async with self._publishing.hold(table.id):
+            return await self.everywhere.open(table, notice)
+
     @in_public_language
     async def started_on(self, table: Table, message: discord.Message | None, channel: Any) -> bool:
         """A table started with no click (a tournament's match): opened as a started lobby
@@ -175,6 +195,12 @@ class Publisher:
         if outside_servers(table):
             async with self._publishing.hold(table.id):
                 await self.anywhere.publish(change, interaction)
+            return
+        if table.crosses_servers:
+            if interaction is not None and self._publishing.busy(table.id):
+                await defer_update(interaction)
+            async with self._publishing.hold(table.id):
+                await self.everywhere.publish(change, interaction)
             return
         if interaction is not None and self._publishing.busy(table.id):
             # The redraw under way may wait on Discord (a rate limit): answer the click now,
@@ -216,6 +242,10 @@ class Publisher:
         """A table closed without a result: its lobby and game message say so."""
         if outside_servers(table):
             await self.anywhere.publish(Change(table, closed=True), interaction)
+            return
+        if table.crosses_servers:
+            async with self._publishing.hold(table.id):
+                await self.everywhere.closed(table)
             return
         await self._closed(table, interaction)
         await self.endings.show_ended_request(table)

@@ -19,7 +19,8 @@ from bot.games.base import RulesPage
 from bot.games.registry import Games
 from bot.i18n.speaking import N_, _, number, plural
 from bot.render.common import user_mention
-from bot.tables.model import Table
+from bot.tables.model import Table, TablePlace
+from bot.tables.names import md_name
 from bot.tables.quickplay import (
     NO_SHOW_TIMEOUT,
     READY_SECONDS,
@@ -40,14 +41,16 @@ log = logging.getLogger(__name__)
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
-def _queued(game_key: str, here: bool) -> str:
+def _queued(game_key: str, here: bool, channel_id: int = 0) -> str:
     if here:
         return _(
             "You're already in the queue (for %(game)s): /play leave first.",
             game=_game(game_key),
         )
     return _(
-        "You're already in the queue in another server (for %(game)s): one queue at a time.",
+        "You're already in the queue in another server (in <#%(channel)s>, for %(game)s): one "
+        "queue at a time.",
+        channel=channel_id,
         game=_game(game_key),
     )
 
@@ -72,6 +75,10 @@ add_texts(
             high=number(high),
         ),
         "quick.off": lambda: _("Quick play is off on this server (/settings quickplay)."),
+        "quick.here_only": lambda: _(
+            "This server plays quick play only here (/settings quickplay): queue with "
+            "where: here, or ask an admin for everywhere."
+        ),
         "quick.timed_out": lambda until: _(
             "You missed three ready checks within an hour: you can queue again <t:%(at)s:R>.",
             at=int(until),
@@ -114,6 +121,10 @@ QUICKPLAY_RULES = RulesPage(
     N_(
         "• `/play queue` waits for an opponent in this server for one game; one queue at a "
         "time, and not while you play at a table.\n"
+        "• `where: everywhere` (where this server chose it) waits in every server that did: "
+        "you are matched on your rating of the everywhere ladder, and the table shows in "
+        "each player's own server, in a thread of its own, with no stake; only the game "
+        "itself is shared, never a server's chat.\n"
         "• You are matched with the closest rating that fits: ±100 at once, 50 wider every "
         "10 seconds of waiting, at most ±700; the longest waiting first; never with a member "
         "either of you blocked (`/play block`).\n"
@@ -129,11 +140,18 @@ QUICKPLAY_RULES = RulesPage(
 def wait_line(queued: Queued, bot_after: float) -> str:
     """The private answer to a member who queued (or asks where they are)."""
     game = _game(queued.entry.game_key)
-    place = _(
-        "You're in the queue for %(game)s: number %(place)s of %(waiting)s waiting here.",
-        game=game,
-        place=number(queued.place),
-        waiting=number(queued.waiting),
+    values = {"game": game, "place": number(queued.place), "waiting": number(queued.waiting)}
+    place = (
+        _(
+            "You're in the queue for %(game)s: number %(place)s of %(waiting)s waiting across "
+            "servers.",
+            **values,
+        )
+        if queued.entry.everywhere
+        else _(
+            "You're in the queue for %(game)s: number %(place)s of %(waiting)s waiting here.",
+            **values,
+        )
     )
     if queued.wait is None:
         wait = plural(
@@ -249,8 +267,8 @@ async def run_pass(client: Any, shell: Shell) -> None:
     done = await quick.run_pass()
     languages = shell.publisher.languages
     for found in done.matches:
-        async with languages.in_guild(found.guild_id):
-            for seat in found.seats:
+        for seat in found.seats:  # each where they queued, in their server's language
+            async with languages.in_guild(seat.guild_id):
                 view = discord.ui.View(timeout=None)
                 view.add_item(QuickButton("ready", seat.user_id, found.id))
                 try:
@@ -263,9 +281,9 @@ async def run_pass(client: Any, shell: Shell) -> None:
                     continue
                 await quick.set_ready_message(found.id, seat.user_id, message.id)
     for failed in done.failed:
-        async with languages.in_guild(failed.match.guild_id):
-            missing = ", ".join(user_mention(u) for u in failed.no_shows)
-            for seat in failed.match.seats:
+        missing = ", ".join(user_mention(u) for u in failed.no_shows)
+        for seat in failed.match.seats:
+            async with languages.in_guild(seat.guild_id):
                 if seat.user_id in failed.timed_out:
                     text = plural(
                         "%(member)s, you missed three ready checks within an hour: you're "
@@ -360,7 +378,7 @@ async def press_ready(
     await interaction.response.defer()
     try:
         table = await quick.open_match(found)
-    except UserError as exc:
+    except UserError as exc:  # never across servers: such a table has no server's caps
         # The table could not open (a cap): everyone is back at the front, and told why.
         text = _("The table couldn't open (%(why)s): you're back at the front of the queue.")
         for seat in found.seats:
@@ -368,14 +386,41 @@ async def press_ready(
                 interaction.client, seat.channel_id, seat.message_id, text % {"why": str(exc)}
             )
         return
-    link = await _post_table(shell, table)
-    text = (
-        _("Everyone is ready: your table is %(link)s", link=link)
-        if link
-        else _("Everyone is ready, but the table couldn't be posted here.")
-    )
+    if table.crosses_servers:
+        links = await _post_everywhere(shell, table)
+    else:
+        link = await _post_table(shell, table)
+        links = {seat.guild_id: link for seat in found.seats if link}
     for seat in found.seats:
+        async with shell.publisher.languages.in_guild(seat.guild_id):
+            text = (
+                _("Everyone is ready: your table is %(link)s", link=links[seat.guild_id])
+                if seat.guild_id in links
+                else _("Everyone is ready, but the table couldn't be posted here.")
+            )
         await _edit(interaction.client, seat.channel_id, seat.message_id, text)
+
+
+async def _post_everywhere(shell: Shell, table: Table) -> dict[int, str]:
+    """Open a cross-server table in each of its places: a line naming the players from that
+    server (the others by their seat's name: a mention of a member of another server would
+    show nothing there), its thread, the table message; returns each server's link."""
+    game = _game(table.row.game_key)
+
+    def notice(place: TablePlace) -> str:
+        players = ", ".join(
+            user_mention(s.user_id) if s.user_id in place.user_ids else md_name(s.name)
+            for s in table.seats
+            if s.user_id is not None
+        )
+        return _(
+            "⚡ Quick play across servers, %(game)s: %(players)s · table #%(table)s",
+            game=game,
+            players=players,
+            table=table.id,
+        )
+
+    return await shell.publisher.started_everywhere(table, notice)
 
 
 async def play_bot(shell: Shell, quick: QuickPlay, interaction: discord.Interaction[Any]) -> None:
@@ -394,18 +439,26 @@ async def play_bot(shell: Shell, quick: QuickPlay, interaction: discord.Interact
             await interaction.message.edit(view=None)
 
 
-async def tell_taken_out(client: Any, rows: list[QueueRow]) -> None:
-    """Tell each member an admin's /settings quickplay off took out of the queue, in the
-    channel they queued from."""
+async def tell_taken_out(client: Any, rows: list[QueueRow], mode: str = "off") -> None:
+    """Tell each member an admin's /settings quickplay took out of the queue (turned off,
+    or to ``here`` while they waited across servers), in the channel they queued from."""
     shell = shell_of_client(client)
     for row in rows:
         async with shell.publisher.languages.in_guild(row.guild_id):
-            text = _(
-                "%(member)s, quick play was turned off on this server: you're out of the "
-                "queue for %(game)s.",
-                member=user_mention(row.user_id),
-                game=_game(row.game_key),
-            )
+            if mode == "here":
+                text = _(
+                    "%(member)s, this server now plays quick play only here: you're out of "
+                    "the queue across servers for %(game)s.",
+                    member=user_mention(row.user_id),
+                    game=_game(row.game_key),
+                )
+            else:
+                text = _(
+                    "%(member)s, quick play was turned off on this server: you're out of the "
+                    "queue for %(game)s.",
+                    member=user_mention(row.user_id),
+                    game=_game(row.game_key),
+                )
         try:
             channel = await _channel(client, row.channel_id)
             await channel.send(**ping_payload(row.user_id, text))

@@ -7,6 +7,7 @@ at the next ticks, so a burst of them never holds up the timers or the clicks.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any
 
@@ -16,6 +17,7 @@ from bot.games.base import presentation
 from bot.i18n.speaking import _, number, plural
 from bot.render.common import NO_PINGS
 from bot.tables.reminders import DM, Reminder, TurnReminders
+from bot.ui.everywhere import Everywhere, at, place_of
 from bot.ui.i18n import ServerLanguages
 from bot.ui.pings import Pings
 
@@ -111,12 +113,14 @@ class ReminderPoster:
         reminders: TurnReminders,
         pings: Pings | None = None,
         languages: ServerLanguages | None = None,
+        everywhere: Everywhere | None = None,
     ) -> None:
         self.client = client
         # In the thread, the server's words; in a DM, the member's own (from their clicks).
         self.languages = languages or ServerLanguages(client=client)
         self.reminders = reminders
         self.pings = pings  # in the thread, a reminder takes the place of the turn's ping
+        self.everywhere = everywhere  # a cross-server table reminds in the member's place
         self._budget = _Budget(REMINDER_BURST, REMINDERS_PER_SECOND)
 
     async def next_due(self) -> float | None:
@@ -142,6 +146,12 @@ class ReminderPoster:
         return sum(sent)
 
     async def send(self, reminder: Reminder) -> bool:
+        table = reminder.table
+        if table.crosses_servers and self.everywhere is not None:
+            await self.everywhere.places(table)
+            place = place_of(table, reminder.user_id)
+            if place is not None:  # as that place shows the table: its thread, its words
+                reminder = dataclasses.replace(reminder, table=at(table, place))
         if reminder.via == DM and await self._direct(reminder):
             return True
         return await self._in_thread(reminder)

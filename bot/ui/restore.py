@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Protocol
 
 import discord
 
@@ -27,6 +28,10 @@ RESTORE_CONCURRENCY = 8
 RENAME_SECONDS = 600  # Discord's window for a thread's two renames
 
 
+class _Redraws(Protocol):
+    async def redraw(self, table: Table) -> None: ...
+
+
 class Restorer:
     def __init__(
         self,
@@ -43,6 +48,8 @@ class Restorer:
         self._publishing = publishing  # the publisher's redraw locks, one per table
         self.languages = languages or ServerLanguages()  # redraws are public messages
         self._renamed: dict[int, float] = {}  # thread id -> when this process renamed it
+        # Cross-server tables (bot.ui.everywhere, set by the publisher): redrawn per place.
+        self.everywhere: _Redraws | None = None
 
     async def restore(self) -> int:
         """After a start: redraw only the tables whose message may be behind the database
@@ -123,6 +130,9 @@ class Restorer:
         table = await self.tables.get(table_id)
         if table.status not in ("lobby", "running") or outside_servers(table):
             return  # outside servers there is no token after a restart: the next click
+        if table.crosses_servers and self.everywhere is not None:
+            await self.everywhere.redraw(table)  # each place's message
+            return
         await self.redraw(table, lobby_too)
 
     @in_public_language

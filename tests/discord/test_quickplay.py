@@ -171,9 +171,10 @@ async def test_turning_quick_play_off_takes_members_out_and_tells_them(
     refused = await ana.slash("play queue", game="board")
     assert refused.text == "Quick play is off on this server (/settings quickplay)."
     everywhere = await admin.slash("settings quickplay", state="everywhere")
-    assert "only this server is searched for now" in everywhere.text
+    assert "matched with members of every server that chose everywhere" in everywhere.text
     queued = await ana.slash("play queue", game="board")
-    assert queued.text.endswith("Only this server is searched for now.")
+    assert queued.text.startswith("You're in the queue for Sequence (board game): number 1")
+    assert "waiting here" in queued.text
 
 
 async def test_blocks_are_private_and_respected(make_env: MakeEnv) -> None:

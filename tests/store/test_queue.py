@@ -12,10 +12,13 @@ import pytest
 from bot.config import Settings
 from bot.errors import UserError
 from bot.games.registry import Games
+from bot.records import EVERYWHERE
+from bot.store import games, queue
 from bot.store.db import Database
 from bot.tables.kernel import TableKernel
 from bot.tables.quickplay import NO_SHOW_TIMEOUT, READY_SECONDS, QuickPlay
 from bot.tables.service import TableService
+from bot.tables.shards import Shards
 from bot.ui.tournaments import tournament_games
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
@@ -33,7 +36,9 @@ def quick(db: Database, clock: FakeClock, seed: int = 1) -> QuickPlay:
     return QuickPlay(tables, tournament_games(games), clock)
 
 
-async def join(q: QuickPlay, user: int, game: str = "board", guild: int = GUILD, **kw: int) -> int:
+async def join(
+    q: QuickPlay, user: int, game: str = "board", guild: int = GUILD, **kw: int | bool
+) -> int:
     queued = await q.join(
         guild_id=guild, channel_id=CHANNEL, user_id=user, name=f"P{user}", game_key=game, **kw
     )
@@ -53,7 +58,7 @@ async def test_one_entry_per_member_across_servers_and_leaving(db: Database) -> 
     assert await join(q, ANA) == 1
     assert await join(q, BO, "heartsdue") == 1
     error = await refused("quick.queued", join(q, ANA, "heartsdue"))
-    assert error.values == {"game_key": "board", "here": True}
+    assert error.values == {"game_key": "board", "here": True, "channel_id": CHANNEL}
     error = await refused("quick.queued", join(q, ANA, guild=OTHER))
     assert error.values["here"] is False
     await refused("quick.game", join(q, CY, "chess"))
@@ -213,3 +218,97 @@ async def test_two_processes_passing_at_once_claim_each_member_once(db_target: D
     finally:
         await first.close()
         await second.close()
+
+
+# --- across servers (where: everywhere) ----------------------------------------------------
+
+THIRD = 12 << 22  # a guild of shard 12 % count, beside GUILD and OTHER (shard 0)
+
+
+async def everywhere(q: QuickPlay, *guilds: int) -> None:
+    for guild in guilds:
+        await q.set_mode(guild, "everywhere", CY)
+
+
+async def test_members_of_two_servers_are_matched_across_on_the_everywhere_ladder(
+    db: Database,
+) -> None:
+    clock = FakeClock()
+    q = quick(db, clock)
+    await refused("quick.here_only", join(q, ANA, everywhere=True))  # GUILD is on here
+    await everywhere(q, GUILD, OTHER)
+    async with db.transaction() as conn:  # strong on the everywhere ladder, a newcomer here
+        await conn.execute(
+            "INSERT INTO player_stats (scope, game_key, user_id, games, wins, best_turn,"
+            " chips_won, chips_lost, chips_net, streak, win_rate, rated_games, mu, sigma,"
+            " ordinal, last_game_id, updated_at)"
+            " VALUES (?, 'board', ?, 5, 5, 0, 0, 0, 0, 5, 1.0, 5, 11.0, 3.0, 2.0, NULL, 0)",
+            (EVERYWHERE, ANA),
+        )
+    assert await join(q, ANA, everywhere=True) == 1
+    across = (await q.place(ANA)).entry.rating
+    assert across == 1080 and across == await queue.rating_of(db, EVERYWHERE, "board", ANA)
+    assert await queue.rating_of(db, GUILD, "board", ANA) == 1000
+    assert await join(q, CY, guild=OTHER) == 1  # here in OTHER: not across
+    assert await join(q, BO, guild=OTHER, everywhere=True) == 2
+    assert (await q.place(BO)).waiting == 2  # the queue across servers
+    [found] = (await q.run_pass()).matches
+    assert found.guild_id == EVERYWHERE
+    assert [(s.user_id, s.guild_id) for s in found.seats] == [(ANA, GUILD), (BO, OTHER)]
+    await q.set_channel(OTHER, CHANNEL + 1, CY)  # OTHER's quick-play channel
+    await q.ready(found.id, ANA)
+    found, last = await q.ready(found.id, BO)
+    assert last
+    table = await q.open_match(found)
+    assert table.row.guild_id == EVERYWHERE and table.row.stake == 0
+    assert table.row.channel_id == CHANNEL and table.status == "running"
+    assert [(p.guild_id, p.channel_id, p.user_ids) for p in table.places] == [
+        (GUILD, CHANNEL, (ANA,)),
+        (OTHER, CHANNEL + 1, (BO,)),
+    ]
+    assert [s.name for s in table.seats] == ["P1", "P2"]  # their names where they queued
+    # Each place's thread and message: the first is the games row's too.
+    await q.tables.set_place_message(table.id, table.places[0], thread_id=100, message_id=101)
+    await q.tables.set_place_message(table.id, table.places[1], thread_id=200, message_id=201)
+    assert await q.tables.location(table.id) == (100, 101)
+    for message in (101, 201):
+        found_table = await q.tables.running_with_message(message)
+        assert found_table is not None and found_table.id == table.id
+    assert (await games.in_thread(db, 200)).id == table.id  # type: ignore[union-attr]
+    # Seated: the link is the place in the server the member queues from.
+    error = await refused("quick.seated", join(q, BO, guild=OTHER, everywhere=True))
+    assert error.values == {"game": table.id, "channel_id": 200}
+    assert (await q.place(CY)).waiting == 1  # never matched with them
+
+
+async def test_a_server_turning_to_here_takes_its_members_waiting_across_out(
+    db: Database,
+) -> None:
+    clock = FakeClock()
+    q = quick(db, clock)
+    await everywhere(q, GUILD, OTHER)
+    await join(q, ANA, everywhere=True)
+    await join(q, BO)  # here
+    await join(q, CY, guild=OTHER, everywhere=True)
+    out = await q.set_mode(GUILD, "here", CY)
+    assert [e.user_id for e in out] == [ANA] and out[0].everywhere
+    await refused("quick.not_queued", q.leave(ANA))
+    assert (await q.place(BO)).waiting == 1
+    assert (await q.run_pass()).matches == []  # Cy waits alone across servers
+    error = await refused("quick.queued", join(q, CY))  # queued across from OTHER
+    assert error.values == {"game_key": "board", "here": False, "channel_id": CHANNEL}
+
+
+async def test_only_the_process_of_shard_zero_matches_across_servers(db: Database) -> None:
+    clock = FakeClock()
+    settings = Settings(_env_file=None, start_cooldown_seconds=0, bot_turn_delay_seconds=1)
+    games_ = Games()
+    tables = TableService(TableKernel(db, games_, settings.table_limits(), clock, random.Random(1)))
+    of_zero = QuickPlay(tables, tournament_games(games_), clock, Shards(2, (0,)))
+    of_one = QuickPlay(tables, tournament_games(games_), clock, Shards(2, (1,)))
+    await everywhere(of_zero, GUILD, OTHER, THIRD + (1 << 22))
+    await join(of_zero, ANA, everywhere=True)
+    await join(of_zero, BO, guild=THIRD + (1 << 22), everywhere=True)  # a guild of shard 1
+    assert (await of_one.run_pass()).matches == []
+    [found] = (await of_zero.run_pass()).matches
+    assert {s.user_id for s in found.seats} == {ANA, BO}
