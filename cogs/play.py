@@ -77,7 +77,7 @@ class Play(commands.GroupCog, group_name="play", group_description="Quick play: 
         game="The game to play",
         variant="Sequences only: its variant (default standard)",
         bot_after="Seconds before a bot is offered if nobody comes (default 60)",
-        where="here: this server's members (default); everywhere: every server that chose it",
+        where="here: this server (default), or every server on everywhere",
     )
     @app_commands.choices(game=GAMES, variant=VARIANTS, where=WHERE)
     @app_commands.rename(bot_after="bot-after")

@@ -138,6 +138,8 @@ class LobbyHost:
         return cap
 
     async def _check_stake(self, table: Table, stake: int) -> None:
+        if stake > 0 and table.crosses_servers:  # chips belong to a server: such a table has none
+            raise UserError(code="stake.everywhere")
         cap = await self.stake_cap(table)
         if stake > 0 and cap == 0:
             raise UserError(code="host.stake_off")

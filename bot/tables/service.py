@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.errors import Forbidden, NotYourTurn, StaleAction, UserError
-from bot.records import NO_GUILD
+from bot.records import EVERYWHERE, NO_GUILD
 from bot.store import games, places
 from bot.store.db import Connection
 from bot.store.games import GameRow
@@ -112,6 +112,8 @@ class TableService:
         event for members it seats, not by a member asking)."""
         game = self.kind(kind)
         game.check_settings(settings)
+        if stake and guild_id == EVERYWHERE:  # chips belong to a server; this table to none
+            raise UserError(code="stake.everywhere")
         held = [u for u in dict.fromkeys(held) if u != host_id]
         _, high = game.seat_limits(settings)
         if len(held) + 1 > high:

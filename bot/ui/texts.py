@@ -171,6 +171,9 @@ TABLE_TEXTS: dict[str, ErrorText] = {
         taken=number(taken),
     ),
     "host.stake_off": lambda: _("Staked tables are off on this server."),
+    "stake.everywhere": lambda: _(
+        "A table across servers has no stake: chips belong to a server, and it belongs to none."
+    ),
     "host.staked_bots": lambda: _(
         "Staked games have human seats only: remove the bot players first."
     ),

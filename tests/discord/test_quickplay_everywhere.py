@@ -161,15 +161,22 @@ async def test_members_of_two_servers_play_a_whole_board_game_each_from_their_ow
 
 async def test_hostile_clicks_and_queuing_twice_across_servers(make_env: MakeEnv) -> None:
     env = await make_env(seed=3, more_guilds=SERVERS)
-    ana, bo, cy = await matched_across(env)
     home, north, south = env.h.guilds
+    env.h.guild_locales[north.id] = "de"  # North speaks German; each place its own words
+    ana, bo, cy = await matched_across(env)
     for player in (ana, bo):
         asked = ready_message(env, player)
         await player.click(asked, custom_id=ready_id(asked))
+    notices = {m.channel_id: m.content for m in env.h.messages() if m.content.startswith("⚡")}
+    assert notices[north.text_channels[0].id].startswith("⚡ Serverübergreifendes Schnellspiel")
+    assert notices[south.text_channels[0].id].startswith("⚡ Quick play across servers")
+    [north_thread], [south_thread] = env.h.threads_of(north), env.h.threads_of(south)
+    assert "Meine Karten" in table_message(env, ana).labels  # North's table message
+    assert "My hand" in table_message(env, bo).labels  # South's
     mover = ana if (await env.bot.tables.get(1)).rules.turn == 0 else bo
     live = table_message(env, mover)
     # A member of neither place presses the table's button from their own server.
-    hand_id = next(b.custom_id for b in live.buttons if b.label == "My hand")
+    hand_id = next(b.custom_id for b in live.buttons if (b.custom_id or "").endswith(":hand"))
     assert hand_id is not None
     own = home.text_channels[0].id
     elsewhere = await forge_click(env, cy, live, hand_id, channel_id=own)
@@ -178,11 +185,11 @@ async def test_hostile_clicks_and_queuing_twice_across_servers(make_env: MakeEnv
     forged = await forge_click(env, cy, live, "t:999:1:hand", channel_id=own)
     assert forged.ephemeral
     # Queuing while seated at the cross-server table: its link, in the member's server.
-    [thread] = env.h.threads_of(ana.guild_id)
-    seated = await ana.slash("play queue", game="board", where="everywhere")
-    assert seated.text == (
-        f"You're playing at table #1 (<#{thread.id}>): finish it before you queue."
-    )
+    for player, thread in ((ana, north_thread), (bo, south_thread)):
+        seated = await player.slash("play queue", game="board", where="everywhere")
+        assert seated.text == (
+            f"You're playing at table #1 (<#{thread.id}>): finish it before you queue."
+        )
     # A member of two servers queues from one, then from the other: the first is named.
     dee = await env.h.member("Dee", guild=north)
     await env.h.add_to_guild(dee, south)
@@ -238,3 +245,39 @@ async def test_a_server_turning_to_here_takes_its_members_out_of_the_queue_acros
     out = await ana.slash("play leave")
     assert out.text == "You're not in the queue."
     assert (await env.bot.shell.quickplay.place(eve.id)).waiting == 1  # type: ignore[union-attr]
+
+
+async def test_after_a_restart_and_a_deleted_message_each_place_plays_on(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(seed=21, more_guilds=SERVERS)
+    ana, bo, _cy = await matched_across(env)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    players = {ana.id: ana, bo.id: bo}
+
+    def mover_now(table_turn: int) -> Player:
+        return ana if table_turn == 0 else bo
+
+    first = mover_now((await env.bot.tables.get(1)).rules.turn)
+    await play_turn(env, first, [p for p in players.values() if p is not first])
+    await env.restart()
+    second = mover_now((await env.bot.tables.get(1)).rules.turn)
+    assert second is not first
+    await play_turn(env, second, [first])
+    table = await env.bot.tables.get(1)
+    for player in (ana, bo):  # both places show the turn the second move made
+        shown = table_message(env, player)
+        assert any(f"t:1:{table.version}:" in (b.custom_id or "") for b in shown.buttons)
+    # A moderator deletes the table message in the second member's place: it comes back
+    # there, and the game plays on from it.
+    gone = table_message(env, second)
+    env.h.fake.delete_message(env.h.fake.messages[gone.id])
+    await env.h.settle()
+    again = table_message(env, second)
+    assert again.id != gone.id
+    place = next(p for p in (await env.bot.tables.get(1)).places if second.id in p.user_ids)
+    assert place.message_id == again.id
+    mover = mover_now((await env.bot.tables.get(1)).rules.turn)
+    await play_turn(env, mover, [p for p in players.values() if p is not mover])

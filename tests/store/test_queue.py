@@ -16,6 +16,7 @@ from bot.records import EVERYWHERE
 from bot.store import games, queue
 from bot.store.db import Database
 from bot.tables.kernel import TableKernel
+from bot.tables.lobby_host import LobbyHost
 from bot.tables.quickplay import NO_SHOW_TIMEOUT, READY_SECONDS, QuickPlay
 from bot.tables.service import TableService
 from bot.tables.shards import Shards
@@ -312,3 +313,23 @@ async def test_only_the_process_of_shard_zero_matches_across_servers(db: Databas
     assert (await of_one.run_pass()).matches == []
     [found] = (await of_zero.run_pass()).matches
     assert {s.user_id for s in found.seats} == {ANA, BO}
+
+
+async def test_a_table_across_servers_takes_no_stake(db: Database) -> None:
+    clock = FakeClock()
+    q = quick(db, clock)
+    settings = {"seats": None, "teams": None, "first_sequence_wins": False}
+    await refused(
+        "stake.everywhere",
+        q.tables.open_lobby(
+            guild_id=EVERYWHERE, channel_id=CHANNEL, host_id=ANA, host_name="Ana",
+            kind="board", settings=dict(settings), stake=10,
+        ),
+    )  # fmt: skip
+    table = await q.tables.open_lobby(
+        guild_id=EVERYWHERE, channel_id=CHANNEL, host_id=ANA, host_name="Ana", kind="board",
+        settings=dict(settings),
+    )  # fmt: skip
+    host = LobbyHost(q.tables.kernel)
+    await refused("stake.everywhere", host.change_settings(table.id, ANA, dict(settings), 10))
+    assert (await q.tables.get(table.id)).row.stake == 0
