@@ -359,12 +359,21 @@ async def live_in_guild(db: Database, guild_id: int) -> list[int]:
 
 
 async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:
+    """The live games shown in the channel or thread (a cross-server table's in any of its
+    places too)."""
     rows = await db.fetchall(
         "SELECT * FROM games WHERE status IN ('lobby', 'running') "
         "AND (channel_id = ? OR thread_id = ?) ORDER BY id",
         (channel_id, channel_id),
     )
-    return [game_row(r) for r in rows]
+    placed = await db.fetchall(
+        "SELECT g.* FROM games g JOIN table_places p ON p.game_id = g.id"
+        " WHERE g.status IN ('lobby', 'running') AND p.position > 0"
+        " AND (p.channel_id = ? OR p.thread_id = ?) ORDER BY g.id",
+        (channel_id, channel_id),
+    )
+    seen = {int(r["id"]) for r in rows}
+    return [game_row(r) for r in [*rows, *(r for r in placed if int(r["id"]) not in seen)]]
 
 
 async def running_with_message(db: Database, message_id: int) -> GameRow | None:

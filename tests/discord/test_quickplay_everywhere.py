@@ -281,3 +281,31 @@ async def test_after_a_restart_and_a_deleted_message_each_place_plays_on(
     assert place.message_id == again.id
     mover = mover_now((await env.bot.tables.get(1)).rules.turn)
     await play_turn(env, mover, [p for p in players.values() if p is not mover])
+
+
+async def test_resigning_from_either_place_ends_the_table_in_both(make_env: MakeEnv) -> None:
+    env = await make_env(seed=4, more_guilds=SERVERS)
+    ana, bo, _cy = await matched_across(env)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    table = await env.bot.tables.get(1)
+    [later] = [p for p in table.places if p.position > 0]
+    player = ana if later.user_ids == (ana.id,) else bo
+    thread = env.h.thread_object(later.thread_id or 0)
+    asked = await player.slash("board resign", _channel=thread)
+    assert asked.ephemeral
+    done = await player.click(asked.message, "Resign")
+    assert done.ephemeral
+    table = await env.bot.tables.get(1)
+    assert table.status == "finished" and table.row.guild_id == EVERYWHERE
+    winner = bo if player is ana else ana
+    for each in (ana, bo):
+        [final] = table_messages(env, env.h.threads_of(each.guild_id)[0])
+        assert "My hand" not in final.labels
+        said = [
+            m.content
+            for m in env.h.messages(env.h.guild_of(each.guild_id).text_channels[0])
+            if "🏆" in m.content
+        ]
+        assert len(said) == 1 and f"**{winner.name}** won" in said[0], said
