@@ -349,13 +349,20 @@ async def behind_on_discord(db: Database, shards: ShardFilter = None) -> list[in
 
 
 async def live_in_guild(db: Database, guild_id: int) -> list[int]:
-    """The ids of a server's live tables (lobbies and games), soonest deadline first."""
+    """The ids of a server's live tables (lobbies and games), soonest deadline first, then
+    the live cross-server tables shown in one of its places (its language changed: they
+    are redrawn too)."""
     rows = await db.fetchall(
         "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
         " ORDER BY deadline IS NULL, deadline, id",
         (guild_id,),
     )
-    return [r["id"] for r in rows]
+    placed = await db.fetchall(
+        "SELECT g.id FROM games g JOIN table_places p ON p.game_id = g.id"
+        " WHERE p.guild_id = ? AND g.status IN ('lobby', 'running') ORDER BY g.id",
+        (guild_id,),
+    )
+    return [r["id"] for r in rows] + [r["id"] for r in placed]
 
 
 async def live_in_channel(db: Database, channel_id: int) -> list[GameRow]:

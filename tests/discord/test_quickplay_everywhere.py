@@ -309,3 +309,16 @@ async def test_resigning_from_either_place_ends_the_table_in_both(make_env: Make
             if "🏆" in m.content
         ]
         assert len(said) == 1 and f"**{winner.name}** won" in said[0], said
+
+
+async def test_a_server_choosing_a_language_redraws_only_its_own_place(make_env: MakeEnv) -> None:
+    env = await make_env(seed=4, more_guilds=SERVERS)
+    ana, bo, _cy = await matched_across(env)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    assert "My hand" in table_message(env, ana).labels
+    admin = env.h.players["Admin of North"]
+    await admin.slash("settings language", language="de")
+    assert "Meine Karten" in table_message(env, ana).labels  # North's place, in German
+    assert "My hand" in table_message(env, bo).labels  # South's, as it was
