@@ -322,3 +322,34 @@ async def test_a_server_choosing_a_language_redraws_only_its_own_place(make_env:
     await admin.slash("settings language", language="de")
     assert "Meine Karten" in table_message(env, ana).labels  # North's place, in German
     assert "My hand" in table_message(env, bo).labels  # South's, as it was
+
+
+async def test_the_turn_reminder_and_timeout_run_as_any_tables(make_env: MakeEnv) -> None:
+    env = await make_env(seed=4, more_guilds=SERVERS)
+    ana, bo, _cy = await matched_across(env)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    table = await env.bot.tables.get(1)
+    mover = ana if table.seats[table.rules.turn].user_id == ana.id else bo
+    other = bo if mover is ana else ana
+    [mine], [theirs] = env.h.threads_of(mover.guild_id), env.h.threads_of(other.guild_id)
+    await env.tick(env.settings.turn_timeout_seconds * 2 / 3)
+    reminded = [m.content for m in env.h.messages(mine, ephemeral=False) if "⏰" in m.content]
+    assert reminded == [f"⏰ {mover.mention}, your turn ends in 1 minute."]
+    assert not [m for m in env.h.messages(theirs) if "⏰" in m.content or "your turn" in m.content]
+    # On expiry the bot plays the absent member's move (docs/rules.md): the turn passes,
+    # both places show it, and the next member is called in their own place only.
+    await env.tick(env.settings.turn_timeout_seconds / 3)
+    table = await env.bot.tables.get(1)
+    assert table.status == "running" and table.seats[table.rules.turn].user_id == other.id
+    for each in (ana, bo):
+        shown = table_message(env, each)
+        assert any(f"t:1:{table.version}:" in (b.custom_id or "") for b in shown.buttons)
+    pings = [
+        (t.id, m.content)
+        for t in (mine, theirs)
+        for m in env.h.messages(t, ephemeral=False)
+        if "your turn" in m.content
+    ]
+    assert pings == [(theirs.id, f"{other.mention}, your turn.")]
