@@ -2,19 +2,24 @@
 random moments over 30 seconds, press Ready (or miss the check) from either process, and
 open the tables. Every second, no member is in two live ready checks; at the end every
 ready check was answered or ran out, no table was opened twice, and each table seats the
-members of its check."""
+members of its check. ``across``: the same with two servers on everywhere, two of three
+members queuing where: everywhere from either (a cross-server table is EVERYWHERE's, with a
+place per server of its members), the others here; no here entry meets an everywhere one."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
+import pytest
+
 from bot.errors import UserError
+from bot.records import EVERYWHERE
 from bot.store.db import Database
 from bot.tables.quickplay import READY_SECONDS, QuickPlay
 from tests.backends import DbTarget
 from tests.fakes import FakeClock
-from tests.store.test_queue import CHANNEL, GUILD, quick
+from tests.store.test_queue import CHANNEL, GUILD, OTHER, quick
 
 MEMBERS = 200
 SECONDS = 30
@@ -47,8 +52,9 @@ async def answer(
     return len(lasts)
 
 
+@pytest.mark.parametrize("across", [False, True], ids=["here", "everywhere"])
 async def test_two_processes_and_200_members_never_match_anyone_twice(
-    db_target: DbTarget,
+    db_target: DbTarget, across: bool
 ) -> None:
     target = db_target("bot")
     first, second = await Database.open(target), await Database.open(target)
@@ -56,21 +62,33 @@ async def test_two_processes_and_200_members_never_match_anyone_twice(
     clock = FakeClock()
     try:
         procs = [quick(first, clock), quick(second, clock, seed=2)]
+        if across:
+            for guild in (GUILD, OTHER):
+                await procs[0].set_mode(guild, "everywhere", 0)
         arrivals = sorted((rng.uniform(0, SECONDS), user) for user in range(1, MEMBERS + 1))
+        where: dict[int, tuple[int, bool]] = {}  # member -> (server, queued everywhere)
         checks: set[int] = set()
         opened = 0
         for second_of_run in range(SECONDS + 1):
             while arrivals and arrivals[0][0] <= second_of_run:
                 _, user = arrivals.pop(0)
+                guild = rng.choice((GUILD, OTHER)) if across else GUILD
+                where[user] = (guild, across and rng.random() < 2 / 3)
                 await rng.choice(procs).join(
-                    guild_id=GUILD, channel_id=CHANNEL, user_id=user, name=f"P{user}",
-                    game_key=rng.choice(GAMES),
+                    guild_id=guild, channel_id=CHANNEL, user_id=user, name=f"P{user}",
+                    game_key=rng.choice(GAMES), everywhere=where[user][1],
                 )  # fmt: skip
             passes = await asyncio.gather(*(p.run_pass() for p in procs))
             made = [m for done in passes for m in done.matches]
             assert not {m.id for m in made} & checks, "a ready check was asked twice"
             checks |= {m.id for m in made}
             for found in made:
+                kinds = {where[s.user_id][1] for s in found.seats}
+                assert len(kinds) == 1, "a here entry met an everywhere one"
+                if not kinds.pop():  # here: one server's members
+                    assert {where[s.user_id][0] for s in found.seats} == {found.guild_id}
+                else:
+                    assert found.guild_id == EVERYWHERE
                 opened += await answer(procs, found.id, [s.user_id for s in found.seats], rng)
             assert await live_twice(first) == []
             clock.advance(1)
@@ -93,6 +111,7 @@ async def test_two_processes_and_200_members_never_match_anyone_twice(
             "SELECT table_id, COUNT(*) FROM quick_matches WHERE table_id IS NOT NULL GROUP BY 1"
         )
         assert all(int(r[1]) == 1 for r in tables) and len(tables) == opened
+        crossing = 0
         for table_id, _ in tables:
             table = await procs[0].tables.get(int(table_id))
             seats = await first.fetchall(
@@ -102,6 +121,12 @@ async def test_two_processes_and_200_members_never_match_anyone_twice(
             )
             assert table.status == "running"
             assert [s.user_id for s in table.seats] == [int(r[0]) for r in seats]
+            crossing += table.crosses_servers
+            if table.crosses_servers:  # a place per server of its members, none twice
+                placed = {u: p.guild_id for p in table.places for u in p.user_ids}
+                assert placed == {s.user_id: where[s.user_id][0] for s in table.seats}
+                assert len({p.guild_id for p in table.places}) == len(table.places)
+        assert (crossing > 0) == across, crossing
         # Nobody is both waiting and seated: a seated member's queue entry is gone.
         waiting = {int(r[0]) for r in await first.fetchall("SELECT user_id FROM quick_queue")}
         seated = {
