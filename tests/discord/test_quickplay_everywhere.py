@@ -353,3 +353,24 @@ async def test_the_turn_reminder_and_timeout_run_as_any_tables(make_env: MakeEnv
         if "your turn" in m.content
     ]
     assert pings == [(theirs.id, f"{other.mention}, your turn.")]
+
+
+async def test_each_seat_has_the_members_name_in_the_server_they_queued_from(
+    make_env: MakeEnv,
+) -> None:
+    env = await make_env(more_guilds=SERVERS)
+    _home, north, south = await three_servers(env)
+    ana = await env.h.member("Ana", guild=north, nick="Annie")
+    bo = await env.h.member("Bo", guild=south)
+    await env.h.add_to_guild(ana, south, nick="Ana of the North")  # another name there
+    await ana.slash("play queue", game="board", where="everywhere")
+    await bo.slash("play queue", game="board", where="everywhere")
+    await env.tick(1)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    table = await env.bot.tables.get(1)
+    assert [s.name for s in table.seats] == ["Annie", "Bo"]
+    notices = {m.channel_id: m.content for m in env.h.messages() if m.content.startswith("⚡")}
+    assert notices[south.text_channels[0].id].endswith(f": Annie, {bo.mention} · table #1")
+    assert "Annie" in table_message(env, bo).text and "Annie" in table_message(env, ana).text
