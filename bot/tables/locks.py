@@ -5,7 +5,7 @@ close a table this one never looks at again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 
 
@@ -18,21 +18,22 @@ class _Entry:
 
 
 class KeyedLocks:
-    """One asyncio lock per table id, kept only while a task holds it or waits for it."""
+    """One asyncio lock per key (a table id; a channel and route for the publisher's pace),
+    kept only while a task holds it or waits for it."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, _Entry] = {}
+        self._entries: dict[Hashable, _Entry] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def busy(self, key: int) -> bool:
+    def busy(self, key: Hashable) -> bool:
         """Whether a task holds ``key``'s lock now (one taking it would wait)."""
         entry = self._entries.get(key)
         return entry is not None and entry.lock.locked()
 
     @asynccontextmanager
-    async def hold(self, key: int) -> AsyncIterator[None]:
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
         entry = self._entries.get(key)
         if entry is None:
             entry = self._entries[key] = _Entry()

@@ -157,10 +157,11 @@ class Delivery:
         parent = self.client.get_channel(table.row.channel_id)
         if parent is not None and table.row.thread_id is not None:
             try:
-                await self.pace.wait()
-                await parent.send(  # type: ignore[union-attr]
-                    _("Game #%(id)s: %(line)s", id=table.id, line=line), allowed_mentions=NO_PINGS
-                )
+                async with self.pace.sending(parent.id, "send"):
+                    await parent.send(  # type: ignore[union-attr]
+                        _("Game #%(id)s: %(line)s", id=table.id, line=line),
+                        allowed_mentions=NO_PINGS,
+                    )
             except discord.HTTPException as exc:
                 log.info("game %s: end notice not posted (%s)", table.id, exc.status)
 
@@ -196,10 +197,10 @@ class Delivery:
         if table.row.message_id is None:
             return False
         try:
-            await self.pace.wait()
-            await channel.get_partial_message(table.row.message_id).edit(
-                **payload, allowed_mentions=NO_PINGS
-            )
+            async with self.pace.sending(channel.id, "edit"):
+                await channel.get_partial_message(table.row.message_id).edit(
+                    **payload, allowed_mentions=NO_PINGS
+                )
             return True
         except discord.NotFound:
             if not repost or table.status != "running":
@@ -208,8 +209,8 @@ class Delivery:
             log.warning("game %s: game message not updated (%s)", table.id, exc.status)
             return False
         try:
-            await self.pace.wait()
-            message = await channel.send(**turn_message(table))
+            async with self.pace.sending(channel.id, "send"):
+                message = await channel.send(**turn_message(table))
         except discord.NotFound:
             await self.channel_lost(table, None)
             return False
@@ -238,10 +239,10 @@ class Delivery:
             payload["content"] = f"**{embed.title}**\n{embed.description or ''}"[:2000]
             payload["embed"] = None
         try:
-            await self.pace.wait()
-            await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
-                **payload, allowed_mentions=NO_PINGS
-            )
+            async with self.pace.sending(channel.id, "edit"):
+                await channel.get_partial_message(table.row.lobby_message_id).edit(  # type: ignore[union-attr]
+                    **payload, allowed_mentions=NO_PINGS
+                )
         except discord.HTTPException as exc:
             log.info("game %s: lobby message not updated (%s)", table.id, exc.status)
             return False
@@ -249,8 +250,8 @@ class Delivery:
 
     async def send_quietly(self, channel: Any, text: str, table: Table) -> None:
         try:
-            await self.pace.wait()
-            await channel.send(text, allowed_mentions=NO_PINGS)
+            async with self.pace.sending(channel.id, "send"):
+                await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             log.info("game %s: message not posted (%s)", table.id, exc.status)
 
@@ -259,6 +260,6 @@ class Delivery:
         if channel is None:
             await self.channel_lost(table, None)
             return
-        await self.pace.wait()
-        message = await channel.send(**turn_message(table))
+        async with self.pace.sending(channel.id, "send"):
+            message = await channel.send(**turn_message(table))
         await self.set_game_message(table, thread_id=None, message_id=message.id)

@@ -101,11 +101,12 @@ class Opening:
         notice = None
         if message is not None and isinstance(channel, discord.TextChannel):
             try:
-                await self.delivery.pace.wait()  # after the click: paced (bot.ui.pacing)
-                thread = await message.create_thread(
-                    name=thread_name(table),
-                    auto_archive_duration=1440,
-                )
+                # After the click: paced (bot.ui.pacing).
+                async with self.delivery.pace.sending(channel.id, "thread"):
+                    thread = await message.create_thread(
+                        name=thread_name(table),
+                        auto_archive_duration=1440,
+                    )
             except discord.Forbidden:
                 notice = ev.Notice("no_thread_permission")
             except discord.HTTPException as exc:
@@ -117,8 +118,8 @@ class Opening:
             table.notice = notice
             table.row.thread_id = thread.id if thread is not None and target is thread else None
             try:
-                await self.delivery.pace.wait()
-                posted = await target.send(**turn_message(table))
+                async with self.delivery.pace.sending(target.id, "send"):
+                    posted = await target.send(**turn_message(table))
             except discord.HTTPException as exc:
                 log.warning("game %s: cannot post the game in %s (%s)", table.id, target.id, exc)
                 notice = ev.Notice(

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Protocol
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Literal, Protocol
+
+from bot.tables.locks import KeyedLocks
+
+# The kinds of request a channel's buckets count apart (discord.py keeps one bucket for each
+# route of each channel: a post, an edit, a delete, a thread).
+Route = Literal["send", "edit", "delete", "thread"]
 
 
 class Pacer:
@@ -74,6 +82,7 @@ class RequestPace:
         self.clock: Clock = clock or LoopClock()
         self._sent: deque[float] = deque()  # when each of the last ``limit`` requests left
         self._turn = asyncio.Lock()  # FIFO: one request at a time checks the window
+        self._buckets = KeyedLocks()  # (channel id, route): the request under way there
 
     async def wait(self) -> None:
         """Return once one more request may be sent now."""
@@ -86,3 +95,15 @@ class RequestPace:
                     self._sent.append(now)
                     return
                 await self.clock.sleep(self._sent[0] + self.per - now)
+
+    @asynccontextmanager
+    async def sending(self, channel_id: int, route: Route) -> AsyncIterator[None]:
+        """Around one request to a channel's bucket (``route``): it waits for the request
+        before it there to be answered, then for its turn in the pace. One at a time per
+        bucket: with many queued in one of discord.py's buckets, its wake-ups can let a few
+        go inside another's 429 (each an invalid request for Discord; discord.py's own
+        issue 10287), which one at a time never does (it waits out a spent bucket before
+        it answers)."""
+        async with self._buckets.hold((channel_id, route)):
+            await self.wait()
+            yield

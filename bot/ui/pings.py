@@ -82,8 +82,8 @@ class Pings:
             channel = None
             try:
                 channel = await self._channel(table.game_channel_id)
-                await self.pace.wait()
-                message = await channel.send(**ping[1])
+                async with self.pace.sending(table.game_channel_id, "send"):
+                    message = await channel.send(**ping[1])
             except discord.HTTPException as exc:
                 log.info("game %s: turn ping not posted (%s)", table.id, exc.status)
                 return (channel, exc) if channel is not None else None
@@ -95,8 +95,8 @@ class Pings:
         once it is posted). Raises what Discord refuses."""
         async with self._locks.hold(table.id):
             channel = await self._channel(table.game_channel_id)
-            await self.pace.wait()
-            message = await channel.send(**ping_payload(user_id, text))
+            async with self.pace.sending(table.game_channel_id, "send"):
+                message = await channel.send(**ping_payload(user_id, text))
             await self._drop(table, keep=message.id)
             self._live[table.id] = (table.game_channel_id, message.id)
 
@@ -117,12 +117,12 @@ class Pings:
         channel_id, message_id = where
         self._deleting(message_id)
         try:
-            await self.pace.wait()
-            await (
-                self.client.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .delete()
-            )
+            async with self.pace.sending(channel_id, "delete"):
+                await (
+                    self.client.get_partial_messageable(channel_id)
+                    .get_partial_message(message_id)
+                    .delete()
+                )
         except discord.HTTPException as exc:  # already deleted (404), or not allowed
             log.info("game %s: last ping not deleted (%s)", table_id, exc.status)
 
@@ -139,8 +139,8 @@ class Pings:
                 bare = not message.components and not message.embeds
                 if mine and bare and message.id != keep and PING.match(message.content):
                     self._deleting(message.id)
-                    await self.pace.wait()
-                    await message.delete()
+                    async with self.pace.sending(message.channel.id, "delete"):
+                        await message.delete()
         except discord.HTTPException as exc:  # no Read Message History, or a hiccup
             log.info("game %s: earlier pings not read (%s)", table.id, exc.status)
 

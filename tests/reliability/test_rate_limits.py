@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from bot.app import pace_share
 from bot.sim.live_games import insert_live_copies
@@ -241,3 +242,67 @@ def test_each_process_paces_its_share_of_the_global_limit() -> None:
     split = [Shards(4, (0,)), Shards(4, (1, 2)), Shards(4, (3,))]
     assert sum(pace_share(s) for s in split) <= PACE_LIMIT
     assert pace_share(Shards(64, (5,))) == 1  # never nothing
+
+
+async def test_a_burst_of_turns_passing_in_one_channel_queues_one_request_per_bucket(
+    make_env: MakeEnv,
+) -> None:
+    """300 games in one channel, a Throw on each delivered together: every bust passes the
+    turn, and the next player's ping is posted and the last one deleted, in the one channel.
+    The publisher sends one request at a time per channel and route (each of discord.py's
+    buckets): unserialised, about a hundred posts queued in the channel's message bucket at
+    once, and discord.py, waking its queue, sent a few of them inside the 429 of another
+    (the processes bench on a loaded machine: four refused in one run)."""
+    env = await make_env(seed=3, max_games_per_channel=1_000)
+    await env.h.set_bot_permissions(env.h.channel, create_public_threads=False)
+    host, guest = await env.h.member("Host"), await env.h.member("Guest")
+    lobby = (await host.slash("sequences start", rounds=3)).message
+    await guest.click(lobby, "Join")
+    await host.click(lobby, "Start")
+    template = (await env.bot.tables.get(1)).row
+    shown = env.h.message(template.message_id).payload
+    fake, channel = env.h.fake, env.h.channel.id
+    author = fake.bot_author()
+
+    def show(i: int, game_id: int) -> int:
+        text = json.dumps(shown.get("components") or []).replace('"t:1:', f'"t:{game_id}:')
+        fields = {"embeds": shown.get("embeds") or [], "components": json.loads(text)}
+        return int(
+            fake.create_message(channel_id=channel, author=author, fields=fields, files=[]).id
+        )
+
+    ids = await insert_live_copies(
+        env.bot.db,
+        template,
+        300,
+        place=lambda i: (channel, None),
+        deadline=lambda i: env.clock() + 600,
+        show=show,
+    )
+    mover = await current(env, 1, [host, guest])
+
+    def throw(message: Message) -> str:
+        return next(b.custom_id for b in message.buttons if (b.custom_id or "").endswith(":throw"))
+
+    in_flight: dict[tuple[str, str, Any], int] = {}
+    most: dict[tuple[str, str, Any], int] = {}
+    request = env.bot.http.request
+
+    async def counted(route: Any, **kwargs: Any) -> Any:
+        key = (route.method, route.path, route.major_parameters)
+        in_flight[key] = in_flight.get(key, 0) + 1
+        most[key] = max(most.get(key, 0), in_flight[key])
+        try:
+            return await request(route, **kwargs)
+        finally:
+            in_flight[key] -= 1
+
+    env.bot.http.request = counted  # type: ignore[method-assign]
+    before = len(env.h.requests)
+    messages = [env.h.message(int((await table_row(env, t))["message_id"])) for t in ids]
+    replies = await env.h.together(*(mover.click(m, custom_id=throw(m)) for m in messages))
+    assert not any(r.ephemeral for r in replies)  # every Throw taken
+    posts = [r for r in env.h.requests[before:] if r.method == "POST" and r.source == "rest"]
+    assert len(posts) >= 50  # many turns passed, each pinging its next player
+    assert [r for r in env.h.requests[before:] if r.failed_with == 429] == []
+    assert most and max(most.values()) == 1, most
