@@ -103,17 +103,20 @@ class Everywhere:
             return None
         thread = None
         try:
-            await self.delivery.pace.wait()
-            head = await channel.send(notice, allowed_mentions=NO_PINGS)
-            await self.delivery.pace.wait()
-            thread = await head.create_thread(name=thread_name(view), auto_archive_duration=1440)
+            pace = self.delivery.pace
+            async with pace.sending(channel.id, "send"):
+                head = await channel.send(notice, allowed_mentions=NO_PINGS)
+            async with pace.sending(channel.id, "thread"):
+                thread = await head.create_thread(
+                    name=thread_name(view), auto_archive_duration=1440
+                )
         except discord.HTTPException as exc:
             log.info("game %s: no thread in place %s (%s)", table.id, place.guild_id, exc.status)
         for target in [t for t in (thread, channel) if t is not None]:
             view.row.thread_id = thread.id if thread is not None and target is thread else None
             try:
-                await self.delivery.pace.wait()
-                posted = await target.send(**turn_message(view))
+                async with self.delivery.pace.sending(target.id, "send"):
+                    posted = await target.send(**turn_message(view))
             except discord.HTTPException as exc:
                 log.warning("game %s: not posted in %s (%s)", table.id, target.id, exc.status)
                 continue
@@ -193,8 +196,8 @@ class Everywhere:
                     channel = await self.delivery.game_channel(view)
                     if channel is None:
                         return
-                    await self.delivery.pace.wait()
-                    posted = await channel.send(**turn_message(view))
+                    async with self.delivery.pace.sending(channel.id, "send"):
+                        posted = await channel.send(**turn_message(view))
                 except discord.HTTPException as exc:
                     log.warning("game %s: not posted again (%s)", table.id, exc.status)
                     return
