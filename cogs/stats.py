@@ -77,7 +77,7 @@ class Stats(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best players of a game")
     @app_commands.describe(
         game="Which game (default: Sequences)",
-        scope="This server or all servers",
+        scope="This server, all servers, or quick play across servers",
         sort="Rank by rating, wins, win rate or chips won",
         season="This server's season (default: the running one) or all-time",
     )
@@ -85,6 +85,7 @@ class Stats(commands.Cog):
         scope=[
             app_commands.Choice(name="this server", value="server"),
             app_commands.Choice(name="all servers", value="global"),
+            app_commands.Choice(name="quick play across servers", value="everywhere"),
         ],
         sort=[
             app_commands.Choice(name="rating", value="rating"),
@@ -106,6 +107,13 @@ class Stats(commands.Cog):
             raise UserError(_("Leaderboards belong to a server: use this in a server channel."))
         if scope not in stats.SCOPES or sort not in stats.SORTS:
             raise UserError(_("Pick a scope and a sort from the list."))
+        if scope == "everywhere" and season is not None:
+            raise UserError(
+                _(
+                    "The leaderboard of quick play across servers has no seasons: leave the "
+                    "season option out."
+                )
+            )
         chosen = await chosen_season(self.bot.shell, interaction.guild_id, season, scope)
         key = (
             await self._game_key(interaction.guild_id, game)
@@ -161,9 +169,10 @@ class Stats(commands.Cog):
         await remember(self.bot.shell, interaction.guild_id, who)
         service = self.bot.shell.stats
         lines = await service.player_stats(interaction.guild_id, who.id, key)
-        everywhere = {
+        pooled = {
             line.game_key: line for line in await service.player_stats(stats.GLOBAL_SCOPE, who.id)
         }
+        ladder = await service.player_stats(stats.EVERYWHERE, who.id, key)
         chart_game = key or (lines[0].game_key if lines else None)
         points = (
             await service.rating_points(interaction.guild_id, chart_game, who.id, CHART_GAMES)
@@ -175,10 +184,11 @@ class Stats(commands.Cog):
         embed = stats_embed(
             clean_name(who.display_name),
             lines,
-            everywhere,
+            pooled,
             chart_game if points else None,
             self.bot.games.label,
             self._stat_words,
+            ladder=ladder,
         )
         # A private answer (README: who reads what), in the asking member's words.
         shell = self.bot.shell

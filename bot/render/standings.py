@@ -24,7 +24,11 @@ SORT_LABELS = {
     "win_rate": N_("win rate (%(games)s+ games)"),
     "chips": N_("chips won, net of stakes"),
 }
-SCOPE_LABELS = {"server": N_("This server"), "global": N_("All servers")}  # a heading's start
+SCOPE_LABELS = {  # a heading's start
+    "server": N_("This server"),
+    "global": N_("All servers"),
+    "everywhere": N_("Quick play across servers"),
+}
 
 
 def sort_label(sort: str) -> str:
@@ -249,6 +253,12 @@ def leaderboard_embed(
                 "with the `game` option.",
                 game=game_name,
             )
+        elif not played and scope == "everywhere":
+            empty = _(
+                "No quick-play game of %(game)s across servers has finished yet. Pick another "
+                "game with the `game` option.",
+                game=game_name,
+            )
         elif not played:
             empty = _(
                 "No game of %(game)s has finished anywhere yet. Pick another game with the "
@@ -310,6 +320,37 @@ def _streak(streak: int) -> str | None:
     return None
 
 
+def _ladder_value(
+    line: StatLine,
+    stat_words: Callable[[str], tuple[str | None, str | None]],
+    meanings: list[str],
+) -> str:
+    """A member's line on the everywhere ladder: its rating, record and run (no chips:
+    those tables carry no stake)."""
+    rated = (
+        _("rating **%(rating)s**", rating=number(line.display))
+        if line.rated_games
+        else _("not rated yet")
+    )
+    record = [
+        _(
+            "%(wins)s won of %(games)s (%(percent)s %%)",
+            wins=number(line.wins),
+            games=number(line.games),
+            percent=number(round(100 * line.win_rate)),
+        )
+    ]
+    best, meaning = stat_words(line.game_key)
+    if best is not None:
+        record.append(_(best, best=number(line.best_turn)))
+        if meaning is not None:
+            meanings.append(_(meaning))
+    streak = _streak(line.streak)
+    if streak is not None:
+        record.append(streak)
+    return "\n".join([rated, " · ".join(record)])
+
+
 # What the figures of /stats mean, said under them (issue 31.18: a board game's "best turn
 # 0" meant nothing); a game's own figures are its own (``stat_words``).
 RATING_MEANING = N_("rating: 1,000 for a newcomer; games with bot players don't move it")
@@ -322,14 +363,19 @@ def stats_embed(
     chart_game: str | None,
     game_label: Callable[[str], str],
     stat_words: Callable[[str], tuple[str | None, str | None]] = lambda key: (None, None),
+    *,
+    ladder: list[StatLine] | None = None,
 ) -> discord.Embed:
     """A member's statistics, a field per game. ``stat_words(game_key)`` is the game's
     words for a best turn and what it means (catalogue messages), or None where the game
-    has none (the board game shows no "best turn 0")."""
+    has none (the board game shows no "best turn 0"). ``ladder``: the member's lines on the
+    everywhere ladder (quick play across servers), a field each after the server's."""
     embed = discord.Embed(title=_("Statistics · %(name)s", name=name), colour=COLOUR)
+    ladder = ladder or []
     if not lines:
         embed.description = _("No finished games on this server yet.")
-        return embed
+        if not ladder:
+            return embed
     meanings: list[str] = []
     for line in lines[:10]:
         glob = global_lines.get(line.game_key)
@@ -374,6 +420,12 @@ def stats_embed(
             money.append(streak)
         value = "\n".join([rated, " · ".join(record), " · ".join(money)])
         embed.add_field(name=game_label(line.game_key), value=value, inline=False)
+    for line in ladder[:10]:  # with the server's ten at most: 20 fields of Discord's 25
+        embed.add_field(
+            name=_("%(game)s · quick play across servers", game=game_label(line.game_key)),
+            value=_ladder_value(line, stat_words, meanings),
+            inline=False,
+        )
     meanings.append(_(RATING_MEANING))
     footer = list(dict.fromkeys(meanings))
     if chart_game is not None:
