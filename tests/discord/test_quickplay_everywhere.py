@@ -154,6 +154,17 @@ async def test_members_of_two_servers_play_a_whole_board_game_each_from_their_ow
         )
         [final] = table_messages(env, thread)
         assert all(b.label != "Rematch" for b in final.buttons)
+    # The result is on the everywhere ladder, seen from either server, and on no server's.
+    for player in (ana, bo):
+        ladder = await player.slash("leaderboard", game="board", scope="everywhere", sort="wins")
+        assert "Quick play across servers, by wins" in ladder.text
+        assert ladder.text.index("Ana") < ladder.text.index("Bo"), ladder.text
+        ana_line = "__Ana__" if player is ana else "Ana"  # the viewer's own line is underlined
+        assert f"{ana_line} · **1** won · 1 played" in ladder.text, ladder.text
+        assert "Page 1 of 1 · 2 players" in ladder.text
+        for scope in ("server", "global"):
+            board = await player.slash("leaderboard", game="board", scope=scope)
+            assert "Ana" not in board.text and "Bo" not in board.text, board.text
     # Cy, on here in the third server, waited all along and was never matched.
     assert (await env.bot.shell.quickplay.place(cy.id)).waiting == 1  # type: ignore[union-attr]
     assert not [m for m in env.h.messages(home.text_channels[0]) if "press Ready" in m.content]
