@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
+from bot.store import queue
 from tests.browser.find import executable
 from tests.discord.conftest import MakeEnv
 from tests.web.conftest import WebOf
@@ -170,3 +171,50 @@ async def test_a_link_from_a_replay_answer_opens_its_page(
     if (shot := screen(profile, "web-player.png")) is not None:
         await shot
     assert watched.errors == [] and player.errors == [] and profile.errors == []
+
+
+async def test_the_quick_play_queue_on_a_phone(
+    played: Played, web_of: WebOf, browser: Browser
+) -> None:
+    """The server page's quick-play section (issue 36.7), shown while members wait: at a
+    phone's width it is there, fits the screen, is read at a normal size and names nobody."""
+    env, client = played.env, await web_of(played.env)
+    url = str(client.make_url(f"/s/{played.web_id}"))
+    watched = await open_page(browser, url, PHONE)
+    assert await watched.page.locator("section.waiting").count() == 0  # nobody waits
+    await watched.page.close()
+    for member, game in ((played.ana, "heartsdue"), (played.bo, "heartsdue")):
+        assert await queue.enqueue(
+            env.bot.db,
+            user_id=member.id,
+            guild_id=env.h.guild.id,
+            channel_id=env.h.channel.id,
+            game_key=game,
+            rating=1000,
+            now=env.clock(),
+            bot_after=env.clock() + 60,
+        )
+    watched = await open_page(browser, url, PHONE)
+    page = watched.page
+    section = page.locator("section.waiting")
+    assert await section.is_visible()
+    text = await section.inner_text()
+    assert "Waiting for an opponent" in text and "Hearts Due" in text and "2 waiting" in text
+    for member in (played.ana, played.bo):  # how many, never who
+        assert member.name not in text and str(member.id) not in await page.content()
+    box = await section.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    # Each line holds its words (nothing cut or spilling out), at a size read without zoom.
+    spilled = await section.evaluate(
+        "s => [...s.querySelectorAll('li, li span, h2')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert spilled == [], spilled
+    size = await section.locator("li").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 14, size
+    assert watched.errors == [], watched.errors
+    await page.close()

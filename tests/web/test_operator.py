@@ -8,8 +8,11 @@ from __future__ import annotations
 import os
 import socket
 
+import pytest
 from aiohttp import ClientSession
 
+from bot.app import SequencesBot
+from bot.config import Settings
 from bot.errors import DatabaseUnavailable
 from bot.web.guard import HEADERS, RateLimit
 from tests.discord.conftest import MakeEnv
@@ -127,6 +130,25 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def test_a_token_and_no_other_setting_serves_the_pages_on_127_0_0_1_8080(
+    make_env: MakeEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make run`` with a token only: the bot starts its pages on 127.0.0.1:8080 (asked
+    of setup_hook here, so the test does not take a port the machine may be using)."""
+    for name in [n for n in os.environ if n.startswith(("WEB_", "PUBLIC_URL", "METRICS_"))]:
+        monkeypatch.delenv(name)
+    settings = Settings(_env_file=None, discord_token="t")
+    assert (settings.web_host, settings.web_port) == ("127.0.0.1", 8080)
+    asked: list[tuple[str, int]] = []
+
+    async def start_web(self: SequencesBot, host: str, port: int, limit: object = None) -> None:
+        asked.append((host, port))
+
+    monkeypatch.setattr(SequencesBot, "start_web", start_web)
+    await make_env()
+    assert asked == [("127.0.0.1", 8080)]
 
 
 async def test_the_bot_serves_on_web_port_and_nothing_with_zero(make_env: MakeEnv) -> None:
