@@ -15,6 +15,7 @@ from bot.i18n.speaking import _
 from bot.render.common import user_mention
 from bot.tables.quickplay import BOT_AFTER_DEFAULT, BOT_AFTER_HIGH, BOT_AFTER_LOW, QuickPlay
 from bot.ui.quickplay import leave_view, run_pass, wait_line
+from bot.ui.reports import REASON_MAX, report_table
 from bot.ui.tournaments import tournament_games
 
 GAMES = [
@@ -147,6 +148,21 @@ class Play(commands.GroupCog, group_name="play", group_description="Quick play: 
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @app_commands.command(
+        name="report", description="Tell the bot's operator about a table you sat at"
+    )
+    @app_commands.describe(
+        reason="What happened (only the bot's operator reads it)",
+        table="The table's number (default: the table of this thread)",
+    )
+    async def report(
+        self,
+        interaction: discord.Interaction[SequencesBot],
+        reason: app_commands.Range[str, 1, REASON_MAX],
+        table: int | None = None,
+    ) -> None:
+        await report_table(interaction, reason, table)
 
 
 async def setup(bot: SequencesBot) -> None:

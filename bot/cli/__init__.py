@@ -30,6 +30,10 @@ GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (
                 "bot.cli.rebuild_ratings",
                 "recompute stats and ratings from results",
             ),
+            "reports": (
+                "bot.cli.reports",
+                "the tables members reported (/play report), with their reasons",
+            ),
             "verify-log": (
                 "bot.cli.verify_log",
                 "replay every finished game from its log; check it ends as stored (0/1)",

@@ -51,7 +51,7 @@ DOMAINS: tuple[Domain, ...] = (
     ),
     Domain(
         "quickplay",
-        ("bot/ui/quickplay.py", "cogs/play.py"),
+        ("bot/ui/quickplay.py", "bot/ui/reports.py", "cogs/play.py"),
         "quick play: the queue, ready checks, blocks, the bot offer and their refusals",
     ),
     Domain(

@@ -47,6 +47,7 @@ ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "quick_timeouts": ("user_id",),
     "quick_match_seats": ("user_id",),
     "quick_guilds": ("updated_by",),
+    "table_reports": ("user_id",),
 }
 # Append-only guards that would refuse the id change; re-created unchanged afterwards.
 GUARD_TRIGGERS = ("ledger_no_update", "escrows_settle_once", "tournament_fees_settle_once")
