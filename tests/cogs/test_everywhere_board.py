@@ -20,6 +20,7 @@ from tests.backends import DbTarget
 from tests.conftest import MakeHarness
 from tests.fakes import FakeClock
 from tests.harness import Harness, Player
+from tests.reliability.helpers import forge_click
 from tests.store.helpers import S, create_game, write_results
 
 T0 = 1_780_000_000.0
@@ -148,3 +149,15 @@ async def test_stats_show_the_everywhere_ladder_line(env: Env) -> None:
     assert "across servers" not in (await bo.slash("stats")).text
     # The game option filters the ladder's lines too.
     assert "across servers" not in (await ana.slash("stats", game="heartsdue")).text
+
+
+async def test_a_forged_season_on_the_everywhere_board_is_refused(env: Env) -> None:
+    ana, _, _ = await two_servers(env)
+    mod = await env.h.member("Mod", manage_guild=True)
+    await mod.slash("settings season", name="Spring")  # this server's season: a real id
+    [season] = await env.bot.shell.stats.list_seasons(env.h.guild_id)
+    board = await ana.slash("leaderboard", game="board", scope="everywhere")
+    custom_id = f"lb:{ana.id}:1:e:r{season.id}:board"
+    forged = await forge_click(env, ana, board, custom_id)  # type: ignore[arg-type]
+    assert forged.ephemeral and forged.text == "That season is not one of this server's."
+    assert "Quick play across servers, by rating" in board.message.text  # unchanged
