@@ -108,14 +108,14 @@ def _conflict(game_id: int, expected_version: int) -> Callable[[], VersionConfli
     return lambda: VersionConflict(f"game {game_id} changed underneath (v{expected_version})")
 
 
-def _update(row: GameRow, expected_version: int) -> Statement:
+def _update(row: GameRow, expected_version: int, text: str | None = None) -> Statement:
     params = (
         row.lobby_message_id,
         row.game_key,
         row.host_id,  # a lobby's host who leaves hands the table to the next member seated
         row.status,
         row.stake,
-        jsontext.dumps(row.state),
+        jsontext.dumps(row.state) if text is None else text,
         row.version,
         row.deadline,
         row.updated_at,
@@ -174,11 +174,13 @@ def save(
     actor_id: int | None,
     kind: str,
     detail: dict[str, Any],
+    text: str | None = None,
 ) -> Statements:
     """``update`` and its log entry, one change, its values taken now: the log entry is
     written only with the row (a batch sends its saves together, each still a
-    compare-and-set)."""
-    written, logged = _update(row, expected_version), _log(row.id, at, actor_id, kind, detail)
+    compare-and-set). ``text``: the state's JSON, if the caller made it already."""
+    written = _update(row, expected_version, text)
+    logged = _log(row.id, at, actor_id, kind, detail)
     single = Statement(_SAVE_ONE, (*written.params, *logged.params[2:]), 1)
     return Statements((written, logged), _conflict(row.id, expected_version), single)
 
@@ -189,13 +191,14 @@ _SET_STATE = (
 )
 
 
-def set_state(row: GameRow) -> Statements:
+def set_state(row: GameRow, text: str | None = None) -> Statements:
     """Write the state of a change that leaves the version as it is (a spectator came or
     went: the turn buttons, drawn at the version, must stay live); a compare-and-set on
     the version and the revision the change was made on, so of two such changes at the
     same moment (two processes) the second is refused, never lost. The caller counts the
     revision on (``row.revision + 1``) once it is written."""
-    params = (jsontext.dumps(row.state), row.id, row.version, row.revision)
+    state = jsontext.dumps(row.state) if text is None else text
+    params = (state, row.id, row.version, row.revision)
     return Statements((Statement(_SET_STATE, params, 1),), _conflict(row.id, row.version))
 
 

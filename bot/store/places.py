@@ -70,10 +70,13 @@ async def set_message(
     db: Database, game_id: int, guild_id: int, thread_id: int | None, message_id: int | None
 ) -> None:
     """Where the table is shown in that server's place now: its thread (kept when None)
-    and its live table message."""
+    and its live table message. The games row's revision moves with it, as with the row's
+    own place (``games.set_location``): a change made on a copy of the table read before,
+    with its places, is refused and read again."""
     async with db.transaction() as conn:
         await conn.execute(
             "UPDATE table_places SET thread_id = COALESCE(?, thread_id), message_id = ?"
             " WHERE game_id = ? AND guild_id = ?",
             (thread_id, message_id, game_id, guild_id),
         )
+        await conn.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))

@@ -236,7 +236,12 @@ async def _scrub_json(conn: Connection, user_id: int, tombstone: int) -> int:
             return None if text == json.dumps(value) else text
 
         if found is not None and (text := scrubbed(state)) is not None:
-            await conn.execute("UPDATE games SET state_json = ? WHERE id = ?", (text, game_id))
+            # The revision moves, as for every write of the row: a change made on a copy
+            # read before (another process's, or one a process keeps) is refused, read again.
+            await conn.execute(
+                "UPDATE games SET state_json = ?, revision = revision + 1 WHERE id = ?",
+                (text, game_id),
+            )
             changed += 1
         for seq, detail in await conn.fetchall(
             "SELECT seq, detail_json FROM game_log WHERE game_id = ?", (game_id,)

@@ -4,8 +4,10 @@ A change takes the table's lock (``locked``), reads the table once under it, cha
 saves it (``save``) with a log entry in one transaction, as a compare-and-set on the version
 it was read at, so a stale or doubled click changes nothing. ``play`` applies a move's steps
 and ``commit`` saves them (a result, a new turn's deadline); ``close`` ends a table without
-one. The peers (``TableService``, ``FairPlay``, ``LobbyHost``, ``Rematches``, the turn
-reminders) each take the kernel and none imports another (``bot.tables.peers`` wires them).
+one. A click (``change``) plays on the copy of the table this process saved last, without
+reading it; its compare-and-set save is what finds a copy another process made old. The
+peers (``TableService``, ``FairPlay``, ``LobbyHost``, ``Rematches``, the turn reminders)
+each take the kernel and none imports another (``bot.tables.peers`` wires them).
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.errors import StaleAction, UserError
 from bot.records import EVERYWHERE, SeatResult
-from bot.store import games, places
+from bot.store import games, jsontext, places
 from bot.store.db import Connection, Contention, Database
 from bot.store.games import GameRow, VersionConflict
 from bot.tables import events as ev
@@ -47,8 +50,12 @@ log = logging.getLogger(__name__)
 
 CONTENTION_RETRIES = 3  # a change with hooks that lost a deadlock to another process: again
 MAX_TABLE_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id makes the driver raise
+# Live tables whose last saved row (and its state's text) a process keeps for the next click:
+# ~2-10 KB each, the least recently saved let go first.
+LIVE_COPIES = 4_096
 
 Extra = Callable[[Connection], Awaitable[None]]
+T = TypeVar("T")
 
 
 class TableHooks:
@@ -87,6 +94,7 @@ class TableKernel:
         hooks: TableHooks | None = None,
         shards: Shards = EVERY_GUILD,
         bots: BotPool | None = None,
+        live_copies: int = LIVE_COPIES,
     ) -> None:
         self.db = db
         # Where slow bot moves think: the app's worker processes; by default, inline.
@@ -104,6 +112,14 @@ class TableKernel:
         # process's only: another process on the same database has its own, and the version
         # check of every save is what orders the two (``save``).
         self._locks = KeyedLocks()
+        # Per live table: the row this process saved last and its state's JSON (``change``).
+        # A copy is never trusted alone: the save of a change made on it is a compare-and-set
+        # on its version and revision, which every write of the row moves.
+        self.live_copies = live_copies
+        self._copies: OrderedDict[int, tuple[GameRow, str]] = OrderedDict()
+        # Changes made on a copy (no read), and those of them that found it old and ran again.
+        self.on_copies = 0
+        self.copies_behind = 0
 
     # --- reading ---------------------------------------------------------------------
 
@@ -151,6 +167,59 @@ class TableKernel:
             place.check(table)
         return table
 
+    async def change(
+        self, table_id: int, place: Place | None, body: Callable[[Table], Awaitable[T]]
+    ) -> T:
+        """``body`` on the table under its lock (a click's move): on the copy this process
+        saved last, if it keeps one, without reading the row. When the copy was behind (its
+        save refused: another process, or a write beside the game's, came since), or it
+        refuses the change (a click stale on the copy may be current on the row), and
+        nothing was saved, the table is read and ``body`` runs on it once more."""
+        check_id(table_id)
+        async with self._locks.hold(table_id):
+            copy = self._copy(table_id)
+            if copy is not None:
+                self.on_copies += 1
+                seen = (copy.row.version, copy.row.revision)
+                try:
+                    if place is not None:
+                        place.check(copy)
+                    return await body(copy)
+                except UserError:
+                    if (copy.row.version, copy.row.revision) != seen:
+                        raise  # saved, then refused: nothing to do again
+                    self.copies_behind += 1
+                    log.debug("game %s: the copy kept here refused; read again", table_id)
+            return await body(await self.get(table_id, place))
+
+    def _copy(self, table_id: int) -> Table | None:
+        """The table as this process saved it last, taken out (a change that fails on it
+        leaves none; the save of one that succeeds keeps the new one)."""
+        kept = self._copies.pop(table_id, None)
+        if kept is None:
+            return None
+        row, text = kept
+        return self.table_of(dataclasses.replace(row, state=jsontext.loads(text)))
+
+    def _keep(self, row: GameRow, text: str) -> None:
+        """``row`` was just saved with the state ``text``: the copy for the next click. Not
+        a cross-server table (its places are read with it) nor an ended one."""
+        if row.status not in games.LIVE or row.guild_id == EVERYWHERE:
+            self._copies.pop(row.id, None)
+            return
+        self._copies[row.id] = (dataclasses.replace(row, state={}, remind_set=False), text)
+        self._copies.move_to_end(row.id)
+        while len(self._copies) > self.live_copies:
+            self._copies.popitem(last=False)
+
+    def forget(self, table_id: int) -> None:
+        """Keep no copy of the table (its row was written beside this kernel)."""
+        self._copies.pop(table_id, None)
+
+    def copies(self) -> int:
+        """How many live tables this process keeps a copy of."""
+        return len(self._copies)
+
     @staticmethod
     def require_lobby(table: Table) -> None:
         if table.status != "lobby":
@@ -174,7 +243,8 @@ class TableKernel:
         table.row.version = expected + 1
         table.row.state = table.to_state()
         table.row.updated_at = now
-        save = games.save(table.row, expected, now, actor_id, kind, detail)
+        text = jsontext.dumps(table.row.state)
+        save = games.save(table.row, expected, now, actor_id, kind, detail, text)
         try:
             if extra is None:
                 # The common click: one job, one hop to the database thread, committed with
@@ -195,21 +265,42 @@ class TableKernel:
                         log.debug("game %s: save lost a deadlock; again", table.id)
         except VersionConflict:
             table.row.version = expected
+            self.forget(table.id)
             raise StaleAction(code="table.changed") from None
         except BaseException:
             table.row.version = expected
+            self.forget(table.id)
             raise
         table.row.remind_set = False  # written: a later save of this copy leaves it be
         table.row.revision = 0  # a new version starts its count of spectators' changes
+        self._keep(table.row, text)
 
     async def save_aside(self, table: Table) -> None:
         """Save a change beside the game's (a spectator): its state, at the same version, a
         compare-and-set on the version and the revision it was read at (``VersionConflict``
         when another save came between: another process's)."""
         table.row.state = table.to_state()
+        text = jsontext.dumps(table.row.state)
         row = dataclasses.replace(table.row)
-        await self.db.write(games.set_state(row), order=row.id)
+        try:
+            await self.db.write(games.set_state(row, text), order=row.id)
+        except BaseException:
+            self.forget(row.id)
+            raise
         table.row.revision = row.revision + 1
+        self._keep(table.row, text)
+
+    async def set_location(
+        self, table_id: int, thread_id: int | None, message_id: int | None
+    ) -> None:
+        """Where the game is shown now (its thread, kept when None, and its live message):
+        beside the game's change, it moves the row's revision, so no copy kept from before
+        it is used again."""
+        self.forget(table_id)
+        try:
+            await self.db.write(games.set_location(table_id, thread_id, message_id), order=table_id)
+        finally:
+            self.forget(table_id)  # and none a save kept meanwhile
 
     async def close(
         self, table: Table, status: str, actor_id: int | None, closed: ev.Closed

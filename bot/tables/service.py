@@ -440,8 +440,9 @@ class TableService:
     async def set_game_message(
         self, table_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
-        """Where the game is shown; not a game change, so the version stays."""
-        await self.db.write(games.set_location(table_id, thread_id, message_id), order=table_id)
+        """Where the game is shown; not a game change, so the version stays (the revision
+        moves: ``TableKernel.set_location``)."""
+        await self.kernel.set_location(table_id, thread_id, message_id)
 
     async def places(self, table_id: int) -> list[TablePlace]:
         """A cross-server table's places, the first first (none: a table of one server)."""
@@ -492,8 +493,10 @@ class TableService:
         stale_text: str | None = None,
         place: Place | None = None,
     ) -> Change:
-        """A turn button pressed (``place``: where, see ``Place``)."""
-        async with self.kernel.locked(table_id, place) as table:
+        """A turn button pressed (``place``: where, see ``Place``), played on the copy of the
+        table this process keeps, if it does (``TableKernel.change``)."""
+
+        async def move(table: Table) -> Change:
             seat = self.check_turn(table, user_id, version, stale_text)
             game = table.game
             assert table.rules is not None
@@ -501,6 +504,8 @@ class TableService:
             table.expiries[seat] = 0
             cancel_reminder(table)  # they are here: no reminder this turn
             return await self.kernel.play(table, steps, user_id, "action")
+
+        return await self.kernel.change(table_id, place, move)
 
     async def close_unseen(self, table_id: int, closed: ev.Closed) -> Change | None:
         """End a table Discord can no longer show (its message or thread is gone, or the
