@@ -335,3 +335,29 @@ def test_fancy_letters_are_never_folded_into_another_name(name: str) -> None:
     """Issue 31: "𝕬𝖓𝖆" was shown as "Ana", so one member could look exactly like another."""
     assert clean_name(name) == name
     assert clean_name(name) != clean_name("Ana")
+
+
+async def test_the_copies_kept_are_live_tables_only_and_at_most_the_cap(
+    db: Database, clock: FakeClock
+) -> None:
+    """Issue 35.1: a process keeps the row it saved last of each live table (the next
+    click plays on it); an ended table leaves none, and past the cap the least recently
+    saved go first. A copy is taken out while a change runs on it: one that fails leaves
+    none behind."""
+    service = make_service(db, clock)
+    service.kernel.live_copies = 2
+    first, second, third = [await open_two(service) for _ in range(3)]
+    assert service.kernel.copies() == 2  # the first one's copy went first
+    for table_id in (first, second):
+        await service.start(table_id, ANA)
+    assert service.kernel.copies() == 2
+    table = await service.get(second)
+    user = table.seats[table.rules.current].user_id
+    with pytest.raises(StaleAction):  # an old button: refused on the copy, then on the row
+        await service.act(second, user, table.version - 1, "throw")
+    assert service.kernel.copies() == 1 and service.kernel.copies_behind == 1
+    await service.act(second, user, table.version, "throw")
+    assert service.kernel.copies() == 2
+    await FairPlay(service.kernel).end(third, ANA, is_admin=True)
+    await FairPlay(service.kernel).end(first, ANA, is_admin=True)
+    assert service.kernel.copies() == 1  # ended: no copy
