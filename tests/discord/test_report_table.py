@@ -11,6 +11,8 @@ import pytest
 from bot.store import reports
 from tests.discord.conftest import MakeEnv
 from tests.discord.test_issue_12 import HEARTS_DUE_FACES
+from tests.discord.test_quickplay import ready_id, ready_message
+from tests.discord.test_quickplay_everywhere import SERVERS, matched_across
 from tests.discord.test_replays import finish_hearts_due
 from tests.fakes import ScriptedRandom
 
@@ -108,3 +110,42 @@ async def test_a_live_table_is_reported_from_its_thread(make_env: MakeEnv) -> No
     assert reply.text == REPORTED
     [kept] = await reports.since(env.bot.db, 0)
     assert kept.places[0].thread_id == env.h.threads[-1].id
+
+
+async def test_a_cross_server_table_is_reported_from_either_place(
+    make_env: MakeEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each member reports from their own server's thread of the one table; the operator's
+    line and list name both servers and both places; Cy, of a third server, cannot."""
+    env = await make_env(seed=4, more_guilds=SERVERS)
+    ana, bo, cy = await matched_across(env)
+    for player in (ana, bo):
+        asked = ready_message(env, player)
+        await player.click(asked, custom_id=ready_id(asked))
+    _home, north, south = env.h.guilds
+    [north_thread], [south_thread] = env.h.threads_of(north), env.h.threads_of(south)
+    caplog.set_level(logging.WARNING, logger="bot.tables.reports")
+    for player, thread in ((ana, north_thread), (bo, south_thread)):
+        reply = await player.slash(
+            "play report", reason=f"{player.name}: {HOSTILE}", _channel=thread
+        )
+        assert reply.ephemeral and reply.text == REPORTED
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.tables.reports"]
+    servers = ", ".join(str(s) for s in sorted((north.id, south.id)))
+    assert len(lines) == 2 and all(f"the table's servers: {servers};" in x for x in lines)
+    assert f"by member {bo.id} from server {south.id}" in lines[1]
+    kept = await reports.since(env.bot.db, 0)
+    assert [(r.user_id, r.guild_id, r.channel_id) for r in kept] == [
+        (ana.id, north.id, north_thread.id),
+        (bo.id, south.id, south_thread.id),
+    ]
+    assert [(p.guild_id, p.thread_id) for p in kept[0].places] == [
+        (north.id, north_thread.id),
+        (south.id, south_thread.id),
+    ]
+    refused = await cy.slash("play report", reason="not mine", table=1)
+    assert refused.text == "Only a member seated at table #1 can report it."
+    # The reason reached no server's channel or thread.
+    assert all("look** at this" not in m.text for m in env.h.messages())
+    for thread in (north_thread, south_thread):
+        assert all("look** at this" not in m.text for m in env.h.messages(thread))
