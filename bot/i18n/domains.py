@@ -52,7 +52,8 @@ DOMAINS: tuple[Domain, ...] = (
     Domain(
         "quickplay",
         ("bot/ui/quickplay.py", "bot/ui/reports.py", "cogs/play.py"),
-        "quick play: the queue, ready checks, blocks, the bot offer and their refusals",
+        "quick play: the queue, ready checks, blocks, the bot offer, reporting a table, and "
+        "their refusals",
     ),
     Domain(
         "sequences",
