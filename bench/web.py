@@ -211,12 +211,18 @@ async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: 
         busy: list[float] = []
         per_round = max(1, CLICKS * sizes.clicks // ROUNDS)
         spent = dict.fromkeys(_cpu_split(server.pid, load.pid), 0.0)
-        busy_seconds, answered = 0.0, 0
+        spent_quiet = dict(spent)
+        busy_seconds, quiet_seconds, answered = 0.0, 0.0, 0
         async with aiohttp.ClientSession() as session:
             for _ in range(ROUNDS):
                 load.send_signal(signal.SIGSTOP)  # the page requests paused...
                 await asyncio.sleep(0.3)  # ...and those under way answered
+                before, started = _cpu_split(server.pid, load.pid), time.perf_counter()
                 clicks, dice_id = await env.dice_clicks(per_round, dice_id)
+                quiet_seconds += time.perf_counter() - started
+                after = _cpu_split(server.pid, load.pid)
+                for name in spent_quiet:
+                    spent_quiet[name] += after[name] - before[name]
                 quiet += clicks
                 load.send_signal(signal.SIGCONT)
                 await asyncio.sleep(0.5)  # every request in flight again
@@ -248,9 +254,11 @@ async def web_section(H: Any, dbs: Targets, sizes: Sizes, report: Report, seed: 
             f"{answered / max(busy_seconds, 1e-9):,.0f}/s"
         )
         report.notes.append(
-            "web: cores used while the pages were read ("
+            "web: cores used while the pages were read, and while they were not ("
             + ", ".join(
-                f"{name} {cpu / max(busy_seconds, 1e-9):.2f}" for name, cpu in spent.items()
+                f"{name} {cpu / max(busy_seconds, 1e-9):.2f} and "
+                f"{spent_quiet[name] / max(quiet_seconds, 1e-9):.2f}"
+                for name, cpu in spent.items()
             )
             + f"; of {os.cpu_count()})"
         )
