@@ -21,7 +21,6 @@ KEYWORDS: dict[str, object] = {
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
     "plural": (1, 2),
-    "pplural": ((1, "c"), 2, 3),
 }
 
 TREE_METHOD = "bot.cli.commands_catalogue:extract_tree"

@@ -11,7 +11,7 @@ English, the source.
 - ``_(message, **values)``: the translation, its ``%(name)s`` placeholders filled.
 - ``pgettext(context, message, **values)``: the same, for a message whose English is
   ambiguous ("Bank" the button, "Bank" the noun).
-- ``plural(singular, plural, n, **values)`` and ``pplural(context, ...)``: the form the
+- ``plural(singular, plural, n, **values)``: the form the
   language's plural rule picks for ``n``, with ``%(count)s`` as the locale writes ``n``.
 - ``number(n)``: ``n`` grouped the language's way (1,000 / 1.000 / 1 000).
 - ``N_(message)``: marks a constant for the catalogue; translate it where it is shown.
@@ -67,11 +67,6 @@ def pgettext(context: str, message: str, **values: object) -> str:
 
 def plural(singular: str, plural_form: str, n: int, **values: object) -> str:
     return current().plural(singular, plural_form, n, **values)
-
-
-def pplural(context: str, singular: str, plural_form: str, n: int, **values: object) -> str:
-    form = current().npgettext(context, singular, plural_form, n)
-    return form % {"count": number(n), **values}
 
 
 def number(value: int | float) -> str:

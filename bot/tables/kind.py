@@ -131,10 +131,6 @@ class GameKind(Generic[S]):
         """The seat that moved first: it takes a split pot's remainder."""
         return 0
 
-    def last_seat(self, state: S) -> int:
-        """The seat whose move was last applied (named on a finished turn's summary)."""
-        return state.moved if isinstance(state, Turns) else 0
-
     # --- play --------------------------------------------------------------------------
 
     def turn_actions(self, state: S) -> list[TurnAction]:

@@ -13,13 +13,12 @@ from bot.errors import IllegalAction
 class Turns:
     """Seats that play one after another, each for itself, until one wins. A game's state
     extends it with its own fields and moves with ``passed``; the ``GameKind`` defaults then
-    give ``current_seat``, ``turn_index``, ``last_seat``, ``forfeit``/``forfeited`` and
+    give ``current_seat``, ``turn_index``, ``forfeit``/``forfeited`` and
     ``outcome`` (the winner scores 1, every other seat 0)."""
 
     n_seats: int
     turn: int = 0  # the seat to play
     turns: int = 0  # turns played, and forfeits that ended one
-    moved: int = 0  # the seat that played last
     winner: int | None = None
     out: frozenset[int] = frozenset()  # the seats that forfeited
 
@@ -28,7 +27,7 @@ class Turns:
         the next seat still playing."""
         state, n, seat = replace(self, **changes), self.n_seats, self.turn
         turn = next(s % n for s in range(seat + 1, seat + n + 1) if s % n not in state.out)
-        return replace(state, turn=turn, turns=self.turns + 1, moved=seat)
+        return replace(state, turn=turn, turns=self.turns + 1)
 
     def forfeit(self, seat: int) -> Self:
         """RULINGS §4: the seat plays no more; its turn, if it was to play, passes on; the
@@ -41,7 +40,7 @@ class Turns:
             return replace(self, out=out, winner=left[0], turns=self.turns + 1)
         if seat != self.turn:
             return replace(self, out=out)
-        return replace(self.passed(out=out), moved=self.moved)
+        return self.passed(out=out)
 
     def outcome(self) -> list[int] | None:
         """Every seat's score once a seat has won: 1 for the winner, 0 for the others."""

@@ -117,9 +117,6 @@ class BoardKind(GameKind[b.BoardState]):
     def turn_index(self, state: b.BoardState) -> int:
         return state.turn_count
 
-    def last_seat(self, state: b.BoardState) -> int:
-        return 0 if state.last_move is None else state.last_move.seat
-
     def turn_actions(self, state: b.BoardState) -> list[TurnAction]:
         return [TurnAction("hand", "primary", private=True)]
 

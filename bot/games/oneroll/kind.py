@@ -89,9 +89,6 @@ class OneRollKind(GameKind[OneRollTable]):
         starter = table.state.starter
         return 0 if starter is None else starter
 
-    def last_seat(self, table: OneRollTable) -> int:
-        return 0 if table.state.last is None else table.state.last.seat
-
     def turn_actions(self, table: OneRollTable) -> list[TurnAction]:
         return [TurnAction("throw", "primary")]
 

@@ -81,9 +81,6 @@ class SequencesKind(GameKind[pl.PushState]):
         # A turn ended unplayed by a forfeit is a turn too: the next seat gets a new message.
         return len(state.history) + state.forfeited_turns
 
-    def last_seat(self, state: pl.PushState) -> int:
-        return 0 if state.last is None else state.last.seat
-
     def turn_actions(self, state: pl.PushState) -> list[TurnAction]:
         actions: list[TurnAction] = []
         if state.phase == "throw":
