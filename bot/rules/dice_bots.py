@@ -1,13 +1,6 @@
-"""Bot players for the dice games.
-
-Push-your-luck has three levels. The two heuristics are ``odds.ThresholdPolicy`` values, so
-their strength is known exactly (``level_policy`` + ``odds.policy_turn_ev``), and "optimal"
-plays the exact tables of ``bot.rules.odds``. In the one-roll games a turn is one throw, so
-a bot player simply throws (``choose_oneroll_action``).
-
-Expected score of a turn (standard / extended): cautious 1.16 / 1.66, bold 1.12 / 1.69,
-optimal 1.26 / 1.90. Sudden, expected turns to 21: cautious 18.74, bold 19.20, optimal 17.26.
-"""
+"""Bot players for the dice games: push-your-luck's two heuristics are ``odds.ThresholdPolicy``
+values, so their strength is known exactly (docs/odds.md, "Bot players"); "optimal" plays the exact
+tables."""
 
 from __future__ import annotations
 
@@ -40,11 +33,8 @@ def level_policy(level: Level, variant: pl.Variant, soft_last_die: bool = False)
 
 
 def choose_push_action(state: pl.PushState, level: Level, rng: random.Random) -> pl.Action:
-    """The move a bot player of ``level`` makes in ``state`` (always a legal action).
-
-    ``rng`` breaks exact ties of the optimal policy (pushing and banking worth the same), so
-    the bot is not predictable where predictability costs nothing.
-    """
+    """The move a bot player of ``level`` makes in ``state``; ``rng`` breaks the optimal policy's
+    exact ties, so the bot is not predictable where that costs nothing."""
     if state.phase == "over" or state.outcome is not None:
         raise IllegalAction(code="rules.over")
     if state.phase == "throw":

@@ -1,22 +1,8 @@
 """Exact odds for push-your-luck Sequences and the one-roll games, as ``Fraction``s.
 
-Push-your-luck (RULINGS §1). Locked dice equal the run length, so within a turn the whole
-state is the run length ``r`` (plus the total in Sudden): a push throws ``n_dice - r`` dice.
-The next numbers of the run are distinct faces, so the chance that a throw of ``d`` dice
-extends the run by at least ``j`` is the chance that ``j`` given faces all show, by
-inclusion-exclusion: ``sum_i (-1)^i C(j, i) (6 - i)^d / 6^d``. Everything else is a finite
-dynamic programme over ``r`` computed once and cached.
-
-- Standard, reverse, team (scored like standard per turn) and extended maximise the
-  expected score of the turn. Reverse is standard with the faces mirrored, so its numbers
-  are identical; it is listed separately because players ask for it by name.
-- Sudden minimises the expected number of turns to reach a total of exactly 21. See
-  ``expected_turns_to_21`` for how the fixed point is solved exactly.
-
-One-roll (RULINGS §2): the score distribution comes from all 6^6 = 46,656 throws (grouped
-into the 462 multisets with their multinomial weights) and the expected number of turns to
-100 from solving the Markov chain over totals exactly.
-"""
+How they are computed (inclusion-exclusion over a throw, a dynamic programme over the run,
+Dinkelbach's iteration for Sudden, a Markov chain for one-roll) is in docs/odds.md, "How
+bot/rules/odds.py computes them"."""
 
 from __future__ import annotations
 
@@ -52,10 +38,8 @@ def p_faces_all_show(j: int, d: int) -> Fraction:
 
 @cache
 def extension_distribution(d: int) -> tuple[Fraction, ...]:
-    """``P(the run grows by exactly j)`` for j = 0..d when ``d`` dice are thrown.
-
-    Index 0 is the bust. A throw of ``d`` dice can extend the run by at most ``d``.
-    """
+    """``P(the run grows by exactly j)`` for j = 0..d when ``d`` dice are thrown (index 0: the
+    bust)."""
     at_least = [p_faces_all_show(j, d) for j in range(d + 1)] + [ZERO]
     return tuple(at_least[j] - at_least[j + 1] for j in range(d + 1))
 
@@ -65,12 +49,8 @@ def extension_distribution(d: int) -> tuple[Fraction, ...]:
 
 @dataclass(frozen=True)
 class TurnRules:
-    """What a push-your-luck turn pays, for the odds.
-
-    ``bank[r]`` is the score of banking a run of ``r`` (``bank[0]`` is unused). With
-    ``bonus`` set, a full run may be banked or risked on one die for ``bonus`` points;
-    without it a full run ends the turn with ``bank[n_dice]`` (extended: 15).
-    """
+    """What a push-your-luck turn pays: ``bank[r]`` banks a run of ``r``; with ``bonus``, a full run
+    may be risked on one die for it."""
 
     variant: PushVariant
     soft_last_die: bool
@@ -102,13 +82,8 @@ Best = Literal["bank", "push", "bonus", "throw", "end"]
 
 @dataclass(frozen=True)
 class StateOdds:
-    """Odds at one decision point: a run of ``run`` locked, about to bank or push.
-
-    ``run == 0`` is the start of the turn (the throw is forced, ``ev_bank`` is None). At a
-    full run with a bonus, "push" is the bonus throw; at a full run without one the turn
-    is over (``best == "end"``, no push). ``lock`` maps the extension a throw offers (j dice
-    extend the run) to the best number of dice to lock.
-    """
+    """Odds at one decision point, a run of ``run`` locked (0: the turn's forced first throw);
+    ``lock`` maps a throw's extension to the best count to lock."""
 
     run: int
     dice: int
@@ -144,12 +119,8 @@ def _best_lock(values: Mapping[int, Fraction], run: int, extend: int) -> tuple[i
 
 @cache
 def push_table(variant: PushVariant, soft_last_die: bool = False) -> tuple[StateOdds, ...]:
-    """The optimal policy for the expected score of a turn: one entry per run length.
-
-    Backward induction from the full run. A tie between banking and pushing goes to the
-    bank (the same score without the risk). Sudden is not an expected-score game: use
-    ``sudden_table``.
-    """
+    """The optimal policy for a turn's expected score, per run length; a tie goes to the bank (the
+    same score without the risk). Not for Sudden: ``sudden_table``."""
     if variant == "sudden":
         raise ValueError("Sudden maximises no score: use sudden_table")
     rules = turn_rules(variant, soft_last_die)
@@ -208,11 +179,8 @@ def optimal_turn_ev(variant: PushVariant, soft_last_die: bool = False) -> Fracti
 
 
 class TurnPolicy(Protocol):
-    """A way to play a push-your-luck turn, for exact evaluation.
-
-    ``total`` is the player's total (it matters only in Sudden), ``run`` the run locked so
-    far and ``extend`` how many dice of the latest throw extend it.
-    """
+    """A way to play a push-your-luck turn, for exact evaluation: ``total`` matters only in Sudden,
+    ``extend`` is how many dice of the latest throw extend ``run``."""
 
     def lock(self, total: int, run: int, extend: int) -> int: ...
 
@@ -265,12 +233,8 @@ def policy_turn_ev(variant: PushVariant, soft_last_die: bool, policy: TurnPolicy
 
 
 def policy_turns_to_21(soft_last_die: bool, policy: TurnPolicy, total: int = 0) -> Fraction:
-    """Expected number of Sudden turns from ``total`` to exactly 21 under ``policy``.
-
-    Totals never fall, so ``E(t) = (1 + sum P(s) E(t + s)) / (1 - P(stay))`` from 20 down,
-    the sum over scores that land on 21 or below. A policy that can never leave some total
-    it can reach has no finite expectation: ``ValueError``.
-    """
+    """Expected Sudden turns from ``total`` to exactly 21 under ``policy``; ``ValueError`` when the
+    policy can be stuck on a total."""
     expected: dict[int, Fraction] = {SUDDEN_GOAL: ZERO}
     for t in range(SUDDEN_GOAL - 1, total - 1, -1):
         dist = turn_score_distribution("sudden", soft_last_die, policy, t)
@@ -285,11 +249,8 @@ def policy_turns_to_21(soft_last_die: bool, policy: TurnPolicy, total: int = 0) 
 
 @dataclass(frozen=True)
 class ThresholdPolicy:
-    """Lock every extending die (in Sudden: no more than the total has room for) and bank
-    once the run reaches ``bank_at`` (in Sudden: or exactly fills 21).
-
-    ``bank_at = n_dice + 1`` never banks by choice, so it takes the bonus throw.
-    """
+    """Lock every extending die (in Sudden: what the total has room for) and bank at ``bank_at`` or
+    an exact 21; ``bank_at = n_dice + 1`` takes the bonus throw."""
 
     bank_at: int
 
@@ -344,11 +305,8 @@ class OptimalPolicy:
 
 @dataclass(frozen=True)
 class _Cost:
-    """Expected remaining turns after this turn, as ``fixed + stay * E(total)``.
-
-    ``stay`` is the probability the turn leaves the total where it is (a bust, a bank of
-    0 or a bank past 21), whose cost is the unknown ``E(total)`` itself.
-    """
+    """Expected remaining turns after this turn, ``fixed + stay * E(total)``: ``stay`` is the chance
+    the turn leaves the total unchanged."""
 
     fixed: Fraction
     stay: Fraction
@@ -359,13 +317,8 @@ class _Cost:
 
 @dataclass(frozen=True)
 class SuddenStateOdds:
-    """Odds at one decision point of a Sudden turn from ``total`` with ``run`` locked.
-
-    ``turns_push`` / ``turns_bank`` are the expected numbers of further turns (after this
-    one) to reach exactly 21 if the player pushes (then plays on optimally) or banks now;
-    ``turns`` is the better of the two (at run 0: the value of the turn's forced throw).
-    ``lock`` maps the extension a throw offers to the best count to lock.
-    """
+    """Odds at one decision point of a Sudden turn: expected further turns to exactly 21 if the
+    player pushes or banks now (``turns``: the better)."""
 
     total: int
     run: int
@@ -385,11 +338,8 @@ def _sudden_turn(
     lam: Fraction,
     later: Callable[[int], Fraction],
 ) -> tuple[dict[int, _Cost], dict[int, _Cost | None], dict[int, dict[int, int]]]:
-    """The best play of one turn from ``total`` if staying put costs ``lam`` more turns.
-
-    Returns the cost of each decision point (after the best choice), of pushing from it,
-    and the lock choices. ``later(t)`` is the known expected number of turns from ``t > total``.
-    """
+    """The best play of one turn from ``total`` if staying put costs ``lam`` more turns;
+    ``later(t)`` is known for ``t > total``."""
     n = rules.n_dice
 
     def ended(score: int) -> _Cost:
@@ -438,23 +388,8 @@ def _sudden_turn(
 
 @cache
 def sudden_table(soft_last_die: bool = False) -> tuple[tuple[SuddenStateOdds, ...], ...]:
-    """Optimal Sudden play: ``table[total][run]`` for totals 0..20, minimising expected turns.
-
-    ``E(t)``, the expected number of turns from total ``t`` to exactly 21, satisfies
-    ``E(t) = 1 + min over turn policies of E[cost]``, where a turn ending on ``t' <= 21``
-    costs ``E(t')`` (``E(21) = 0``) and a turn that leaves the total at ``t`` (bust, or a
-    bank past 21) costs ``E(t)`` again. Totals never fall, so the totals are solved from 20
-    down and every ``E(t') `` for ``t' > t`` is known exactly when ``t`` is solved. What is
-    left is a fixed point in one unknown ``lam = E(t)``: a policy ``p`` gives
-    ``lam = (1 + fixed_p) / (1 - stay_p)`` and the optimum is the smallest such ratio over the
-    finitely many turn policies. Dinkelbach's iteration finds it exactly: start from the
-    ratio of a policy that surely ends (bank the first 1), take the policy that minimises
-    ``fixed + stay * lam`` (a backward induction over the run), set ``lam`` to that policy's
-    ratio, repeat until it no longer changes. Starting at a feasible ratio keeps every chosen
-    policy's ``stay < 1``; the ratios never rise and no policy repeats before the end, so it
-    ends after finitely many policies, and at the end no policy beats ``lam``: the value is
-    exact, in ``Fraction``s, not approximate.
-    """
+    """Optimal Sudden play, ``table[total][run]`` for totals 0..20, minimising expected turns;
+    solved exactly by Dinkelbach's iteration (docs/odds.md says how and why it ends)."""
     rules = turn_rules("sudden", soft_last_die)
     expected: dict[int, Fraction] = {SUDDEN_GOAL: ZERO}
     rows: dict[int, tuple[SuddenStateOdds, ...]] = {}
@@ -522,12 +457,8 @@ def expected_turns_to_21(total: int = 0, soft_last_die: bool = False) -> Fractio
 
 @dataclass(frozen=True)
 class OneRollOdds:
-    """Figures of one throw of a one-roll ruleset.
-
-    ``points`` maps each score to its probability, penalty throws excluded (they score 0
-    and wipe the total; their probability is ``p_penalty``). ``p_no_score`` is the
-    probability of scoring nothing, penalty throws included.
-    """
+    """Figures of one throw of a one-roll ruleset: ``points`` excludes penalty throws
+    (``p_penalty``); ``p_no_score`` includes them."""
 
     ruleset: oneroll.Ruleset
     points: Mapping[int, Fraction]
@@ -561,14 +492,8 @@ def oneroll_odds(ruleset: oneroll.Ruleset) -> OneRollOdds:
 def expected_turns_to_target(
     ruleset: oneroll.Ruleset, target: int = 100, penalty: bool = True
 ) -> Fraction:
-    """Expected number of throws for one player to reach ``target`` from 0.
-
-    Totals are multiples of 5. For a total ``t``, ``E(t) = 1 + sum_s P(s) E(t + s) +
-    P(penalty) E(0)`` with ``E(t) = 0`` once ``t >= target``. Writing ``E(t) = A(t) + B(t)
-    E(0)`` from the top down leaves one linear equation for ``E(0)``. With ``penalty=False``
-    the penalty throw is treated as a throw scoring 0 (the book's "a player who avoids a
-    penalty").
-    """
+    """Expected throws for one player to reach ``target`` from 0, solved exactly; ``penalty=False``
+    counts a penalty throw as scoring 0."""
     odds = oneroll_odds(ruleset)
     p_stay = odds.points.get(0, ZERO) + (ZERO if penalty else odds.p_penalty)
     p_wipe = odds.p_penalty if penalty else ZERO
@@ -614,23 +539,9 @@ Move = Literal["throw", "lock", "bank", "push", "bonus"]
 
 @dataclass(frozen=True)
 class Advice:
-    """What the Odds button shows for a push-your-luck state, as values (the game's
-    presentation words them: ``bot.games.sequences.odds.advice_text``).
-
-    ``p_extend`` / ``p_bust`` are the chances of the throw the player faces: the opening
-    throw in the "throw" phase, else a push (at a full run: the bonus throw) from the run
-    they have, or in the "lock" phase from the run after the advised lock. ``ev_push`` /
-    ``ev_bank`` are expected points of this turn (Sudden: None); ``turns_push`` /
-    ``turns_bank`` are Sudden's expected further turns to exactly 21 after this one.
-    ``lock`` is the advised count to lock in the "lock" phase. ``best`` is the advised move.
-
-    What the words need besides: ``phase`` ("throw", "lock", "decide"), ``sudden``, the
-    seat's ``total`` (Sudden), ``turns`` (Sudden's opening throw: expected turns to 21),
-    ``extend`` (the extending dice in the "lock" phase), ``then`` (after a lock: the move
-    advised next, None when the lock ends the turn), ``full_run`` (the points a lock that
-    ends the turn scores), ``bonus`` (the decision is the bonus throw) with ``bonus_face``
-    and ``bonus_points``, and ``bank_total`` (Sudden: the total banking would make).
-    """
+    """What the Odds button shows for a push-your-luck state, as values that
+    ``bot.games.sequences.odds.advice_text`` words. The fields are listed in docs/odds.md, "The Odds
+    button's values"."""
 
     p_extend: Fraction
     p_bust: Fraction
@@ -654,12 +565,8 @@ class Advice:
 
 
 def advice(state: pushluck.PushState) -> Advice:
-    """The odds and the best move for the seat to move (exact tables, cached).
-
-    Outside Sudden the advice maximises this turn's expected score; in Sudden it minimises
-    the expected number of turns to reach exactly 21. A finished game raises
-    ``IllegalAction``.
-    """
+    """The odds and the best move for the seat to move: this turn's expected score, or in Sudden the
+    turns to exactly 21; ``IllegalAction`` once the game is over."""
     if state.phase == "over" or state.outcome is not None:
         raise IllegalAction(code="odds.over")
     config = state.config

@@ -1,28 +1,8 @@
 """One-roll Sequences ("classic") and Hearts Due (RULINGS §2): scoring a throw and the game.
 
-A turn is one throw of six dice and the player has no decision, so the game is a sequence of
-``Throw()`` actions. States and actions are frozen values; ``apply`` returns a new state and
-``dump``/``load`` turn a state into a JSON-safe dict and back (the table layer saves it after
-every action and logs ``state.last``, the throw just made).
-
-Decisions the rulings leave open, taken here:
-
-- Opening: every seat throws once in seating order (seat 0 first) and the **highest pip sum**
-  starts. The pip sum, not the score, because half of all throws score nothing and the
-  traditional "highest roller" is the pip count; it also makes re-throws rare. Seats tied
-  for the highest re-throw among themselves, in seating order, until one is highest. A
-  table of one seat has nothing to decide and starts at once. Opening throws never score.
-- A round is one throw by every seat, in seating order starting from the starter. Once any
-  total is at least the target after a completed round, the highest total wins.
-- Tie-break: the tied seats throw once more each, in seating order from the starter; the
-  highest **score** of that throw wins (a penalty throw counts 0 and does not touch totals,
-  which are final); seats tied again for the highest repeat.
-- Forfeits (RULINGS §4, ``forfeit``): a forfeited seat throws no more. It leaves the opening
-  or tie-break pass it was in (a throw it made there no longer counts) and is skipped in
-  play. A round is complete when every seat still playing has thrown equally often; only
-  seats still playing are compared at the end. A pass left with one seat is won by it, and
-  when one seat is left in the game it wins at once (reason ``"forfeit"``).
-"""
+A turn is one throw with no decision, so every action is ``Throw()``. The rulings this module takes
+where RULINGS §2 is silent (the opening, rounds, tie-breaks, forfeits) are in docs/rules.md,
+"Decisions in bot/rules/oneroll.py"."""
 
 from __future__ import annotations
 
@@ -57,14 +37,9 @@ def run_points(ruleset: Ruleset, length: int) -> int:
 
 @dataclass(frozen=True)
 class ThrowScore:
-    """What one throw of six dice scores.
-
-    ``runs`` lists the scoring parts, shortest first; a special cast appears first, as a run
-    of 6s (``(6, 6, 6, 6, 6)``), followed by the odd die's run if it scores. ``penalty``
-    names the cast (four or more 1s) and ``wiped`` what it does: the thrower's total goes to
-    0. They are always equal; both are kept so the log and the renderer can say either
-    without knowing the rule.
-    """
+    """What one throw of six dice scores: ``runs`` shortest first (a special cast first, as a run of
+    6s); ``penalty`` and ``wiped`` are always equal, kept both so log and renderer need not know the
+    rule."""
 
     points: int
     penalty: bool
@@ -92,12 +67,8 @@ def _check_dice(dice: Sequence[int], n: int) -> tuple[int, ...]:
 
 
 def score_throw(ruleset: Ruleset, dice: Sequence[int]) -> ThrowScore:
-    """Score a throw of six dice by RULINGS §2: the best split into disjoint runs from 1.
-
-    With ``c[j]`` dice showing j, at most ``min(c[1..j])`` runs can reach j, and every run
-    scores 5 per number it reaches (classic: per number past the 1), so the prefix minimums
-    reach the maximum for every number at once: the greedy split is the best split.
-    """
+    """Score a throw by RULINGS §2; the greedy split into runs from 1 is the best one, since the
+    prefix minimums of the face counts reach every number's maximum at once."""
     ruleset = _check_ruleset(ruleset)
     faces = _check_dice(dice, N_DICE)
     sorted_faces = tuple(sorted(faces))
@@ -154,11 +125,8 @@ class Throw:
 
 @dataclass(frozen=True)
 class ThrowRecord:
-    """One throw as it happened, for the game log.
-
-    ``value`` is what the throw counted for in its phase: the pip sum in the opening, the
-    score otherwise. ``total_after`` differs from ``total_before`` only in play.
-    """
+    """One throw as it happened, for the log: ``value`` is the pip sum in the opening, the score
+    otherwise."""
 
     seat: int
     phase: Phase
@@ -187,12 +155,8 @@ class OneRollOutcome:
 
 @dataclass(frozen=True)
 class OneRollState:
-    """A one-roll game between ``n_seats`` seats.
-
-    ``contenders`` are the seats throwing in the current opening or tie-break pass, in
-    throwing order, and ``pass_values`` the values the first of them have thrown so far.
-    ``out`` holds the seats that forfeited.
-    """
+    """A one-roll game: ``contenders`` throw in the current opening or tie-break pass,
+    ``pass_values`` what they threw so far, ``out`` the forfeited seats."""
 
     config: OneRollConfig
     n_seats: int
@@ -324,11 +288,8 @@ def _finish(
 
 
 def forfeit(state: OneRollState, seat: int) -> OneRollState:
-    """The state after ``seat`` forfeits (RULINGS §4): it throws no more. If it was to throw,
-    the turn passes to the next seat still playing (in an opening or tie-break pass: the
-    next contender, or the pass is decided). When one seat is left, it wins at once.
-    A seat that already forfeited, or any seat once the game is over, raises
-    ``IllegalAction``."""
+    """The state after ``seat`` forfeits (RULINGS §4; docs/rules.md, "Forfeits"); ``IllegalAction``
+    for a seat already out or a finished game."""
     if state.phase == "over":
         raise IllegalAction(code="rules.over")
     if not 0 <= seat < state.n_seats:

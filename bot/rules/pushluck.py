@@ -1,26 +1,8 @@
 """Push-your-luck Sequences (Jaques of London), with its variants, as RULINGS §1 plays it.
 
-A turn: throw all dice; the run starts at 1 (Reverse: 6) and grows one number at a time;
-lock at least one die that extends it; then bank (score the run) or push (re-throw the rest).
-No extending die in a throw is a bust. With five dice locked the player may bank or take one
-bonus throw of a single die.
-
-Locked dice are exactly the run, so the dice left to throw are ``n_dice - len(run)``.
-
-Rulings this module makes where RULINGS §1 is silent (also in docs/rules.md):
-- Team games end on the team target (default 30) or after a number of rounds, whichever the
-  table chose; a tie between teams is broken by one more turn for every member of the tied
-  teams, the higher team sum winning.
-- In Sudden the bank that would overshoot 21 scores nothing, and so does a bonus throw that
-  would overshoot.
-- Forfeits (RULINGS §4, ``forfeit``): a forfeited seat is skipped in turn order. A round is
-  over when every seat still playing has had the same number of turns; the round and
-  target checks, the totals compared and the tie-breaks count only sides still playing (a
-  team still playing keeps the points its forfeited partner banked). A seat forfeiting in
-  the middle of its turn scores nothing for it. When only one side has a seat playing, it
-  wins at once (reason ``"forfeit"``); a tie-break left with one side is won by that side.
-  The winners named in an outcome are always seats still playing.
-"""
+Locked dice are exactly the run, so the dice left to throw are ``n_dice - len(run)``. The rulings
+taken where RULINGS §1 is silent (team games, Sudden's overshoot, forfeits) are in docs/rules.md,
+"Push-your-luck Sequences" and "Forfeits"."""
 
 from __future__ import annotations
 
@@ -238,10 +220,8 @@ _STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(PushState))
 
 
 def replace(state: PushState, **changes: Any) -> PushState:
-    """``dataclasses.replace`` for a state, without its per-field work: a state has no
-    ``__post_init__`` and keeps nothing derived, so a copy of its fields with ``changes`` is
-    the same value, several times faster (a turn replaces its state four or five times,
-    and a tick may time out 10,000 turns: issue 26.5)."""
+    """``dataclasses.replace`` without its per-field work, several times faster: a state keeps
+    nothing derived, and a tick may time out 10,000 turns (issue 26.5)."""
     if type(state) is not PushState or not changes.keys() <= _STATE_FIELDS:
         return dataclasses.replace(state, **changes)  # its errors for a wrong field
     new = object.__new__(PushState)
@@ -464,14 +444,8 @@ def _tiebreak_won(state: PushState, done: tuple[int, ...], side: int) -> PushSta
 
 
 def forfeit(state: PushState, seat: int) -> PushState:
-    """The state after ``seat`` forfeits (RULINGS §4).
-
-    The seat plays no more turns. If it was to play, its turn ends unplayed and scores
-    nothing (``forfeited_turns`` counts such turns) and the next seat still playing throws;
-    that may end a round, and the game. When only one side still has a seat playing, it
-    wins at once. A seat that already forfeited, or any seat once the game is over, raises
-    ``IllegalAction``.
-    """
+    """The state after ``seat`` forfeits (RULINGS §4; docs/rules.md, "Forfeits"); ``IllegalAction``
+    for a seat already out or a finished game."""
     if state.outcome is not None:
         raise IllegalAction(code="rules.over")
     if not 0 <= seat < state.n_seats:

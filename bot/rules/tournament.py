@@ -1,23 +1,8 @@
-"""Tournament pairing, seeding and standings: pure values (issue 25.3).
+"""Tournament pairing, seeding and standings: pure values (issue 25.3), no clock, randomness or
+database.
 
-Players are ids with a seeding rating (their OpenSkill rating of the tournament's game,
-higher first; ties by id so everything is deterministic). Results are values; every
-function returns new values and never asks a clock, a random source or a database.
-
-* **Swiss** (Monrad style): players are ranked by score, then by seed; the top unpaired
-  player meets the next one they have not met. Priorities, in order: nobody gets a second
-  bye while someone has had none; no pairing repeats while a repeat-free pairing of the
-  round exists; the bye goes to the lowest-ranked player who may have it; then pairs are as
-  close in the ranking as the first two allow. A bye counts as a win.
-* **Single elimination**: the bracket is the next power of two; seed 1 meets seed 2 only
-  in the final, 1 and 2 meet 3 and 4 only in the semi-finals, and so on (the standard
-  order 1-16, 8-9, 5-12, 4-13, ...); the empty places are byes, which fall to the top seeds.
-* **Round robin** by the circle method: with n players (one more, a bye, when n is odd),
-  n-1 rounds in which everyone meets everyone else exactly once.
-* **Standings**: points (win or bye 1, draw ½, loss 0); in Swiss then Buchholz (the sum of
-  the opponents' points; a bye adds none), then head-to-head (points in the games among
-  the players still tied), then seed. Round robin: points, head-to-head, seed.
-"""
+Swiss (Monrad), single elimination, round robin and the standings' tie-breaks are described in
+docs/rules.md, "How bot/rules/tournament.py pairs and ranks"."""
 
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
-"""The Sequence board game (RULINGS §3): pure rules engine and bot players.
-
-Typical use::
-
-    rng = random.SystemRandom()
-    state = new_game(BoardConfig(seats=2), rng)
-    while outcome(state) is None:
-        seat = current_seat(state)
-        action = choose_action(view_for(state, seat), "strong", rng)  # or a player's choice
-        state = apply(state, action, rng)  # raises IllegalAction for an illegal move
-        log(dump_move(state.last_move)); save(dump(state))
-"""
+"""The Sequence board game (RULINGS §3): pure rules engine and bot players (use:
+docs/board-rules.md, "API")."""
 
 from bot.rules.board.cards import (
     FULL_DECK,

@@ -1,31 +1,8 @@
-"""Bot players for the board game. They see only a ``SeatView`` (no hidden card).
+"""Bot players for the board game; they see only a ``SeatView`` (no hidden card).
 
-Levels:
-
-- ``random``: any legal action, uniformly.
-- ``greedy``: one ply. Scores each placement by how much it extends the side's own open
-  5-windows and blocks the opponents' (a four is blocked at almost any cost), trades dead
-  cards, and holds jacks back unless they complete, block a four or break one.
-- ``strong``: one ply over every distinct move, each scored by a logistic model of "the
-  side that just moved goes on to win" (``FEATURES`` and ``WEIGHTS``, learned from strong's
-  own games against greedy by ``python -m bot board-fit``). The features know the cards:
-  which are still unseen, how likely we are to fill each open window, how likely the
-  opponents to move before us hold the card (or a jack) that finishes or stops a four, how
-  many jacks are in hand. Jacks therefore go on finishing moves and real threats.
-
-``hard`` and ``expert`` (``search``) play strong's best moves out in sampled deals of the
-hidden cards; ``levels`` maps the names players pick (easy, medium, hard, expert) to these.
-
-All hot loops run over the precomputed 5-windows of ``layout`` as integer bit masks.
-
-Forfeits (RULINGS §4): a side whose seats have all forfeited is out. Its chips stay on the
-board and block like any foe chip, but neither bot spends a move on blocking it or fears its
-lines; a forfeited seat's hand is empty, so it holds none of the cards the strong bot counts.
-
-Measured with ``python -m bot board-sim`` (2 seats, 1000 games, first seat alternating): see
-``docs/board-rules.md``. Strong beats random in every game and greedy in about 60%, below
-the 70% aimed for; ``docs/board-rules.md`` lists what was tried and why it stops there.
-"""
+``random``, ``greedy`` (one ply of window counts) and ``strong`` (one ply over a learned logistic
+evaluation); ``search`` adds hard and expert. What each does, how it treats forfeited sides and how
+strong it measured: docs/board-rules.md, "Bot players"."""
 
 from __future__ import annotations
 
@@ -84,10 +61,8 @@ def one_ply_action(view: SeatView, level: str, rng: random.Random) -> Action:
 
 
 def forced_action(actions: list[Action]) -> Action | None:
-    """The action the greedy and strong bots take without weighing: a trade (a dead card
-    is never worth keeping, so trade it before playing) or a pass (legal only alone: when
-    nothing can be played or traded). Passing ends nothing (RULINGS §3 "Blocked game"),
-    so a bot that can't play trades on each turn and waits for a card that fits."""
+    """The move the greedy and strong bots make without weighing: trade a dead card (never worth
+    keeping) or pass (legal only when nothing can be played or traded)."""
     for action in actions:
         if isinstance(action, TradeDeadCard):
             return action
@@ -361,12 +336,9 @@ def win_chance(value: float) -> float:
 def strong_candidates(
     view: SeatView, actions: list[Action], fast: bool = False
 ) -> tuple[Action | None, list[tuple[list[float], Action]]]:
-    """A winning move if there is one, else every distinct placement or removal with the
-    ``FEATURES`` of the position it leaves. ``board-fit`` learns ``WEIGHTS`` from these.
-
-    ``fast`` (the searching levels) computes the features of each move from those of the
-    position before it, window by window where the move changes something (``_Windows``):
-    the same values up to the rounding of the sums, several times faster."""
+    """A winning move if there is one, else every distinct move with the ``FEATURES`` of the
+    position it leaves (``board-fit`` learns from them). ``fast`` updates the features window by
+    window, the same up to rounding and several times faster."""
     side = view.side
     config = view.config
     cards = Cards(view)

@@ -1,16 +1,7 @@
 """The board game's coach: a move suggested to the seat to move, and a finished game's review.
 
-Both read a ``SeatView`` only (the seat's own hand and what is public), never the state:
-what they say can give away no hidden card (docs/board-rules.md, "Suggest and Review").
-
-- ``suggest`` ranks the seat's moves as the searching bots do (``strong``'s candidates and
-  the threat moves, each played out in the same sampled deals of the unseen cards) and
-  returns the best three, each with the reasons a player reads (``Reason``: values; the
-  words are ``bot.games.board.coach``'s).
-- ``review`` takes the positions in which one seat moved (its views) and the moves it made,
-  scores each made move against the best one by the evaluation the search scores its deals
-  with (``strong``'s learned evaluation), and returns the moves where that dropped most.
-"""
+Both read a ``SeatView`` only, so what they say can give away no hidden card (docs/board-rules.md,
+"Suggest and Review"); reasons are values, worded by ``bot.games.board.coach``."""
 
 from __future__ import annotations
 
@@ -46,13 +37,9 @@ MIN_DROP = 0.02
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a move is good, as values: ``kind`` is one of ``wins``, ``completes`` (``cells``:
-    the new sequence), ``blocks`` (a foe ``side``'s four, ``cells`` its window), ``breaks``
-    (removes a chip of that four), ``four`` (makes a four of ours in ``cells``), ``builds``
-    (``count`` of ours in the line ``cells``), ``removes`` (a foe ``side``'s chip at
-    ``cells[0]``), ``keeps_jack`` (keeps a two-eyed jack for later), ``wild`` (uses a
-    two-eyed jack), ``trade`` (``card`` is dead), ``pass``, ``only`` (the only move),
-    ``opens`` (a first chip of a line at ``cells[0]``)."""
+    """Why a move is good, as values: ``kind`` names the reason (``wins``, ``completes``,
+    ``blocks``, ``breaks``, ``four``, ``builds``, ``removes``, ``keeps_jack``, ``wild``, ``trade``,
+    ``pass``, ``only``, ``opens``), ``cells``, ``side``, ``count`` and ``card`` what it is about."""
 
     kind: str
     cells: tuple[Cell, ...] = ()

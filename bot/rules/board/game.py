@@ -1,48 +1,8 @@
 """The Sequence board game engine: configuration, state, actions, ``apply`` and views.
 
-Everything here follows RULINGS §3. Points the rulings leave open are decided as follows
-(players can read the same list in ``docs/board-rules.md``):
-
-- **Card accounting.** Every one of the 104 cards is, at every moment, in exactly one of the
-  draw pile, a hand or the discard pile: a played card (a jack too) goes to the discard pile
-  when its chip is placed or removed; a traded dead card too. Chips are not cards: the
-  chips on the board are the placements minus the removals.
-- **Reshuffle.** A draw from an empty draw pile first shuffles the whole discard pile (the
-  card just played included) into a new draw pile with the injected ``rng``. Both piles
-  empty at once cannot happen (at most 36 cards are ever in hands), but if it did the
-  player would simply not draw.
-- **Game end.** Play stops at the placement that reaches the target number of sequences:
-  the winner does not draw. Passing does not end the game (RULINGS §3 "Blocked game"): it
-  is a draw (``side`` ``None``) only when no card left in the game could ever be played
-  (reason ``"blocked"``: no open non-corner space and no chip that is not locked, which a
-  one-eyed jack of another side could remove; every card is always in the game, in a
-  hand, the draw pile or the discards), or when the discards have been shuffled into a
-  new draw pile twice with no chip placed or removed in between (reason ``"stalled"``,
-  decided at that second reshuffle), or when every seat still playing has passed in turn
-  with no card traded, drawn, placed or removed in between (reason ``"passed"``): the
-  round would repeat forever, e.g. a full board after forfeits, one seat holding only
-  one-eyed jacks with nothing to remove, the other only two-eyed jacks (no card is dead,
-  so nobody trades and the pile never turns).
-- **Pass** is legal exactly when no card in the hand can be played (dead cards, one-eyed
-  jacks with no removable chip, two-eyed jacks on a full board) and no dead card can be
-  traded: a seat holding a dead card trades it first (once a turn), so a seat that can't
-  play still draws and the pile keeps turning. A pass draws no card.
-- **Dead-card trade.** At most one per turn, only before playing; it draws the replacement
-  at once and the same seat stays to move. Jacks are never dead.
-- **Sequence choice.** When a placement completes windows of five on a line, the engine
-  locks as many as the line allows (two sequences of a side share at most one space); among
-  equally many, it locks those that leave the most room on that line (RULINGS §3: 5-windows
-  that could still become another sequence of the side; one holding another side's locked
-  chip is no room, one holding an unlocked chip is), then those leaving that sequence
-  fewest chips short, then the leftmost/topmost. Only windows through the new chip are
-  new: every other full window was already decided when its last chip landed.
-- **Forfeits** (RULINGS §4, ``forfeit``). The seat's hand goes to the discard pile (in hand
-  order) and its turns are skipped; its side's chips stay on the board and its side's
-  sequences still count. A side whose seats have all forfeited is out: its chips remain,
-  still opponents' chips to the others (a one-eyed jack may remove them). When one side is
-  left it wins at once (reason ``"forfeit"``). A win names only the side's seats still
-  playing.
-"""
+Everything follows RULINGS §3; the points it leaves open (card accounting, reshuffles, the end of a
+game and its draws, passes, dead-card trades, which five lock, forfeits) are decided as
+docs/board-rules.md, "Decisions beyond RULINGS §3", says."""
 
 from __future__ import annotations
 
@@ -84,12 +44,8 @@ _STATE_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class BoardConfig:
-    """How a game is set up.
-
-    ``teams`` is the number of sides for 4+ seats (2 or 3; ``None`` picks 2 where possible,
-    else 3). With 2 or 3 seats everyone plays alone, so ``teams`` must be ``None`` or equal
-    to ``seats``. Seat ``i`` plays for side ``i % sides``, so teams alternate in turn order.
-    """
+    """How a game is set up: ``teams`` is the number of sides for 4+ seats (``None``: 2 where
+    possible, else 3); seat ``i`` plays for side ``i % sides``, so teams alternate in turn order."""
 
     seats: int
     first_sequence_wins: bool = False
@@ -232,11 +188,8 @@ class Sequence:
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """What the last ``apply`` did, for the game log.
-
-    ``drawn`` is the card the seat drew (``None`` for a pass or the winning move);
-    ``reshuffled`` says the discards became a new draw pile just before that draw.
-    """
+    """What the last ``apply`` did, for the log: ``drawn`` is ``None`` for a pass or the winning
+    move; ``reshuffled``, the discards became a new pile just before that draw."""
 
     seat: int
     action: Action
@@ -247,12 +200,9 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class BoardOutcome:
-    """How a game ended. ``reason`` is ``"sequences"`` (``side`` won), ``"forfeit"``
-    (``side`` is the last side with a seat playing), or a draw (``side`` is ``None`` and
-    ``seats`` empty): ``"blocked"`` (no card in the game can ever be played again) or
-    ``"stalled"`` (two reshuffles with no chip placed or removed in between) or
-    ``"passed"`` (every seat still playing passed in turn and nothing changed). ``seats``
-    are the winning side's seats still playing."""
+    """How a game ended: ``"sequences"`` or ``"forfeit"`` for ``side``, or a draw (``side`` None)
+    ``"blocked"``, ``"stalled"`` or ``"passed"`` (docs/board-rules.md); ``seats`` are the winners
+    still playing."""
 
     side: int | None
     seats: tuple[int, ...]
@@ -261,17 +211,12 @@ class BoardOutcome:
 
 @dataclass(frozen=True, slots=True)
 class BoardState:
-    """A whole game at one moment. Treat as a value: ``apply`` returns a new one.
+    """A whole game at one moment, a value: ``apply`` returns a new one.
 
-    ``chips[row * 10 + col]`` is the side whose chip is on that space, or ``EMPTY``.
-    ``draw_pile[-1]`` is the next card drawn; ``discards[-1]`` the latest discard.
-    ``side_masks`` and ``locked`` are bit masks (bit ``row * 10 + col``) kept for speed;
-    they are derived from ``chips`` and ``sequences``. ``passes`` counts the passes in a
-    row (it ends nothing); ``idle_reshuffles`` the reshuffles since a chip was last placed
-    or removed (the second ends the game ``"stalled"``); ``idle_passes`` the passes since
-    a card was last traded, drawn, placed or removed, or a seat forfeited (one per seat
-    still playing ends the game ``"passed"``).
-    """
+    ``chips[row * 10 + col]`` is a side or ``EMPTY``; ``draw_pile[-1]`` is drawn next.
+    ``side_masks`` and ``locked`` are bit masks derived from ``chips`` and ``sequences``, kept for
+    speed; ``idle_reshuffles`` and ``idle_passes`` count towards the ``"stalled"`` and ``"passed"``
+    draws."""
 
     config: BoardConfig
     chips: tuple[int, ...]
@@ -320,10 +265,8 @@ class BoardState:
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """What one seat may know: its own hand, everything public, no hidden card.
-
-    ``last_move.drawn`` is shown only when the viewer drew it.
-    """
+    """What one seat may know: its own hand and everything public (``last_move.drawn`` only when the
+    viewer drew it)."""
 
     config: BoardConfig
     seat: int
@@ -486,11 +429,8 @@ def legal_actions(state: BoardState | SeatView) -> list[Action]:
 
 
 def no_card_playable(state: BoardState) -> bool:
-    """Whether no card left in the game could ever be played (RULINGS §3 "Blocked game"):
-    no open non-corner space (no matching card nor two-eyed jack fits) and no chip outside a
-    sequence (with two sides or more playing, any such chip is an opponent's chip to some
-    side, which a one-eyed jack could remove). Every card is always in a hand, the draw
-    pile or the discards, so the board alone decides."""
+    """Whether no card left in the game could ever be played (RULINGS §3 "Blocked game"): every card
+    is in a hand or a pile, so the board alone decides."""
     occupied = _occupied(state.side_masks)
     return not PLAIN_MASK & ~occupied and not occupied & ~state.locked
 
@@ -514,10 +454,8 @@ def new_sequences(
     cell: int,
     existing: list[frozenset[int]],
 ) -> list[frozenset[int]]:
-    """The sequences the chip just placed on ``cell`` (already in ``masks``) completes for
-    ``side``, given the cell sets of its ``existing`` sequences. ``locked`` (the locked
-    spaces before this move) only steers the choice of which five lock: a window holding
-    another side's locked chip is no room for a second sequence (RULINGS §3)."""
+    """The sequences the chip just placed on ``cell`` completes for ``side``; ``locked`` only steers
+    which five lock (RULINGS §3)."""
     own = masks[side] | CORNER_MASK
     foe_locked = locked & _occupied(masks) & ~masks[side]
     found: list[frozenset[int]] = []
@@ -545,12 +483,9 @@ def new_sequences(
 def _lock_room(
     line: tuple[int, ...], taken: list[frozenset[int]], own: int, foe_locked: int
 ) -> tuple[int, int]:
-    """Room a side keeps on ``line`` once the cell sets ``taken`` are its sequences there:
-    ``(windows, short)``. ``windows`` counts the 5-windows that could still become another
-    sequence (sharing at most one space with each taken one, holding no other side's
-    locked chip; ``foe_locked`` is a mask of those); ``short`` is how many of the side's
-    chips (``own`` mask, corners included) the fullest such window lacks, ``RUN + 1`` if
-    there is none (RULINGS §3)."""
+    """Room a side keeps on ``line`` with its sequences ``taken`` there, ``(windows, short)``:
+    5-windows that could still become another sequence, and how many chips the fullest lacks (``RUN
+    + 1``: none)."""
     windows, short = 0, RUN + 1
     for start in range(len(line) - RUN + 1):
         window = _window_cells(line, start)
@@ -623,12 +558,8 @@ def _check_space(row: int, col: int) -> int:
 
 
 def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
-    """Play ``action`` for the seat to move and return the new state.
-
-    ``rng`` is used only to reshuffle the discards when the draw pile runs out.
-    Raises ``IllegalAction`` (a code and values; the presentation words it) for anything the
-    rules forbid.
-    """
+    """Play ``action`` for the seat to move; ``rng`` only reshuffles the discards. ``IllegalAction``
+    for anything the rules forbid."""
     if state.outcome is not None:
         raise IllegalAction(code="board.over")
     seat = state.turn
@@ -745,11 +676,8 @@ def _playing_of(state: BoardState, side: int) -> tuple[int, ...]:
 
 
 def forfeit(state: BoardState, seat: int) -> BoardState:
-    """The state after ``seat`` forfeits (RULINGS §4): its hand goes to the discard pile and
-    it plays no more turns; if it was to move, its turn ends unplayed and passes to the next
-    seat still playing (``turn_count`` counts it). When only one side still has a seat
-    playing, that side wins at once. A seat that already forfeited, or any seat once the
-    game is over, raises ``IllegalAction``."""
+    """The state after ``seat`` forfeits (RULINGS §4; docs/board-rules.md, "Forfeits");
+    ``IllegalAction`` for a seat already out or a finished game."""
     if state.outcome is not None:
         raise IllegalAction(code="board.over")
     config = state.config

@@ -1,17 +1,6 @@
-"""The board bot levels, by the names players see and by the names of the engines.
-
-Players choose ``easy``, ``medium``, ``hard`` or ``expert``:
-
-- ``easy`` plays as ``greedy``: one move ahead, extends its lines and blocks fours;
-- ``medium`` plays as ``strong``: one move ahead over a learned evaluation that counts the
-  unseen cards;
-- ``hard`` and ``expert`` search (``search``): they play each promising move out in deals of
-  the hidden cards consistent with what they have seen; ``expert`` plays out five times as
-  many.
-
-``random``, ``greedy`` and ``strong`` stay valid levels: tables saved with them play on as
-before, and ``board-sim`` and the tests use them.
-"""
+"""The board bot levels, by the names players see (easy, medium, hard, expert) and by the names of
+the engines; ``random``, ``greedy`` and ``strong`` stay valid, for tables saved with them,
+``board-sim`` and the tests (docs/board-rules.md, "Levels players pick")."""
 
 from __future__ import annotations
 

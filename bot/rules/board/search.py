@@ -1,36 +1,9 @@
 """The searching board bots (``hard`` and ``expert``): determinized search over the hidden cards.
 
-The seat sees its own hand, the board, the discard pile and how many cards every other hand
-and the draw pile hold. Every card it does not see (the 104 minus its hand minus the
-discards: the played cards since the last reshuffle are all in the discards) is in one of
-the other hands or the draw pile. A **deal** is one way those unseen cards could lie: they
-are shuffled and dealt out to the other hands (each its real size) and the draw pile, so
-every deal is a legal position of the game, consistent with everything the seat has seen
-and with nothing else (the search never reads a hidden card: it takes a ``SeatView``).
-
-For one move of the seat to move, the search:
-
-1. takes ``strong``'s candidates (every distinct placement and removal, two-eyed jacks only
-   where some side holds three of a live window) and keeps the best ``width`` by
-   ``strong``'s evaluation, plus ``greedy``'s choice (it blocks every four it sees) and any
-   move that blocks or breaks a foe four or makes a four of ours (the threat moves);
-2. plays every kept move in each deal, then lets the table play on (every other seat by
-   ``greedy``, with the hand that deal gave it, so a foe who holds the card finishes its
-   four, and a partner helps) until it is the seat's turn again;
-3. scores the position reached: a won game 1, a lost one 0, a draw 0.5, else ``strong``'s
-   logistic evaluation of it from the seat's side (with a sequence ready to finish in hand
-   counted as won);
-4. averages over the deals (the same deals for every move, so the comparison is fair), and
-   drops the worse half of the moves after each round (successive halving, ``strong``'s
-   choice always kept) until two are left and the ``budget`` of playouts (one move in one
-   deal) is spent; it leaves ``strong``'s choice only for a move whose mean beats it by more
-   than twice the standard error of the paired difference. Measured: without that rule the
-   search lost to ``strong`` (hard won 40% of 50 games, 95% CI 30-48%): re-ranking on
-   noise, or on how ``greedy`` answers in the playouts, costs more than it finds.
-
-The budget is a number of playouts, not a wall-clock time, so with a seeded ``rng`` the
-move is the same on every machine. ``hard`` and ``expert`` differ only in the budget.
-"""
+Deals of the unseen cards, strong's candidates and the threat moves, greedy playouts, successive
+halving and the two-standard-error rule are described in docs/board-rules.md, "The searching bots:
+hard and expert". The budget counts playouts, not time, so a seed gives the same move on every
+machine."""
 
 from __future__ import annotations
 
@@ -90,10 +63,8 @@ EXPERIMENT_BUDGETS: dict[str, Budget] = {
 
 
 def candidates(view: SeatView, rng: random.Random, width: int) -> Action | list[Action]:
-    """What a searching player weighs, best first: strong's ``width`` best moves by its
-    evaluation, then greedy's choice and the threat moves that strong ranks; or the one move
-    to play when there is nothing to weigh (forced, an immediate finish or block, a single
-    candidate). ``view`` must be the seat to move."""
+    """What a searching player weighs, best first, or the one move to play when there is nothing to
+    weigh; ``view`` must be the seat to move."""
     actions = legal_actions(view)
     if not actions:
         raise ValueError("it is not this seat's turn, or the game is over")
@@ -224,11 +195,8 @@ def sample_deal(view: SeatView, rng: random.Random) -> BoardState:
 
 
 def inferred_deal(view: SeatView, rng: random.Random, found: Evidence | None) -> BoardState:
-    """A deal consistent with ``view`` drawn from the posterior given what the opponent's
-    last move says (``found``, from ``inference.evidence``): ``sample_deal``'s deals, each
-    kept with the probability of that move with the hand it gives the foe, at most
-    ``inference.TRIES`` drawn, else the likeliest of them. Without evidence, ``sample_deal``'s
-    deal (the same random draws)."""
+    """A deal consistent with ``view``, drawn from the posterior given the opponent's last move
+    (``found``); without evidence, ``sample_deal``'s deal."""
     if found is None:
         return sample_deal(view, rng)
     best: BoardState | None = None
