@@ -1,20 +1,9 @@
-"""Copy a whole database into a new, empty one of the other engine (``python -m bot
-migrate-db``: a SQLite file into PostgreSQL).
+"""Copy a whole database into a new, empty one of the other engine (``python -m bot migrate-db``).
 
-Every table ``Database.tables()`` lists, every column, ids kept: a button or a log entry that
-names game 812 names the same game after the move. Both databases are opened (so migrated)
-first and must have the same schema; the target must hold no rows at all.
-
-All or nothing: the copy is one transaction on the target, checked before it commits (row
-counts, every row equal to its source row by primary key, the ledger's sums, the chip
-invariant); a failed check rolls it back and the target stays empty. The source is read in
-one transaction too, which on SQLite holds the file's write lock: nothing changes it while
-it is copied (stop the bot first; its writes would wait and fail). The ledger's and escrows'
-guard triggers stay on: they refuse UPDATE and DELETE, and the copy only INSERTs. Rows move
-in batches of ``BATCH``, read in primary-key order (keyset pages, not OFFSET), so memory stays
-bounded whatever the size. On PostgreSQL the identity sequences (games, ledger, escrows) are
-then set to the largest id copied, so the next game gets the next id.
-"""
+All or nothing: one transaction on the target, checked before it commits (rows, sums, the chip
+invariant), ids kept so a button naming game 812 still names it; docs/scaling.md, "Moving an
+existing SQLite database to PostgreSQL", says what it checks and refuses. Rows move in keyset
+pages of ``BATCH``, so memory stays bounded."""
 
 from __future__ import annotations
 

@@ -1,28 +1,11 @@
-"""The database: one interface over two engines, SQLite (the default, one file) and PostgreSQL
-(``DATABASE_URL=postgresql://...``, for several processes).
+"""The database: one interface over two engines, SQLite (one file) and PostgreSQL (``DATABASE_URL``,
+for several processes).
 
-The repositories (``games``, ``wallets``, ``stats``, ...) write their SQL once, with ``?``
-placeholders, in the subset both engines speak; the few phrases that differ (JSON paths, a
-substring test, lifting the ledger's guards) come from ``Connection.dialect``. Each engine
-has its own numbered migrations (``migrations/sqlite``, ``migrations/postgresql``): the same
-numbers and names, the same tables, columns, indexes and guards, each in its own engine's DDL
-(a test compares the two schemas).
-
-Two ways to write:
-
-- ``Database.transaction()``: async code between BEGIN and COMMIT (hooks that move chips,
-  record results, migrations); rolled back on any exception.
-- ``Database.write(job)``: the hot path. ``job`` is a synchronous function running every
-  statement of one change on the engine's worker thread, BEGIN to COMMIT in one hop; jobs
-  that arrive while a batch is being written are committed together by the next batch
-  (group commit), each inside its own SAVEPOINT, in the order of the rows they lock
-  (``write(job, order=game_id)``), so that two processes' batches cannot deadlock.
-
-``Database.on_statement`` is the test hook: called with the SQL of every statement on any
-path (reads, transactions, write batches: BEGIN, each SAVEPOINT and RELEASE, COMMIT), then
-with ``AFTER_COMMIT`` once a write batch's or a transaction's COMMIT has returned. Tests and
-the soak raise (or end the process) from it to crash a write at any point.
-"""
+The repositories write their SQL once; what differs comes from ``Connection.dialect``
+(docs/architecture.md, "Two database engines"). ``Database.transaction()`` runs async code between
+BEGIN and COMMIT; ``Database.write(job)``, the hot path, runs a synchronous job on the engine's
+worker thread with group commit (docs/performance.md, "Store write path"). ``Database.on_statement``
+is the test hook through which the crash tests and the soak fail a write at any statement."""
 
 from __future__ import annotations
 
@@ -163,10 +146,9 @@ class Connection(ABC):
 
     @abstractmethod
     async def serialize_on(self, key: str) -> None:
-        """From here to COMMIT, no other transaction (of any process) passes
-        ``serialize_on(key)`` for the same ``key``: for checks that must not interleave with
-        another process's same checks (a server's open tables, counted before one more is
-        opened). A no-op on SQLite, whose writers already run one at a time."""
+        """From here to COMMIT, no other transaction of any process passes ``serialize_on(key)`` for
+        the same ``key`` (a server's open tables, counted before one more opens); a no-op on SQLite.
+        """
 
     @abstractmethod
     def lift_guards(self, guards: Sequence[str]) -> AbstractAsyncContextManager[None]:
@@ -222,17 +204,12 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class Statements:
-    """A change as its statements, in order, written once and run by either path: as a
-    ``Database.write`` job (called with the writer's connection) or inside
-    ``Database.transaction()`` (``await change.run(conn)``). A statement that changes another
-    number of rows than it expects raises ``conflict()`` (a version check that failed), and
-    the change is rolled back: alone in a write batch, whole in a transaction.
+    """A change as its statements, written once and run by either path (a ``Database.write`` job or
+    ``await change.run(conn)``); a row count other than expected raises ``conflict()``.
 
-    A batch sends such jobs together: those with the same statements run as one
-    ``executemany`` per statement (on PostgreSQL psycopg pipelines it: one round trip for the
-    lot), their counts checked in sum. If a sum is off, the batch is rolled back and runs
-    again one job at a time, each in its own SAVEPOINT, so that only the job whose check
-    failed gets its error."""
+    A batch runs such jobs of one shape as one ``executemany`` per statement, their counts checked
+    in sum; if a sum is off it runs again one job at a time, so only the failing job gets its error.
+    """
 
     steps: tuple[Statement, ...]
     conflict: Callable[[], Exception]
@@ -387,20 +364,12 @@ class Database(ABC):
     # --- group commit ----------------------------------------------------------------
 
     async def write(self, job: Job[T], *, order: int | None = None) -> T:
-        """Run ``job`` (every statement of one change) on the worker thread inside BEGIN ...
-        COMMIT, and return its result once the COMMIT is done: a caller is answered only when
-        its change is durable. Jobs that arrive while a batch is being written are written
-        together by the next one (up to ``MAX_BATCH``), each in its own SAVEPOINT: a job that
-        raises is rolled back alone and its caller gets the exception; a COMMIT that fails
-        fails every job of the batch, none of which was committed. A caller cancelled before
-        its batch starts is dropped; one cancelled after may still be committed (as after a
-        crash past COMMIT).
+        """Run ``job`` inside BEGIN ... COMMIT on the worker thread and answer once it is durable;
+        jobs arriving meanwhile share the next batch, each rolled back alone if it raises.
 
-        ``order``: the id of the row the job locks (a game's). A batch runs its jobs by
-        ``order``, jobs without one first, and otherwise in the order they were submitted:
-        every batch, in every process, then takes its row locks in one order, so two
-        processes' batches wait for each other at most, never in a circle (a deadlock, which
-        PostgreSQL only breaks after a second)."""
+        ``order`` is the id of the row the job locks: every batch of every process takes its locks
+        in that order, so two batches never wait in a circle (PostgreSQL breaks a deadlock only
+        after a second)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.append((job, future, -1 if order is None else order))
         if self._writer is None:
@@ -460,20 +429,13 @@ def run_batch(
     transient: tuple[type[BaseException], ...] = (),
     lost: Callable[[], bool] = lambda: False,
 ) -> list[tuple[bool, Any]]:
-    """On the worker thread: ``begin``, every job, COMMIT. Returns (ok, result or exception)
-    per job; raises, with everything rolled back, if the transaction itself failed, or if a
-    job lost to another transaction (a ``transient`` error: the caller runs the whole batch
-    again, since the other one may be waiting for a lock an earlier job of this batch holds),
-    or if what a job raised came with the connection lost (``lost()``: the batch is over,
-    not that job's fault).
+    """On the worker thread: ``begin``, every job, COMMIT; returns (ok, result or exception) per
+    job, or raises with all rolled back (a failed transaction, a ``transient`` loss to another one,
+    a ``lost()`` connection).
 
-    A job that raises is rolled back alone and only its caller gets the error. Jobs seldom
-    raise (a stale click, a conflict), so the batch first runs them one after another with
-    nothing between them (``Statements`` of one shape merged); if one raises, everything is
-    rolled back, that job's outcome is its error, and the others run again, each in its own
-    SAVEPOINT: on the same rows in the same order, so each does the same again. Two
-    statements less per job in the usual case: on PostgreSQL, where every statement is a
-    round trip to the server, that is half of a click's."""
+    Jobs run back to back with no savepoint; if one raises, all is rolled back and the others run
+    again in a SAVEPOINT each. Two statements less per job in the usual case: on PostgreSQL, half of
+    a click's round trips."""
     batch = _Batch(conn if hook is None else Hooked(conn, hook), hook, rollback, transient, lost)
     try:
         if len(jobs) == 1:

@@ -1,22 +1,9 @@
-"""PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``).
+"""PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``), through psycopg 3.
 
-psycopg 3. Reads and ``transaction()`` use psycopg_pool's ``AsyncConnectionPool``;
-``Database.write`` jobs are synchronous (the same jobs SQLite runs on aiosqlite's thread), so
-each process has one writer connection on a thread of its own that commits them in groups.
-
-The server may drop connections at any time (a restart, a failover, a proxy's idle
-timeout). The pool checks a connection before handing it out and reconnects with backoff;
-an operation that finds its connection lost where nothing of it can have taken effect (a
-read, a BEGIN, a write batch before its COMMIT: the server rolls back a transaction whose
-connection is gone) runs once more on a fresh connection. One that still fails, or waits
-longer than ``WAIT_FOR_SERVER`` for the server, raises ``DatabaseUnavailable``: the click
-that ran it is asked to try again.
-Nothing here relies on being the only process: every table write is a compare-and-set on its
-version, every balance change a conditional UPDATE, and statistics are folded in under a
-table lock (``Connection.serialize``). The table ``schema_version`` records the last
-migration applied; migrations run under an advisory lock, so processes starting together
-apply each once.
-"""
+Reads and ``transaction()`` use a connection pool; ``Database.write`` jobs run on one writer
+connection on a thread of its own. How a dropped connection is retried or reported is in
+docs/reliability.md, section 10; nothing relies on being the only process (compare-and-set saves,
+conditional balance updates, statistics under a table lock, migrations under an advisory lock)."""
 
 from __future__ import annotations
 
@@ -211,15 +198,9 @@ async def _configure_pooled(conn: psycopg.AsyncConnection[Any]) -> None:
 
 
 def make_pool(url: str, size: int) -> AsyncPool:
-    """Up to ``size`` connections, opened as needed, each replaced after ``MAX_LIFETIME``;
-    one that cannot be opened is tried again by the pool's workers after 1 s, 2 s, 4 s, ...
-    for ``RECONNECT_FOR`` seconds, then afresh at the next request.
-
-    The check before handing a connection out is ``PostgresDatabase._connection``'s, not the
-    pool's ``check=``: after a failed check the pool waits 1 s, then 2 s, before it tries the
-    next idle connection, so once the server had closed the idle connections the first read
-    waited past WAIT_FOR_SERVER (measured: 1 of the next 20 operations failed after each of
-    four kills, where the loop without delays fails none)."""
+    """Up to ``size`` connections, each replaced after ``MAX_LIFETIME``, reopened with backoff for
+    ``RECONNECT_FOR`` seconds. The check before handing one out is ``_connection``'s, not the pool's
+    ``check=``, which waits between tries (docs/reliability.md, section 10)."""
     return AsyncConnectionPool(
         url,
         min_size=2,
@@ -431,11 +412,9 @@ class PostgresDatabase(Database):
 
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         """A pooled connection that has just answered an empty query (give it back with
-        ``_give_back``). One the server closed while it sat in the pool goes back to the
-        pool, which replaces it, and the next one is tried at once. After WAIT_FOR_SERVER
-        without one: DatabaseUnavailable if none is in use and a new connection cannot be
-        opened either (the server is away), else the wait goes on (a burst of clicks holds
-        them all, or the pool is still opening them on a loaded machine)."""
+        ``_give_back``); one closed while idle is replaced and the next tried at once.
+        ``DatabaseUnavailable`` after WAIT_FOR_SERVER only when the server is away, not when a burst
+        holds them all."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_FOR_SERVER
         while True:
@@ -625,11 +604,9 @@ class PostgresDatabase(Database):
         jobs: list[Statements],
         rollback: Callable[[], None],
     ) -> list[tuple[bool, Any]] | None:
-        """The batch in one round trip: BEGIN, each job as its one statement, COMMIT, sent
-        together in pipeline mode, then each job's row count read. A job whose statement
-        changed nothing (a stale version) changed nothing at all, so it fails alone without
-        a savepoint. None if a statement raised: all was rolled back, and the caller runs
-        the batch the usual way, which finds the job that raised."""
+        """The batch in one round trip (pipeline mode): a job whose statement changed nothing fails
+        alone, without a savepoint. None if a statement raised: all was rolled back, and the caller
+        runs the batch the usual way."""
         hook = self.on_statement
 
         def send(sql: str, params: Sequence[Any] | None = None) -> Any:

@@ -1,10 +1,6 @@
-"""Forgetting a member: what ``python -m bot forget USER_ID`` does.
-
-A member's Discord id and names are replaced everywhere by a tombstone: a negative id (no
-Discord id is negative) and the name "Deleted member". Rows are kept, so other players'
-results, the leaderboards and the chip ledger still add up; only who it was is gone. All of
-it happens in one transaction.
-"""
+"""Forgetting a member (``python -m bot forget USER_ID``): their id and names become a tombstone (a
+negative id, "Deleted member") in one transaction; rows stay, so results and the ledger still add
+up."""
 
 from __future__ import annotations
 

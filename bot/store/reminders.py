@@ -40,10 +40,9 @@ _CLAIM = f"UPDATE games SET remind_at = NULL WHERE id = ? AND {_DUE} RETURNING *
 
 
 async def claim(db: Database, game_id: int, now: float) -> GameRow | None:
-    """Take the game's due reminder: of every process claiming it, exactly one gets the row
-    back (as it is at the claim, so the player named is the one to move now); None when it
-    is not due, already sent, or gone with its turn. The version is not bumped: a reminder
-    changes nothing a button shows."""
+    """Take the game's due reminder: exactly one claiming process gets the row, as at the claim;
+    None when not due, sent, or gone with its turn. No version bump: a reminder changes no button.
+    """
 
     def job(conn: WriteConnection) -> GameRow | None:
         found = conn.execute(_CLAIM, (game_id, now, now)).fetchone()

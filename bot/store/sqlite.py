@@ -1,9 +1,6 @@
-"""SQLite: one file, one aiosqlite connection, one writer at a time.
-
-``PRAGMA user_version`` records the last migration applied. aiosqlite runs every call of a
-connection on its one worker thread; two tasks sharing it would run inside each other's
-transaction, so ``transaction()`` and the write batches share one writer lock.
-"""
+"""SQLite: one file, one aiosqlite connection, one writer at a time; ``transaction()`` and the write
+batches share one writer lock, since two tasks on the connection would run inside each other's
+transaction."""
 
 from __future__ import annotations
 

@@ -1,24 +1,9 @@
-"""Wallets, the chip ledger and stake escrows: the SQL and the row mapping, nothing else.
+"""Wallets, the chip ledger and stake escrows: the SQL and the row mapping; the rules are
+:mod:`bot.tables.wallets`'s.
 
-The rules (how many chips a member starts with, the daily allowance, which amounts are
-allowed, how a pot is split, what to say when a member is short) are the wallet service's,
-in :mod:`bot.tables.wallets`; it calls these statements inside ONE transaction per change,
-so the balance and the ledger cannot disagree. Functions taking ``conn`` run inside the
-CALLER's transaction; functions taking ``db`` open their own.
-
-What storage guarantees by itself: a debit is the conditional
-``UPDATE wallets ... WHERE balance >= ?`` plus its ledger row, so no wallet can go below
-zero whatever the caller decided; the daily check and its credit are one statement; each
-escrow row leaves ``held`` exactly once (a trigger enforces it), so a payout or refund that
-is retried after a crash or an exception finds nothing held and is a no-op.
-
-Invariant, checked by :func:`check_invariant`::
-
-    sum(balances) + sum(held escrows) == sum(start + daily + grant + take ledger deltas)
-
-because only those four kinds create or destroy chips; pay, escrow, refund and payout only
-move them.
-"""
+Functions taking ``conn`` run inside the caller's transaction, those taking ``db`` open their own.
+Storage alone keeps every wallet at or above zero (a conditional UPDATE), each escrow paid or
+refunded once (a trigger), and ``check_invariant``'s sum (docs/wallets-and-ratings.md)."""
 
 from __future__ import annotations
 
