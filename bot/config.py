@@ -22,10 +22,8 @@ MAX_SHARD_COUNT = 50_000
 
 
 def url_problem(url: str) -> str | None:
-    """Why a postgresql:// URL cannot be used as written, without quoting any of it; None
-    when it can. An ``@`` or ``/`` left unencoded in the user name or password makes libpq
-    split the URL elsewhere than meant (``bot:ab@c@host``: password "ab", host "c@host"), and
-    every message would show the rest of the password as the host."""
+    """Why a postgresql:// URL cannot be used as written, without quoting any of it (an unencoded
+    ``@`` in the password would be shown as the host); None when it can."""
     rest = url.split("://", 1)[-1].split("?", 1)[0]
     if "@" not in rest:
         return None

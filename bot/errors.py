@@ -1,9 +1,5 @@
-"""The one error path: every error a user can cause is a ``UserError``.
-
-Anything raised as a ``UserError`` (or a subclass) is shown to the user who caused it as a
-short private reply; every other exception is logged with context and answered with an
-apology. Pure module: the rules core imports it.
-"""
+"""The one error path: a ``UserError`` is shown to the user who caused it as a short private reply;
+any other exception is logged and answered with an apology. Pure: the rules core imports it."""
 
 from __future__ import annotations
 
@@ -23,11 +19,8 @@ def add_texts(texts: Mapping[str, ErrorText]) -> None:
 
 
 class UserError(Exception):
-    """An error caused by what a user did; ``str(error)`` is shown to them privately.
-
-    Raised with its words (``UserError("Join the table first.")``), or, from a game's logic
-    half, with a ``code`` and values only (``UserError(code="board.teams", teams=4)``):
-    ``str`` then words it from the texts its presentation added."""
+    """An error caused by what a user did, shown to them privately: raised with its words, or from a
+    game's logic half with a ``code`` and values that its presentation's texts word."""
 
     def __init__(self, *args: object, code: str | None = None, **values: Any) -> None:
         super().__init__(*args)
@@ -60,8 +53,6 @@ class Forbidden(UserError):
 
 
 class DatabaseUnavailable(Exception):
-    """The database server could not be reached, or dropped the connection, for longer than
-    an operation waits (a restart, a failover, a proxy's idle timeout). The operation did not
-    go through, or (its COMMIT's answer lost) went through whole: never half of it, so
-    trying again is safe. Not a ``UserError``: the user is asked to try again, and the
-    operator sees one warning line."""
+    """The database could not be reached for longer than an operation waits; the operation went
+    through whole or not at all, so trying again is safe. Not a ``UserError``: the user is asked to
+    retry."""

@@ -1,12 +1,8 @@
-"""What an operator scrapes from ``/metrics`` (Prometheus' text format, ``prometheus_client``).
+"""What an operator scrapes from ``/metrics`` (Prometheus' text format).
 
-The counters live here, beside ``bot.records``, so that every layer may count what it does
-without importing the web server: a click in ``bot.ui.buttons``, a command in ``bot.app``, a
-statement in ``bot.store.db``, a request in ``bot.web``. Gauges that are a reading (live
-tables, gateway latency) are set when ``/metrics`` is read. One registry per process, of its
-own (not prometheus_client's global one), so a test or a second bot in the process never
-registers a name twice.
-"""
+The counters live here, not in the web server, so every layer may count what it does; gauges are
+read when ``/metrics`` is. One registry per process, not the library's global one, so a second bot
+in a test registers no name twice."""
 
 from __future__ import annotations
 

@@ -1,36 +1,8 @@
-"""Statistics and OpenSkill ratings as plain values: no SQL here.
+"""Statistics and OpenSkill ratings as plain values, no SQL: the live path and the rebuild fold
+games through :func:`apply_game`, so a rebuild equals the live values by construction.
 
-Both the live path (``stats.record_finished_game``) and the rebuild (``stats.rebuild_ratings``)
-fold games through :func:`apply_game`, so a rebuild equals the live values by construction
-and the tests check it anyway.
-
-Rating model: openskill's Plackett-Luce with its defaults (mu 25, sigma 25/3). Every team is
-rated as a team (a seat without a team is a team of one); rank = the best place on the team.
-The conservative estimate ``ordinal = mu - 3 sigma`` (0 for a newcomer) is shown as
-
-    display = clamp(round(1000 + 40 * ordinal), 0, 3000)
-
-so a newcomer shows 1,000, a strong regular (mu 40, sigma 2, ordinal 34) about 2,360, and
-the cap of 3,000 needs ordinal 50, beyond what the default model reaches in practice.
-
-Scopes: every server's game updates two rows per member, its server's (scope = guild id)
-and the global one (scope = 0). The global rating is a separate rating per member per game key,
-updated by every rated game in any server in finish order, as if all servers were one
-pool; it is not an average of the server ratings.
-
-The everywhere ladder (issue 36): a quick-play table whose players come from several
-servers is stored with guild id ``EVERYWHERE``, and its games update one row per member,
-the scope ``EVERYWHERE``: not the row of any server they came from and not the pooled global
-one (:func:`scopes_of`). It is rated on a ladder of its own; no season touches it and it has
-no chips (such tables carry no stake).
-
-Seasons (``bot.store.seasons``): a server's game also folds into the season running when it
-finished, through :func:`apply_season_game`, whose rows start from the member's all-time
-server rating (or its :func:`soft_reset`).
-
-Games with a bot seat (user_id NULL) count for games, wins, streaks and best turn but do not
-move ratings (RULINGS §6); a game whose members all sit on one team is not rated either.
-"""
+The model, the display formula, the scopes, seasons and bot seats: docs/wallets-and-ratings.md,
+"Ratings"."""
 
 from __future__ import annotations
 
@@ -166,10 +138,8 @@ def apply_game(
     chips: dict[int, int],
     finished_at: float,
 ) -> list[RatingPoint]:
-    """Fold one finished game into ``lines`` (missing rows are created); returns new points.
-
-    ``chips``: net chips per member from the game's pot (payout minus stake).
-    """
+    """Fold one finished game into ``lines`` (missing rows created) and return the new points;
+    ``chips`` is each member's net from the pot."""
     for key in stat_keys(guild_id, game_key, seats):
         if key not in lines:
             lines[key] = StatLine(scope=key[0], game_key=key[1], user_id=key[2])
@@ -179,10 +149,8 @@ def apply_game(
 
 
 def soft_reset(mu: float, sigma: float) -> tuple[float, float]:
-    """A season's soft reset of one rating: mu moves halfway back to the newcomer's 25 and
-    sigma halfway back up to the newcomer's 25/3, so a regular starts the season nearer the
-    field and less certain (a strong mu 40, sigma 2 becomes mu 32.5, sigma 5.17: display
-    2,360 becomes 1,680) and climbs back quickly if the form holds. A newcomer is unchanged."""
+    """A season's soft reset: mu and sigma move halfway back to a newcomer's, so a regular starts
+    nearer the field (docs/wallets-and-ratings.md)."""
     return (mu + default_mu()) / 2, (sigma + default_sigma()) / 2
 
 
@@ -208,12 +176,8 @@ def apply_season_game(
     chips: dict[int, int],
     finished_at: float,
 ) -> None:
-    """Fold one game into a season's lines (keyed ``(season_id, game_key, user_id)``).
-
-    Call it before :func:`apply_game` folds the same game into ``all_time``: a member new to
-    the season starts from their server rating as it stood before this game, which is their
-    rating when the season started (every server game since then is a game of the season).
-    """
+    """Fold one game into a season's lines; call it before :func:`apply_game`, so a newcomer to the
+    season starts from their server rating as the season began."""
     for user in sorted({s.user_id for s in seats if s.user_id is not None}):
         key = (season_id, game_key, user)
         if key not in season_lines:

@@ -1,7 +1,6 @@
-"""A member asks the board game's coach for a suggested move (``bot.rules.board.coach``):
-allowed on their own turn, in a game without a stake, where the server has not turned
-suggestions off; the table remembers that they asked, so its result is not rated
-(docs/board-rules.md, "Suggest and Review")."""
+"""A member asks the board game's coach for a move: on their own turn, with no stake, where the
+server allows it; the table notes it, so the result is not rated (docs/board-rules.md, "Suggest and
+Review")."""
 
 from __future__ import annotations
 

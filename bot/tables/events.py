@@ -1,11 +1,6 @@
-"""What happened at a table, as values: the table's recent events and one-off notices.
-
-State holds these, never sentences (issue 21): an event says what happened, to which seat
-(by index: names come from the seats when the line is drawn), with which numbers. The words
-are made where a message is drawn (``bot.games.words`` for the events here, each game's
-``words`` module for its own). Every value dumps to a JSON object with a ``type`` tag and
-loads back from it; a game's events subclass ``Event`` in the game's logic half.
-"""
+"""What happened at a table, as values: state holds events and notices, never sentences (issue 21),
+and the words are made where a message is drawn. Each dumps to JSON with a ``type`` tag; a game's
+own events subclass ``Event``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Fair play (RULINGS §4, docs/rules.md "Forfeits" and "/… end"): resigning, the forfeit of
-a seat whose turns keep running out, and ending a game early, by a moderator at once or, for
-a staked game, by the host's request that everyone still playing agrees to.
-
-``FairPlay`` is a peer of the table kernel: the same lock, saves, close and commit as every
-other change. The end request's own timer shares the row's deadline with the turn's
-(``model.set_deadline``). A turn or a request running out is the timers' (``timers.py``);
-the forfeit of a seat, which resigning shares with them, is the kernel's.
-"""
+"""Fair play (RULINGS §4, docs/rules.md "Forfeits" and "/… end"): resigning, the forfeit of a seat
+whose turns keep running out, and ending a game early. A peer of the table kernel; the end request's
+timer shares the row's deadline (``model.set_deadline``)."""
 
 from __future__ import annotations
 
@@ -40,10 +34,9 @@ class FairPlay:
     async def end(
         self, table_id: int, user_id: int, is_admin: bool, name: str | None = None
     ) -> Change:
-        """End a table early (RULINGS §4): Manage Server always can; the host can close a
-        lobby or end an unstaked game; a staked running game needs every other member still
-        playing to agree, so the host's end opens a request (``end_requested``) instead.
-        ``name``: who ends it, as shown when they have no seat (a moderator)."""
+        """End a table early (RULINGS §4): a staked running game needs every other member still
+        playing to agree, so the host's end opens a request instead. ``name``: who ends it, if
+        seatless."""
         kernel = self.kernel
         async with kernel.locked(table_id) as table:
             if table.status not in ("lobby", "running"):

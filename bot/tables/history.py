@@ -1,11 +1,6 @@
-"""A game rebuilt from its action log alone (STYLE §12: the log is the truth).
-
-The ``start`` entry holds the seats and the initial rules state; every later entry with
-``steps`` (a click, a bot move, a timed-out turn, a forfeit) holds the steps the table
-applied, each with the dice or cards that fell. ``replay`` plays them through the game's
-rules again; ``verify`` compares the end of that replay with the stored final state and
-results, which is what ``python -m bot verify-log`` does for every finished game.
-"""
+"""A game rebuilt from its action log alone (STYLE §12: the log is the truth): ``replay`` plays the
+logged steps, dice and cards included, through the rules again; ``verify`` compares the end with the
+stored state and results (``python -m bot verify-log``)."""
 
 from __future__ import annotations
 
@@ -55,11 +50,9 @@ def start_of(entries: list[dict[str, Any]]) -> tuple[list[Seat], dict[str, Any]]
 
 
 def replay(game: GameKind[Any], entries: list[dict[str, Any]]) -> Iterator[tuple[Step | None, Any]]:
-    """The states of a game from its log entries (``games.log_entries``), in order: first
-    ``(None, initial state)``, then ``(step, state after it)`` for every logged step.
-
-    Raises ``StepMismatch`` at the first step the rules replay differently (or refuse), and
-    ``NotReplayable`` when the log lacks what a step needs."""
+    """The states of a game from its log entries: ``(None, initial state)``, then ``(step, state
+    after it)``. ``StepMismatch`` where the rules replay a step differently, ``NotReplayable`` where
+    the log lacks what it needs."""
     _, initial = start_of(entries)
     state = game.load(initial)
     yield None, state

@@ -1,17 +1,9 @@
-"""What the table layer needs from a game: the ``GameKind`` base class.
+"""What the table layer needs from a game: the ``GameKind`` base class, between the table and one
+pure rules module.
 
-A kind translates between the table (seats, button actions, timers, bot players, results)
-and one pure rules module. It holds the rules' own state type ``S``; JSON appears only in
-``load``/``dump``, at the store boundary. Every method a game may provide is here, with a
-default where most games have nothing special. It holds values only, no words: the
-presentation half of a game (titles, button labels, embeds, rules text, private UI) is
-``bot.games.base.Game``, which holds a kind and reads it, never the other way round.
-
-A small game (no settings beyond its seats, no teams, no bots; its state a frozen
-dataclass of plain values extending ``Turns``; its only randomness dice) sets ``name``
-and ``players`` and implements only its rules: ``start``, ``turn_actions`` and ``apply``;
-the rest are defaults (its ``Game`` sets ``display``, ``summary`` and the button labels).
-"""
+It holds the rules' state type ``S`` and values only (JSON only in ``load``/``dump``; words are the
+presentation's, ``bot.games.base.Game``, which holds a kind). A small game extending ``Turns``
+implements only ``start``, ``turn_actions`` and ``apply``; the rest are defaults."""
 
 from __future__ import annotations
 
@@ -182,11 +174,9 @@ class GameKind(Generic[S]):
         raise NotImplementedError
 
     def results(self, state: S, seats: list[Seat]) -> list[SeatResult] | None:
-        """Every seat's result once the game is over; None while it goes on. A forfeited
-        seat ranks last (one place below every other seat's) and never wins.
-
-        Default: ranked by ``outcome``'s scores, each seat for itself (equal scores share
-        a place); the seats in first place win."""
+        """Every seat's result once the game is over, None before; by default ranked by
+        ``outcome``'s scores (equal scores share a place). A forfeited seat ranks last and never
+        wins."""
         scores = self.outcome(state)
         if scores is None:
             return None
@@ -209,13 +199,9 @@ class GameKind(Generic[S]):
     # --- forfeits (RULINGS §4) ----------------------------------------------------------
 
     def forfeit(self, state: S, seat: int) -> S:
-        """The state after ``seat`` forfeits: it plays no more turns (if it was to play, its
-        turn ends unplayed and passes to the next seat still playing). When only one side
-        still has a seat playing, that side wins at once (the game is over: current_seat()
-        is None and results() returns the results). Forfeiting a seat that already
-        forfeited, or after the game is over, raises IllegalAction.
-
-        ``turn_index`` changes exactly when the forfeiting seat was the one to play."""
+        """The state after ``seat`` forfeits (docs/rules.md, "Forfeits"); IllegalAction for a seat
+        already out or a finished game. ``turn_index`` changes exactly when the seat was the one to
+        play."""
         if isinstance(state, Turns):
             return state.forfeit(seat)
         raise NotImplementedError
@@ -227,16 +213,10 @@ class GameKind(Generic[S]):
     # --- replay: the log is the truth (STYLE §12) ----------------------------------------
 
     def replay_step(self, state: S, detail: dict[str, Any]) -> S:
-        """The state after one logged step (one of a log entry's ``steps``, as ``apply``
-        returned it), played through the rules with the dice or cards the log recorded, not
-        fresh randomness. Raises ``ReplayMismatch`` when the rules make a different record
-        of that step than the log holds, ``NotReplayable`` when the log lacks what the step
-        needs (games logged before it was recorded).
-
-        Default, for a game whose only randomness is dice and whose ``apply`` logs the
-        ``action`` it played and the ``dice`` that fell (``{"action": ..., "dice": [..]}``):
-        ``apply`` again with those dice (and no seats: a presentation names them by
-        number)."""
+        """The state after one logged step, played with the dice or cards the log recorded;
+        ``ReplayMismatch`` when the rules record it differently, ``NotReplayable`` when the log
+        lacks what it needs. The default suits a game whose only randomness is dice logged as
+        ``{"action": ..., "dice": [..]}``."""
         if "dice" not in detail:
             raise NotReplayable(f"{type(self).__name__} logs no dice to replay")
         dice = LoggedDice(detail["dice"])

@@ -1,12 +1,6 @@
-"""What the host of an open lobby may do besides Start and Cancel (docs/rules.md, "The
-lobby's host"): remove a seat (its stake refunded), hand the host role to another member
-seated, change the settings (a new stake refunds everyone and asks the others again), and
-the seats held for invited members. Spectators too: a member who watches a game is noted
-on the table, never seated.
-
-``LobbyHost`` is a peer of the table kernel: the same lock, the same saves with their log
-entries and chips, as ``FairPlay``.
-"""
+"""What the host of an open lobby may do besides Start and Cancel (docs/rules.md, "The lobby's
+host"): remove a seat, hand over the host role, change the settings, hold seats; spectators too. A
+peer of the table kernel."""
 
 from __future__ import annotations
 
@@ -81,11 +75,9 @@ class LobbyHost:
     async def change_settings(
         self, table_id: int, user_id: int, settings: dict[str, Any], stake: int
     ) -> tuple[Change, list[int]]:
-        """New settings for an open lobby, checked as a new table's are. A new stake
-        refunds every member seated; the host's seat takes the new stake at once (refused
-        whole if the host can't pay it), and where the new stake is not 0 the other members
-        leave their seats, held for them, so that each chooses to pay it by pressing Join.
-        Returns the change and the members asked again."""
+        """New settings for an open lobby, checked as a new table's are; a new stake refunds every
+        seat, the host pays it at once, and the others' seats are held until each pays by pressing
+        Join. Returns the change and the members asked again."""
         kernel = self.kernel
         async with kernel.locked(table_id) as table:
             self._require_host(table, user_id, "settings")

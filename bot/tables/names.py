@@ -34,12 +34,9 @@ def _marks_on_letters(name: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to keep: no zero-width, blank-looking or control characters, no
-    stacks of combining marks, at most MAX_NAME characters; a name with nothing visible left
-    is "Player". Markdown and mention characters stay (``dark_knight`` is dark_knight):
-    ``md_name`` escapes them wherever the name is shown as markdown. Letters are never
-    folded (NFC, not NFKC): "𝕬𝖓𝖆" stays as Discord shows it, or one member could be shown
-    exactly as another, "Ana" (issue 31)."""
+    """A display name safe to keep: nothing invisible or control, no stacks of combining marks, at
+    most MAX_NAME; blank becomes "Player". Markdown stays (``md_name`` escapes it); letters are
+    never folded (NFC, not NFKC), or one member could look exactly like another (issue 31)."""
     name = _INVISIBLE.sub("", unicodedata.normalize("NFC", name))
     name = _BLANK.sub(" ", name)
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")

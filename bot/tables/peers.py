@@ -1,8 +1,5 @@
-"""One process's table peers, built on one kernel: the wiring, in one place.
-
-Each peer takes the kernel and none imports another (the ``table-peers`` contract); a
-rematch opens its lobby through the table service's ``open_lobby``, given as a callable.
-"""
+"""One process's table peers, built on one kernel: the wiring, in one place (none imports another:
+the ``table-peers`` contract)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,9 @@
-"""Rematch (issue 22): a finished game's players sit down again, with the same seats (bot
-players included), settings and stake, in a new lobby in the game's channel.
+"""Rematch (issue 22): a finished game's players sit down again in a new lobby, with the same seats,
+settings and stake; the member who asks is seated and hosts, the others' seats are held until they
+Join or Leave.
 
-The member who asks takes their seat at once (their stake is held then) and is the new
-lobby's host; every other member's seat is *held* for them (``Table.held``) until they
-press Join (their stake is held then) or Leave (nothing taken), or the lobby closes. Start
-plays with the seats taken; a held seat nobody took is left out, nothing taken from it.
-
-A finished game opens one rematch, whoever asks first: the new lobby is inserted and the
-game row's ``rematch_id`` set by a compare-and-set in the same transaction, so of two
-presses (in one process or two on one database) one opens the lobby and the other is rolled
-back, then given the lobby the first opened. Words are the presentation's
-(``bot.ui.rematch_texts``): the refusals here are typed.
-"""
+One rematch a game, whoever asks first, by a compare-and-set (docs/reliability.md, "What fires
+once"); the refusals are typed, worded by ``bot.ui.rematch_texts``."""
 
 from __future__ import annotations
 

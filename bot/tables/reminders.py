@@ -1,15 +1,6 @@
-"""Turn reminders (docs/rules.md, "Turn reminders"): when a third of the turn's time is left,
-the member to move is reminded once, unless they acted in that turn.
-
-A reminder is a timer like the others: its time is on the game's row (``remind_at``), set
-when a member's turn begins and cleared when they act, when a bot's turn begins or the game
-ends, so it survives a restart. It is fired by a claim, not by a save: the claim clears it
-in one statement (``bot.store.reminders.claim``), so of several processes firing it exactly
-one sends it, and the game's version does not move (the turn's buttons stay valid). A
-process that dies between its claim and the message loses that one reminder, never sends
-it twice. Where each member wants theirs (the thread or a direct message) is theirs to
-choose per server (/notify).
-"""
+"""Turn reminders (docs/rules.md, "Turn reminders"): with a third of the turn left, the member to
+move is reminded once. A timer on the game's row, fired by a claim so that exactly one process sends
+it (docs/reliability.md, "What fires once")."""
 
 from __future__ import annotations
 

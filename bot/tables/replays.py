@@ -1,7 +1,5 @@
-"""The replay service the shell calls (issue 15): a finished game of this server rebuilt
-from its action log (``bot.tables.history.replay``), kept in a small in-memory LRU so a
-replay's buttons do not replay the whole log on every click, and the server's history of
-finished games (the SQL is in ``bot.store.replays``)."""
+"""The replay service (issue 15): a finished game rebuilt from its log, kept in a small LRU so a
+replay's buttons do not replay the whole log each click; and the server's history of games."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Which guilds this process owns when the bot runs as several processes, one per group of
-Discord's shards: a guild belongs to shard ``(guild_id >> 22) % shard_count`` (Discord's
-formula), and only the process running that shard gets its events. Timers and the redraw
-after a start must likewise touch only those guilds, or two processes would fire one timer.
-"""
+"""Which guilds this process owns when the bot runs as several processes, by Discord's shard
+formula: timers and redraws touch only those, or two processes would fire one timer."""
 
 from __future__ import annotations
 

@@ -11,11 +11,8 @@ TEAM_NAMES = "ABC"
 
 
 def arrange_teams(seats: list[Seat], n_teams: int) -> list[Seat]:
-    """Seats in turn order with teams alternating (A1 B1 A2 B2 ...).
-
-    Players who picked a team keep it; the others (and bot players) fill the smaller teams
-    in seating order. Refused when the picks make equal teams impossible.
-    """
+    """Seats in turn order with teams alternating (A1 B1 A2 B2 ...): picked teams are kept, the
+    others fill the smaller teams; refused when equal teams are impossible."""
     if n_teams <= 1:
         return [replace(s, team=None) for s in seats]
     if len(seats) % n_teams:

@@ -1,21 +1,9 @@
-"""Where bot players that think for long (the board game's hard and expert) make their
-moves: a pool of worker processes, so that no click on another table waits behind a search.
+"""A pool of worker processes where the board game's hard and expert bots think, so that no click on
+another table waits behind a search (issue 35).
 
-A game hands the table service a ``BotJob`` for such a move: a picklable call (a module
-function and its arguments, e.g. ``functools.partial``) returning the move's steps, built
-from what the bot's seat may see and a seed drawn from the service's generator. The pool
-runs it in a worker process; with no workers (tests, the harness, the offline tools) it runs
-it at once in this process, so a seeded run plays the same moves either way.
-
-The pool never starves the event loop (issue 35): by default it has one worker fewer than
-the cores this process may run on (at least one), so the loop keeps a core; each worker runs
-at a lower CPU priority (``os.nice(WORKER_NICENESS)``), so on a busy machine the loop runs
-first; and a move that has not come back after ``GUARD_SECONDS`` of wall-clock time (far above
-any budget's search, about a second) is given up: the table plays its fallback move (what a
-timed-out turn plays) and goes on, and ``bot_moves_timed_out_total`` counts it. The search's
-budget is a number of playouts, not a time, so every move that does come back is the same
-move on every machine; only a move the guard gave up differs.
-"""
+One worker fewer than the cores, each at a lower priority, and a guard that gives a move up after
+``GUARD_SECONDS``: docs/performance.md, "Bots that leave the event loop a core". With no workers a
+job runs inline, the same move for the same seed."""
 
 from __future__ import annotations
 
@@ -66,11 +54,8 @@ def lower_priority(niceness: int = WORKER_NICENESS) -> None:
 
 
 class BotPool:
-    """``workers`` processes thinking for bot players (0: think inline, in this process).
-
-    ``start`` when the bot starts, ``close`` when it stops; a job sent before ``start`` or
-    after ``close`` runs inline, and so does one whose worker died (the pool is started
-    afresh for the next), so a bot never misses its turn."""
+    """``workers`` processes thinking for bot players (0: inline). A job sent before ``start``,
+    after ``close`` or to a dead worker runs inline, so a bot never misses its turn."""
 
     def __init__(self, workers: int = 0, guard_seconds: float = GUARD_SECONDS) -> None:
         self.workers = workers

@@ -1,8 +1,5 @@
-"""The timers: deadlines stored on each table's row (a lobby's expiry, a bot's move, a
-member's turn running out, a request to end early running out). ``run_due`` fires those
-that have passed, reading the injected clock, so tests move time without sleeping. A peer
-of the table kernel, as the table service is.
-"""
+"""The timers: deadlines on each table's row, fired by ``run_due`` against the injected clock, so
+tests move time without sleeping. A peer of the table kernel."""
 
 from __future__ import annotations
 
@@ -56,12 +53,9 @@ class TableTimers:
         return await games.next_deadline(self.kernel.db, self.kernel.shard_filter)
 
     async def run_due(self, on_change: Callable[[Change], None] | None = None) -> list[Change]:
-        """Fire every timer whose deadline has passed (lobby expiry, bot moves, timeouts),
-        several at once so that their saves are committed together; ``on_change`` gets each
-        change as soon as it is committed. Returns the changes in deadline order.
-
-        Several processes may run this on one database: each timer still fires once, the
-        save being the claim (docs/reliability.md, "Timers in two processes")."""
+        """Fire every timer past its deadline, several at once so their saves commit together; each
+        timer fires once across processes, the save being the claim (docs/reliability.md, "Timers in
+        two processes")."""
 
         async def one(table: Table) -> Change | None:
             table_id = table.id

@@ -1,7 +1,5 @@
-"""``/tournament create``'s options, declared as each game's ``settings`` module declares its
-own (``bot.tables.options.Option``), and the one check of them: the cog reads its ranges
-and defaults from here, the service checks a tournament with ``check`` before it is made,
-and a refusal is a code with values (worded in ``bot.ui.tournament_texts``)."""
+"""``/tournament create``'s options, declared as a game's ``settings`` are, and their one ``check``;
+a refusal is a code with values (worded in ``bot.ui.tournament_texts``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""A tournament's rounds inside the transactions that move it (issue 25): a finished
-table's result is recorded in the table's own finishing transaction (``on_game_over``),
-and the next round is paired once (``advance``: a compare-and-set on the round number);
-the fees are paid out, or refunded, in the transaction that finishes or cancels it."""
+"""A tournament's rounds inside the transactions that move it (issue 25); once per round across
+processes (docs/reliability.md, "What fires once")."""
 
 from __future__ import annotations
 

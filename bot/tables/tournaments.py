@@ -1,13 +1,6 @@
-"""The tournament service (issue 25): sign-up, seeding, rounds that open themselves as
-ordinary tables, and standings. Pairing is ``bot.rules.tournament``; the SQL is in
-``bot.store.tournaments``.
-
-A tournament advances exactly once per round, across processes: each match's end is
-recorded in the transaction that finishes its table (``on_game_over``, called by the
-table hooks), under a per-tournament lock, and the move to the next round is a
-compare-and-set on the round number. Opening a round's tables comes after that commit
-(``open_pending``): each match is claimed by a compare-and-set before its table opens.
-"""
+"""The tournament service (issue 25): sign-up, seeding, rounds that open as ordinary tables,
+standings; it advances exactly once a round across processes (docs/reliability.md, "What fires
+once")."""
 
 from __future__ import annotations
 

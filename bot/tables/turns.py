@@ -11,10 +11,8 @@ from bot.errors import IllegalAction
 
 @dataclass(frozen=True)
 class Turns:
-    """Seats that play one after another, each for itself, until one wins. A game's state
-    extends it with its own fields and moves with ``passed``; the ``GameKind`` defaults then
-    give ``current_seat``, ``turn_index``, ``forfeit``/``forfeited`` and
-    ``outcome`` (the winner scores 1, every other seat 0)."""
+    """Seats that play one after another, each for itself, until one wins: a base for a small game's
+    state, read by the ``GameKind`` defaults."""
 
     n_seats: int
     turn: int = 0  # the seat to play

@@ -1,10 +1,5 @@
-"""Frozen dataclass values to JSON and back, by their type hints: how a game's rules state
-(``GameKind.load``/``dump``) and an event (``bot.tables.events``) are stored.
-
-A type's hints are resolved once (``get_type_hints`` compiles each string annotation, tens
-of microseconds a class): ``from_json`` builds one decoder per hint and keeps it, so
-loading a table (its rules state, a dozen events) resolves nothing again.
-"""
+"""Frozen dataclass values to JSON and back by their type hints; each hint is resolved once and its
+decoder kept, since ``get_type_hints`` costs tens of microseconds a class."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Stakes and statistics for tables: the wallet layer's ``TableHooks``.
-
-Every hook runs inside the table service's transaction for that change, so a seat and its
-stake, or a result and its payout and ratings, are saved together or not at all.
-"""
+"""Stakes and statistics for tables: hooks run inside the table's transaction, so a seat and its
+stake, or a result and its payout, are saved together or not at all."""
 
 from __future__ import annotations
 
@@ -51,11 +48,8 @@ class WalletHooks(TableHooks):
 
 
 def winners_in_turn_order(table: Table, results: list[SeatResult]) -> list[SeatResult]:
-    """Winning seats, starting from the seat that went first (it takes a pot's remainder).
-
-    Seat 0 moves first unless the game kind says otherwise through ``first_seat``
-    (games whose opening throw picks the starter).
-    """
+    """Winning seats from the seat that went first (it takes a pot's remainder): seat 0 unless the
+    kind's ``first_seat`` says otherwise."""
     first = 0 if table.rules is None else table.game.first_seat(table.rules)
     count = max(len(table.seats), 1)
     won = [r for r in results if r.won]

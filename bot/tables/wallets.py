@@ -1,15 +1,9 @@
-"""The wallet service: the chip rules (RULINGS §5) above the SQL of ``bot.store.wallets``.
+"""The wallet service: the chip rules (RULINGS §5) above the SQL of ``bot.store.wallets``, as one
+module of async functions (Red's ``bank``).
 
-Here: the starting chips, the daily allowance, which amounts and reasons are allowed, how a
-pot is split, and the errors a member is shown. The store keeps the statements and what they
-guarantee by themselves (a debit never takes a wallet below zero, a daily claim passes once
-per day, an escrow is settled once); each change below is ONE transaction with its ledger
-rows, so the chip invariant of :func:`check_invariant` holds after every commit.
-
-One API, a module of async functions (as Red-DiscordBot's ``bank``): functions taking
-``conn`` run inside the CALLER's transaction (the table service's, for stakes); functions
-taking ``db`` open their own. Each is given the time (``now``, from the caller's clock).
-"""
+Each change is one transaction with its ledger rows, so :func:`check_invariant` holds after every
+commit; ``conn`` functions run in the caller's transaction, ``db`` ones open their own, and the time
+is always given."""
 
 from __future__ import annotations
 
@@ -251,12 +245,8 @@ async def escrow(
     *,
     now: float,
 ) -> bool:
-    """Hold ``amount`` of the member's chips as their stake in ``game_id``.
-
-    Call it in the same transaction that adds the seat. A stake of 0 holds nothing. If the
-    member already has a stake held in this game nothing changes (returns False), so a
-    repeated join cannot take the stake twice. Raises :class:`InsufficientChips` if the
-    balance is short; the caller's transaction then rolls back the seat as well.
+    """Hold ``amount`` as the member's stake in ``game_id``, in the transaction that seats them; a
+    stake already held changes nothing (False). :class:`InsufficientChips` rolls back the seat too.
     """
     if amount == 0:
         return False
@@ -280,10 +270,7 @@ async def refund_seat(conn: Connection, game_id: int, user_id: int, *, now: floa
 
 
 async def refund_all(conn: Connection, game_id: int, *, now: float) -> dict[int, int]:
-    """Return every held stake of the game (cancelled, lobby expired, abandoned).
-
-    Returns {user_id: chips refunded}; empty if nothing was held (already settled).
-    """
+    """Return every held stake of the game; ``{user_id: chips}``, empty if already settled."""
     rows = sorted(await store.release_all(conn, game_id, now), key=lambda r: r[1])
     refunded: dict[int, int] = {}
     for guild_id, user_id, amount in rows:
@@ -305,13 +292,8 @@ async def settle_pot(
     *,
     now: float,
 ) -> Payout:
-    """Pay the game's pot to its winners, in the transaction that finishes the game.
-
-    ``winners``: the winning members' ids in seat order, the seat that went first first
-    (a winning team lists all its members). Every held stake of the game is marked paid and
-    the pot is split by :func:`split_pot`. If nothing is held (already paid or refunded)
-    nothing happens, so a retry never pays twice.
-    """
+    """Pay the pot to ``winners`` (member ids from the seat that went first) in the finishing
+    transaction; nothing held, nothing paid, so a retry never pays twice."""
     winners = list(dict.fromkeys(winners))
     if not winners:
         raise ValueError("settle_pot needs at least one winner; use refund_all for no result")
