@@ -1,4 +1,2 @@
-"""One package per game: its table kind, renderer, rules text, labels and private UI.
-
-The games the bot runs are listed once, in ``bot.games.registry``.
-"""
+"""One package per game: its table kind, renderer, rules text, labels and private UI, listed once in
+``bot.games.registry``."""

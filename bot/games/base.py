@@ -1,13 +1,6 @@
-"""What a game package provides to the Discord shell: ``Game``, the presentation of a game
-(titles, button labels, embeds, rules text, leaderboard labels, and a private UI if it has
-one), which holds the game's kind. The kind (the game's ``kind.py`` and ``settings.py``)
-holds values only and is all the table layer sees; every word a player sees is made here and
-in the game's presentation modules, which read the kind, never the other way round (the
-``game-halves`` import contract).
-
-Each game package under ``bot/games/`` defines one subclass, made with its kind, and is
-listed once in ``bot/games/registry.py``; nothing outside the package names the game.
-"""
+"""What a game package gives the Discord shell: ``Game``, a game's presentation, holding its kind
+(values only, all the table layer sees; the ``game-halves`` contract). One subclass a package,
+listed in ``bot/games/registry.py``."""
 
 from __future__ import annotations
 
@@ -174,10 +167,8 @@ class ClickContext:
 
 
 class Game(Generic[S]):
-    """A game as the bot shows it, made with its kind (``kind``: its rules half). Override
-    ``turn_text`` (or the whole ``turn_view``); the rest has defaults. A game that sets
-    ``display`` gets the leaderboard label ``{name: display}``, and one that sets
-    ``rules_text`` the /rules page of that title."""
+    """A game as the bot shows it, made with its kind (its rules half): override ``turn_text`` (or
+    ``turn_view``); ``display`` gives the leaderboard label and ``rules_text`` the /rules page."""
 
     display: str = ""  # what players call it ("Heart's Due"): the default title and label
     summary: str = ""  # the lobby's default settings line
@@ -194,9 +185,7 @@ class Game(Generic[S]):
     odds_pages: tuple[OddsPage, ...] = ()  # /odds entries (bot/games/<name>/odds.py)
     # Whether a finished game has a Review for its players (``review_payload``; bot.ui.review).
     reviewable: bool = False
-    # /stats: a player's best turn as this game words it, and what that figure means
-    # (catalogue messages, N_); None: the game scores no turn (the board game), so /stats
-    # shows none.
+    # /stats: a player's best turn as this game words it (N_); None: the game scores no turn.
     best_turn_text: str | None = BEST_TURN
     best_turn_meaning: str | None = BEST_TURN_MEANING
 
@@ -299,10 +288,8 @@ class Game(Generic[S]):
         return []
 
     def standings(self, table: TableSnapshot) -> list[tuple[str, int]]:
-        """A finished game's sides, best first, each as (who as markdown, score) for the
-        result lines:
-        one per seat, or one per team ("Ana & Cy") with the team's score, which is what a
-        team game records for each of its seats (the board game's sequences)."""
+        """A finished game's sides, best first, as (who as markdown, score): one per seat, or one
+        per team ("Ana & Cy") with the team's score."""
         rules = table.rules
         results = None if rules is None else self.kind.results(rules, list(table.seats))
         ranked = sorted(results or [], key=lambda r: (r.place, -r.score, r.seat))

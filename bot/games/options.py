@@ -1,7 +1,6 @@
-"""A game's settings as declared options: each option's name, what the slash command says
-of it, its default, its range or its choices. A game's ``settings`` module lists them and
-is the one place that checks a table's settings; the cogs read their slash options from
-it (``bot.ui.options``) and hold no rule or default of their own."""
+"""A game's settings as declared options (name, description, default, range or choices): a game's
+``settings`` module lists them and is the one place that checks them; the cogs read their slash
+options from it."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Every game the bot runs, found from one list.
-
-To add a game, write its package (see docs/architecture.md, "How to add a game") and add
-its ``GAME`` to ``GAMES``. A test can run the bot with other games by passing its own
-``Games`` to the bot.
-"""
+"""Every game the bot runs, from one list: to add a game, write its package (docs/architecture.md,
+"How to add a game") and add its ``GAME`` to ``GAMES``; a test may pass its own ``Games``."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The words of a table's events and notices, made when a message is drawn (issue 21).
-
-The table service stores what happened as values (``bot.tables.events``); this module
-turns the table's own events into the lines players read, and asks the table's game for
-the lines of its own events (``Game.event_words``). Names come from the seats as they are
-when the line is drawn.
-"""
+"""The words of a table's events and notices, made when a message is drawn (issue 21), with names
+from the seats as they are then; a game's own events are worded by ``Game.event_words``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""A tournament as a picture: the bracket of a single elimination, the standings table of
-a Swiss or a round robin. Values in (names, marks, the words already in the reader's
-language), PNG out; sized for a phone: Discord shows an attachment at the width of the
-screen, so the picture is narrow and its text large, and a wide bracket is drawn at most
-three rounds across (the caller picks which).
-
-Its words are drawn in the bot's own font (``bot.render.fonts``), which has every letter of
-the bot's languages (names too: "Zoë", the translated round names).
-"""
+"""A tournament as a picture: a single elimination's bracket, a Swiss or round robin's standings;
+values and words in, PNG out. Narrow with large text, since Discord shows an attachment at the
+screen's width: at most three rounds across."""
 
 from __future__ import annotations
 

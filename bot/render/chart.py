@@ -1,8 +1,5 @@
-"""A member's rating over their last games, as a small PNG: points in, picture out.
-
-Its words are drawn in the bot's own font (``bot.render.fonts``), which has every letter of
-the bot's languages; no system font is needed.
-"""
+"""A member's rating over their last games as a small PNG, in the bot's own font
+(``bot.render.fonts``)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The font of the words drawn in the bot's pictures (the rating chart's axes).
-
-Noto Sans cut down to the Latin letters the bot's languages use (``bot/data/fonts``, SIL
-Open Font License; the board picture draws with the same file), so no system font is
-needed: Pillow's built-in scalable font has no accented letters (a French "classée" drew
-a box for its "é").
-"""
+"""The font of the words in the bot's pictures: Noto Sans cut to the Latin letters of the bot's
+languages (``bot/data/fonts``, SIL OFL), since Pillow's built-in font drew a box for the "é" of
+"classée"."""
 
 from __future__ import annotations
 

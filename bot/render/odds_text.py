@@ -11,9 +11,8 @@ from babel.numbers import format_decimal
 
 from bot.i18n.speaking import _, current, number, plural
 
-# The longest line of the full table: an embed on a phone shows about 45-50 characters a
-# line, and a table whose lines wrap cannot be read as a table. Prose (the advice, the
-# chances) is a sentence a line, which Discord wraps to the screen it is read on.
+# The longest table line: a phone's embed shows about 45-50 characters, and a wrapped table
+# cannot be read (prose is left to wrap).
 PHONE_LINE = 46
 
 

@@ -1,7 +1,6 @@
-"""Game buttons as Discord components. Each custom_id carries the table, the version it was
-drawn at and the action, so a click is answered from the database alone: after a restart,
-with no view in memory. Format: ``t:<table>:<version or L for lobby>:<action>``; the
-``GameButton`` in ``bot.ui.buttons`` answers every id of this form."""
+"""Game buttons as Discord components: a custom_id ``t:<table>:<version or L>:<action>`` carries all
+a click needs, so it is answered from the database alone, after a restart too
+(``bot.ui.buttons.GameButton``)."""
 
 from __future__ import annotations
 
@@ -32,11 +31,8 @@ def build_view(
     buttons: list[Button],
     table_buttons: list[Button] = (),  # type: ignore[assignment]
 ) -> discord.ui.View:
-    """The buttons drawn at ``version`` and, after them, ``table_buttons`` (drawn with
-    ``TABLE`` in place of the version: pressing them is never stale).
-
-    More than Discord shows (25) raises ``ValueError``: a button cut off would be a move
-    nobody can make, so the caller must choose what to offer, never lose one silently."""
+    """The buttons drawn at ``version``, then ``table_buttons`` (never stale). More than Discord's
+    25 raises ``ValueError``: a button cut off would be a move nobody can make."""
     drawn = [(version, b) for b in buttons] + [(TABLE, b) for b in table_buttons]
     if len(drawn) > MAX_BUTTONS:
         actions = ", ".join(b.action for _, b in drawn)

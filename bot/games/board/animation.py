@@ -1,14 +1,9 @@
-"""A board game replayed as pictures: one position with its move framed, or the whole game
-as an animated image (``python -m bot replay GAME_ID --out FILE``).
+"""A board game replayed as pictures: one position with its move framed, or the whole game animated
+(``python -m bot replay GAME_ID --out FILE``).
 
-Frames come straight from the board renderer's palette frames (``picture.render_frame``),
-so an animation costs one frame's pastes per move and no colour quantisation; Pillow then
-stores each frame as the rectangle that changed; in a GIF (``optimize``) the pixels of that
-rectangle that did not change become transparent, which is what keeps a 140-move game near
-540 KB instead of 6.6 MB (the APNG of it: 3.5 MB). Every frame carries the move number in the
-top-left corner: it tells the viewer where they are, and keeps a move that changes nothing
-on the board (a pass, a trade, a forfeit) from being merged into the frame before.
-"""
+Frames are the renderer's palette frames, so an animation costs no quantisation and a GIF stores
+only what changed (sizes: docs/performance.md, "Replays"). Each frame carries the move number, so a
+move that changes nothing on the board is not merged into the frame before."""
 
 from __future__ import annotations
 

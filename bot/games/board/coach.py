@@ -1,8 +1,5 @@
-"""The words and pictures of the board game's coach (``bot.rules.board.coach``): Suggest in
-the private hand, and a finished game's Review.
-
-Everything here is drawn from one seat's view (its own hand and what is public) and sent
-to that member only, privately.
+"""The words and pictures of the board game's coach (``bot.rules.board.coach``): Suggest in the
+private hand and a finished game's Review, drawn from one seat's view and sent to that member only.
 """
 
 from __future__ import annotations

@@ -114,9 +114,8 @@ class BoardGame(Game[b.BoardState]):
         return animation.animation(moments, seats, fmt)
 
     def is_private(self, action: str) -> bool:
-        # Cards are chosen in the private hand, and moves are made from there: every button
-        # of the game is one of these (exact, so the router knows a dice game's buttons are
-        # not private before it reads their table).
+        # Every button of the game is answered privately, from the hand (exact, so the router
+        # knows a dice game's buttons are not before it reads their table).
         return action in ("hand", "pass", "suggest") or action.startswith(
             ("c_", "r_", "p_", "m_", "t_")
         )

@@ -1,13 +1,8 @@
-"""The private hand for the board game: see your cards, choose one, choose its space.
+"""The private hand for the board game: see your cards, choose one, choose its space (a jack with
+many choices: card, row, space).
 
-Everything here answers privately. "My hand" on the public board message opens a fresh
-private message at any time (so an expired 15-minute token never strands a player); the
-buttons on that private message carry the table version, so a choice made on an old copy
-changes nothing.
-
-Flow: card -> space (two clicks for a normal card); a jack whose choices do not fit in one
-message goes card -> row -> space, offering only the legal spaces.
-"""
+"My hand" opens a fresh private message at any time, so an expired token never strands a player; its
+buttons carry the table version, so a choice on an old copy changes nothing."""
 
 from __future__ import annotations
 

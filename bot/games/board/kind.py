@@ -1,9 +1,6 @@
-"""The Sequence board game as a table kind (RULINGS §3).
-
-Button actions (lower case, they live in custom_ids):
-``p_<card>_<row>_<col>`` play a card or two-eyed jack on a space, ``m_<card>_<row>_<col>``
-remove a chip with a one-eyed jack, ``t_<card>`` trade a dead card, ``pass``.
-"""
+"""The Sequence board game as a table kind (RULINGS §3). Button actions: ``p_<card>_<row>_<col>``
+play a card, ``m_<card>_<row>_<col>`` remove a chip with a one-eyed jack, ``t_<card>`` trade a dead
+card, ``pass``."""
 
 from __future__ import annotations
 
@@ -201,10 +198,8 @@ class BoardKind(GameKind[b.BoardState]):
 def _step(
     state: b.BoardState, action: Any, rng: random.Random
 ) -> tuple[b.BoardState, dict[str, Any]]:
-    """One move and its log detail: the move record and, when the discards were shuffled
-    into a new draw pile, that pile in order (bottom to top: its last card was drawn), so
-    that a replay can deal the same cards (logged since verify-log; earlier games that
-    reshuffled are not replayable)."""
+    """One move and its log detail: its record and, after a reshuffle, the new draw pile in order,
+    so a replay deals the same cards."""
     after = b.apply(state, action, rng)
     move = after.last_move
     assert move is not None

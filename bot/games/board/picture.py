@@ -1,9 +1,6 @@
-"""The Sequence board as a PNG: picture data in, bytes out.
-
-What does not depend on the position (card faces, coordinates, chip sprites, the palette) is
-drawn once and cached as palette images, so a frame is a copy and a few pastes, encoded
-without quantisation. Coordinates, fonts and words: docs/board-render.md.
-"""
+"""The Sequence board as a PNG: picture data in, bytes out. What does not depend on the position is
+drawn once and cached as palette images, so a frame is a copy and a few pastes
+(docs/board-render.md)."""
 
 from __future__ import annotations
 
@@ -274,11 +271,8 @@ def _wild_label() -> tuple[str, ImageFont.FreeTypeFont]:
 
 
 def _draw_tight(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, ink: RGB) -> None:
-    """Bold text whose ink starts at x, each glyph's ink 3 px after the previous one's.
-
-    With the font's own spacing "10" is too wide to share the index strip with its suit; set
-    this tight, every rank fits beside its suit at the same large size.
-    """
+    """Bold text whose ink starts at x, each glyph 3 px after the previous: set this tight, "10"
+    fits beside its suit at the same size."""
     font = builtin_font(RANK_SIZE)
     x, y = xy
     for ch in text:
@@ -686,9 +680,8 @@ def render_frame(picture: BoardPicture) -> Image.Image:
 def render_board(picture: BoardPicture) -> bytes:
     """The picture as PNG bytes, about 900 px wide."""
     out = io.BytesIO()
-    # Encoding is most of a frame's cost. Measured on a full board: zlib level 3 takes ~3.5 ms
-    # for 74 KB, level 6 ~7 ms for 63 KB, level 9 ~65 ms for 59 KB; the bytes saved past 3 are
-    # not worth the time (the budget is 300 KB). No "optimize" pass, for the same reason.
+    # Level 3: encoding is most of a frame's cost, and higher levels save few bytes for their
+    # time (docs/board-render.md, "Using it from the bot").
     render_frame(picture).save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
@@ -715,11 +708,9 @@ def frame_key(picture: BoardPicture) -> FrameKey:
 
 
 class Frames:
-    """PNG frames drawn ahead on one worker thread, and the most recent ones kept: the
-    private hand asks for the frames its cards may need next (``draw_ahead``), the card click
-    takes its frame (``get``). Keyed by what a frame is drawn from (:func:`frame_key`), never
-    by a table's version, so a table that moved on can only miss. Bounds and threads:
-    docs/board-render.md, "Using it from the bot"."""
+    """PNG frames drawn ahead on one worker thread, the recent ones kept (``draw_ahead``, ``get``),
+    keyed by what a frame is drawn from, never a table's version, so a stale table can only miss
+    (docs/board-render.md, "Using it from the bot")."""
 
     def __init__(self, max_bytes: int = 8 << 20, max_ahead: int = 64) -> None:
         self.max_bytes = max_bytes

@@ -1,7 +1,5 @@
-"""The board game in Discord terms: the public board embed and the private hand embed.
-
-Pure presentation: a table (or a seat's view) in, embeds and PNG bytes out.
-"""
+"""The board game in Discord terms, pure presentation: a table or a seat's view in, the board and
+hand embeds and PNG bytes out."""
 
 from __future__ import annotations
 

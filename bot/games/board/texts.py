@@ -138,9 +138,8 @@ def _no_split(seats: int) -> str:
     )
 
 
-# The words of the rules core's refusals (``bot.rules.board``): a move the rules forbid,
-# a set-up they do not allow. The rules raise the code with cards as codes ("7H") and
-# spaces as cell numbers; they are named here.
+# The words of the rules core's refusals, raised with cards as codes ("7H") and spaces as
+# cell numbers, which are named here.
 add_texts(
     {
         "board.rules_seats": lambda seats: _(

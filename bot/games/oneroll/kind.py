@@ -1,10 +1,6 @@
-"""One-roll Sequences ("classic") and Hearts Due as a table kind (RULINGS §2).
-
-A turn is one throw, so every throw passes the turn. The kind keeps counters next to the
-rules state (``OneRollTable``): the number of throws, the turns a forfeit ended unthrown
-(together the turn index) and each seat's best throw. They are stored beside the rules
-state's own keys, as they always were.
-"""
+"""One-roll Sequences ("classic") and Hearts Due as a table kind (RULINGS §2); every throw passes
+the turn. ``OneRollTable`` keeps the throws, the turns a forfeit ended and each seat's best throw
+beside the rules state, stored as they always were."""
 
 from __future__ import annotations
 

@@ -11,11 +11,9 @@ from bot.tables.events import Event
 
 @dataclass(frozen=True)
 class TurnEnded(Event, tag="sequences.turn"):
-    """The rules' event that ended a turn (``kind``: bank, full_run, bonus, overshoot or
-    bust; the seat, the dice of the last throw, the run, the points) and what its line says
-    beyond it: the face a bust needed and whether it was the bonus throw; for Sudden's
-    overshoot, what went over (``via``: bank, bonus or soft), by how many points, from
-    which total."""
+    """The rules' event that ended a turn (bank, full_run, bonus, overshoot or bust) with what its
+    line says beyond it: the face a bust needed, the bonus throw, and for Sudden's overshoot
+    ``via``, by how much and from which total."""
 
     seat: int
     kind: str
