@@ -1,8 +1,6 @@
-"""Subcommands of ``python -m bot``: each module has ``add_arguments(parser)`` and ``run(args)``.
-
-Add a subcommand by writing ``bot/cli/<name>.py`` and listing it here, in its group; the
-README's "Offline tools" table lists every one (tests/cli/test_help.py checks both).
-"""
+"""Subcommands of ``python -m bot``: each module has ``add_arguments(parser)`` and ``run(args)``;
+list a new one here, in its group, and in the README's "Offline tools" table (tests/cli/test_help.py
+checks both)."""
 
 # (group title, {name: (module, one-line help)}), in the order `python -m bot --help` shows.
 GROUPS: tuple[tuple[str, dict[str, tuple[str, str]]], ...] = (

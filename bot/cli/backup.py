@@ -1,10 +1,6 @@
-"""``python -m bot backup PATH``: a consistent copy of the database, safe while the bot runs.
-
-SQLite's online backup API copies the database as of one moment (one read transaction over
-the WAL), so a copy taken mid-game holds whole changes only. On PostgreSQL (DATABASE_URL),
-``pg_dump --format=custom`` does the same from one snapshot; ``pg_restore`` reads it back
-into an empty database. The copy is checked before the command says it is good.
-"""
+"""``python -m bot backup PATH``: a consistent copy of the database, safe while the bot runs:
+SQLite's online backup API, or ``pg_dump --format=custom`` from one snapshot, checked before it is
+called good."""
 
 from __future__ import annotations
 
@@ -30,11 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def backup(source: str | Path, target: Path) -> str:
-    """Copy ``source`` (a SQLite file, or a PostgreSQL URL: ``dump``) to ``target``; returns
-    a one-line summary. Raises ValueError.
-
-    The copy is written to a temporary file beside ``target`` and renamed into place once it
-    passed its check, so a failed backup leaves nothing that blocks the next one."""
+    """Copy ``source`` (a SQLite file or a PostgreSQL URL) to ``target`` and return a one-line
+    summary (ValueError). Written beside ``target`` and renamed once checked, so a failed backup
+    blocks nothing."""
     if isinstance(source, str):
         return dump(source, target)
     if not source.exists():

@@ -1,9 +1,5 @@
-"""``python -m bot bench``: every benchmark, measured by the checkout's ``bench/`` package.
-
-The measuring code needs the test harness (``tests/harness``), so it lives outside the bot;
-this module holds only the command's arguments and finds that package. An installed bot
-without the checkout (the Docker image, a wheel) has neither folder and says so in one line.
-"""
+"""``python -m bot bench``: the checkout's ``bench/`` package measures (it needs the test harness,
+so it lives outside the bot); an installed bot without it says so in one line."""
 
 from __future__ import annotations
 

@@ -1,21 +1,6 @@
-"""``python -m bot board-fit``: learn the weights of the strong board bot from its own games.
-
-Example: ``python -m bot board-fit --games 3000 --seed 1``.
-Plays ``strong`` against ``greedy`` in 2-seat games (first seat alternating), records the
-``FEATURES`` of every position strong's move leaves and whether strong went on to win, fits
-a logistic regression (Newton's method with a small ridge) and prints the new ``WEIGHTS``
-to paste into ``bot/rules/board/bots.py``, with the fit's log loss and accuracy. Then
-measure the new weights with ``board-sim`` before keeping them. ``--explore`` plays a random
-one of strong's five best moves that often, so the fit also sees moves strong would not
-choose. Pure Python; 3000 games take a few minutes on one core.
-
-``--calibrate`` keeps the weights and fits ``CALIBRATION`` instead: the scale and intercept
-that make ``sigmoid(scale * score + intercept)`` a win probability (the order of the moves,
-so strong's play, is unchanged). It fits on ``--games`` games (seed ``--seed``), then prints
-the Brier score and the reliability table by decile on ``--holdout`` other games (seed
-``--seed`` + 1) for the raw ``sigmoid(score)``, the calibrated leaf, and a full refit of every
-weight with its intercept (for comparison: a refit would change strong's moves).
-"""
+"""``python -m bot board-fit``: learn the strong board bot's ``WEIGHTS`` (or with ``--calibrate``
+its ``CALIBRATION``) from its games against greedy; docs/board-rules.md, "The tools: board-sim and
+board-fit"."""
 
 from __future__ import annotations
 

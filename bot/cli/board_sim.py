@@ -1,35 +1,6 @@
-"""``python -m bot board-sim``: play seeded board games between bot levels and report.
-
-Example: ``python -m bot board-sim --games 400 --seats strong,greedy --seed 1``.
-Seat ``i`` of the table plays the ``i``-th level of ``--seats``; game ``g`` starts with seat
-``g % seats`` so that every seat opens equally often. Reports win rates per level and per
-side with 95% Wilson intervals, drawn games (and why), average game length in turns, move
-times (p50/p99) per level and games per second.
-
-``--duplicate`` (two sides: 2 seats, or 4/6 with the two levels alternating) plays every
-deal twice, the levels swapping sides, to tell skill from luck: it counts the deals each
-level wins from both sides (Wilson 95% interval) and the deals the same side wins whoever
-plays it (the cards decided those), the games each level won (bootstrap 95% interval over
-the deals) and every level's move times in processor time (one core's worth).
-
-``--duplicate --league [LEVELS]`` plays a league instead: every pair of the levels (the four
-player levels if none are given) and the references ``strong`` and ``greedy`` (unless a level
-already plays as one: ``medium`` is strong, ``easy`` greedy), at 2 seats, each pair over the
-same deals, so each level is reported against strong, greedy and the other levels with the
-same intervals and both-seat wins. A matchup of two deterministic players (or of one engine on
-both sides) is flagged as uninformative and left out of the standing.
-
-``--parity N`` checks the compiled playout kernel (``bot/rules/board/kernel.py``): N seeded
-games over several table sizes rolled out by the kernel and by the pure-Python engine,
-compared move for move; it exits 1 on the first game that differs, 2 if the kernel is not
-available here.
-
-Levels: ``easy``, ``medium``, ``hard``, ``expert`` (what players pick), the engines
-``random``, ``greedy``, ``strong``, and the experiments ``deep`` (``bot/rules/board/deep.py``:
-roll-outs to the game's end over 64 sampled deals), ``hard-infer`` and ``expert-infer`` (hard
-and expert with their deals drawn from what the opponent's last move says about its hand:
-``bot/rules/board/inference.py``).
-"""
+"""``python -m bot board-sim``: play seeded board games between bot levels and report win rates with
+intervals, draws, game lengths and move times; ``--duplicate``, ``--league`` and ``--parity`` are
+described in docs/board-rules.md, "The tools: board-sim and board-fit"."""
 
 from __future__ import annotations
 

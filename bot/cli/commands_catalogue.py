@@ -1,9 +1,6 @@
-"""The command tree's words for the catalogue: a Babel extraction method (the ``commands``
-domain's, ``bot/i18n/domains.py``) that gives, for each cog file, every name, description
-and choice discord.py's translator is asked for by the commands defined there. The tree is
-the bot's own, built offline, and read through discord.py's translation path
-(``get_translated_payload``): the catalogue holds exactly what ``python -m bot sync``
-translates, f-strings and options declared in the games' settings modules included."""
+"""The command tree's words for the catalogue: a Babel extraction method (the ``commands`` domain's)
+that reads the bot's own tree through discord.py's translation path, so the catalogue holds exactly
+what ``python -m bot sync`` translates."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""``python -m bot demo [game]``: a whole game among bot players, offline, in seconds.
-
-No token and no Discord: a temporary database, the real table service and rules, each move
-printed as the thread would show it, then the result table. ``demo board --out FILE.png``
-also writes the final board picture; ``--language de`` plays it in another language.
-"""
+"""``python -m bot demo [game]``: a whole game among bot players, offline, in seconds: a temporary
+database, the real table service and rules, each move printed as the thread shows it (``--out
+FILE.png``, ``--language de``)."""
 
 from __future__ import annotations
 
@@ -97,9 +94,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             return asyncio.run(_demo(args))
         except BrokenPipeError:
-            # The reader stopped reading (``demo | head``): stop quietly, as ``seq`` does.
-            # Python would report the pipe again when it flushes stdout at exit, so stdout
-            # is pointed at nothing first.
+            # The reader stopped (``demo | head``): stop quietly, pointing stdout at nothing
+            # so Python's flush at exit does not report the pipe again.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0

@@ -1,9 +1,5 @@
-"""``python -m bot forget USER_ID``: delete what the bot knows about a member.
-
-Their id and names become a tombstone everywhere (see bot/store/privacy.py); the numbers
-stay, so other players' results and the chip ledger still add up. Refused while they sit at
-a live table.
-"""
+"""``python -m bot forget USER_ID``: a member's id and names become a tombstone everywhere
+(bot/store/privacy.py); refused while they sit at a live table."""
 
 from __future__ import annotations
 

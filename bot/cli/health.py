@@ -1,7 +1,5 @@
-"""python -m bot health: exit 0 when the database opens read-only and passes its check
-(SQLite's quick check; on PostgreSQL, the ledger's guard triggers in force), 1 otherwise, with
-one line saying which. The Docker image's HEALTHCHECK runs it.
-"""
+"""python -m bot health: exit 0 when the database opens read-only and passes its check, 1 otherwise
+with one line saying which (the Docker image's HEALTHCHECK)."""
 
 from __future__ import annotations
 

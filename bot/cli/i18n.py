@@ -1,13 +1,5 @@
-"""``python -m bot i18n extract|update|compile``: the catalogues of every domain
-(``bot/i18n/domains.py``, ``docs/i18n.md``).
-
-- ``extract`` writes each domain's template (``bot/i18n/locales/<domain>.pot``) from what
-  the code says now: its ``_()``-family calls, and for ``commands`` the bot's command tree.
-- ``update`` merges each template into every language's ``<domain>.po``: new messages come
-  in empty, gone ones leave, an English change keeps the old translation marked fuzzy, and
-  a message that moved from another domain of the same language keeps its translation.
-- ``compile`` writes the ``.mo`` beside each ``.po`` (optional: the bot compiles a ``.po`` in
-  memory when its ``.mo`` is missing or older)."""
+"""``python -m bot i18n extract|update|compile``: the catalogues of every domain (``docs/i18n.md``,
+"Translating a message that is new or changed")."""
 
 from __future__ import annotations
 

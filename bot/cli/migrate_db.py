@@ -1,11 +1,6 @@
 """``python -m bot migrate-db [--to URL] [--database FILE]``: copy a SQLite database into a new,
-empty PostgreSQL database, ids kept, in one checked transaction (bot/store/copy.py).
-
-Stop the bot first. The SQLite file is brought to this bot's schema if it is older (as the
-bot itself would do at start) and is otherwise left as it was: it stays a fallback. A target
-that holds any row, or a file written by a newer bot, is refused; a failed check rolls the
-copy back, so the target stays empty. Then set DATABASE_URL and start the bot.
-"""
+empty PostgreSQL one in one checked transaction (bot/store/copy.py; docs/scaling.md). The SQLite
+file is only brought to this bot's schema, and stays a fallback."""
 
 from __future__ import annotations
 

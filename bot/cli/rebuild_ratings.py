@@ -1,8 +1,5 @@
-"""``python -m bot rebuild-ratings``: recompute every statistic and rating from game results.
-
-Safe to run while the bot is stopped or running: the rebuild is one transaction, so readers
-see either the old tables or the new ones.
-"""
+"""``python -m bot rebuild-ratings``: recompute every statistic and rating from game results, in one
+transaction, so it is safe while the bot runs."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""``python -m bot replay GAME_ID``: a finished game rebuilt from its action log, as text or
-pictures (issue 15, offline).
-
-Without ``--out`` it prints the game's story step by step as the players saw it, then the
-scores; ``--step N`` stops after step N. With ``--out FILE.png`` and ``--step N`` it writes
-the board at that step, the move framed; with ``--out FILE.png`` or ``FILE.gif`` alone the
-whole game as an animated image. Public information only: never a hand. An unknown,
-unfinished or unreplayable game: one line and exit 2.
-"""
+"""``python -m bot replay GAME_ID``: a finished game rebuilt from its log, as text (``--step N``) or
+pictures (``--out FILE.png|gif``); public information only, never a hand. An unknown or unreplayable
+game: one line, exit 2."""
 
 from __future__ import annotations
 

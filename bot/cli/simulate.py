@@ -1,10 +1,5 @@
-"""``python -m bot simulate <ruleset> --turns N --seed S --policy <level>``.
-
-Plays N turns with the real rules core (``pushluck.apply`` / ``oneroll.apply`` with
-``RandomDice(random.Random(S))``) and prints the empirical figures next to the exact ones.
-One player plays alone, game after game, so every turn is an independent sample of the
-turn (push-your-luck) or throw (one-roll), and whole games measure the turns to reach 21
-(Sudden) or 100 (one-roll).
+"""``python -m bot simulate <ruleset> --turns N --seed S --policy <level>``: N turns with the real
+rules core and seeded dice, one player alone, the empirical figures printed beside the exact ones.
 """
 
 from __future__ import annotations

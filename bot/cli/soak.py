@@ -1,19 +1,7 @@
-"""``python -m bot soak --ops N --seed S``: hammer the table service and the wallet together.
-
-A seeded random mix of everything players and timers do (open staked and unstaked tables of
-every game, join, leave, add bot players, cancel, start, play, stale clicks, timers, early
-ends, payments, grants, daily chips), with injected faults (an exception just before a
-random SQL statement of an operation) and restarts (the database closed and reopened, a
-fresh service with no memory). After every operation it checks:
-
-- the ledger invariant (RULINGS §5): balances + held stakes = chips created, every wallet
-  equals its ledger, every pot paid equals its stakes;
-- escrows agree with seats: a live table holds exactly one stake per seated member, a
-  closed table holds none, only a finished table has paid stakes;
-- nothing is paid twice: a game has at most one payout entry per winner.
-
-The same world drives the hypothesis state machine in tests/reliability.
-"""
+"""``python -m bot soak --ops N --seed S``: a seeded random mix of everything players and timers do,
+with injected faults and restarts, checking the chip invariant, escrows against seats and single
+payouts after every operation (docs/reliability.md, "Soak figures"; the same world drives
+tests/reliability's state machine)."""
 
 from __future__ import annotations
 

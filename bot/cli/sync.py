@@ -1,11 +1,6 @@
-"""``python -m bot sync [--guild ID]``: register the slash commands with Discord, explicitly.
-
-Syncing on every start would hit Discord's rate limits for nothing; do it after an upgrade.
-Without --guild the commands go global (they can take a while to appear everywhere). Discord
-out of reach, a refused token or a refused sync is one line and exit status 2, as for ``run``;
-so is a tree with a name or text Discord would refuse in any language (``tree_refusals``),
-found before anything is sent.
-"""
+"""``python -m bot sync [--guild ID]``: register the slash commands with Discord, explicitly, after
+an upgrade (on every start it would hit the rate limits). Any refusal, a tree Discord would refuse
+included, is one line and exit 2."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""``python -m bot verify-log``: rebuild every finished game from its action log alone.
-
-Each game's ``start`` entry gives the initial rules state; every later step is played
-through the rules again with the dice and cards the log recorded, and the end must be the
-stored final state and results (bot/tables/history.py). Prints how many games were
-checked, each one that differs with its first differing step, and the games whose log is
-too old to replay (a board reshuffle logged before its order was). Exit 0 when none
-differs, 1 otherwise (2: no database).
-"""
+"""``python -m bot verify-log``: rebuild every finished game from its log alone
+(bot/tables/history.py) and name each that differs, with its first differing step; exit 0 when none
+does, 1 otherwise, 2 without a database."""
 
 from __future__ import annotations
 

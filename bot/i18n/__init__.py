@@ -1,9 +1,6 @@
-"""The words in the reader's language: gettext catalogues (``locales/<lang>/LC_MESSAGES/
-<domain>.po``, made with Babel, one domain per part of the bot: ``domains.py``), one
-``Language`` per locale with its plurals (CLDR rules, from the catalogue's Plural-Forms)
-and its numbers (1,000 / 1.000 / 1 000).
-
-Pure: no Discord, no storage. ``docs/i18n.md`` says how a language is added."""
+"""The words in the reader's language: gettext catalogues, one domain per part of the bot, and one
+``Language`` per locale with its plurals and numbers. Pure; ``docs/i18n.md`` says how a language is
+added."""
 
 from __future__ import annotations
 

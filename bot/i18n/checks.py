@@ -1,7 +1,5 @@
-"""What ``make test`` holds every catalogue to (tests/i18n): each language has every
-message of the source, with the same placeholders, its language's plural forms (CLDR, as
-Babel writes them) and nothing stale or fuzzy. Each problem is one line naming the
-language and the message, so a message added in English lists what it still lacks."""
+"""What ``make test`` holds every catalogue to: every message of the source, the same placeholders,
+the language's plural forms, nothing stale or fuzzy; one line a problem."""
 
 from __future__ import annotations
 

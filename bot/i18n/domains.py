@@ -1,12 +1,6 @@
-"""Which catalogue each word is in: one gettext domain per part of the bot, so a game's
-words are translated (and reviewed) together, and people translating two parts never edit
-the same file. Each domain is a template ``locales/<name>.pot`` and, per language,
-``locales/<lang>/LC_MESSAGES/<name>.po``; a language reads the union of its domains.
-
-A source file belongs to the first domain, in ``DOMAINS``' order, whose patterns match it
-(``fnmatch``-style globs from the checkout's root, ``**`` for any depth). ``commands``
-is the slash-command tree, read from the bot itself (``bot/cli/commands_catalogue.py``),
-apart from the files' own ``_()`` calls."""
+"""Which catalogue each word is in: one gettext domain per part of the bot, so a game's words are
+translated together and two translators never edit one file. A file belongs to the first domain in
+``DOMAINS`` whose globs match it; ``commands`` is read from the bot's tree."""
 
 from __future__ import annotations
 

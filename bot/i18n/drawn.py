@@ -1,9 +1,5 @@
-"""A class attribute whose words are made each time it is read (``Drawn``), so they are in
-the language of the message being drawn: a game's ``rules_pages`` or ``bot_level_texts``,
-read by the shell as plain values, translated paragraph by paragraph by the game's own
-presentation instead of as one constant.
-
-Pure: no Discord, no storage."""
+"""A class attribute whose words are made each time it is read (``Drawn``), so they are in the
+language of the message being drawn. Pure."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The glossary check (tests/i18n, issue 31 item 25): one translation per term and language.
-
-``docs/i18n.md`` keeps a table per language under "## Glossary": each row is an English
-term, the one translation, the other words that must not stand for it and the domains it
-is checked in. A term is checked both ways in those domains: a message whose English has
-the term says the translation, and no translation says one of the other words. Each
-problem is one line naming the language, the message and the term.
-"""
+"""The glossary check (issue 31 item 25): one translation per term and language, checked both ways
+against ``docs/i18n.md``'s "## Glossary" tables; one line a problem."""
 
 from __future__ import annotations
 

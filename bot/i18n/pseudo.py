@@ -1,9 +1,6 @@
-"""``en-XA``, the pseudo-locale of the tests: every string of the template (``.pot``)
-accented, made about 40 % longer and, for a text, wrapped in ⟦ ⟧, so a word that escaped
-the catalogue shows as plain English beside marked words, and a layout that fits only
-English strings overflows in the tests instead of in German. Placeholders (``%(name)s``,
-``{name}``), Discord mentions and links stay as they are. A name of the command tree stays
-a valid Discord name: lowercase letters, no markers."""
+"""``en-XA``, the tests' pseudo-locale: every template string accented, about 40 % longer and
+wrapped in ⟦ ⟧, so an untranslated word or an English-only layout shows in the tests (docs/i18n.md,
+"The pseudo-locale")."""
 
 from __future__ import annotations
 

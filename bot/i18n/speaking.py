@@ -1,23 +1,6 @@
-"""The words of the message being drawn, in its reader's language.
-
-Presentation code writes ``_("%(who)s banked %(points)s", who=name, points=number(n))``;
-the language is not passed down through every renderer but set once, at the edge, where
-the reader is known (``with speaking(language): ...``): the clicking member's for a
-private answer, the server's for a public message (``bot.ui.i18n``). This is how Django's
-``translation.override`` and Flask-Babel's ``force_locale`` do it, and a ``ContextVar`` keeps
-it to the task (one interaction) that set it. Outside any ``speaking`` block the words are
-English, the source.
-
-- ``_(message, **values)``: the translation, its ``%(name)s`` placeholders filled.
-- ``pgettext(context, message, **values)``: the same, for a message whose English is
-  ambiguous ("Bank" the button, "Bank" the noun).
-- ``plural(singular, plural, n, **values)``: the form the
-  language's plural rule picks for ``n``, with ``%(count)s`` as the locale writes ``n``.
-- ``number(n)``: ``n`` grouped the language's way (1,000 / 1.000 / 1 000).
-- ``N_(message)``: marks a constant for the catalogue; translate it where it is shown.
-
-Never glue translated fragments into a sentence: a language orders its words differently.
-Pure: no Discord, no storage."""
+"""The words of the message being drawn, in its reader's language, set once at the edge (``with
+speaking(language):``) in a ``ContextVar``, as Django's ``translation.override`` does; English
+outside. Never glue translated fragments into a sentence."""
 
 from __future__ import annotations
 

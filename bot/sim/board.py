@@ -103,9 +103,7 @@ def simulate(
             | rate(side_wins[side])
             for side in range(config.sides)
         ],
-        # Drawn games, and why: "blocked" (no card could ever be played again), "stalled"
-        # (two reshuffles with no chip placed or removed in between), "passed" (a whole
-        # round of passes with nothing changing).
+        # Drawn games, by reason ("blocked", "stalled", "passed": docs/board-rules.md).
         "draws": sum(draws.values()),
         "draw_reasons": {reason: draws[reason] for reason in ("blocked", "stalled", "passed")},
         "unfinished": unfinished,
@@ -123,11 +121,8 @@ def _play_deal(
     move_times: dict[str, list[float]] | None = None,
     move_cpu: dict[str, list[float]] | None = None,
 ) -> int | None:
-    """Play one deal, seat ``i`` at ``levels[i]``; the winning side, or ``None`` for a drawn
-    or endless game.
-
-    The deal (shuffle, draws, reshuffles) has its own generator and the bots another, so
-    both games of a duplicate pair get the same cards in the same order."""
+    """Play one deal, seat ``i`` at ``levels[i]``: the winning side, or ``None``. The deal and the
+    bots have a generator each, so both games of a duplicate pair get the same cards."""
     cards = random.Random(deal_seed)
     bots = random.Random(deal_seed ^ 0x5EED)
     state = new_game(BoardConfig(len(levels), first_sequence_wins=first_sequence_wins), cards)
@@ -156,15 +151,9 @@ def bootstrap(scores: list[float], seed: int, rounds: int = 2000) -> tuple[float
 def duplicate(
     levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
 ) -> dict[str, Any]:
-    """Play each of ``deals`` deals twice, the two levels swapping sides, and count whose
-    skill or whose cards decided it.
-
-    ``levels`` gives a level per seat: two seats, or 4/6 seats in two teams (seat ``i`` plays
-    for side ``i % 2``, so the levels alternate: ``expert,strong,expert,strong``). The second
-    game of a pair shifts every level by one seat, so each level plays the other side's
-    cards. A level's ``win_rate`` (games won, a drawn game half) has a bootstrap interval
-    over the deals (the two games of a deal are not independent); ``wins_both`` (deals it
-    wins from both sides) a Wilson interval."""
+    """Play each deal twice, the levels swapping sides (every level shifted one seat), and count
+    whose skill or cards decided it: ``win_rate`` with a bootstrap interval over the deals,
+    ``wins_both`` a Wilson one."""
     sides = BoardConfig(len(levels)).sides if len(levels) >= 2 else 0
     pair = levels[:2]
     if sides != 2 or any(level != pair[i % 2] for i, level in enumerate(levels)):
@@ -248,12 +237,9 @@ def uninformative(first: str, second: str) -> str | None:
 def league(
     levels: list[str], deals: int, seed: int, first_sequence_wins: bool = False
 ) -> dict[str, Any]:
-    """Every pair of ``league_members(levels)`` in duplicate play at 2 seats, each pair over
-    the same ``deals`` deals (``duplicate`` with ``seed``): each level against strong, greedy
-    and the others, with the bootstrap interval of its games won and the deals it wins from
-    both seats. A matchup ``uninformative`` names the reason (``easy`` against ``greedy``,
-    ``medium`` against ``strong``); each level's ``standing`` is its mean score over its
-    informative matchups."""
+    """Every pair of ``league_members(levels)`` in duplicate play over the same deals; matchups of
+    two deterministic players are ``uninformative``, and ``standing`` is the mean over the others.
+    """
     members = league_members(levels)
     matchups: list[dict[str, Any]] = []
     # Levels playing as one engine play the same games (same deals, same generators), so a

@@ -77,11 +77,8 @@ def _predict(weights: list[float], row: list[float]) -> float:
 def fit(
     rows: list[list[float]], labels: list[float], iterations: int = 25
 ) -> tuple[list[float], float, float, float]:
-    """Logistic regression: raw-scale weights, intercept, log loss and accuracy.
-
-    Features are standardised for the fit and the weights scaled back, so they apply to
-    the raw features ``strong`` computes; the intercept takes back the standardisation's
-    shift too, so ``sigmoid(intercept + weights . row)`` is the fitted probability."""
+    """Logistic regression on standardised features, the weights and intercept scaled back to the
+    raw features ``strong`` computes; returns them with the log loss and accuracy."""
     n, width = len(rows), len(rows[0])
     means = [sum(row[j] for row in rows) / n for j in range(width)]
     spreads = [

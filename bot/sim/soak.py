@@ -276,9 +276,8 @@ class SoakWorld:
         report = await wallets.check_invariant(db)
         if not report.ok:
             raise Violation(f"ledger invariant broken: {report}")
-        # Escrows and payouts change only with their game (same transaction, version bump):
-        # re-check the games whose version moved since the last check, so a long soak does
-        # not re-read every finished game after every operation.
+        # Escrows change only with their game's version: re-check only the games that moved,
+        # or a long soak re-reads every finished game after each operation.
         versions = await audit.game_versions(db)
         changed = [g for g, v in versions.items() if self._seen.get(g) != v]
         for start in range(0, len(changed), 500):
