@@ -104,10 +104,8 @@ class Help(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-# /help's sections: the top-level commands of "Your chips and stats"; every other command
-# a member can use is under "Play", those that ask for a permission (``default_
-# permissions``) under "Server admins", shown only to members who have it, and those of
-# tournament organisers (``ORGANISERS``) under "Run tournaments", shown only to them.
+# /help's sections: "Your chips and stats", "Play", and "Server admins" and "Run
+# tournaments", each shown only to members with the permission or role.
 FIELD_LIMIT = 1024  # Discord's limit of an embed field's value
 CHIPS_AND_STATS = ("wallet", "daily", "pay", "stats", "leaderboard", "privacy")
 PLAY_ORDER = ("rules", "odds", "replay", "history", "resign", "end")

@@ -1,7 +1,5 @@
-"""``/sequences start`` and ``/sequences end``: push-your-luck Sequences, its variants, and
-the classic one-roll Sequences. The options, their ranges, defaults and checks are the
-games' (``bot.games.sequences.settings``, ``bot.games.oneroll.settings``); this command
-only picks which game its options open."""
+"""``/sequences start`` and ``/sequences end``: push-your-luck Sequences, its variants and one-roll;
+the options are the games' settings, this command only picks which game they open."""
 
 from __future__ import annotations
 

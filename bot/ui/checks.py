@@ -22,9 +22,8 @@ PERMISSION_LABELS = {
 }
 
 
-# A command only tournament organisers may run (Manage Server, or the server's organiser
-# role): ``@app_commands.command(..., extras=ORGANISERS)``. /help lists it to them only;
-# the check in the command is what counts.
+# A command only tournament organisers may run (``extras=ORGANISERS``): /help lists it to
+# them only; the check in the command is what counts.
 ORGANISERS = {"who": "organisers"}
 
 
@@ -46,9 +45,8 @@ def require_admin(interaction: discord.Interaction[Any], refusal: str) -> None:
         raise Forbidden(refusal)
 
 
-# Discord denies these with the one they hang on: nothing works without View Channel, and
-# without Send Messages no embed or file goes either (discord.py's ``permissions_for``
-# reports them missing too). Only the root is named: granting it may be all it takes.
+# Permissions denied with the one they hang on: only the root is named, since granting it
+# may be all it takes.
 IMPLIED_BY = {"send_messages": ("embed_links", "attach_files")}
 
 
@@ -97,11 +95,9 @@ def fits_id(*numbers: int) -> bool:
 
 
 async def on_own_message(interaction: discord.Interaction[Any], title: str) -> bool:
-    """Whether the clicked message is one the bot drew with an embed whose title starts
-    with ``title`` (a catalogue message, in any of the bot's languages); if not, the presser
-    is told privately. A persistent button must answer only on its own kind of message:
-    its id pressed on a turn message or a lobby (a forged or copied click) would otherwise
-    redraw that message as something else and take its game buttons away."""
+    """Whether the clicked message is the bot's own with an embed titled ``title``, else the presser
+    is told privately: a persistent button pressed on another message (forged or copied) would
+    redraw it as something else."""
     message = interaction.message
     # The message was drawn in its reader's language (a public one in the server's, which
     # need not be the presser's): ``title`` (a catalogue message) in any language.

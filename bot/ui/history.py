@@ -1,7 +1,6 @@
-"""``/history``: a server's finished games, newest first, with persistent Previous/Next
-buttons. The custom_id carries the page: ``hi:<owner>:<page>:<member or 0>:<game key or
-->``. The member who asked turns the pages in place; anyone else who presses gets the page
-privately. Each row names the game's id for ``/replay``."""
+"""``/history``: a server's finished games, newest first, with persistent buttons
+(``hi:<owner>:<page>:<member or 0>:<game key or ->``): the asker turns pages in place, anyone else
+gets the page privately."""
 
 from __future__ import annotations
 

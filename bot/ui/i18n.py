@@ -1,11 +1,7 @@
-"""The slash commands in the member's language, and which language a message is drawn in.
-
-``CommandTranslator`` is discord.py's ``app_commands.Translator``: every name, description
-and choice of the command tree is a ``locale_str`` (discord.py's ``auto_locale_strings``),
-looked up in the catalogue under the context of what it is (``CONTEXTS``). ``tree_problems``
-holds a translated tree to Discord's rules for it, so ``python -m bot sync`` refuses what
-Discord would reject. ``locale_for`` picks the language of an answer: a private one in the
-member's, a public one in the server's (``/settings language``)."""
+"""The slash commands in the member's language, and which language a message is drawn in:
+``CommandTranslator`` (discord.py's translator over the catalogue), ``tree_problems`` (what Discord
+would refuse at sync) and ``locale_for`` (a private answer in the member's, a public one in the
+server's)."""
 
 from __future__ import annotations
 
@@ -191,11 +187,9 @@ async def locale_for(
 
 
 class ServerLanguages:
-    """The language of each server's public messages, known without a database round trip
-    per message: the one ``/settings language`` chose (``GuildSettings`` reads it once per
-    server), else the server's Discord locale, as the last interaction from there said
-    (``heard``; a timer has none) or the gateway's guild does, else English. Members' own
-    locales are remembered too: a DM the bot sends by itself (a reminder) is in theirs."""
+    """The language of each server's public messages without a database round trip: ``/settings
+    language``, else the server's Discord locale, else English. Members' locales are kept too, for
+    the DMs the bot sends by itself."""
 
     MEMBERS_REMEMBERED = 100_000
 
@@ -313,10 +307,8 @@ async def publicly(interaction: discord.Interaction[Any]) -> AsyncIterator[Langu
 def in_public_language(
     method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
 ) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
-    """A method that draws a table's public messages (the lobby, the table message, results,
-    thread names, pings): run it in that table's public language (``ServerLanguages``),
-    whoever's interaction it answers. The table is its first ``Table`` or ``Change``
-    argument; its object has ``languages``."""
+    """A method that draws a table's public messages, run in that table's public language whoever's
+    interaction it answers; the table is its first ``Table`` or ``Change`` argument."""
 
     @functools.wraps(method)
     async def drawn(self: S, *args: P.args, **kwargs: P.kwargs) -> R:

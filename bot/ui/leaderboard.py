@@ -1,10 +1,6 @@
-"""Previous/Next buttons for leaderboards, persistent across restarts.
-
-The custom_id carries everything needed to draw a page: ``lb:<owner>:<page>:<scope>:<sort>
-[<season id>]:<game key>`` (no season id: the all-time board, which is all that ids from
-before seasons showed). The member who asked for the board turns its pages in place; anyone else who
-presses gets the page privately, with their own row.
-"""
+"""Previous/Next buttons for leaderboards, persistent across restarts
+(``lb:<owner>:<page>:<scope>:<sort>[<season id>]:<game key>``): the asker turns pages in place,
+anyone else gets the page privately."""
 
 from __future__ import annotations
 

@@ -155,9 +155,7 @@ def lobby_embed(game: Game[Any], table: TableSnapshot) -> discord.Embed:
         )
         colour = COLOUR_DONE
     else:
-        # Closed without a result: the reason the service recorded ("A member with Manage
-        # Server cancelled this table.", "Nobody started this table in time.", ...) is the
-        # last event.
+        # Closed without a result: the reason the service recorded is the last event.
         description = last_line(table) or _(CLOSED_WORDS.get(status, status))
         colour = COLOUR_CLOSED
     embed = discord.Embed(

@@ -1,10 +1,6 @@
-"""The lobby host's private panel (the lobby's Manage button): remove a seat, make another
-member seated the host, change the settings (a modal of the game's own start options), and
-the spectators' Watch button (a toggle) of the lobby and the table message.
-
-The panel's selects are persistent (``bot.ui.manage.ManageSelect``, custom_id
-``lm:<table>:<action>``): they answer after a restart too; each pick is checked again by
-the table service."""
+"""The lobby host's private panel (Manage): remove a seat, pass the host role, change the settings,
+and the spectators' Watch toggle; its selects are persistent (``lm:<table>:<action>``) and each pick
+is checked again by the service."""
 
 from __future__ import annotations
 

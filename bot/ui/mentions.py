@@ -1,7 +1,5 @@
-"""Clickable command mentions (``</sequences start:123>``) from the ids Discord gave the
-commands when they were synced, fetched once (``CommandTree.fetch_commands``) and cached.
-Before the commands are synced, or when Discord cannot be asked, a mention falls back to
-the plain ``/name`` in code style, and the ids are asked for again a while later."""
+"""Clickable command mentions (``</sequences start:123>``) from the synced commands' ids, fetched
+once and cached; before a sync, or without Discord, the plain ``/name``, asked for again later."""
 
 from __future__ import annotations
 

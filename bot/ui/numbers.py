@@ -1,9 +1,6 @@
-"""Numbers in slash-command options beyond what Discord's clients send. Discord caps an
-integer option at 2⁵³ − 1 either way, but a custom client or a raw API call need not: a value
-past that reached the store (the SQLite driver raises past 64 bits) and the member saw an
-apology. Every integer and number option of every command is checked here, before the
-command runs, and refused in one private line naming the option's range; so is a value
-outside the range the command declares (discord.py trusts the client to keep it)."""
+"""Numbers in slash-command options beyond what Discord's clients send: a raw API call may pass a
+value past 2⁵³ − 1 or the declared range (discord.py trusts the client), so every option is checked
+before the command runs and refused in one private line."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Pacing the REST requests the bot sends besides its answers to clicks (interaction
-responses are exempt from Discord's global limit; a thread, a new message, an edit by REST
-are not): under the global 50 a second, so that a burst of them (a hundred Start presses in
-the same instant, thousands of turn timers running out in the same second) never meets a
-429, nor sends more requests while one is in force (each an invalid request in Discord's
-count: 10,000 in 10 minutes ban the bot for an hour)."""
+"""Pacing the REST requests the bot sends besides its answers to clicks under Discord's global 50 a
+second, so a burst never meets a 429 (10,000 invalid requests in 10 minutes ban the bot for an
+hour)."""
 
 from __future__ import annotations
 
@@ -69,12 +66,9 @@ class LoopClock:
 
 
 class RequestPace:
-    """At most ``limit`` requests in any ``per`` seconds, first come first served: the one
-    pace of every REST request the publisher sends, after a click or a timer alike (the
-    thread of a start, the table message, the ping and its deletion, a lobby's redraw), so
-    that a burst of clicks never reaches Discord's global limit. Each request waits here
-    right before it is sent and is counted when it leaves, on the clock as it then reads:
-    a window counts what was really let through, not what was planned."""
+    """At most ``limit`` requests in any ``per`` seconds, first come first served, for every REST
+    request the publisher sends; each is counted when it leaves, so a window counts what was really
+    let through."""
 
     def __init__(self, limit: int, per: float = 1.0, clock: Clock | None = None) -> None:
         self.limit = limit

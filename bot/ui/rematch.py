@@ -1,7 +1,6 @@
-"""The Rematch button of a finished game's result message (its last game message): pressed
-by one of its players, it opens a lobby with the same seats, settings and stake in the
-game's channel (``bot.tables.rematch``), pinging the members whose seats it holds; pressed
-again (by anyone who played), it answers privately with where that lobby is."""
+"""The Rematch button of a result message: a player's press opens a lobby with the same seats,
+settings and stake (``bot.tables.rematch``), pinging the members whose seats it holds; a later press
+says where it is."""
 
 from __future__ import annotations
 

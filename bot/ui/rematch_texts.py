@@ -1,7 +1,5 @@
-"""What a rematch says (bot.tables.rematch), and the Rematch button of a result message.
-
-Kept apart from ``bot.ui.rematch`` (the button's callback, which reaches the shell) so that
-the publisher and the lobby can draw them without importing the shell."""
+"""What a rematch says, and the Rematch button; apart from ``bot.ui.rematch`` so the publisher and
+the lobby draw them without importing the shell."""
 
 from __future__ import annotations
 

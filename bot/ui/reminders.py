@@ -1,8 +1,6 @@
-"""Turn reminders on Discord: the mention in the game's thread, or the direct message a member
-chose with /notify (a refused DM falls back to the thread, quietly). Paced: each tick claims
-only as many reminders as the budget lets go now; the rest stay due in the database and go
-at the next ticks, so a burst of them never holds up the timers or the clicks.
-"""
+"""Turn reminders on Discord: the thread's mention or the DM a member chose (/notify; a refused DM
+falls back to the thread). Each tick claims only what the pace lets go now, so a burst never holds
+up timers or clicks."""
 
 from __future__ import annotations
 

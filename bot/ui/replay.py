@@ -1,16 +1,9 @@
-"""A finished game replayed step by step (``/replay``), with persistent buttons: first,
-back, next, last, a round back and forward, and for the board game "Download animation".
+"""A finished game replayed step by step (``/replay``) with persistent buttons (``rp:<game
+id>:<step>:<button>``).
 
-``/replay`` posts one public message, the shared one, at the start (or at the step asked
-for); it never moves. Its buttons give whoever presses them a private copy at that step,
-and the copy's buttons step that copy in place: viewers never fight over one message, and
-nobody sees the ending before they step to it.
-
-The custom_id carries everything needed to draw a step: ``rp:<game id>:<step>:<button>``,
-so the buttons keep working after a restart. The states come from the replay service's
-in-memory cache, so a press renders one step and replays nothing. Public information only:
-the games' replay text and pictures never show a hand.
-"""
+The shared public message never moves; each press gives its presser a private copy stepped in place,
+so viewers never fight over one message and nobody sees the ending early. States come from the
+replay cache; never a hand."""
 
 from __future__ import annotations
 

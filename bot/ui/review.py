@@ -1,8 +1,6 @@
-"""The Review button of a finished game's result message and of its ``/replay``: pressed
-by a member who played, it answers them privately with their own moves where their chances
-dropped most (the game's ``review_payload``, drawn from their own cards and what was public
-only). Nobody else's hand is ever shown: hands stay secret after the game, as at a real
-table (docs/board-rules.md, "Suggest and Review")."""
+"""The Review button of a result message and of ``/replay``: a member who played gets their own
+moves where their chances dropped most, privately, from their own cards and what was public
+(docs/board-rules.md, "Suggest and Review")."""
 
 from __future__ import annotations
 

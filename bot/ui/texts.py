@@ -1,8 +1,5 @@
-"""The words of the table layer's refusals (issue 21): ``bot.tables`` raises a code and its
-values (``UserError(code="lobby.full", high=6, held=1)``), and this module, registered
-once when the shell's error path is imported (``bot.ui.errors``), says them to the player.
-Every refusal of the table service, fair play, the lobby host, replays, teams and the
-wallets is worded here, so another language changes this one place."""
+"""The words of the table layer's refusals (issue 21): ``bot.tables`` raises a code and its values,
+and this module, registered by the shell's error path, words every one of them."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The words of the tournament service's refusals (``bot.tables.tournaments`` and its
-options' ``check``): the service raises a code and its values
-(``UserError(code="tournament.fee", balance=200, fee=300)``), and this module, registered
-when the tournaments' ui is imported, says them to the player, as ``bot.ui.texts`` does
-for the table layer."""
+"""The words of the tournament service's refusals, worded from their codes and values as
+``bot.ui.texts`` does for the table layer."""
 
 from __future__ import annotations
 

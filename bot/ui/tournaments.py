@@ -219,10 +219,9 @@ async def redraw_signup(client: Any, shell: Shell, t: Tournament) -> None:
 
 
 async def post_due(client: Any, shell: Shell) -> None:
-    """Open the tables of every paired match and post them, each in a thread of its own;
-    then post the standings of each round just started or tournament just finished.
-    Before that: redraw the sign-up messages whose check-in opened, and start the
-    tournaments whose start time came."""
+    """Redraw the sign-ups whose check-in opened, start the tournaments due, open and post every
+    paired match's table in a thread of its own, then post the standings of each round started or
+    tournament finished."""
     for t in await shell.tournaments.checkin_opened():
         await redraw_signup(client, shell, t)
     started, cancelled = await shell.tournaments.start_due()
