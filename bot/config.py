@@ -15,8 +15,7 @@ from bot.tables.thinking import default_workers
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-# Discord sets no published maximum; a shard holds at most 2,500 servers (Discord recommends
-# about 1,000), so 50,000 shards would seat more servers than Discord has. A larger count is a
+# More shards than Discord has servers to seat (2,500 a shard at most): a larger count is a
 # typo, and would open that many gateway connections.
 MAX_SHARD_COUNT = 50_000
 
@@ -58,10 +57,8 @@ class Settings(BaseSettings):
     max_lobbies_per_guild: int = Field(default=10, ge=1)
     max_games_per_guild: int = Field(default=25, ge=1)  # lobbies and running games together
     max_bot_players: int = Field(default=11, ge=0)
-    # Worker processes in which the board game's hard and expert bots think (a search of
-    # up to a second a move), so that clicks on other tables never wait; 0 thinks in the
-    # bot's own process, holding up its event loop meanwhile. Unset (or empty): one fewer
-    # than the cores, at least one, so the event loop keeps a core (bot.tables.thinking).
+    # Processes where the hard and expert board bots think, so clicks never wait on a search
+    # (0: in the event loop); unset, one fewer than the cores (bot.tables.thinking).
     bot_workers: int = Field(default_factory=default_workers, ge=0, le=32)
     # Sharding over several processes: every process gets the same SHARD_COUNT and its own
     # SHARD_IDS; unset, one process runs the bot unsharded, as a small bot does.

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-# The words of error codes: code -> a template of named fields ("{seats}"), or a function of
-# the error's values. A game's logic half raises codes and values; its presentation gives
-# the words (``add_texts``), so that the words of every game live in one place.
+# The words of error codes (a template of named fields, or a function of the values): a
+# game's logic half raises codes, its presentation adds the words (``add_texts``).
 ErrorText = str | Callable[..., str]
 _TEXTS: dict[str, ErrorText] = {}
 

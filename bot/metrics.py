@@ -1,8 +1,6 @@
-"""What an operator scrapes from ``/metrics`` (Prometheus' text format).
-
-The counters live here, not in the web server, so every layer may count what it does; gauges are
-read when ``/metrics`` is. One registry per process, not the library's global one, so a second bot
-in a test registers no name twice."""
+"""What an operator scrapes from ``/metrics``: the counters live here so every layer may count
+without importing the web server, in a registry of the process's own so a second bot in a test
+registers no name twice."""
 
 from __future__ import annotations
 

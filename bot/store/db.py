@@ -1,11 +1,9 @@
-"""The database: one interface over two engines, SQLite (one file) and PostgreSQL (``DATABASE_URL``,
-for several processes).
+"""The database: one interface over SQLite (one file) and PostgreSQL (``DATABASE_URL``, several
+processes); docs/architecture.md, "Two database engines".
 
-The repositories write their SQL once; what differs comes from ``Connection.dialect``
-(docs/architecture.md, "Two database engines"). ``Database.transaction()`` runs async code between
-BEGIN and COMMIT; ``Database.write(job)``, the hot path, runs a synchronous job on the engine's
-worker thread with group commit (docs/performance.md, "Store write path"). ``Database.on_statement``
-is the test hook through which the crash tests and the soak fail a write at any statement."""
+``transaction()`` runs async code between BEGIN and COMMIT; ``write(job)``, the hot path, a
+synchronous job on the worker thread with group commit (docs/performance.md, "Store write path");
+``on_statement`` is the crash tests' hook."""
 
 from __future__ import annotations
 
@@ -213,11 +211,8 @@ class Statements:
 
     steps: tuple[Statement, ...]
     conflict: Callable[[], Exception]
-    # The same change as one statement that changes ``single.expect`` rows when it happens
-    # and nothing otherwise (a data-modifying CTE, which only PostgreSQL has): a batch of
-    # such jobs needs no savepoints and goes whole in one round trip (pipeline mode). It
-    # must be safe to run twice (a compare-and-set, or a value set): a batch whose
-    # connection was lost in that round trip runs again.
+    # The change as one statement (a PostgreSQL data-modifying CTE), so a batch goes whole in
+    # one round trip with no savepoints; it must be safe to run twice (a lost batch reruns).
     single: Statement | None = None
 
     def __call__(self, conn: WriteConnection) -> None:

@@ -63,9 +63,8 @@ WAIT_FOR_SERVER = 2.0
 # A pooled connection is replaced after about this long (psycopg_pool adds some randomness):
 # none outlives a proxy's or a server's limit on a session's age.
 MAX_LIFETIME = 30 * 60.0
-# How long the pool's workers keep trying to open a connection (their delays double from 1 s)
-# before they give up until the next request: a server back after a long outage is found
-# within seconds, not after a delay doubled for minutes.
+# How long the pool's workers retry a connection before waiting for the next request, so a
+# server back after a long outage is found within seconds, not a doubled delay of minutes.
 RECONNECT_FOR = 10.0
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "escrows_settle_once", "escrows_no_delete")
@@ -474,11 +473,8 @@ class PostgresDatabase(Database):
         raw = await self._begun()
 
         async def rollback() -> None:
-            # psycopg closes a connection whose statement was interrupted again while it
-            # was being cancelled, or that the server dropped: the server ends that
-            # transaction (a COMMIT it had already received stands), and the pool drops
-            # the connection. A ROLLBACK there would only replace the caller's error (a
-            # cancellation, a lost connection) with its own.
+            # A connection closed or dropped mid-statement: the server ends its transaction
+            # and the pool drops it; a ROLLBACK would only hide the caller's error with its own.
             if raw.closed or raw.broken:
                 return
             if raw.info.transaction_status != TransactionStatus.IDLE:
@@ -504,9 +500,8 @@ class PostgresDatabase(Database):
         """A read; run once more on a fresh connection if its connection was lost."""
         self.before_statement(sql)
         query, values = translate(sql), tuple(params) or None
-        # Lost connections are found by using them (no check first: that was a round trip
-        # per read), so a read that finds its connection lost runs again on the next one,
-        # for up to WAIT_FOR_SERVER (after a failover every pooled connection may be gone).
+        # Lost connections are found by use (a check first cost a round trip a read), so a
+        # read that finds one lost runs again on the next, for up to WAIT_FOR_SERVER.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_FOR_SERVER
         while True:
@@ -622,10 +617,8 @@ class PostgresDatabase(Database):
                 cursors = [send(job.single.sql, job.single.params) for job in jobs if job.single]
                 send("COMMIT")
         except psycopg.OperationalError:
-            # Lost, maybe after the server took the COMMIT: the batch may run again all the
-            # same (``_run_batch`` does so once), since every pipelined job is a
-            # compare-and-set or sets a value: run again after its commit, it changes
-            # nothing (its caller is told the game changed).
+            # Lost, maybe after the COMMIT: ``_run_batch`` may run it once more, since every
+            # pipelined job is a compare-and-set or sets a value (a rerun changes nothing).
             rollback()
             sent.last = "(pipeline)"
             raise

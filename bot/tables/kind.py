@@ -1,9 +1,6 @@
-"""What the table layer needs from a game: the ``GameKind`` base class, between the table and one
-pure rules module.
-
-It holds the rules' state type ``S`` and values only (JSON only in ``load``/``dump``; words are the
-presentation's, ``bot.games.base.Game``, which holds a kind). A small game extending ``Turns``
-implements only ``start``, ``turn_actions`` and ``apply``; the rest are defaults."""
+"""What the table layer needs from a game: ``GameKind``, between the table and one pure rules
+module, holding values only (words are ``bot.games.base.Game``'s). A small game extending ``Turns``
+writes only ``start``, ``turn_actions`` and ``apply``."""
 
 from __future__ import annotations
 

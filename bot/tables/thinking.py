@@ -25,9 +25,8 @@ BotJob = Callable[[], list[Any]]
 #: How much lower a worker's CPU priority is than the bot's (``os.nice``): the event loop
 #: runs first whenever both want a core.
 WORKER_NICENESS = 10
-#: Seconds of wall-clock time a move may think before its table plays the fallback move.
-#: An expert's search is about a second on a quiet core; 20 s is a machine so loaded that
-#: waiting longer would hold the table (and its players) for nothing.
+#: Wall-clock seconds a move may think before its table plays the fallback move (an expert's
+#: search takes about one on a quiet core).
 GUARD_SECONDS = 20.0
 
 

@@ -71,18 +71,16 @@ class TableTimers:
                 log.warning("timer for game %s waits for the database: %s", table_id, exc)
                 return None
             except Exception:
-                # One broken table (a bug, a full disk) must not stop every other table's
-                # timers: the due list is ordered by deadline, so it would come first
-                # forever.
+                # One broken table must not stop the others: first by deadline, it would come
+                # first for ever.
                 log.exception("timer for game %s failed; the others still fire", table_id)
                 return None
             if change is not None and on_change is not None:
                 on_change(change)
             return change
 
-        # Up to TIMER_CONCURRENCY due tables at a time: their locks taken, then the tables
-        # read in one query under them (not one read each), then fired together, so that
-        # their saves are committed together.
+        # Up to TIMER_CONCURRENCY due tables at a time, locked, read in one query and fired
+        # together, so that their saves commit together.
         due = await games.due(self.kernel.db, self.kernel.clock(), shards=self.kernel.shard_filter)
         if not due:
             return []

@@ -1,9 +1,5 @@
-"""Playing cards of the Sequence board game as 2-character codes.
-
-A code is a rank (``A``, ``2``-``9``, ``T`` for ten, ``J``, ``Q``, ``K``) followed by a suit
-(``S`` spades, ``H`` hearts, ``D`` diamonds, ``C`` clubs): ``"7H"``, ``"TS"``, ``"JD"``.
-The deck is two standard 52-card decks, jacks included (RULINGS §3).
-"""
+"""Playing cards of the Sequence board game as 2-character codes, rank then suit (``"7H"``, ``"TS"``
+ten of spades, ``"JD"``); two standard 52-card decks (RULINGS §3)."""
 
 from __future__ import annotations
 
@@ -44,10 +40,7 @@ def is_jack(code: str) -> bool:
 
 
 def card_label(code: str) -> str:
-    """Label of a card for players.
-
-    ``"7H"`` -> ``"7♥"``, ``"TS"`` -> ``"10♠"``, ``"JD"`` -> ``"J♦"``.
-    """
+    """Label of a card for players: ``"7H"`` -> ``"7♥"``, ``"TS"`` -> ``"10♠"``."""
     check_card(code)
     rank = "10" if code[0] == "T" else code[0]
     return rank + _SUIT_SYMBOLS[code[1]]

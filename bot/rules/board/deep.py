@@ -1,15 +1,5 @@
-"""A search with roll-outs to the game's end (issue 34's "cheap check"): an experiment,
-played by ``board-sim`` as the level ``deep``, not offered to players.
-
-For the seat to move it takes the candidates ``search`` takes (strong's best ``width`` moves
-by its evaluation, greedy's choice and the threat moves), deals the hidden cards ``deals``
-times (``search.sample_deal``: only what the seat sees), and in each deal plays every
-candidate and then the whole table by ``greedy`` to the end of the game with the compiled
-kernel (``kernel``; the Python engine where it is missing). Every candidate of a deal gets
-the same random numbers (common random numbers). A won game counts 1, a drawn one ½. It
-keeps strong's choice unless another candidate's mean beats it by more than twice the
-standard error of the paired difference (the evidence rule of ``search``).
-"""
+"""A search with roll-outs to the game's end (issue 34's "cheap check"), the ``board-sim`` level
+``deep``, not offered to players; docs/board-rules.md, "The cheap check"."""
 
 from __future__ import annotations
 

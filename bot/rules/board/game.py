@@ -573,10 +573,8 @@ def apply(state: BoardState, action: Action, rng: random.Random) -> BoardState:
             if all(isinstance(a, TradeDeadCard) for a in legal):
                 raise IllegalAction(code="board.trade_first")
             raise IllegalAction(code="board.cant_pass")
-        # Passing ends nothing by itself: the others play on, and this seat trades again
-        # next turn. But once every seat still playing has passed with nothing changed in
-        # between, each would face the same position again, for ever: a draw. A pass after
-        # this turn's trade starts the count again: the seat drew, and trades next turn too.
+        # A round of passes with nothing changed would repeat for ever: a draw ("passed"). A
+        # pass after this turn's trade starts the count again: the seat drew.
         idle = 0 if state.traded else state.idle_passes + 1
         playing = config.seats - len(state.out)
         return replace(

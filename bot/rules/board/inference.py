@@ -1,28 +1,6 @@
-"""What the opponent's last move says about its hand (issue 34, item 4): deals of the hidden
-cards weighted by how likely that move was under a strong-like player holding them.
-
-A strong player (``strong``, ``greedy``, the searching levels) finishes a sequence it can and
-blocks a four of ours it can. So when the seat that moved just before us (a live foe) did
-neither, it probably held no card that could have: no card of a hole of its own fours, none of
-a hole of ours, no two-eyed jack (it fills any hole), and no one-eyed jack while one of our
-fours had a chip it could remove. That is a hard constraint with a small error rate
-(``ERROR``: the player may not be strong-like, or saw a reason we don't), turned into a
-likelihood of each sampled hand:
-
-- the foe's hand before its move was its hand now, less the card it drew after playing, plus
-  the card it played; we do not know which card of its hand is the new one, so each is
-  equally likely;
-- a hand that held ``m`` of the telling cards before the move: likelihood 1 if ``m == 0``,
-  ``ERROR`` if it held one for certain (``m >= 2`` now: at most one is the new card), and
-  ``1/n + (1 - 1/n) * ERROR`` if it holds one now (``n`` cards: it is the new card with
-  chance ``1/n``).
-
-``search.inferred_deal`` draws a deal as ``search.sample_deal`` does and keeps it with
-probability its likelihood (rejection sampling: the kept deals follow the posterior), up to
-``TRIES`` draws; if none is kept, the likeliest drawn. ``evidence`` reads only the
-``SeatView`` (the board before the foe's move is the board now without its chip, or with
-ours back after a removal; the card it played is in the move).
-"""
+"""What the opponent's last move says about its hand (issue 34, item 4): a foe that neither finished
+nor blocked probably held no card that could have, so sampled hands are weighted by that likelihood
+(docs/board-rules.md, "Inference over the opponent's hand")."""
 
 from __future__ import annotations
 
@@ -49,10 +27,8 @@ class Evidence:
 
 
 def evidence(view: SeatView) -> Evidence | None:
-    """The constraint the last move puts on its mover's hand, or ``None`` when it says
-    nothing (it finished or blocked, it was ours or a partner's, a pass or a removal at three
-    sides or more, a foe that is out, or it played a card that would itself have finished or
-    blocked: then it is not playing as a strong player does and we infer nothing)."""
+    """The constraint the last move puts on its mover's hand, or ``None`` when it says nothing (it
+    finished or blocked, was not a live foe's placement, or spent a telling card itself)."""
     last = view.last_move
     config = view.config
     if last is None or last.new_sequences or view.outcome is not None:

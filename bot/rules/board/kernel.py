@@ -1,18 +1,8 @@
-"""Roll-outs of board games to their end: the compiled kernel (``kernel.c``) and its
-pure-Python twin, which play the same games move for move.
+"""Roll-outs of board games to their end, every seat by ``greedy``: the compiled kernel
+(``kernel.c``, through cffi) and its pure-Python twin, which play the same games move for move.
 
-A roll-out plays every seat by ``greedy`` (which finishes a sequence it can and blocks a
-four at almost any cost), trades and passes forced first as ``bots.forced_action`` makes
-them, one ``random.Random`` for the bots' ties and the reshuffles, until the game ends or
-``max_plies`` actions were played. A full round of passes with nothing traded, placed or
-removed in between ends the roll-out as a draw (RULINGS §3, the third guard), counted from
-the roll-out's start.
-
-The compiled kernel is C built on first use by ``kernel_build`` and loaded with cffi (ABI
-mode). It is used when it loads; ``BOARD_KERNEL=python`` in the environment forces the
-pure-Python engine, which is also what plays where cffi or a C compiler is missing.
-``board-sim --parity N`` plays seeded games through both and compares every move.
-"""
+Used when it loads; ``BOARD_KERNEL=python`` forces the twin, as does a missing compiler
+(docs/board-rules.md, "The compiled playout kernel"; ``board-sim --parity N`` compares them)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,9 @@
-"""Building the board game's playout kernel (``kernel.c``) with the system C compiler.
+"""Building the board game's playout kernel (``kernel.c``) with the system C compiler, standard
+library only so the Docker build stage can run it as a script.
 
-Standard library only, so that the Docker image's build stage can run it as a script
-(``python bot/rules/board/kernel_build.py DIR``) before anything else is installed.
-
-The library is built on first use into a cache folder (``BOARD_KERNEL_CACHE``, else
-``$XDG_CACHE_HOME/sequences-bot`` or ``~/.cache/sequences-bot``) under a file lock, so that
-the bot's worker processes and parallel test workers build it once between them. Its name
-carries a hash of the source and the compiler flags: a changed ``kernel.c`` builds anew. A
-machine without a compiler (or a read-only cache with no library in it) gets ``None`` and
-the callers play the pure-Python engine instead.
-"""
+Built once on first use into a cache folder under a file lock, named by a hash of source and flags;
+no compiler gives ``None``, and the callers play the Python engine (docs/board-rules.md, "Built on
+first use")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The 10x10 board: which card each space shows, coordinates, and precomputed line tables.
-
-Spaces are addressed as ``(row, col)`` with 0-9 each, row 0 at the top; internally as one
-cell index ``row * 10 + col`` so that sets of spaces are plain integer bit masks (fast to
-intersect and count on the hot paths of the engine and the bot players).
-Players see a space as ``"C5"``: column letter A-J, then row number 1-10.
-"""
+"""The 10x10 board: which card each space shows, coordinates and precomputed line tables. A space is
+``(row, col)``, inside one cell index ``row * 10 + col`` so sets of spaces are integer bit masks;
+players read ``"C5"``."""
 
 from __future__ import annotations
 

@@ -101,9 +101,8 @@ def search_action(view: SeatView, budget: Budget, rng: random.Random) -> Action:
     spent = 0
     alive = list(weighed)
     while spent < budget.playouts:
-        # The rounds left until two moves remain share what is left of the budget; each
-        # round plays at least ``_MIN_DEALS`` deals, or a move would fall on a few unlucky
-        # deals. The last round gives the two what is left.
+        # The rounds left share the budget, each at least ``_MIN_DEALS`` deals so no move falls
+        # on a few unlucky ones; the last round gives the final two what is left.
         left = budget.playouts - spent
         rounds = max(1, math.ceil(math.log2(len(alive))) - 1)
         deals = min(max(_MIN_DEALS, left // rounds // len(alive)), left // len(alive))
