@@ -94,10 +94,7 @@ class Economy(commands.Cog):
     @app_commands.describe(member="Who gets the chips", amount="How many chips")
     @app_commands.guild_only()
     async def pay(
-        self,
-        interaction: discord.Interaction[SequencesBot],
-        member: discord.Member,
-        amount: Amount,
+        self, interaction: discord.Interaction[SequencesBot], member: discord.Member, amount: Amount
     ) -> None:
         guild_id = _guild(interaction)
         _human(member)
@@ -150,14 +147,7 @@ class Chips(
         amount: Amount,
         reason: app_commands.Range[str, 1, MAX_REASON],
     ) -> None:
-        await self._adjust(
-            interaction,
-            member,
-            amount,
-            reason,
-            wallets.grant,
-            GRANTED,
-        )
+        await self._adjust(interaction, member, amount, reason, wallets.grant, GRANTED)
 
     @app_commands.command(name="take", description="Remove chips from a member's wallet")
     @app_commands.describe(member="Whose wallet", amount="How many chips", reason="Why")
@@ -168,14 +158,7 @@ class Chips(
         amount: Amount,
         reason: app_commands.Range[str, 1, MAX_REASON],
     ) -> None:
-        await self._adjust(
-            interaction,
-            member,
-            amount,
-            reason,
-            wallets.take,
-            TAKEN,
-        )
+        await self._adjust(interaction, member, amount, reason, wallets.take, TAKEN)
 
     async def _adjust(
         self,

@@ -17,9 +17,7 @@ from cogs.game_group import GameGroup
 
 @anywhere  # a one-roll race fits a DM or a group chat (bot.ui.anywhere)
 class HeartsDue(
-    GameGroup,
-    group_name="heartsdue",
-    group_description="Hearts Due, the one-roll dice race",
+    GameGroup, group_name="heartsdue", group_description="Hearts Due, the one-roll dice race"
 ):
     game_keys = ("heartsdue",)
 

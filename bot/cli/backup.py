@@ -72,8 +72,7 @@ def dump(url: str, target: Path) -> str:
     partial = _partial_beside(target)
     try:
         _client(
-            [pg_dump, "--format=custom", f"--file={partial}", f"--dbname={conninfo}"],
-            secret_env,
+            [pg_dump, "--format=custom", f"--file={partial}", f"--dbname={conninfo}"], secret_env
         )
         listing = _client([pg_restore, "--list", str(partial)], {})
         tables = sum(" TABLE DATA " in line for line in listing.splitlines())

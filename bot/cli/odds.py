@@ -188,10 +188,7 @@ def figures(ruleset: str) -> dict[str, Any]:
         return {**_sudden_figures(False), "soft_last_die": _sudden_figures(True)}
     for variant in PUSH_RULESETS:
         if ruleset == variant:
-            return {
-                **_push_figures(variant, False),
-                "soft_last_die": _push_figures(variant, True),
-            }
+            return {**_push_figures(variant, False), "soft_last_die": _push_figures(variant, True)}
     for name in oneroll.RULESETS:
         if ruleset == name:
             return _oneroll_figures(name)

@@ -59,9 +59,7 @@ def report_push(
     variant: pl.Variant, level: dice_bots.Level, turns: int, seed: int, soft: bool
 ) -> list[str]:
     config = pl.PushConfig(
-        variant=variant,
-        rounds=None if variant == "sudden" else pl.MAX_ROUNDS,
-        soft_last_die=soft,
+        variant=variant, rounds=None if variant == "sudden" else pl.MAX_ROUNDS, soft_last_die=soft
     )
     sample = play_push_turns(config, level, turns, seed)
     policy = dice_bots.level_policy(level, variant, soft)

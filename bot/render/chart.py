@@ -61,10 +61,7 @@ def rating_chart(points: list[tuple[int, float]]) -> bytes:
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def at(x: float, y: float) -> tuple[float, float]:
-        return (
-            LEFT + (x - x0) / (x1 - x0) * plot_w,
-            TOP + (1 - (y - y0) / (y1 - y0)) * plot_h,
-        )
+        return (LEFT + (x - x0) / (x1 - x0) * plot_w, TOP + (1 - (y - y0) / (y1 - y0)) * plot_h)
 
     for value in range(y0, y1 + 1, step):
         _px, py = at(x0, value)

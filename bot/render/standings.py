@@ -321,9 +321,7 @@ def _streak(streak: int) -> str | None:
 
 
 def _ladder_value(
-    line: StatLine,
-    stat_words: Callable[[str], tuple[str | None, str | None]],
-    meanings: list[str],
+    line: StatLine, stat_words: Callable[[str], tuple[str | None, str | None]], meanings: list[str]
 ) -> str:
     """A member's line on the everywhere ladder: its rating, record and run (no chips:
     those tables carry no stake)."""

@@ -333,10 +333,7 @@ class SuddenStateOdds:
 
 
 def _sudden_turn(
-    rules: TurnRules,
-    total: int,
-    lam: Fraction,
-    later: Callable[[int], Fraction],
+    rules: TurnRules, total: int, lam: Fraction, later: Callable[[int], Fraction]
 ) -> tuple[dict[int, _Cost], dict[int, _Cost | None], dict[int, dict[int, int]]]:
     """The best play of one turn from ``total`` if staying put costs ``lam`` more turns;
     ``later(t)`` is known for ``t > total``."""

@@ -454,9 +454,7 @@ def forfeit(state: PushState, seat: int) -> PushState:
         raise IllegalAction(code="rules.forfeited")
     to_play = seat == state.current
     after = replace(
-        state,
-        out=state.out | {seat},
-        forfeited_turns=state.forfeited_turns + (1 if to_play else 0),
+        state, out=state.out | {seat}, forfeited_turns=state.forfeited_turns + (1 if to_play else 0)
     )
     sides = _sides(after)
     if not sides:

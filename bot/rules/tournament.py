@@ -373,11 +373,7 @@ def planned_rounds(format: str, players: int, chosen: int = 0) -> int:
 
 
 def next_round(
-    format: str,
-    entrants: Sequence[Entrant],
-    results: Sequence[Result],
-    played: int,
-    rounds: int,
+    format: str, entrants: Sequence[Entrant], results: Sequence[Result], played: int, rounds: int
 ) -> list[Pairing] | None:
     """The pairings of round ``played + 1`` of ``rounds`` once round ``played`` is over, or
     None when the tournament is over. In a bracket a match with no winner (a draw, or a

@@ -135,8 +135,7 @@ async def _game_names(conn: Connection, game_id: int, state: dict[str, Any], use
         (mine if row[0] == user_id else others).add(str(row[1]))
     name = conn.dialect.json_text("detail_json", "name")
     for row in await conn.fetchall(
-        f"SELECT actor_id, {name} FROM game_log WHERE game_id = ? AND kind = 'join'",
-        (game_id,),
+        f"SELECT actor_id, {name} FROM game_log WHERE game_id = ? AND kind = 'join'", (game_id,)
     ):
         if row[1] is not None:
             (mine if row[0] == user_id else others).add(str(row[1]))
@@ -184,8 +183,7 @@ async def _forget_ids(conn: Connection, user_id: int, tombstone: int, names: set
     reasons = [
         (r[0], r[1])
         for r in await conn.fetchall(
-            "SELECT id, reason FROM ledger WHERE reason IS NOT NULL AND user_id = ?",
-            (tombstone,),
+            "SELECT id, reason FROM ledger WHERE reason IS NOT NULL AND user_id = ?", (tombstone,)
         )
     ]
     if reasons:

@@ -44,8 +44,7 @@ async def start_season(
         # Two organisers starting seasons at once: one after the other, so one season runs.
         await conn.serialize_on(f"seasons:{guild_id}")
         cursor = await conn.execute(
-            "SELECT 1 FROM seasons WHERE guild_id = ? AND lower(name) = lower(?)",
-            (guild_id, name),
+            "SELECT 1 FROM seasons WHERE guild_id = ? AND lower(name) = lower(?)", (guild_id, name)
         )
         if await cursor.fetchone() is not None:
             raise SeasonNameTaken(name)

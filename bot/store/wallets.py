@@ -26,9 +26,7 @@ async def _one(conn: Connection, sql: str, params: tuple[Any, ...]) -> Any:
 async def balance_in(conn: Connection, guild_id: int, user_id: int) -> int:
     """The balance of an existing wallet, as the caller's transaction sees it."""
     row = await _one(
-        conn,
-        "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-        (guild_id, user_id),
+        conn, "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
     return int(row[0])
 

@@ -61,13 +61,7 @@ class Stats:
     # --- seasons ------------------------------------------------------------------------
 
     async def start_season(
-        self,
-        guild_id: int,
-        name: str,
-        *,
-        ends_at: float | None,
-        soft_reset: bool,
-        actor_id: int,
+        self, guild_id: int, name: str, *, ends_at: float | None, soft_reset: bool, actor_id: int
     ) -> tuple[Season, Season | None]:
         """Start a season now, ending the running one. Raises ``SeasonNameTaken``; the
         caller checks that ``ends_at`` lies ahead."""

@@ -237,13 +237,7 @@ async def take(
 
 
 async def escrow(
-    conn: Connection,
-    game_id: int,
-    guild_id: int,
-    user_id: int,
-    amount: int,
-    *,
-    now: float,
+    conn: Connection, game_id: int, guild_id: int, user_id: int, amount: int, *, now: float
 ) -> bool:
     """Hold ``amount`` as the member's stake in ``game_id``, in the transaction that seats them; a
     stake already held changes nothing (False). :class:`InsufficientChips` rolls back the seat too.
@@ -285,13 +279,7 @@ class Payout:
     shares: dict[int, int]  # user_id -> chips paid; empty if the pot was already settled
 
 
-async def settle_pot(
-    conn: Connection,
-    game_id: int,
-    winners: list[int],
-    *,
-    now: float,
-) -> Payout:
+async def settle_pot(conn: Connection, game_id: int, winners: list[int], *, now: float) -> Payout:
     """Pay the pot to ``winners`` (member ids from the seat that went first) in the finishing
     transaction; nothing held, nothing paid, so a retry never pays twice."""
     winners = list(dict.fromkeys(winners))

@@ -48,9 +48,7 @@ class CommandTranslator(app_commands.Translator):
     locales to catalogues by hand (the pseudo-locale's test)."""
 
     def __init__(
-        self,
-        books: Catalogues | None = None,
-        locales: Mapping[discord.Locale, str] | None = None,
+        self, books: Catalogues | None = None, locales: Mapping[discord.Locale, str] | None = None
     ) -> None:
         self.books = books or catalogues()
         self.locales = dict(locales or {})

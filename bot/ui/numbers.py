@@ -14,10 +14,7 @@ from bot.i18n.speaking import _, number, pgettext
 from bot.tables.limits import OPTION_INT_MAX
 from bot.ui.errors import reply_private
 
-NUMERIC = (
-    discord.AppCommandOptionType.integer.value,
-    discord.AppCommandOptionType.number.value,
-)
+NUMERIC = (discord.AppCommandOptionType.integer.value, discord.AppCommandOptionType.number.value)
 
 
 def _leaves(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

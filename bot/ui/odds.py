@@ -25,8 +25,7 @@ TITLE = N_("Odds · %(game)s")
 
 
 class OddsButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"od:(?P<ruleset>[a-z]{1,16})",
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"od:(?P<ruleset>[a-z]{1,16})"
 ):
     def __init__(self, ruleset: str) -> None:
         super().__init__(

@@ -28,8 +28,7 @@ log = logging.getLogger(__name__)
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rm:(?P<game>[0-9]{1,19})",
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rm:(?P<game>[0-9]{1,19})"
 ):
     def __init__(self, game_id: int) -> None:
         super().__init__(texts.rematch_button(game_id))

@@ -64,8 +64,7 @@ def opened(lobby: Table) -> str:
     if lobby.held:
         # TRANSLATORS: "Join" is the lobby's button of that name.
         text += " " + _(
-            "The others have until %(when)s to press Join.",
-            when=relative_time(lobby.row.deadline),
+            "The others have until %(when)s to press Join.", when=relative_time(lobby.row.deadline)
         )
     return text
 

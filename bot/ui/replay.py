@@ -152,8 +152,7 @@ def replay_message(
     step = replay.clamp(step)
     shown = replay.moments[: step + 1]
     embed = discord.Embed(
-        title=f"{_(TITLE, id=replay.game_id)} {shell.games.label(replay.game_key)}",
-        colour=COLOUR,
+        title=f"{_(TITLE, id=replay.game_id)} {shell.games.label(replay.game_key)}", colour=COLOUR
     )
     text = game.replay_text(shown, replay.seats) or ""
     story, cut, scores = text.rpartition("\n\n")

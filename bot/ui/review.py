@@ -22,8 +22,7 @@ from bot.ui.shell import shell_of
 
 
 class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rv:(?P<game>[0-9]{1,12})",
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rv:(?P<game>[0-9]{1,12})"
 ):
     def __init__(self, game_id: int) -> None:
         super().__init__(review_button(game_id))

@@ -210,11 +210,7 @@ def standings_text(picture: Picture) -> str:
                     )
                 else:
                     parts.append(
-                        _(
-                            "%(a)s vs %(b)s",
-                            a=_name(picture, m.a_id),
-                            b=_name(picture, m.b_id),
-                        )
+                        _("%(a)s vs %(b)s", a=_name(picture, m.a_id), b=_name(picture, m.b_id))
                     )
             lines.append(
                 # TRANSLATORS: a round of the bracket, named as the picture names it
@@ -370,8 +366,7 @@ def picture_embed(picture: Picture, games: Games, now: float = 0.0) -> discord.E
             )
         elif t.starts_at is not None:
             body = _(
-                "Sign-up is open: press **Join**. It starts %(when)s.",
-                when=timestamp(t.starts_at),
+                "Sign-up is open: press **Join**. It starts %(when)s.", when=timestamp(t.starts_at)
             )
         else:
             body = _("Sign-up is open: press **Join**. The organiser presses **Start**.")

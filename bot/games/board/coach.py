@@ -318,11 +318,7 @@ def suggestion_payload(
 
 
 async def answer_suggest(
-    ctx: ClickContext,
-    interaction: discord.Interaction[Any],
-    table: Table,
-    version: int,
-    seat: int,
+    ctx: ClickContext, interaction: discord.Interaction[Any], table: Table, version: int, seat: int
 ) -> None:
     """Suggest pressed in the private hand: noted on the table (the game is not rated
     now), the suggestions worked out off the event loop, answered privately."""

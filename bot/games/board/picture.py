@@ -588,13 +588,7 @@ def _legend_in(names: tuple[str, ...], language: str) -> Image.Image:
         chip = _chip_rgba(side, locked=False, diameter=swatch)
         strip.paste(chip, (x, (LEGEND_H - swatch) // 2), chip)
         text, font = _legend_text(side, name, slot - swatch - 20)
-        d.text(
-            (x + swatch + 10, LEGEND_H // 2),
-            text,
-            font=font,
-            fill=FELT_TEXT,
-            anchor="lm",
-        )
+        d.text((x + swatch + 10, LEGEND_H // 2), text, font=font, fill=FELT_TEXT, anchor="lm")
     return _to_palette(strip, assets.palette)
 
 

@@ -105,9 +105,4 @@ def three_teams_full() -> BoardPicture:
 
 
 # name -> builder; the names are the docs file names, board-<name>.png
-SAMPLES = {
-    "empty": empty,
-    "midgame": midgame,
-    "sequences": sequences,
-    "3-teams": three_teams_full,
-}
+SAMPLES = {"empty": empty, "midgame": midgame, "sequences": sequences, "3-teams": three_teams_full}

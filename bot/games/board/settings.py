@@ -44,9 +44,7 @@ OPTIONS = (SEATS, TEAMS, FIRST_SEQUENCE_WINS)
 def config(settings: Mapping[str, Any], n_seats: int) -> b.BoardConfig:
     teams = settings.get("teams") if n_seats >= 4 else None
     return b.BoardConfig(
-        seats=n_seats,
-        first_sequence_wins=bool(settings.get("first_sequence_wins")),
-        teams=teams,
+        seats=n_seats, first_sequence_wins=bool(settings.get("first_sequence_wins")), teams=teams
     )
 
 

@@ -74,9 +74,7 @@ def _teams(choices: list[int]) -> str:
 add_texts(
     {
         "board.seats": lambda low, high: _(
-            "The board game takes %(low)s to %(high)s players.",
-            low=number(low),
-            high=number(high),
+            "The board game takes %(low)s to %(high)s players.", low=number(low), high=number(high)
         ),
         "board.uneven": lambda seats: _(
             "%(seats)s players can't split into equal teams: choose %(fewer)s or %(more)s.",

@@ -34,9 +34,7 @@ def button_text(state: pl.PushState, action: TurnAction) -> tuple[str, str | Non
     if name.startswith("bank"):
         # TRANSLATORS: Sudden: lock only these dice (1-2-3) and bank, reaching 21: a win.
         return _(
-            "Bank only %(dice)s → %(target)s: wins!",
-            dice=locked,
-            target=number(pl.SUDDEN_TARGET),
+            "Bank only %(dice)s → %(target)s: wins!", dice=locked, target=number(pl.SUDDEN_TARGET)
         ), None
     # TRANSLATORS: lock only these dice of the throw (1-2), not every extending one.
     return _("Lock only %(dice)s", dice=locked), None

@@ -13,12 +13,7 @@ from bot.records import SeatResult, TurnAction
 from bot.rules import pushluck as pl
 from bot.rules.dice import DiceSource, NoDice, RandomDice, ScriptedDice
 from bot.rules.dice_bots import LEVELS, choose_push_action
-from bot.tables.kind import (
-    GameKind,
-    ReplayMismatch,
-    check_seat_count,
-    forfeit_places,
-)
+from bot.tables.kind import GameKind, ReplayMismatch, check_seat_count, forfeit_places
 from bot.tables.model import Seat
 from bot.tables.teams import arrange_teams
 

@@ -88,11 +88,7 @@ def _push_player(v: pl.Variant) -> PlayerOdds:
     first_bank = table[banks[0]] if banks else None
     opening = table[0]
     chance.append(
-        _(
-            "First throw (%(dice)s): %(bust)s bust.",
-            dice=dice(n),
-            bust=percent(opening.p_bust),
-        )
+        _("First throw (%(dice)s): %(bust)s bust.", dice=dice(n), bust=percent(opening.p_bust))
     )
     for entry, verdict in ((last_push, "push"), (first_bank, "bank")):
         if entry is None:
@@ -305,10 +301,7 @@ def _sudden_player() -> PlayerOdds:
             more=_turns(last + 1),
             **values,
         ),
-        _(
-            "First throw: %(bust)s bust.",
-            bust=percent(odds.extension_distribution(5)[0]),
-        ),
+        _("First throw: %(bust)s bust.", bust=percent(odds.extension_distribution(5)[0])),
     ]
     table = [
         _(
@@ -449,11 +442,7 @@ def _decide_text(advice: odds.Advice) -> str:
     goal = number(odds.SUDDEN_GOAL)
     move = _best_word(advice.then or advice.best)
     bonus = advice.bonus
-    values: dict[str, object] = {
-        "bust": _pct(advice.p_bust),
-        "move": move,
-        "goal": goal,
-    }
+    values: dict[str, object] = {"bust": _pct(advice.p_bust), "move": move, "goal": goal}
     if bonus:
         chances = _(
             "Bonus throw: %(chance)s to throw the %(face)s for %(points)s points, %(bust)s to bust",

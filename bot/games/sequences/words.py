@@ -85,8 +85,7 @@ def _bust_line(event: TurnEnded, who: str) -> str:
                 **values,
             )
         return _(
-            "%(who)s missed the bonus throw (%(dice)s), needed a %(needed)s: no points",
-            **values,
+            "%(who)s missed the bonus throw (%(dice)s), needed a %(needed)s: no points", **values
         )
     if event.run:
         if event.points:
@@ -96,8 +95,7 @@ def _bust_line(event: TurnEnded, who: str) -> str:
                 **values,
             )
         return _(
-            "%(who)s busted on %(dice)s holding %(run)s, needed a %(needed)s: no points",
-            **values,
+            "%(who)s busted on %(dice)s holding %(run)s, needed a %(needed)s: no points", **values
         )
     if event.points:
         return _(

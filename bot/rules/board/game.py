@@ -12,13 +12,7 @@ from itertools import combinations, pairwise
 from typing import Any
 
 from bot.errors import IllegalAction
-from bot.rules.board.cards import (
-    FULL_DECK,
-    ONE_EYED_JACKS,
-    TWO_EYED_JACKS,
-    check_card,
-    is_jack,
-)
+from bot.rules.board.cards import FULL_DECK, ONE_EYED_JACKS, TWO_EYED_JACKS, check_card, is_jack
 from bot.rules.board.layout import (
     BOARD,
     CARD_CELLS,
@@ -448,11 +442,7 @@ def _window_cells(line: tuple[int, ...], start: int) -> frozenset[int]:
 
 
 def new_sequences(
-    masks: tuple[int, ...],
-    locked: int,
-    side: int,
-    cell: int,
-    existing: list[frozenset[int]],
+    masks: tuple[int, ...], locked: int, side: int, cell: int, existing: list[frozenset[int]]
 ) -> list[frozenset[int]]:
     """The sequences the chip just placed on ``cell`` completes for ``side``; ``locked`` only steers
     which five lock (RULINGS §3)."""
