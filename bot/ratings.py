@@ -1,8 +1,6 @@
-"""Statistics and OpenSkill ratings as plain values, no SQL: the live path and the rebuild fold
-games through :func:`apply_game`, so a rebuild equals the live values by construction.
-
-The model, the display formula, the scopes, seasons and bot seats: docs/wallets-and-ratings.md,
-"Ratings"."""
+"""Statistics and OpenSkill ratings as plain values, no SQL; the live path and the rebuild both fold
+through :func:`apply_game`, so they agree by construction (docs/wallets-and-ratings.md, "Ratings").
+"""
 
 from __future__ import annotations
 

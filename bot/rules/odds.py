@@ -1,8 +1,5 @@
-"""Exact odds for push-your-luck Sequences and the one-roll games, as ``Fraction``s.
-
-How they are computed (inclusion-exclusion over a throw, a dynamic programme over the run,
-Dinkelbach's iteration for Sudden, a Markov chain for one-roll) is in docs/odds.md, "How
-bot/rules/odds.py computes them"."""
+"""Exact odds for push-your-luck Sequences and the one-roll games, as ``Fraction``s; how they are
+computed: docs/odds.md, "How bot/rules/odds.py computes them"."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""One-roll Sequences ("classic") and Hearts Due (RULINGS §2): scoring a throw and the game.
-
-A turn is one throw with no decision, so every action is ``Throw()``. The rulings this module takes
-where RULINGS §2 is silent (the opening, rounds, tie-breaks, forfeits) are in docs/rules.md,
-"Decisions in bot/rules/oneroll.py"."""
+"""One-roll Sequences ("classic") and Hearts Due (RULINGS §2): scoring a throw and the game, every
+action a ``Throw()``; the open rulings: docs/rules.md, "Decisions in bot/rules/oneroll.py"."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Push-your-luck Sequences (Jaques of London), with its variants, as RULINGS §1 plays it.
-
-Locked dice are exactly the run, so the dice left to throw are ``n_dice - len(run)``. The rulings
-taken where RULINGS §1 is silent (team games, Sudden's overshoot, forfeits) are in docs/rules.md,
-"Push-your-luck Sequences" and "Forfeits"."""
+"""Push-your-luck Sequences (Jaques of London) and its variants, as RULINGS §1 plays it; locked dice
+are exactly the run. The open rulings: docs/rules.md, "Push-your-luck Sequences" and "Forfeits"."""
 
 from __future__ import annotations
 

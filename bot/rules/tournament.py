@@ -1,8 +1,5 @@
-"""Tournament pairing, seeding and standings: pure values (issue 25.3), no clock, randomness or
-database.
-
-Swiss (Monrad), single elimination, round robin and the standings' tie-breaks are described in
-docs/rules.md, "How bot/rules/tournament.py pairs and ranks"."""
+"""Tournament pairing, seeding and standings as pure values (issue 25.3); the formats and
+tie-breaks: docs/rules.md, "How bot/rules/tournament.py pairs and ranks"."""
 
 from __future__ import annotations
 

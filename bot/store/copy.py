@@ -1,9 +1,6 @@
-"""Copy a whole database into a new, empty one of the other engine (``python -m bot migrate-db``).
-
-All or nothing: one transaction on the target, checked before it commits (rows, sums, the chip
-invariant), ids kept so a button naming game 812 still names it; docs/scaling.md, "Moving an
-existing SQLite database to PostgreSQL", says what it checks and refuses. Rows move in keyset
-pages of ``BATCH``, so memory stays bounded."""
+"""Copy a whole database into a new, empty one of the other engine (``python -m bot migrate-db``):
+one checked transaction, ids kept, keyset pages of ``BATCH`` (docs/scaling.md, "Moving an existing
+SQLite database to PostgreSQL")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The database: one interface over SQLite (one file) and PostgreSQL (``DATABASE_URL``, several
-processes); docs/architecture.md, "Two database engines".
-
-``transaction()`` runs async code between BEGIN and COMMIT; ``write(job)``, the hot path, a
-synchronous job on the worker thread with group commit (docs/performance.md, "Store write path");
-``on_statement`` is the crash tests' hook."""
+"""The database: one interface over SQLite and PostgreSQL (docs/architecture.md, "Two database
+engines"): ``transaction()`` for async code, ``write(job)`` for the hot path with group commit
+(docs/performance.md, "Store write path"), ``on_statement`` for the crash tests."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""PostgreSQL: a server shared by any number of bot processes (``DATABASE_URL``), through psycopg 3.
-
-Reads and ``transaction()`` use a connection pool; ``Database.write`` jobs run on one writer
-connection on a thread of its own. How a dropped connection is retried or reported is in
-docs/reliability.md, section 10; nothing relies on being the only process (compare-and-set saves,
-conditional balance updates, statistics under a table lock, migrations under an advisory lock)."""
+"""PostgreSQL, shared by any number of bot processes (psycopg 3): a pool for reads and
+``transaction()``, one writer thread for ``Database.write``; dropped connections:
+docs/reliability.md, section 10."""
 
 from __future__ import annotations
 

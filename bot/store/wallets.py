@@ -1,9 +1,6 @@
-"""Wallets, the chip ledger and stake escrows: the SQL and the row mapping; the rules are
-:mod:`bot.tables.wallets`'s.
-
-Functions taking ``conn`` run inside the caller's transaction, those taking ``db`` open their own.
-Storage alone keeps every wallet at or above zero (a conditional UPDATE), each escrow paid or
-refunded once (a trigger), and ``check_invariant``'s sum (docs/wallets-and-ratings.md)."""
+"""Wallets, the chip ledger and stake escrows: the SQL only (the rules are
+:mod:`bot.tables.wallets`'s); storage alone keeps balances at or above zero and each escrow settled
+once (docs/wallets-and-ratings.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Rematch (issue 22): a finished game's players sit down again in a new lobby, with the same seats,
-settings and stake; the member who asks is seated and hosts, the others' seats are held until they
-Join or Leave.
-
-One rematch a game, whoever asks first, by a compare-and-set (docs/reliability.md, "What fires
-once"); the refusals are typed, worded by ``bot.ui.rematch_texts``."""
+"""Rematch (issue 22): a finished game's players sit down again in a new lobby, same seats, settings
+and stake, the others' seats held; one a game, by a compare-and-set (docs/reliability.md, "What
+fires once")."""
 
 from __future__ import annotations
 

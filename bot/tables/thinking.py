@@ -1,9 +1,6 @@
-"""A pool of worker processes where the board game's hard and expert bots think, so that no click on
-another table waits behind a search (issue 35).
-
-One worker fewer than the cores, each at a lower priority, and a guard that gives a move up after
-``GUARD_SECONDS``: docs/performance.md, "Bots that leave the event loop a core". With no workers a
-job runs inline, the same move for the same seed."""
+"""Worker processes where the hard and expert board bots think, so no click waits behind a search
+(issue 35; docs/performance.md, "Bots that leave the event loop a core"); with no workers, inline,
+the same move for a seed."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The wallet service: the chip rules (RULINGS §5) above the SQL of ``bot.store.wallets``, as one
-module of async functions (Red's ``bank``).
-
-Each change is one transaction with its ledger rows, so :func:`check_invariant` holds after every
-commit; ``conn`` functions run in the caller's transaction, ``db`` ones open their own, and the time
-is always given."""
+"""The wallet service (RULINGS §5), one module of async functions as Red's ``bank``: each change one
+transaction with its ledger rows; ``conn`` functions join the caller's transaction, ``db`` ones open
+their own."""
 
 from __future__ import annotations
 

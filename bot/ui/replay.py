@@ -1,9 +1,6 @@
-"""A finished game replayed step by step (``/replay``) with persistent buttons (``rp:<game
-id>:<step>:<button>``).
-
-The shared public message never moves; each press gives its presser a private copy stepped in place,
-so viewers never fight over one message and nobody sees the ending early. States come from the
-replay cache; never a hand."""
+"""``/replay`` with persistent buttons (``rp:<game id>:<step>:<button>``): the public message never
+moves, each press gives its presser a private copy stepped in place, so nobody sees the ending
+early; never a hand."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""A board game replayed as pictures: one position with its move framed, or the whole game animated
-(``python -m bot replay GAME_ID --out FILE``).
-
-Frames are the renderer's palette frames, so an animation costs no quantisation and a GIF stores
-only what changed (sizes: docs/performance.md, "Replays"). Each frame carries the move number, so a
-move that changes nothing on the board is not merged into the frame before."""
+"""A board game replayed as pictures (``python -m bot replay GAME_ID --out FILE``), from the
+renderer's palette frames, each marked with its move number so a move that changes nothing is not
+merged away (sizes: docs/performance.md, "Replays")."""
 
 from __future__ import annotations
 

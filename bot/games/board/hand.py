@@ -1,8 +1,6 @@
-"""The private hand for the board game: see your cards, choose one, choose its space (a jack with
-many choices: card, row, space).
-
-"My hand" opens a fresh private message at any time, so an expired token never strands a player; its
-buttons carry the table version, so a choice on an old copy changes nothing."""
+"""The private hand for the board game: card, then space (a jack with many: card, row, space). "My
+hand" opens a fresh private message any time; its buttons carry the table version, so an old copy
+changes nothing."""
 
 from __future__ import annotations
 

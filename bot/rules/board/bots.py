@@ -1,8 +1,6 @@
-"""Bot players for the board game; they see only a ``SeatView`` (no hidden card).
-
-``random``, ``greedy`` (one ply of window counts) and ``strong`` (one ply over a learned logistic
-evaluation); ``search`` adds hard and expert. What each does, how it treats forfeited sides and how
-strong it measured: docs/board-rules.md, "Bot players"."""
+"""Bot players for the board game, seeing only a ``SeatView``: ``random``, ``greedy`` (window
+counts) and ``strong`` (a learned logistic evaluation); what each does and how it measured:
+docs/board-rules.md, "Bot players"."""
 
 from __future__ import annotations
 

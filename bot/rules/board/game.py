@@ -1,8 +1,6 @@
-"""The Sequence board game engine: configuration, state, actions, ``apply`` and views.
-
-Everything follows RULINGS §3; the points it leaves open (card accounting, reshuffles, the end of a
-game and its draws, passes, dead-card trades, which five lock, forfeits) are decided as
-docs/board-rules.md, "Decisions beyond RULINGS §3", says."""
+"""The Sequence board game engine (RULINGS §3): configuration, state, actions, ``apply`` and views;
+the points the rulings leave open are decided as docs/board-rules.md, "Decisions beyond RULINGS §3",
+says."""
 
 from __future__ import annotations
 

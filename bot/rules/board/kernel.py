@@ -1,8 +1,6 @@
-"""Roll-outs of board games to their end, every seat by ``greedy``: the compiled kernel
-(``kernel.c``, through cffi) and its pure-Python twin, which play the same games move for move.
-
-Used when it loads; ``BOARD_KERNEL=python`` forces the twin, as does a missing compiler
-(docs/board-rules.md, "The compiled playout kernel"; ``board-sim --parity N`` compares them)."""
+"""Roll-outs of board games to their end by ``greedy``: the compiled kernel (``kernel.c``, cffi) and
+its Python twin, move for move the same (docs/board-rules.md, "The compiled playout kernel";
+``BOARD_KERNEL=python`` forces the twin)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Building the board game's playout kernel (``kernel.c``) with the system C compiler, standard
-library only so the Docker build stage can run it as a script.
-
-Built once on first use into a cache folder under a file lock, named by a hash of source and flags;
-no compiler gives ``None``, and the callers play the Python engine (docs/board-rules.md, "Built on
-first use")."""
+"""Building the playout kernel (``kernel.c``) with the system compiler, once, into a cache under a
+file lock (docs/board-rules.md); standard library only, so the Docker build stage can run it as a
+script."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The searching board bots (``hard`` and ``expert``): determinized search over the hidden cards.
-
-Deals of the unseen cards, strong's candidates and the threat moves, greedy playouts, successive
-halving and the two-standard-error rule are described in docs/board-rules.md, "The searching bots:
-hard and expert". The budget counts playouts, not time, so a seed gives the same move on every
-machine."""
+"""The searching board bots (``hard``, ``expert``): determinized search over the hidden cards, as
+docs/board-rules.md, "The searching bots", tells; the budget counts playouts, not time, so a seed
+gives the same move anywhere."""
 
 from __future__ import annotations
 
