@@ -99,9 +99,8 @@ def update(directory: Path = LOCALES_DIR) -> list[Path]:
         # Every .po of the language, each read once: the domains' own, and any left by a
         # renamed domain, which only lends its translations.
         books = {po.stem: _read(po, folder) for po in sorted((directory / folder).glob("*/*.po"))}
-        # The language's translation memory: every translated message of every .po there,
-        # by its text and whether it has plural forms (a singular's translation is no
-        # plural's: given to one, it would be read as its letters, a form each).
+        # The language's translation memory, by text and by having plural forms (a singular's
+        # translation given to a plural would be read as its letters, a form each).
         memory = {
             (key(m), m.pluralizable): m.string
             for book in books.values()

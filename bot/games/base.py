@@ -78,9 +78,8 @@ class RulesPage:
 
 @dataclass(frozen=True)
 class OddsPage:
-    """One entry of ``/odds``: ``key`` is the option value (and the Full table button's),
-    ``choice`` what the option list shows, ``game_key`` the leaderboard key the answer's
-    title is named from, ``figures`` what the answer says."""
+    """One entry of ``/odds``: ``key`` the option value, ``choice`` its label, ``game_key`` the
+    leaderboard key naming the title, ``figures`` what it says."""
 
     key: str
     choice: str
@@ -103,9 +102,8 @@ BEST_TURN_MEANING = N_("best turn: the most points one turn scored")
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
-    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM or group
-    DM and in a server that has not installed the app (a member's own install answers
-    there, through interactions only, as in a DM)."""
+    """Where a table of this interaction belongs: its server, or NO_GUILD in a DM and in a server
+    that has not installed the app (a member's own install)."""
     if interaction.guild_id is None or not interaction.is_guild_integration():
         return NO_GUILD
     return interaction.guild_id
@@ -205,9 +203,8 @@ class Game(Generic[S]):
     async def review_payload(
         self, tables: TableService, game_id: int, moments: Moments, seats: list[Seat], seat: int
     ) -> dict[str, Any]:
-        """A ``reviewable`` game's private review of ``seat``'s moves in a finished game:
-        the message's keyword arguments (``embeds``, ``files``), from that seat's own cards
-        and what was public only."""
+        """A ``reviewable`` game's private review of ``seat``'s moves: the message's keyword
+        arguments, from that seat's own cards and what was public only."""
         raise NotImplementedError
 
     def title(self, settings: Mapping[str, Any]) -> str:
@@ -219,9 +216,8 @@ class Game(Generic[S]):
         return self.summary
 
     def stage(self, state: S) -> str | None:
-        """Where a running game stands, in words ("Round 2 of 3", "Tie-break"), so that a
-        log can mark where each stage starts (``python -m bot demo``); None for a game
-        without stages, and once it is over."""
+        """Where a running game stands in words ("Round 2 of 3", "Tie-break"), for a log to mark its
+        stages; None without stages or once over."""
         return None
 
     def button_text(self, state: S, action: TurnAction) -> tuple[str, str | None]:
@@ -282,9 +278,8 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def closed_lines(self, table: TableSnapshot) -> list[str]:
-        """Where a game closed without a result stood, for its table message under the reason
-        (the turn view's fields, scores and recent moves, and its picture are kept too).
-        Default: nothing more (the dice games' scores are a field)."""
+        """What a game closed without a result adds to its table message under the reason (the turn
+        view's fields and picture are kept anyway); default nothing."""
         return []
 
     def standings(self, table: TableSnapshot) -> list[tuple[str, int]]:
@@ -300,15 +295,13 @@ class Game(Generic[S]):
         return [(" & ".join(names), score) for names, score in sides.values()]
 
     def result_note(self, table: TableSnapshot) -> str | None:
-        """A line to say with a finished game's result wherever it is shown (the final
-        message, the channel summary, the pot line), e.g. the tie-break that decided it
-        ("Tie-break: Ana 3 · Bo 0"); None: the scores say it all."""
+        """A line said with a finished game's result wherever shown, e.g. the tie-break that decided
+        it; None: the scores say it all."""
         return None
 
     def replay_text(self, moments: Moments, seats: list[Seat]) -> str | None:
-        """A finished game's story as text, step by step as players saw it, up to the last
-        of ``moments``, then the scores there. Public information only (never a hand).
-        None: the game has no text replay."""
+        """A finished game's story as text up to the last of ``moments``, then the scores; public
+        information only. None: no text replay."""
         return None
 
     def replay_picture(self, moments: Moments, seats: list[Seat]) -> bytes | None:

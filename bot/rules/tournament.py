@@ -126,9 +126,8 @@ def swiss_pairing(entrants: Sequence[Entrant], results: Sequence[Result]) -> lis
 def _pair(
     ranked: tuple[int, ...], met: frozenset[frozenset[int]], allow_repeats: bool
 ) -> list[tuple[int, int]] | None:
-    """Pair ``ranked`` in order: the first with the nearest one they may meet; backtracks
-    (remembering the rests that cannot be paired) so a repeat-free pairing is found
-    whenever one exists."""
+    """Pair ``ranked`` in order, each with the nearest they may meet, backtracking so a repeat-free
+    pairing is found whenever one exists."""
 
     @cache
     def solve(rest: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
@@ -321,9 +320,8 @@ def standings(
 
 
 def through(result: Result, seeds: Sequence[int]) -> int:
-    """Who goes on from a bracket match: its winner, a bye's player, or, with no result (a
-    draw, or a table that ended with none), the better seed of ``seeds`` (``seed_order``:
-    equal ratings by id, so the lower id)."""
+    """Who goes on from a bracket match: its winner, a bye's player, or with no result the better
+    seed (``seed_order``)."""
     if result.b is None:
         return result.a
     if result.winner is not None:
@@ -333,9 +331,8 @@ def through(result: Result, seeds: Sequence[int]) -> int:
 
 
 def elimination_places(rounds: Sequence[Sequence[Result]], seeds: Sequence[int]) -> list[int]:
-    """Final order of a single elimination: the champion, the runner-up, then those out in
-    each earlier round (later rounds first), by seed within a round. A match with no
-    winner puts out the worse seed (``through``)."""
+    """Final order of a single elimination: champion, runner-up, then each earlier round's losers
+    (later rounds first), by seed within a round."""
     rank = {pid: i for i, pid in enumerate(seeds)}
     out_in: dict[int, int] = {}
     for number, matches in enumerate(rounds):
@@ -372,9 +369,8 @@ def planned_rounds(format: str, players: int, chosen: int = 0) -> int:
 def next_round(
     format: str, entrants: Sequence[Entrant], results: Sequence[Result], played: int, rounds: int
 ) -> list[Pairing] | None:
-    """The pairings of round ``played + 1`` of ``rounds`` once round ``played`` is over, or
-    None when the tournament is over. In a bracket a match with no winner (a draw, or a
-    table that ended with no result) sends the better seed through."""
+    """The pairings of round ``played + 1``, or None when the tournament is over; in a bracket, no
+    result sends the better seed through."""
     if played >= rounds:
         return None
     if format == "swiss":

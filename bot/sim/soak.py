@@ -116,9 +116,8 @@ class SoakWorld:
                 self.tally.faults += 1  # counted here: run_due logs and swallows its own
                 raise InjectedFault(f"injected before: {sql[:40]}")
 
-        # The statement hook sees every statement (reads, async transactions, and on the
-        # database thread the batches of Database.write), and is called once after each
-        # COMMIT (a fault there: committed, but the caller hears an error).
+        # The hook sees every statement on every path, and once after each COMMIT (a fault
+        # there: committed, but the caller hears an error).
         self.db.on_statement = statement
         self.service = TableService(
             TableKernel(

@@ -135,15 +135,13 @@ class Connection(ABC):
 
     @abstractmethod
     async def serialize(self, table: str) -> None:
-        """From here to COMMIT, no other transaction (of any process) writes ``table``: for a
-        read-modify-write of rows that may not exist yet (statistics). A no-op on SQLite,
-        whose writers already run one at a time."""
+        """From here to COMMIT, no other transaction of any process writes ``table`` (a
+        read-modify-write of rows that may not exist yet); a no-op on SQLite."""
 
     @abstractmethod
     async def serialize_on(self, key: str) -> None:
-        """From here to COMMIT, no other transaction of any process passes ``serialize_on(key)`` for
-        the same ``key`` (a server's open tables, counted before one more opens); a no-op on SQLite.
-        """
+        """From here to COMMIT, no other transaction passes ``serialize_on(key)`` for ``key`` (a
+        server's open tables, counted first); a no-op on SQLite."""
 
     @abstractmethod
     def lift_guards(self, guards: Sequence[str]) -> AbstractAsyncContextManager[None]:
@@ -152,9 +150,8 @@ class Connection(ABC):
 
 
 class Contention(RuntimeError):
-    """A transaction lost to a concurrent one (another process, on PostgreSQL): the server
-    chose it as a deadlock's victim or failed a serialization check. Nothing of it was
-    committed; running it again from the start may succeed."""
+    """A transaction lost to a concurrent one (a deadlock's victim, a failed serialization check):
+    nothing was committed; running it again may succeed."""
 
 
 class DatabaseUnusable(RuntimeError):

@@ -52,9 +52,8 @@ class Event:
 
 @dataclass(frozen=True)
 class Legacy(Event, tag="legacy"):
-    """A line a game saved as text before events were values (issue 21): shown as it was,
-    never saved again (``Table.to_state`` leaves it out), so no sentence outlives the
-    first save after the upgrade."""
+    """A line a game saved as text before events were values (issue 21): shown as it was, never
+    saved again, so no sentence outlives the upgrade."""
 
     text: str
 
@@ -189,9 +188,8 @@ class Closed(Event, tag="closed"):
     by: int | None = None
     name: str | None = None
     refusal: Refusal | None = None
-    # ``ABANDONED``: each member's seat that left, with how (``RESIGNED``, ``TIMED_OUT``),
-    # and each member's seat with the turns it missed in a row, so the line says who was
-    # away rather than that no player is left (a seat still seated is).
+    # ``ABANDONED``: each member's seat that left (and how) or missed turns in a row, so the
+    # line says who was away.
     left: tuple[tuple[int, LeftHow], ...] = ()
     missed: tuple[tuple[int, int], ...] = ()
 

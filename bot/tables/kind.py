@@ -53,9 +53,8 @@ class GameKind(Generic[S]):
         return 0
 
     def lobby_teams(self, settings: Mapping[str, Any], n_seats: int) -> tuple[int, bool]:
-        """Teams a lobby of ``n_seats`` offers (0 = none: no Switch team, no team shown) and
-        whether new seats are balanced into them. Must agree with ``team_count``: a lobby
-        shows teams only where the game would start with them."""
+        """Teams a lobby of ``n_seats`` offers (0: none) and whether seats are balanced into them;
+        must agree with ``team_count``."""
         return (0, False)
 
     def seat_counts(self, settings: Mapping[str, Any]) -> list[int]:
@@ -142,9 +141,8 @@ class GameKind(Generic[S]):
     def apply(
         self, state: S, action: Any, rng: random.Random, seats: list[Seat]
     ) -> tuple[S, dict[str, Any], Event | None]:
-        """One rules action: the new state, its log detail, and the event the table's
-        recent events show (a value, worded by the game's presentation; None: nothing worth
-        a line)."""
+        """One rules action: the new state, its log detail and the event for the recent events (a
+        value; None: nothing worth a line)."""
         raise NotImplementedError
 
     def bot_step(self, state: S, level: str, rng: random.Random) -> list[Any]:
@@ -153,9 +151,8 @@ class GameKind(Generic[S]):
         return self.timeout_step(state, rng)
 
     def bot_job(self, state: S, level: str, rng: random.Random) -> BotJob | None:
-        """A bot move slow enough to think off the event loop (``thinking.BotPool``): a
-        picklable call returning its steps, seeded from ``rng``; None (the default) plays
-        ``bot_step`` at once."""
+        """A bot move slow enough to think off the event loop: a picklable call returning its steps,
+        seeded from ``rng``; None plays ``bot_step`` at once."""
         return None
 
     def timeout_step(self, state: S, rng: random.Random) -> list[Any]:
@@ -196,9 +193,8 @@ class GameKind(Generic[S]):
     # --- forfeits (RULINGS §4) ----------------------------------------------------------
 
     def forfeit(self, state: S, seat: int) -> S:
-        """The state after ``seat`` forfeits (docs/rules.md, "Forfeits"); IllegalAction for a seat
-        already out or a finished game. ``turn_index`` changes exactly when the seat was the one to
-        play."""
+        """The state after ``seat`` forfeits (docs/rules.md, "Forfeits"), IllegalAction for a seat
+        out or a game over; ``turn_index`` changes iff it was to play."""
         if isinstance(state, Turns):
             return state.forfeit(seat)
         raise NotImplementedError

@@ -46,9 +46,8 @@ def clean_name(name: str) -> str:
     return name or "Player"
 
 
-# What Discord reads as markdown or a mention in a message or an embed: a backslash before
-# any of them shows the character itself (so "@everyone" or "<@123>" in a name is text,
-# never a mention, on top of the allowed_mentions every message sets).
+# What Discord reads as markdown or a mention: a backslash before each shows it as itself, so
+# "@everyone" in a name is text (on top of every message's allowed_mentions).
 _MARKDOWN = re.compile(r"([\\*_`~|>#\-\[\]()<@:])")
 _ESCAPED = re.compile(r"\\([\\*_`~|>#\-\[\]()<@:])")
 

@@ -216,9 +216,8 @@ class Tournaments:
         return await self.get(tournament_id)
 
     async def start_due(self) -> tuple[list[int], list[int]]:
-        """Start every tournament whose start time has come (once: the start is a
-        compare-and-set on its status); one left with fewer than two players is cancelled,
-        every fee refunded. Returns (started, cancelled) ids."""
+        """Start every tournament whose time came, once (a compare-and-set); one with fewer than two
+        players is cancelled, fees back. Returns (started, cancelled)."""
         started: list[int] = []
         cancelled: list[int] = []
         for t in await store.due_starts(self.db, self.clock()):

@@ -53,9 +53,8 @@ def lobby_buttons(game: Game[Any], table: TableSnapshot) -> list[Button]:
     return buttons
 
 
-# On the lobby and on the table message: a spectator follows the game from its thread. One
-# toggle: a member watching who presses it again stops (the private answer says which).
-# Messages drawn before it had a Stop watching button too ("unwatch"), which still answers.
+# A toggle on the lobby and the table message: a spectator follows from the thread; the old
+# messages' Stop watching ("unwatch") still answers.
 WATCH_BUTTONS = (Button("watch", N_("Watch"), "secondary", row=2, emoji="👀"),)
 
 

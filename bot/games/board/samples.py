@@ -66,10 +66,8 @@ def sequences() -> BoardPicture:
     )
 
 
-# A three-side game that just ended: every space taken, 32 chips a side (blue, orange and
-# green took turns, no chip was removed), and green's last chip, at row 3 column 6, made the
-# only five in a row on the board (corners count for every side). With three sides one
-# sequence wins, so a position with more than one could never be shown.
+# A three-side game that just ended, every space taken: green's last chip (row 3, column 6)
+# made the only five in a row, since with three sides one sequence wins.
 _THREE_TEAMS = (
     ".OBOBOGBO.",
     "BOGBBGOOBO",

@@ -177,12 +177,8 @@ _FILL = (0.2, 0.55, 0.8)
 # A two-eyed jack in hand can fill any one space.
 _JACK_FILL = 0.6
 
-#: What ``strong`` measures in the position its move leaves, in the order of ``WEIGHTS``.
-#: "own" is the mover's side, "foe" the opponents (averaged over them with three sides).
-#: ``fill_k``: open windows holding k of the side's spaces, each weighted by the chances of
-#: filling its missing spaces; ``count_k``: the same windows, counted; ``one_away``: one
-#: sequence from winning; ``threat``: chance that a four finishes before it is stopped;
-#: ``ready_holes``/``holes``: distinct spaces that finish a four; jacks in hand and unseen.
+#: What ``strong`` measures in the position its move leaves, in the order of ``WEIGHTS``
+#: ("own" the mover's side, "foe" the opponents'; each: docs/board-rules.md, "Bot players").
 FEATURES: tuple[str, ...] = (
     "own_fill_1",
     "own_fill_2",
@@ -212,10 +208,8 @@ FEATURES: tuple[str, ...] = (
     "unseen_one_eyed_jacks",
 )
 
-#: Weights of a logistic model of "the side that just moved goes on to win", fitted by
-#: ``python -m bot board-fit`` (see ``docs/board-rules.md``); ``strong`` plays the move
-#: whose position scores highest. ``score`` is their sum: it orders the moves, and
-#: ``win_chance`` turns it into a probability with ``CALIBRATION``.
+#: Weights of a logistic model of "the side that just moved goes on to win" (``board-fit``):
+#: their sum, ``score``, orders strong's moves; ``win_chance`` calibrates it.
 WEIGHTS: tuple[float, ...] = (
     0.02689,  # own_fill_1
     0.08977,  # own_fill_2
@@ -246,10 +240,8 @@ WEIGHTS: tuple[float, ...] = (
 )
 
 
-#: ``(scale, intercept)``: ``sigmoid(scale * score + intercept)`` is the chance that the
-#: mover goes on to win (Platt scaling of ``score`` on strong's games against greedy, fitted
-#: by ``board-fit --calibrate``; the reliability table and Brier score on held-out games are
-#: in ``docs/board-rules.md``). The scale is positive, so the order of the moves is kept.
+#: Platt scaling of ``score`` (``board-fit --calibrate``; docs/board-rules.md, "The calibrated
+#: evaluation"): a positive scale, so the order of the moves is kept.
 CALIBRATION: tuple[float, float] = (0.9693, 0.192)
 
 

@@ -107,9 +107,8 @@ def suggest(view: SeatView, rng: random.Random, count: int = SUGGESTIONS) -> lis
 
 
 def review(moves: Iterable[tuple[SeatView, Action]], count: int = REVIEWED) -> list[Mistake]:
-    """The seat's moves where its win chance dropped most against its best move, in the
-    order they were played. ``moves``: the seat's view before each of its moves and the
-    move it made there (a trade, a pass or a forced move is never a mistake)."""
+    """The seat's moves where its win chance dropped most against its best move, in play order;
+    ``moves`` are its views and moves (a forced one is no mistake)."""
     found: list[Mistake] = []
     for index, (view, played) in enumerate(moves):
         actions = legal_actions(view)

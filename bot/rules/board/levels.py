@@ -20,9 +20,8 @@ ENGINES: dict[str, str] = {"easy": "greedy", "medium": "strong"}
 LEVELS: tuple[str, ...] = (*ONE_PLY, *PLAYER_LEVELS)
 #: Levels slow enough to think off the event loop (tens of milliseconds and more).
 SEARCHING: frozenset[str] = frozenset(BUDGETS)
-#: Levels whose move is fixed by the view alone: ``strong`` draws from the generator only to
-#: break exact ties of its learned scores, which all but never happen. Two of them in
-#: duplicate play measure nothing (``board-sim --league`` flags such a matchup).
+#: Levels whose move the view alone fixes (strong's exact ties all but never happen): two of
+#: them in duplicate play measure nothing (``board-sim --league`` flags it).
 DETERMINISTIC: frozenset[str] = frozenset({"strong", "medium"})
 #: Experiments ``board-sim`` plays and players are not offered (``deep``: ``deep.py``; the
 #: searches with inference over the opponent's hand: ``inference.py``).
