@@ -181,9 +181,8 @@ def swiss_tables(
 
 
 def table_results(round_number: int, places: Sequence[tuple[int, int]]) -> list[Result]:
-    """A finished table of ``places`` ((player, place), 1 the best; a shared place is a
-    tie) as results between each pair of its players, each worth 1/(n - 1): a player's
-    points from the table are (players below + half those level) / (n - 1)."""
+    """A finished table's ``places`` (1 the best, shared: a tie) as pairwise results worth 1/(n - 1)
+    each: points are (players below + half those level) / (n - 1)."""
     n = len(places)
     if n < 2:
         return []
@@ -393,9 +392,8 @@ PRIZE_SPLITS: dict[str, tuple[int, ...]] = {
 
 
 def prize_shares(pool: int, places: Sequence[int], split: str) -> dict[int, int]:
-    """Chips per player from the pool, by final place (``places``: ids, the winner first).
-    Shares round down; the remainder, and the shares of places nobody holds (fewer players
-    than prizes), go to the winner. Their sum is the pool."""
+    """Chips per player by final place (``places``, winner first), rounded down; the remainder and
+    unheld places' shares go to the winner, so the sum is the pool."""
     if pool <= 0 or not places:
         return {}
     percents = PRIZE_SPLITS[split]
@@ -409,9 +407,8 @@ def prize_shares(pool: int, places: Sequence[int], split: str) -> dict[int, int]
 def match_over(
     best_of: int, a: int, b: int, a_wins: int, b_wins: int, games: int
 ) -> tuple[bool, int | None]:
-    """Whether a match of ``best_of`` games is over after ``games`` (a draw or a game with
-    no result counts for nobody), and its winner (None: a draw). A best of 3 plays on after
-    a drawn game, up to five games; then the one ahead wins, or it is a draw."""
+    """Whether a match of ``best_of`` is over after ``games`` (a draw counts for nobody) and its
+    winner: a best of 3 plays on after a draw, up to five games."""
     need = best_of // 2 + 1
     if a_wins >= need:
         return True, a

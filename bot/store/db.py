@@ -64,9 +64,8 @@ class SyncCursor(Protocol):
 
 
 class WriteConnection(Protocol):
-    """What a ``Database.write`` job may do with the connection: run statements. It runs on
-    the engine's worker thread inside the batch's transaction: no BEGIN, COMMIT or ROLLBACK
-    of its own, and no awaiting."""
+    """What a ``Database.write`` job may do with the connection: run statements, inside the batch's
+    transaction on the worker thread (no BEGIN, COMMIT, ROLLBACK or await)."""
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> SyncCursor: ...
 
@@ -456,9 +455,8 @@ class _MergedFailed(Exception):
 
 
 def _groups(jobs: list[Job[Any]]) -> Iterator[tuple[int, list[Job[Any]]]]:
-    """The jobs as (index of the first, jobs) runs, in their order: ``Statements`` jobs of
-    one shape that follow each other together, every other job alone. The order is kept, so
-    the row locks are still taken in the batch's order."""
+    """The jobs as (index of the first, jobs) runs in their order: consecutive ``Statements`` jobs
+    of one shape together, others alone, so row locks keep the batch's order."""
     start = 0
     while start < len(jobs):
         job = jobs[start]
@@ -556,9 +554,8 @@ class _Batch:
 async def transaction_body(
     conn: Connection, begin: str | None, hook: Callable[[str], None], rollback: Callable[[], Any]
 ) -> AsyncIterator[Connection]:
-    """The shared shape of ``Database.transaction``: ``begin`` (None: the caller has begun),
-    the caller's statements, COMMIT, the after-commit hook; on any exception (a failing
-    COMMIT included) a rollback."""
+    """The shape of ``Database.transaction``: ``begin`` (None: begun), the caller's statements,
+    COMMIT, the after-commit hook; any exception rolls back."""
     if begin is not None:
         await conn.execute(begin)
     try:

@@ -115,9 +115,8 @@ FORFEITED = "forfeited"  # a game saved before the how was kept
 
 @dataclass(frozen=True)
 class Won(Event, tag="won"):
-    """The winners' seats. ``left``: when the game was won because every other side
-    forfeited, each beaten seat that left, with how (``RESIGNED``, ``TIMED_OUT``), so the
-    result says how it was won rather than scores nobody played out."""
+    """The winners' seats; ``left``, for a win by every other side forfeiting, each beaten seat that
+    left and how, so the result says how it was won."""
 
     seats: tuple[int, ...]
     left: tuple[tuple[int, LeftHow], ...] = ()
@@ -180,9 +179,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Closed(Event, tag="closed"):
-    """The table closed without a result, for ``reason`` (the codes above). ``by``: the
-    member who closed it; ``name``: their display name, for one with no seat (a
-    moderator); ``refusal``: what Discord refused (``CANNOT_POST``)."""
+    """The table closed without a result for ``reason``: ``by`` who closed it, ``name`` theirs if
+    seatless, ``refusal`` what Discord refused."""
 
     reason: CloseReason
     by: int | None = None

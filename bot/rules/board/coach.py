@@ -132,9 +132,8 @@ def review(moves: Iterable[tuple[SeatView, Action]], count: int = REVIEWED) -> l
 
 
 def once_per_run(found: list[Mistake]) -> list[Mistake]:
-    """One mistake for each better move the seat kept missing: of consecutive moves of the
-    seat whose better move was the same, the one where missing it cost most (a player told
-    "J♠ on D3" at move 20 needs no second telling at move 21; docs/rules.md)."""
+    """One mistake for each better move the seat kept missing, where missing it cost most: told "J♠
+    on D3" at move 20, a player needs no telling at 21."""
     kept: list[Mistake] = []
     previous: Mistake | None = None
     for mistake in found:  # in the order played
@@ -210,9 +209,8 @@ def reasons(view: SeatView, action: Action, only: bool = False) -> tuple[Reason,
 def _foe_four(
     view: SeatView, bit: int, occupied: int, owner: int | None = None
 ) -> tuple[int, tuple[Cell, ...]] | None:
-    """A live foe side's four (four of its chips, corners counting, and nobody else's) in a
-    window through ``bit``: (the side, the window's cells). ``owner``: that side only, with
-    its chip on ``bit`` counted (a removal breaks it)."""
+    """A live foe side's four in a window through ``bit`` (its chips only, corners counting): (the
+    side, the cells); ``owner``: that side, its chip on ``bit`` counted."""
     gone = view.sides_out()
     for s, chips in enumerate(view.side_masks):
         if s == view.side or s in gone or (owner is not None and s != owner):
