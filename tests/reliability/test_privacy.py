@@ -320,8 +320,10 @@ TRUSTED_SQL_NAMES = {
     "bot/cli/soak.py": {"marks"},  # "?, ?, ..." placeholders
     # "?, ?, ..." and fixed text the code picks (all-time or season table, its columns)
     "bot/store/web.py": {"marks", "guild", "source", "ranked", "where"},
-    # its columns, the shard filter, PostgreSQL's row lock, "?, ?, ...", a dialect phrase
-    "bot/store/queue.py": {"_Q_COLUMNS", "where", "lock", "marks", "mentions"},
+    # its columns, the shard filter, PostgreSQL's row lock, "?, ?, ...", a dialect phrase,
+    # the fixed "waiting across servers only" term of a server turning to here
+    "bot/store/queue.py": {"_Q_COLUMNS", "where", "lock", "marks", "mentions", "across"},
+    "bot/store/places.py": {"_COLUMNS"},  # its columns
 }
 SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "DROP ", " WHERE ", "PRAGMA ")
 
